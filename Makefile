@@ -1,0 +1,78 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# mlx5-umr top-level Makefile. Kernel objects are described in Kbuild;
+# this file drives kbuild, the userspace tools and the test bed.
+#
+#   make              build every module against KDIR
+#   make check        every test: KUnit on UML, selftests in a QEMU VM,
+#                     the DKMS round trip and the test bed's own proofs
+#   make demo         the main job on the fake HCA, in a VM
+#   make bench        the UMR benchmark (UML, fake HCA)
+#   make checkpatch   scripts/checkpatch.pl --strict over all C and H files
+
+TESTBED := $(CURDIR)/scripts/testbed
+
+ifeq ($(origin KDIR),undefined)
+KDIR := $(shell $(TESTBED)/kdir.sh)
+endif
+
+PREFIX  ?= /usr/local
+DESTDIR ?=
+
+.PHONY: all modules clean install uninstall install-headers tools \
+	checkpatch check kunit vmtest dkms-check testbed-proofs demo bench deps
+
+all: modules
+
+modules:
+	@test -n "$(KDIR)" || { echo "no kernel build tree found; set KDIR=" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+clean:
+	-test -z "$(KDIR)" || $(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	-$(MAKE) -C tools clean
+	-$(MAKE) -C selftests clean
+	rm -rf build
+
+install: modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=updates/mlx5-umr modules_install
+	$(MAKE) -C tools install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
+
+install-headers:
+	install -D -m 0644 uapi/linux/mlx5_umr.h $(DESTDIR)$(PREFIX)/include/linux/mlx5_umr.h
+
+uninstall:
+	rm -rf /lib/modules/$(notdir $(patsubst %/build,%,$(KDIR)))/updates/mlx5-umr
+	-depmod -a $(notdir $(patsubst %/build,%,$(KDIR)))
+	rm -f $(DESTDIR)$(PREFIX)/include/linux/mlx5_umr.h
+	-$(MAKE) -C tools uninstall PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
+
+tools:
+	$(MAKE) -C tools
+
+checkpatch:
+	@$(TESTBED)/checkpatch.sh
+
+deps:
+	@$(TESTBED)/deps.sh
+
+kunit: deps
+	@$(TESTBED)/kunit-all.sh
+
+vmtest: deps
+	@$(TESTBED)/vm-all.sh
+
+dkms-check: deps
+	@$(TESTBED)/dkms-check.sh
+
+testbed-proofs: deps
+	@$(TESTBED)/proofs.sh
+
+check: deps
+	@$(TESTBED)/check.sh
+
+demo: deps
+	@$(TESTBED)/demo.sh
+
+bench: deps
+	@$(TESTBED)/bench.sh

@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * mlx5-umr: the seam between the UMR service and an HCA backend.
+ *
+ * The seam sits at the hardware boundary. The service builds every command
+ * mailbox (mlx5_ifc layouts) and every WQE byte itself; a backend only moves
+ * bytes: it executes a mailbox, hands out DMA-able queue memory and DMA
+ * mappings, performs doorbell (MMIO) writes into a UAR page and delivers
+ * completion events. The real backend forwards each operation to mlx5_core,
+ * the fake HCA decodes what it receives exactly as firmware would.
+ *
+ * Copyright (c) 2026 The mlx5-umr authors.
+ */
+#ifndef _LINUX_MLX5_UMR_HCA_H
+#define _LINUX_MLX5_UMR_HCA_H
+
+#include <linux/types.h>
+#include <linux/device.h>
+#include <linux/dma-direction.h>
+#include <linux/scatterlist.h>
+
+struct mlx5_umr_hca;
+struct mlx5_umr_dev;
+
+/**
+ * struct mlx5_umr_dma_buf - coherent, CPU-contiguous queue memory
+ * @cpu: kernel virtual address of the first byte
+ * @size: size in bytes, a multiple of PAGE_SIZE
+ * @npages: number of PAGE_SIZE pages
+ * @pages: device (DMA) address of every page, in order, for PAS arrays
+ * @backend: backend private data
+ *
+ * Rings, doorbell records and pointer-mode translation tables live here.
+ * The memory is zeroed on allocation.
+ */
+struct mlx5_umr_dma_buf {
+	void *cpu;
+	size_t size;
+	unsigned int npages;
+	dma_addr_t *pages;
+	void *backend;
+};
+
+/**
+ * struct mlx5_umr_uar - a UAR page of the HCA
+ * @index: UAR index, as written to qpc.uar_page and cqc.uar_page
+ * @backend: backend private data
+ *
+ * Doorbells are 64-bit MMIO writes at an offset into this page:
+ * MLX5_BF_OFFSET for the send queue (the first 8 bytes of the last posted
+ * WQE's control segment) and MLX5_CQ_DOORBELL for arming a CQ.
+ */
+struct mlx5_umr_uar {
+	u32 index;
+	void *backend;
+};
+
+/**
+ * struct mlx5_umr_hca_cq - a completion queue as the backend sees it
+ * @cqn: CQ number returned by CREATE_CQ
+ * @comp: called by the backend when the HCA raises a completion event for
+ *	this CQ; may run in hard or soft interrupt context or in a workqueue,
+ *	never concurrently with itself for the same CQ
+ * @backend: backend private data
+ */
+struct mlx5_umr_hca_cq {
+	u32 cqn;
+	void (*comp)(struct mlx5_umr_hca_cq *cq);
+	void *backend;
+};
+
+/**
+ * struct mlx5_umr_hca_ops - what a backend provides
+ * @cmd_exec: execute one command mailbox. @in and @out use the mlx5_ifc
+ *	layouts (big endian). Returns 0 when the command was delivered and
+ *	firmware returned status OK; -EREMOTEIO when firmware returned a bad
+ *	status (status and syndrome are in @out); another -errno when the
+ *	command could not be delivered. May sleep.
+ * @create_cq: execute the CREATE_CQ mailbox @in (the backend fills
+ *	cqc.c_eqn_or_apu_element with an EQ of its choosing) and route the
+ *	CQ's completion events to @cq->comp. Sets @cq->cqn. May sleep.
+ * @destroy_cq: DESTROY_CQ and stop event delivery; once it returns,
+ *	@cq->comp is not running and will not be called again. May sleep.
+ * @alloc_dma_buf: allocate @size bytes (rounded up to PAGE_SIZE) of
+ *	zeroed coherent memory. May sleep.
+ * @free_dma_buf: free a buffer from @alloc_dma_buf. May sleep.
+ * @dma_map_sg: map @sgt for the device (sets sg_dma_address/len and
+ *	@sgt->nents). Returns 0 or -errno. May sleep.
+ * @dma_unmap_sg: undo @dma_map_sg.
+ * @alloc_uar: allocate a UAR page for doorbells. May sleep.
+ * @free_uar: free a UAR page.
+ * @write_db: 64-bit MMIO write of the two big-endian words @val at byte
+ *	@offset of @uar (mlx5_write64() semantics). Any context. The caller
+ *	orders its memory writes before the call (wmb()).
+ * @internal_error: true once the device is in internal-error state (it
+ *	will not complete anything again). Any context.
+ * @test_xfer: optional, fake HCAs only: move @len bytes between @buf and
+ *	the memory addressed by @key at byte @offset of the mkey's address
+ *	space, as a remote peer (RDMA READ/WRITE with an rkey) when @remote,
+ *	else as a local access through an lkey. Returns the CQE syndrome the
+ *	requester would see (0 for success) or a negative errno.
+ */
+struct mlx5_umr_hca_ops {
+	int (*cmd_exec)(struct mlx5_umr_hca *hca, const void *in, int inlen,
+			void *out, int outlen);
+	int (*create_cq)(struct mlx5_umr_hca *hca, struct mlx5_umr_hca_cq *cq,
+			 void *in, int inlen);
+	void (*destroy_cq)(struct mlx5_umr_hca *hca,
+			   struct mlx5_umr_hca_cq *cq);
+	int (*alloc_dma_buf)(struct mlx5_umr_hca *hca, size_t size,
+			     struct mlx5_umr_dma_buf *buf);
+	void (*free_dma_buf)(struct mlx5_umr_hca *hca,
+			     struct mlx5_umr_dma_buf *buf);
+	int (*dma_map_sg)(struct mlx5_umr_hca *hca, struct sg_table *sgt,
+			  enum dma_data_direction dir);
+	void (*dma_unmap_sg)(struct mlx5_umr_hca *hca, struct sg_table *sgt,
+			     enum dma_data_direction dir);
+	int (*alloc_uar)(struct mlx5_umr_hca *hca, struct mlx5_umr_uar *uar);
+	void (*free_uar)(struct mlx5_umr_hca *hca, struct mlx5_umr_uar *uar);
+	void (*write_db)(struct mlx5_umr_hca *hca, struct mlx5_umr_uar *uar,
+			 unsigned int offset, const __be32 val[2]);
+	bool (*internal_error)(struct mlx5_umr_hca *hca);
+	int (*test_xfer)(struct mlx5_umr_hca *hca, u32 key, u64 offset,
+			 void *buf, size_t len, bool write, bool remote);
+};
+
+/**
+ * struct mlx5_umr_hca - one HCA offered to the service by a backend
+ * @ops: backend operations
+ * @dev: the device used for logging and as the parent of the char device
+ * @name: stable name: the ib_device name for real HCAs, "fakeN" for fakes
+ * @numa_node: NUMA node for allocations
+ * @owner: module implementing @ops
+ * @umr: set by the service while registered; backends must not touch it
+ *
+ * Backends embed this structure in their own per-device state.
+ */
+struct mlx5_umr_hca {
+	const struct mlx5_umr_hca_ops *ops;
+	struct device *dev;
+	char name[32];
+	int numa_node;
+	struct module *owner;
+	struct mlx5_umr_dev *umr;
+};
+
+int mlx5_umr_register_hca(struct mlx5_umr_hca *hca);
+void mlx5_umr_unregister_hca(struct mlx5_umr_hca *hca);
+
+#endif /* _LINUX_MLX5_UMR_HCA_H */

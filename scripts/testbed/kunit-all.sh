@@ -1,0 +1,23 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# Run every KUnit suite: each <name>_test.ko built from drivers/ in its own
+# UML boot with its dependencies loaded first.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+uml=$("$TESTBED/uml-kernel.sh") || tb_die "UML kernel build failed"
+tree=$("$TESTBED/uml-modules.sh" "$uml") || exit 1
+export MLX5_UMR_LOGDIR=$BUILD/logs
+P=0 F=0 S=0 bad=0
+mapfile -t tests < <(find "$tree/drivers" -name '*_test.ko' | sort)
+[ ${#tests[@]} -gt 0 ] || tb_die "no KUnit test modules were built"
+for t in "${tests[@]}"; do
+	mods=$("$TESTBED/kunit-modules.sh" "$tree" "$t")
+	out=$("$TESTBED/kunit-run.sh" "$uml" "$mods")
+	rc=$?
+	echo "$out"
+	read -r _ p f s _ < <(grep '^KUNIT ' <<<"$out")
+	P=$((P + p)) F=$((F + f)) S=$((S + s))
+	[ $rc -ne 0 ] && bad=1
+done
+tb_result $P $F $S kunit
+exit $bad

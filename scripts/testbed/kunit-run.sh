@@ -1,0 +1,38 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# Boot the UML KUnit kernel once with the given modules (in load order; the
+# last is the test module) and judge the result.
+#   kunit-run.sh UML_BUILD_DIR MOD.ko[,MOD.ko...]
+# Prints "KUNIT <passed> <failed> <skipped> <name>"; exit 0 = all passed,
+# 1 = a case failed, 2 = crash, sanitizer report or infrastructure failure.
+set -u
+uml=$1/linux mods=$2
+name=$(basename "${mods##*,}" .ko)
+tb=$(cd "$(dirname "$0")" && pwd)
+logdir=${MLX5_UMR_LOGDIR:-${TMPDIR:-/tmp}}
+mkdir -p "$logdir"
+log=$logdir/kunit-$name.log
+timeout 300 "$uml" mem=512M root=/dev/root rootfstype=hostfs rootflags=/ rw \
+	init="$tb/uml-init.sh" KMODS="$mods" </dev/null >"$log" 2>&1
+rc=$?
+cases=$(sed -n '/MLX5_UMR_TESTBED: loading/,$p' "$log" | grep -E '^    (not )?ok [0-9]+ ')
+passed=$(grep -E '^    ok ' <<<"$cases" | grep -vc '# SKIP')
+skipped=$(grep -c '# SKIP' <<<"$cases")
+failed=$(grep -cE '^    not ok ' <<<"$cases")
+sed -n '/MLX5_UMR_TESTBED: loading/,$p' "$log" |
+	grep -E '^ *(not ok|# .*: (pass|EXPECTATION|ASSERTION))|Expected|FAILED' | head -n 60
+status=0
+[ "$failed" -gt 0 ] && status=1
+if [ "$rc" -ne 0 ]; then
+	echo "kunit-run: $name: UML exited $rc (crash)"; status=2
+fi
+if ! "$tb/judge-kernel-log.sh" "$log" 'MLX5_UMR_TESTBED: loading' 'MLX5_UMR_TESTBED: done'; then
+	status=2
+fi
+if [ $((passed + failed + skipped)) -eq 0 ]; then
+	echo "kunit-run: $name: no test case ran"; status=2
+fi
+# A crash or report counts as one more failure so it can never read as green.
+[ $status -eq 2 ] && failed=$((failed + 1))
+echo "KUNIT $passed $failed $skipped $name (log: $log)"
+exit $status

@@ -1,0 +1,31 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# Shared helpers for the test-bed scripts (sourced, not run).
+
+TESTBED=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+TOP=$(cd "$TESTBED/../.." && pwd)
+BUILD=${MLX5_UMR_BUILD:-$TOP/build}
+CACHE=${MLX5_UMR_CACHE:-$HOME/.cache/mlx5-umr}
+
+tb_log() { echo "testbed: $*" >&2; }
+tb_die() { echo "testbed: ERROR: $*" >&2; exit 1; }
+
+# The Debian kernel the VM boots and the modules build against: the one that
+# the linux-image-amd64 metapackage points at (its ABI number moves).
+debian_kver() {
+	dpkg-query -W -f='${Depends}\n' linux-image-amd64 2>/dev/null |
+		sed -n 's/.*linux-image-\([0-9][^ ,]*-amd64\).*/\1/p' | head -n1
+}
+
+# Source tree of linux-source-6.1, unpacked once into the cache.
+ksrc_dir() {
+	local v
+	v=$(dpkg-query -W -f='${Version}' linux-source-6.1) || return 1
+	echo "$CACHE/linux-source-$v"
+}
+
+# Accumulated results: each runner appends "<passed> <failed> <skipped> <what>".
+RESULTS=${MLX5_UMR_RESULTS:-}
+tb_result() {
+	[ -n "$RESULTS" ] && echo "$1 $2 $3 $4" >>"$RESULTS"
+	echo "testbed: $4: $1 passed, $2 failed, $3 skipped" >&2
+}

@@ -1,0 +1,28 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# PID 1 of the UML KUnit kernel. The guest root is the host's / over hostfs.
+# KMODS (from the kernel command line) is a comma-separated list of modules,
+# in load order; KUnit suites run while their module is inserted.
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t debugfs debugfs /sys/kernel/debug
+# Everything before this line belongs to the kernel itself.
+echo "MLX5_UMR_TESTBED: loading project modules"
+rev=""
+for m in $(echo "$KMODS" | tr ',' ' '); do
+	insmod "$m" || echo "MLX5_UMR_TESTBED: insmod $m FAILED"
+	rev="$(basename "$m" .ko) $rev"
+done
+for m in $rev; do
+	rmmod "$m" || echo "MLX5_UMR_TESTBED: rmmod $m FAILED"
+done
+# kmemleak reports only objects older than 5 s; scan twice after that.
+if [ -w /sys/kernel/debug/kmemleak ]; then
+	sleep 6
+	echo scan >/sys/kernel/debug/kmemleak
+	echo scan >/sys/kernel/debug/kmemleak
+	cat /sys/kernel/debug/kmemleak
+fi
+echo "MLX5_UMR_TESTBED: done"
+/bin/busybox poweroff -f

@@ -1,0 +1,22 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# Build the project's modules for the UML KUnit kernel, in a copy of the
+# source tree (kbuild writes objects next to the sources, and the same tree
+# is also built for the Debian kernel). Prints the copy's path.
+#   uml-modules.sh UML_BUILD_DIR [extra make args]
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+uml=$1; shift
+dst=$BUILD/uml
+mkdir -p "$dst"
+rsync -a --delete --exclude /build --exclude /.git --exclude '*.o' --exclude '*.ko' \
+	--exclude '*.cmd' --exclude '*.mod*' "$TOP/" "$dst/src/" >&2 2>/dev/null ||
+	rsync -a --delete --exclude /build --exclude /.git "$TOP/" "$dst/src/" >&2
+make -C "$uml" ARCH=um M="$dst/src" W=1 "$@" modules >"$dst/build.log" 2>&1 || {
+	grep -E 'error|warning' "$dst/build.log" | head -40 >&2
+	tb_die "module build for UML failed (log: $dst/build.log)"
+}
+if grep -E 'warning:' "$dst/build.log" >&2; then
+	tb_die "module build for UML has warnings (log: $dst/build.log)"
+fi
+echo "$dst/src"
