@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * mlx5-umr: in-kernel API of the UMR service.
+ *
+ * Consumers (ULPs such as NVMe-oF and iSER, and the uapi) allocate indirect
+ * mkeys and reconfigure them by posting UMR work requests on the service's
+ * reserved per-device REG_UMR QP. Semantics follow rdma-core's
+ * mlx5dv_wr_mr_list(), mlx5dv_wr_mr_interleaved() and
+ * mlx5dv_wr_mkey_configure(). Symbols live in the MLX5_UMR namespace:
+ * MODULE_IMPORT_NS(MLX5_UMR).
+ *
+ * Copyright (c) 2026 The mlx5-umr authors.
+ */
+#ifndef _LINUX_MLX5_UMR_H
+#define _LINUX_MLX5_UMR_H
+
+#include <linux/types.h>
+#include <linux/list.h>
+#include <linux/scatterlist.h>
+#include <linux/dma-direction.h>
+
+struct mlx5_umr_dev;
+
+/**
+ * struct mlx5_umr_caps - what the service offers on one device
+ * @max_klm_entries: largest translation list of one indirect mkey
+ *	(1 << log_max_klm_list_size)
+ * @max_inline_entries: SGE-list entries that fit inline in one WQE
+ * @reserved_lkey: the lkey through which a KLM entry addresses device
+ *	(DMA) addresses directly, from QUERY_SPECIAL_CONTEXTS
+ * @pdn: protection domain of the mkeys the service creates
+ * @umr_fence: fence mode the HCA requires after a UMR (MLX5_FENCE_MODE_*)
+ * @atomic: remote atomic access may be granted
+ * @umr_modify_entity_size_disabled: caps bit of the same name
+ * @umr_extended_translation_offset: caps bit of the same name
+ */
+struct mlx5_umr_caps {
+	u32 max_klm_entries;
+	u32 max_inline_entries;
+	u32 reserved_lkey;
+	u32 pdn;
+	u8 umr_fence;
+	bool atomic;
+	bool umr_modify_entity_size_disabled;
+	bool umr_extended_translation_offset;
+};
+
+/**
+ * struct mlx5_umr_client - a consumer told about devices as they come and go
+ * @name: for logging
+ * @add: a device became available; may sleep. A non-zero return is logged
+ *	and the client is not told about that device again.
+ * @remove: the device is going away; may sleep. The client must release
+ *	everything it holds on @dev before returning.
+ * @list: private to the service
+ */
+struct mlx5_umr_client {
+	const char *name;
+	int (*add)(struct mlx5_umr_dev *dev);
+	void (*remove)(struct mlx5_umr_dev *dev);
+	struct list_head list;
+};
+
+int mlx5_umr_register_client(struct mlx5_umr_client *client);
+void mlx5_umr_unregister_client(struct mlx5_umr_client *client);
+
+struct mlx5_umr_dev *mlx5_umr_dev_get(const char *name);
+void mlx5_umr_dev_put(struct mlx5_umr_dev *dev);
+const char *mlx5_umr_dev_name(const struct mlx5_umr_dev *dev);
+const struct mlx5_umr_caps *mlx5_umr_dev_caps(const struct mlx5_umr_dev *dev);
+bool mlx5_umr_dev_is_fake(const struct mlx5_umr_dev *dev);
+
+/* Access rights, with the values of enum ibv_access_flags. */
+#define MLX5_UMR_ACCESS_LOCAL_WRITE	(1U << 0)
+#define MLX5_UMR_ACCESS_REMOTE_WRITE	(1U << 1)
+#define MLX5_UMR_ACCESS_REMOTE_READ	(1U << 2)
+#define MLX5_UMR_ACCESS_REMOTE_ATOMIC	(1U << 3)
+#define MLX5_UMR_ACCESS_ALL		(MLX5_UMR_ACCESS_LOCAL_WRITE |	\
+					 MLX5_UMR_ACCESS_REMOTE_WRITE |	\
+					 MLX5_UMR_ACCESS_REMOTE_READ |	\
+					 MLX5_UMR_ACCESS_REMOTE_ATOMIC)
+
+/* Flags of mlx5_umr_alloc_mkey(). */
+#define MLX5_UMR_MKEY_REMOTE_INVALIDATE	(1U << 0)
+
+/**
+ * struct mlx5_umr_mkey - an mkey the service can reconfigure
+ * @dev: owning device
+ * @key: the lkey/rkey (index << 8 | variant)
+ * @max_entries: translation entries the mkey was sized for
+ * @flags: MLX5_UMR_MKEY_* given at allocation
+ * @direct: an MTT mkey over pages (registered memory), not an indirect one
+ *
+ * The service keeps private state after these fields.
+ */
+struct mlx5_umr_mkey {
+	struct mlx5_umr_dev *dev;
+	u32 key;
+	u32 max_entries;
+	u32 flags;
+	bool direct;
+};
+
+struct mlx5_umr_mkey *mlx5_umr_alloc_mkey(struct mlx5_umr_dev *dev,
+					  u32 max_entries, u32 flags);
+struct mlx5_umr_mkey *mlx5_umr_alloc_mtt_mkey(struct mlx5_umr_dev *dev,
+					      u32 max_pages, u32 flags);
+void mlx5_umr_free_mkey(struct mlx5_umr_mkey *mkey);
+
+/**
+ * struct mlx5_umr_sge - one SGE-list entry, shaped like struct ibv_sge
+ * @addr: address in the address space of @key
+ * @length: bytes
+ * @key: lkey of the memory the entry points into
+ */
+struct mlx5_umr_sge {
+	u64 addr;
+	u32 length;
+	u32 key;
+};
+
+/**
+ * struct mlx5_umr_interleaved - one interleaved entry, shaped like
+ * struct mlx5dv_mr_interleaved
+ * @addr: start address in the address space of @key
+ * @bytes_count: bytes taken from this entry per cycle
+ * @bytes_skip: bytes skipped after them per cycle
+ * @key: lkey of the memory the entry points into
+ */
+struct mlx5_umr_interleaved {
+	u64 addr;
+	u32 bytes_count;
+	u32 bytes_skip;
+	u32 key;
+};
+
+enum mlx5_umr_op {
+	MLX5_UMR_OP_CONFIGURE,	/* access and/or layout of an indirect mkey */
+	MLX5_UMR_OP_INVALIDATE,	/* move the mkey to the free state */
+	MLX5_UMR_OP_REG_PAGES,	/* XLT update of a direct (MTT) mkey */
+};
+
+enum mlx5_umr_layout {
+	MLX5_UMR_LAYOUT_NONE,		/* keep the current translation */
+	MLX5_UMR_LAYOUT_LIST,		/* mlx5dv_wr_set_mkey_layout_list */
+	MLX5_UMR_LAYOUT_INTERLEAVED,	/* mlx5dv_wr_set_mkey_layout_interleaved */
+	MLX5_UMR_LAYOUT_SGT,		/* a DMA-mapped scatterlist */
+};
+
+/* mlx5_umr_wr.flags */
+#define MLX5_UMR_WR_SET_ACCESS	(1U << 0)	/* apply @access */
+#define MLX5_UMR_WR_SET_PD	(1U << 1)	/* apply @pdn */
+
+/**
+ * struct mlx5_umr_wr - one UMR work request (one WQE)
+ * @mkey: the mkey to modify
+ * @op: what to do
+ * @flags: MLX5_UMR_WR_*
+ * @access: MLX5_UMR_ACCESS_* when MLX5_UMR_WR_SET_ACCESS
+ * @pdn: protection domain when MLX5_UMR_WR_SET_PD
+ * @layout: the new translation (MLX5_UMR_OP_CONFIGURE)
+ * @list: MLX5_UMR_LAYOUT_LIST: @list.sge[@list.num_sge]
+ * @interleaved: MLX5_UMR_LAYOUT_INTERLEAVED: @interleaved.ent[@num_entries]
+ *	repeated @repeat_count times
+ * @sgt: MLX5_UMR_LAYOUT_SGT: a scatterlist already mapped for the device
+ *	(mlx5_umr_dma_map_sg()); entries are addressed through the reserved
+ *	lkey, @sgt.nents mapped entries, @sgt.length bytes from the start
+ * @pages: MLX5_UMR_OP_REG_PAGES: device addresses of @npages pages of
+ *	PAGE_SIZE; the mkey covers [@iova, @iova + @length) starting at byte
+ *	@offset of the first page
+ * @done: completion callback for mlx5_umr_post(); called once, in process
+ *	or softirq context, with @status set
+ * @context: for the caller
+ * @status: 0, or -EIO (error CQE, @syndrome set), -ETIMEDOUT, -ENODEV,
+ *	-ECANCELED (flushed by recovery and not resubmitted)
+ * @syndrome: CQE syndrome when @status is -EIO
+ * @node: private to the service while the request is in flight
+ * @priv: private to the service
+ */
+struct mlx5_umr_wr {
+	struct mlx5_umr_mkey *mkey;
+	enum mlx5_umr_op op;
+	u32 flags;
+	u32 access;
+	u32 pdn;
+	enum mlx5_umr_layout layout;
+	union {
+		struct {
+			const struct mlx5_umr_sge *sge;
+			u32 num_sge;
+		} list;
+		struct {
+			const struct mlx5_umr_interleaved *ent;
+			u32 num_entries;
+			u32 repeat_count;
+		} interleaved;
+		struct {
+			struct scatterlist *sgl;
+			u32 nents;
+			u64 length;
+		} sgt;
+		struct {
+			const dma_addr_t *addrs;
+			u32 npages;
+			u32 offset;
+			u64 iova;
+			u64 length;
+		} pages;
+	};
+	void (*done)(struct mlx5_umr_wr *wr);
+	void *context;
+	int status;
+	u8 syndrome;
+	struct list_head node;
+	u64 priv[4];
+};
+
+int mlx5_umr_validate(struct mlx5_umr_dev *dev, const struct mlx5_umr_wr *wr);
+int mlx5_umr_post(struct mlx5_umr_dev *dev, struct mlx5_umr_wr **wrs,
+		  unsigned int n);
+int mlx5_umr_exec(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr,
+		  unsigned int timeout_ms);
+
+int mlx5_umr_dma_map_sg(struct mlx5_umr_dev *dev, struct sg_table *sgt,
+			enum dma_data_direction dir);
+void mlx5_umr_dma_unmap_sg(struct mlx5_umr_dev *dev, struct sg_table *sgt,
+			   enum dma_data_direction dir);
+
+#endif /* _LINUX_MLX5_UMR_H */
