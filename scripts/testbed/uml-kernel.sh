@@ -7,23 +7,14 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 cfg=$here/uml.kunitconfig
-tarball=/usr/src/linux-source-6.1.tar.xz
-[ -f "$tarball" ] || { echo "uml-kernel: $tarball missing (apt-get install linux-source-6.1)" >&2; exit 1; }
+src=$("$here/ksrc.sh")
 srcver=$(dpkg-query -W -f='${Version}' linux-source-6.1)
 hash=$( (cat "$cfg"; echo "$srcver") | sha256sum | cut -c1-16)
 cache=${MLX5_UMR_CACHE:-$HOME/.cache/mlx5-umr}
-src=$cache/linux-source-$srcver
 out=$cache/uml-$hash
 log() { echo "uml-kernel: $*" >&2; }
-mkdir -p "$cache"
 exec 9>"$cache/.lock"
 flock 9
-if [ ! -f "$src/.unpacked" ]; then
-	log "unpacking $tarball"
-	rm -rf "$src" "$src.tmp"; mkdir -p "$src.tmp"
-	tar -C "$src.tmp" -xf "$tarball" --strip-components=1
-	mv "$src.tmp" "$src"; touch "$src/.unpacked"
-fi
 if [ -f "$out/.built" ] && [ -f "$out/linux" ]; then
 	echo "$out"; exit 0
 fi
