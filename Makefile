@@ -7,7 +7,6 @@
 #   make check        every test: KUnit on UML, selftests in a QEMU VM,
 #                     the DKMS round trip and the test bed's own proofs
 #   make demo         the main job on the fake HCA, in a VM
-#   make bench        the UMR benchmark (UML, fake HCA)
 #   make checkpatch   scripts/checkpatch.pl --strict over all C and H files
 
 TESTBED := $(CURDIR)/scripts/testbed
@@ -20,7 +19,7 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 
 .PHONY: all modules clean install uninstall install-headers tools \
-	checkpatch check kunit vmtest dkms-check testbed-proofs demo bench deps
+	checkpatch check kunit vmtest dkms-check testbed-proofs demo deps
 
 all: modules
 
@@ -30,7 +29,7 @@ modules:
 
 clean:
 	-test -z "$(KDIR)" || $(MAKE) -C $(KDIR) M=$(CURDIR) clean
-	-$(MAKE) -C tools clean
+	-test ! -f tools/Makefile || $(MAKE) -C tools clean
 	-$(MAKE) -C selftests clean
 	rm -rf build
 
@@ -73,6 +72,3 @@ check: deps
 
 demo: deps
 	@$(TESTBED)/demo.sh
-
-bench: deps
-	@$(TESTBED)/bench.sh
