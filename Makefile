@@ -15,6 +15,9 @@ ifeq ($(origin KDIR),undefined)
 KDIR := $(shell $(TESTBED)/kdir.sh)
 endif
 
+# The kernel release KDIR belongs to, for install paths and depmod.
+KVER = $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
+
 PREFIX  ?= /usr/local
 DESTDIR ?=
 
@@ -35,16 +38,17 @@ clean:
 
 install: modules
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=updates/mlx5-umr modules_install
-	$(MAKE) -C tools install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
+	test ! -f tools/Makefile || $(MAKE) -C tools install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
+	depmod -a $(KVER)
 
 install-headers:
 	install -D -m 0644 uapi/linux/mlx5_umr.h $(DESTDIR)$(PREFIX)/include/linux/mlx5_umr.h
 
 uninstall:
-	rm -rf /lib/modules/$(notdir $(patsubst %/build,%,$(KDIR)))/updates/mlx5-umr
-	-depmod -a $(notdir $(patsubst %/build,%,$(KDIR)))
+	rm -rf /lib/modules/$(KVER)/updates/mlx5-umr
+	depmod -a $(KVER)
 	rm -f $(DESTDIR)$(PREFIX)/include/linux/mlx5_umr.h
-	-$(MAKE) -C tools uninstall PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
+	test ! -f tools/Makefile || $(MAKE) -C tools uninstall PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
 
 tools:
 	$(MAKE) -C tools
