@@ -16,7 +16,7 @@ KDIR := $(shell $(TESTBED)/kdir.sh)
 endif
 
 # The kernel release KDIR belongs to, for install paths and depmod.
-KVER = $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
+KVER = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h 2>/dev/null)
 
 PREFIX  ?= /usr/local
 DESTDIR ?=
