@@ -15,6 +15,7 @@
 #define _LINUX_MLX5_UMR_H
 
 #include <linux/types.h>
+#include <linux/bits.h>
 #include <linux/list.h>
 #include <linux/scatterlist.h>
 #include <linux/dma-direction.h>
@@ -33,6 +34,7 @@ struct mlx5_umr_dev;
  * @atomic: remote atomic access may be granted
  * @umr_modify_entity_size_disabled: caps bit of the same name
  * @umr_extended_translation_offset: caps bit of the same name
+ * @umr_modify_atomic_disabled: caps bit of the same name
  */
 struct mlx5_umr_caps {
 	u32 max_klm_entries;
@@ -43,6 +45,7 @@ struct mlx5_umr_caps {
 	bool atomic;
 	bool umr_modify_entity_size_disabled;
 	bool umr_extended_translation_offset;
+	bool umr_modify_atomic_disabled;
 };
 
 /**
@@ -65,23 +68,26 @@ int mlx5_umr_register_client(struct mlx5_umr_client *client);
 void mlx5_umr_unregister_client(struct mlx5_umr_client *client);
 
 struct mlx5_umr_dev *mlx5_umr_dev_get(const char *name);
+void mlx5_umr_dev_hold(struct mlx5_umr_dev *dev);
 void mlx5_umr_dev_put(struct mlx5_umr_dev *dev);
 const char *mlx5_umr_dev_name(const struct mlx5_umr_dev *dev);
 const struct mlx5_umr_caps *mlx5_umr_dev_caps(const struct mlx5_umr_dev *dev);
 bool mlx5_umr_dev_is_fake(const struct mlx5_umr_dev *dev);
+int mlx5_umr_test_xfer(struct mlx5_umr_dev *dev, u32 key, u64 offset,
+		       void *buf, size_t len, bool write, bool remote);
 
 /* Access rights, with the values of enum ibv_access_flags. */
-#define MLX5_UMR_ACCESS_LOCAL_WRITE	(1U << 0)
-#define MLX5_UMR_ACCESS_REMOTE_WRITE	(1U << 1)
-#define MLX5_UMR_ACCESS_REMOTE_READ	(1U << 2)
-#define MLX5_UMR_ACCESS_REMOTE_ATOMIC	(1U << 3)
+#define MLX5_UMR_ACCESS_LOCAL_WRITE	BIT(0)
+#define MLX5_UMR_ACCESS_REMOTE_WRITE	BIT(1)
+#define MLX5_UMR_ACCESS_REMOTE_READ	BIT(2)
+#define MLX5_UMR_ACCESS_REMOTE_ATOMIC	BIT(3)
 #define MLX5_UMR_ACCESS_ALL		(MLX5_UMR_ACCESS_LOCAL_WRITE |	\
 					 MLX5_UMR_ACCESS_REMOTE_WRITE |	\
 					 MLX5_UMR_ACCESS_REMOTE_READ |	\
 					 MLX5_UMR_ACCESS_REMOTE_ATOMIC)
 
 /* Flags of mlx5_umr_alloc_mkey(). */
-#define MLX5_UMR_MKEY_REMOTE_INVALIDATE	(1U << 0)
+#define MLX5_UMR_MKEY_REMOTE_INVALIDATE	BIT(0)
 
 /**
  * struct mlx5_umr_mkey - an mkey the service can reconfigure
@@ -148,8 +154,8 @@ enum mlx5_umr_layout {
 };
 
 /* mlx5_umr_wr.flags */
-#define MLX5_UMR_WR_SET_ACCESS	(1U << 0)	/* apply @access */
-#define MLX5_UMR_WR_SET_PD	(1U << 1)	/* apply @pdn */
+#define MLX5_UMR_WR_SET_ACCESS	BIT(0)	/* apply @access */
+#define MLX5_UMR_WR_SET_PD	BIT(1)	/* apply @pdn */
 
 /**
  * struct mlx5_umr_wr - one UMR work request (one WQE)
