@@ -19,6 +19,7 @@
 #include <linux/mlx5/device.h>
 #include <linux/mlx5/qp.h>
 #include <linux/mlx5/cq.h>
+#include <linux/io.h>
 #include <linux/mlx5/doorbell.h>
 
 #include "umr.h"
@@ -570,11 +571,11 @@ int mlx5_umr_post(struct mlx5_umr_dev *dev, struct mlx5_umr_wr **wrs,
 
 	if (!n)
 		return 0;
-	err = mlx5_umr_check_batch(dev, wrs, n, &total);
-	if (err)
-		return err;
 	if (!percpu_ref_tryget_live(&dev->users))
 		return -ENODEV;
+	err = mlx5_umr_check_batch(dev, wrs, n, &total);
+	if (err)
+		goto out;
 	if (mlx5_umr_hca_dead(dev)) {
 		err = -EIO;
 		goto out;
