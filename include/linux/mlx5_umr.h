@@ -16,6 +16,7 @@
 
 #include <linux/bits.h>
 #include <linux/types.h>
+#include <linux/bits.h>
 #include <linux/list.h>
 #include <linux/scatterlist.h>
 #include <linux/dma-direction.h>
@@ -34,6 +35,7 @@ struct mlx5_umr_dev;
  * @atomic: remote atomic access may be granted
  * @umr_modify_entity_size_disabled: caps bit of the same name
  * @umr_extended_translation_offset: caps bit of the same name
+ * @umr_modify_atomic_disabled: caps bit of the same name
  */
 struct mlx5_umr_caps {
 	u32 max_klm_entries;
@@ -44,6 +46,7 @@ struct mlx5_umr_caps {
 	bool atomic;
 	bool umr_modify_entity_size_disabled;
 	bool umr_extended_translation_offset;
+	bool umr_modify_atomic_disabled;
 };
 
 /**
@@ -66,10 +69,13 @@ int mlx5_umr_register_client(struct mlx5_umr_client *client);
 void mlx5_umr_unregister_client(struct mlx5_umr_client *client);
 
 struct mlx5_umr_dev *mlx5_umr_dev_get(const char *name);
+void mlx5_umr_dev_hold(struct mlx5_umr_dev *dev);
 void mlx5_umr_dev_put(struct mlx5_umr_dev *dev);
 const char *mlx5_umr_dev_name(const struct mlx5_umr_dev *dev);
 const struct mlx5_umr_caps *mlx5_umr_dev_caps(const struct mlx5_umr_dev *dev);
 bool mlx5_umr_dev_is_fake(const struct mlx5_umr_dev *dev);
+int mlx5_umr_test_xfer(struct mlx5_umr_dev *dev, u32 key, u64 offset,
+		       void *buf, size_t len, bool write, bool remote);
 
 /* Access rights, with the values of enum ibv_access_flags. */
 #define MLX5_UMR_ACCESS_LOCAL_WRITE	BIT(0)
