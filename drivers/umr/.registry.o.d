@@ -537,4 +537,6 @@ registry.o: /work/wt/uapi/drivers/umr/registry.c \
  /usr/src/linux-headers-6.1.0-56-common/include/linux/vmalloc.h \
  /usr/src/linux-headers-6.1.0-56-common/arch/x86/include/asm/vmalloc.h \
  /usr/src/linux-headers-6.1.0-56-common/arch/x86/include/asm/pgtable_areas.h \
- /work/wt/uapi/drivers/umr/umr.h
+ /work/wt/uapi/drivers/umr/umr.h \
+ /work/wt/uapi/drivers/umr/../../include/linux/mlx5_umr.h \
+ /work/wt/uapi/drivers/umr/wqe.h

@@ -324,7 +324,9 @@ static struct mlx5_umr_client umr_uapi_client = {
 /**
  * mlx5_umr_uapi_init() - create the character devices
  *
- * Called by the service's module init once it accepts clients.
+ * The module init of mlx5_umr.ko: the service itself needs none, the
+ * character device is a client like any other. Should the service grow an
+ * init of its own, it calls this one and the module_init() below goes.
  *
  * Return: 0 or -errno.
  */
@@ -343,3 +345,6 @@ void mlx5_umr_uapi_exit(void)
 {
 	mlx5_umr_unregister_client(&umr_uapi_client);
 }
+
+module_init(mlx5_umr_uapi_init);
+module_exit(mlx5_umr_uapi_exit);

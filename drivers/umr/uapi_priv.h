@@ -169,7 +169,7 @@ int umr_cmd_invalidate(struct umr_ucmd *ucmd);
 int umr_cmd_destroy(struct umr_ucmd *ucmd);
 int umr_cmd_xfer(struct umr_ucmd *ucmd);
 
-/* Called from the service's module init and exit. */
+/* The module init and exit of mlx5_umr.ko (uapi_main.c). */
 int mlx5_umr_uapi_init(void);
 void mlx5_umr_uapi_exit(void);
 

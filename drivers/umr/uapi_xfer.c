@@ -3,25 +3,22 @@
  * mlx5-umr: MLX5_UMR_IOCTL_XFER, the data path of fake HCAs.
  *
  * A fake HCA can perform an RDMA WRITE or READ through a key as a remote
- * peer would (struct mlx5_umr_hca_ops.test_xfer): this is how userspace
+ * peer would (mlx5_umr_test_xfer()): this is how userspace
  * tests prove where the bytes of a layout land. Even so, only keys of the
  * caller's own file are accepted, so the test path reaches no memory the
  * caller did not register itself.
  *
  * Copyright (c) 2026 The mlx5-umr authors.
  */
-#include <linux/mlx5_umr_hca.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
-#include "umr.h"
 #include "uapi_priv.h"
 
 int umr_cmd_xfer(struct umr_ucmd *ucmd)
 {
 	struct mlx5_umr_ioc_xfer *cmd = ucmd->cmd;
 	struct umr_uctx *ctx = ucmd->ctx;
-	struct mlx5_umr_hca *hca = ctx->ud->dev->hca;
 	bool write = cmd->flags & MLX5_UMR_IOC_XFER_WRITE;
 	struct umr_uobj *obj;
 	void *buf;
@@ -31,7 +28,7 @@ int umr_cmd_xfer(struct umr_ucmd *ucmd)
 		return -EOPNOTSUPP;
 	if (cmd->__reserved || cmd->__reserved2)
 		return -EINVAL;
-	if (!mlx5_umr_dev_is_fake(ctx->ud->dev) || !hca->ops->test_xfer)
+	if (!mlx5_umr_dev_is_fake(ctx->ud->dev))
 		return -EOPNOTSUPP;
 	if (!cmd->length || cmd->length > UMR_UAPI_MAX_XFER)
 		return -EINVAL;
@@ -49,9 +46,9 @@ int umr_cmd_xfer(struct umr_ucmd *ucmd)
 		ret = -EFAULT;
 		goto out_free;
 	}
-	ret = hca->ops->test_xfer(hca, cmd->key, cmd->offset, buf,
-				  cmd->length, write,
-				  !(cmd->flags & MLX5_UMR_IOC_XFER_LOCAL));
+	ret = mlx5_umr_test_xfer(ctx->ud->dev, cmd->key, cmd->offset, buf,
+				 cmd->length, write,
+				 !(cmd->flags & MLX5_UMR_IOC_XFER_LOCAL));
 	if (ret < 0)
 		goto out_free;
 	cmd->out_status = ret;
