@@ -172,7 +172,7 @@ int umr_cmd_configure(struct umr_ucmd *ucmd)
 	struct mlx5_umr_ioc_configure *cmd = ucmd->cmd;
 	struct umr_uctx *ctx = ucmd->ctx;
 	struct mlx5_umr_wr wr = {};
-	struct umr_uobj **refs, **old;
+	struct umr_uobj **refs, **old, **both;
 	struct umr_uobj *obj;
 	struct umr_umkey *mk;
 	size_t esize, ksize;
@@ -256,6 +256,13 @@ int umr_cmd_configure(struct umr_ucmd *ucmd)
 		goto out_free;
 
 	mutex_lock(&mk->lock);
+	both = kvmalloc_array((size_t)mk->nrefs + cmd->num_entries,
+			      sizeof(*both), GFP_KERNEL);
+	if (!both) {
+		mutex_unlock(&mk->lock);
+		ret = -ENOMEM;
+		goto out_free;
+	}
 	ret = mlx5_umr_exec(ctx->ud->dev, &wr, UMR_UAPI_TIMEOUT_MS);
 	if (!ret)
 		ret = wr.status;
@@ -267,6 +274,20 @@ int umr_cmd_configure(struct umr_ucmd *ucmd)
 		mk->nrefs = cmd->num_entries;
 		mk->length = length;
 		refs = old;
+		kvfree(both);
+	} else {
+		/*
+		 * A timed-out request may or may not have executed: keep
+		 * both layouts' memory until a later request succeeds.
+		 */
+		memcpy(both, mk->refs, mk->nrefs * sizeof(*both));
+		memcpy(both + mk->nrefs, refs,
+		       cmd->num_entries * sizeof(*both));
+		kvfree(mk->refs);
+		mk->refs = both;
+		mk->nrefs += cmd->num_entries;
+		kvfree(refs);
+		refs = NULL;
 	}
 	mutex_unlock(&mk->lock);
 	if (!ret) {

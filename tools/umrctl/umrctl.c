@@ -708,7 +708,13 @@ static int cmd_dump(const struct opts *o)
 		hexdump("data", off, p, len);
 		printf("}\n");
 	} else {
-		hexdump(ob->name, off, p, len);
+		if (opt(o, "brief") && len > 32) {
+			hexdump(ob->name, off, p, 16);
+			printf("%s  ...\n", ob->name);
+			hexdump(ob->name, off + len - 16, p + len - 16, 16);
+		} else {
+			hexdump(ob->name, off, p, len);
+		}
 		if (expect)
 			printf("%s+%" PRIu64 "..%" PRIu64 ": %s (bytes %" PRIu64 "..%" PRIu64 " of the %s pattern)\n",
 			       ob->name, off, off + len - 1,
@@ -822,11 +828,11 @@ static const struct cmd cmds[] = {
 	  "Destroy an object (deregister memory, free an mkey).\n",
 	  "", { NULL } },
 	{ "dump", cmd_dump,
-	  "dump MR [--offset O] [--length N] [--expect S [--pattern P]]",
+	  "dump MR [--offset O] [--length N] [--expect S [--pattern P]] [--brief]",
 	  "Hex dump of registered memory as the CPU sees it. With --expect,\n"
 	  "check that the bytes are bytes S.. of pattern P (default offset)\n"
-	  "and fail (EIO) on a mismatch.\n",
-	  "", { "offset", "length", "expect", "pattern", NULL } },
+	  "and fail (EIO) on a mismatch. --brief shows the first and last line.\n",
+	  "brief", { "offset", "length", "expect", "pattern", "brief", NULL } },
 	{ "write", cmd_write,
 	  "write KEY --length N [--offset O] [--pattern P] [--local] [--absolute]",
 	  "Fake HCAs: RDMA WRITE N bytes at offset O through KEY as a remote\n"
