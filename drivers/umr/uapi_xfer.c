@@ -21,6 +21,7 @@ int umr_cmd_xfer(struct umr_ucmd *ucmd)
 	struct umr_uctx *ctx = ucmd->ctx;
 	bool write = cmd->flags & MLX5_UMR_IOC_XFER_WRITE;
 	struct umr_uobj *obj;
+	u64 offset;
 	void *buf;
 	int ret;
 
@@ -46,7 +47,15 @@ int umr_cmd_xfer(struct umr_ucmd *ucmd)
 		ret = -EFAULT;
 		goto out_free;
 	}
-	ret = mlx5_umr_test_xfer(ctx->ud->dev, cmd->key, cmd->offset, buf,
+	/*
+	 * Registered memory is addressed by user address (mkc.start_addr);
+	 * the service counts from the start. Below it, the offset wraps to a
+	 * huge one and the HCA refuses the access, as it would the address.
+	 */
+	offset = cmd->offset;
+	if (obj->type == UMR_UOBJ_MR)
+		offset -= container_of(obj, struct umr_umr, obj)->iova;
+	ret = mlx5_umr_test_xfer(ctx->ud->dev, cmd->key, offset, buf,
 				 cmd->length, write,
 				 !(cmd->flags & MLX5_UMR_IOC_XFER_LOCAL));
 	if (ret < 0)
