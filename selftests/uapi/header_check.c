@@ -7,13 +7,10 @@
  * Copyright (c) 2026 The mlx5-umr authors.
  */
 #include <linux/mlx5_umr.h>
+#include <assert.h>
 #include <stddef.h>
 
-#ifdef __cplusplus
 #define ABI(cond) static_assert(cond, #cond)
-#else
-#define ABI(cond) _Static_assert(cond, #cond)
-#endif
 
 ABI(sizeof(struct mlx5_umr_ioc_info) == 96);
 ABI(offsetof(struct mlx5_umr_ioc_info, out_fd_pinned_pages) == 40);
@@ -34,19 +31,19 @@ ABI(MLX5_UMR_IOCTL_INFO == 0xee80);
 ABI(MLX5_UMR_IOCTL_XFER == 0xee86);
 
 #if defined(__has_include)
-#if __has_include(<infiniband/mlx5dv.h>)
+#if __has_include("infiniband/mlx5dv.h")
 #include <infiniband/verbs.h>
 #include <infiniband/mlx5dv.h>
 ABI(sizeof(struct ibv_sge) == sizeof(struct mlx5_umr_ioc_sge));
 ABI(offsetof(struct ibv_sge, length) ==
-    offsetof(struct mlx5_umr_ioc_sge, length));
+	offsetof(struct mlx5_umr_ioc_sge, length));
 ABI(offsetof(struct ibv_sge, lkey) == offsetof(struct mlx5_umr_ioc_sge, lkey));
 ABI(sizeof(struct mlx5dv_mr_interleaved) ==
-    sizeof(struct mlx5_umr_ioc_interleaved));
+	sizeof(struct mlx5_umr_ioc_interleaved));
 ABI(offsetof(struct mlx5dv_mr_interleaved, bytes_skip) ==
-    offsetof(struct mlx5_umr_ioc_interleaved, bytes_skip));
+	offsetof(struct mlx5_umr_ioc_interleaved, bytes_skip));
 ABI(offsetof(struct mlx5dv_mr_interleaved, lkey) ==
-    offsetof(struct mlx5_umr_ioc_interleaved, lkey));
+	offsetof(struct mlx5_umr_ioc_interleaved, lkey));
 ABI((int)IBV_ACCESS_REMOTE_ATOMIC == (int)MLX5_UMR_IOC_ACCESS_REMOTE_ATOMIC);
 ABI((int)IBV_ACCESS_REMOTE_READ == (int)MLX5_UMR_IOC_ACCESS_REMOTE_READ);
 #endif

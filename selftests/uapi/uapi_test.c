@@ -24,12 +24,12 @@
 #define BUF_LEN		(2 * PAGE)
 #define BIG_LEN		(8 * PAGE)
 
-static uint8_t pat(uint64_t i)
+static __u8 pat(__u64 i)
 {
-	return (uint8_t)((i * 13 + 7) ^ (i >> 8));
+	return (__u8)((i * 13 + 7) ^ (i >> 8));
 }
 
-static void fill_pat(uint8_t *p, size_t len, uint64_t seed)
+static void fill_pat(__u8 *p, size_t len, __u64 seed)
 {
 	size_t i;
 
@@ -41,10 +41,10 @@ FIXTURE(umr) {
 	int fd;
 	struct mlx5_umr_ioc_info info0;	/* device, before the test */
 	long vmpin0;
-	uint8_t *buf1, *buf2;
-	uint32_t mr1, key1, mr2, key2, mk, mkey;
-	uint32_t objs;			/* objects the fixture made */
-	uint64_t pages;			/* pages the fixture pinned */
+	__u8 *buf1, *buf2;
+	__u32 mr1, key1, mr2, key2, mk, mkey;
+	__u32 objs;			/* objects the fixture made */
+	__u64 pages;			/* pages the fixture pinned */
 };
 
 FIXTURE_SETUP(umr)
@@ -90,139 +90,317 @@ FIXTURE_TEARDOWN(umr)
 }
 
 /* The failed call left the file's objects and pins as the fixture made. */
-#define EXPECT_NO_LEAK(_extra_objs, _extra_pages) do {			\
-	struct mlx5_umr_ioc_info __i;					\
-	ASSERT_EQ(0, umr_info(self->fd, &__i));				\
-	EXPECT_EQ(self->objs + (_extra_objs), __i.out_fd_objects);	\
-	EXPECT_EQ(self->pages + (_extra_pages),				\
-		  __i.out_fd_pinned_pages);				\
-	EXPECT_EQ(self->info0.out_dev_objects + self->objs +		\
-		  (_extra_objs), __i.out_dev_objects);			\
-	EXPECT_EQ(self->vmpin0 + (long)((self->pages + (_extra_pages)) * \
-					 PAGE / 1024),			\
-		  umr_vm_pinned_kb());					\
-} while (0)
+static void no_leak(struct __test_metadata *_metadata,
+		    struct _test_data_umr *self, __u32 extra_objs,
+		    __u64 extra_pages)
+{
+	__u64 pages = self->pages + extra_pages;
+	__u32 objs = self->objs + extra_objs;
+	struct mlx5_umr_ioc_info i;
+
+	ASSERT_EQ(0, umr_info(self->fd, &i));
+	EXPECT_EQ(objs, i.out_fd_objects);
+	EXPECT_EQ(pages, i.out_fd_pinned_pages);
+	EXPECT_EQ(self->info0.out_dev_objects + objs, i.out_dev_objects);
+	EXPECT_EQ(self->info0.out_dev_pinned_pages + pages,
+		  i.out_dev_pinned_pages);
+	EXPECT_EQ(self->vmpin0 + (long)(pages * PAGE / 1024),
+		  umr_vm_pinned_kb());
+}
+
+#define EXPECT_NO_LEAK(objs, pages) no_leak(_metadata, self, objs, pages)
 
 /* The same, for this file only (while other files hold objects). */
-#define EXPECT_FD_NO_LEAK() do {					\
-	struct mlx5_umr_ioc_info __i;					\
-	ASSERT_EQ(0, umr_info(self->fd, &__i));				\
-	EXPECT_EQ(self->objs, __i.out_fd_objects);			\
-	EXPECT_EQ(self->pages, __i.out_fd_pinned_pages);		\
-} while (0)
+static void fd_no_leak(struct __test_metadata *_metadata,
+		       struct _test_data_umr *self)
+{
+	struct mlx5_umr_ioc_info i;
+
+	ASSERT_EQ(0, umr_info(self->fd, &i));
+	EXPECT_EQ(self->objs, i.out_fd_objects);
+	EXPECT_EQ(self->pages, i.out_fd_pinned_pages);
+}
+
+#define EXPECT_FD_NO_LEAK() fd_no_leak(_metadata, self)
 
 /*
- * iommufd's TEST_LENGTH, plus the reserved field: @_init builds a valid
- * command in buf.cmd; @_ok cleans up after a successful one, @_fail after
- * a refused one.
+ * iommufd's TEST_LENGTH, plus the reserved field. @init builds a valid
+ * command; @ok checks and undoes a successful one, @fail cleans up after a
+ * refused one. Every structure's first version is its current size.
  */
-#define LENGTH_TEST(_name, _type, _ioctl, _last, _init, _ok, _fail)	\
-TEST_F(umr, length_##_name)						\
-{									\
-	struct {							\
-		_type cmd;						\
-		uint8_t extra[8];					\
-	} buf;								\
-	const uint32_t min = offsetofend(_type, _last);			\
-									\
-	memset(&buf, 0, sizeof(buf));					\
-	_init;								\
-	buf.cmd.size = min - 1;						\
-	EXPECT_EQ(-EINVAL, umr_ioctl(self->fd, _ioctl, &buf));		\
-	_fail;								\
-	memset(&buf, 0, sizeof(buf));					\
-	_init;								\
-	buf.cmd.size = 0;						\
-	EXPECT_EQ(-EINVAL, umr_ioctl(self->fd, _ioctl, &buf));		\
-	_fail;								\
-	memset(&buf, 0, sizeof(buf));					\
-	_init;								\
-	buf.cmd.size = sizeof(buf);					\
-	buf.extra[7] = 1;						\
-	EXPECT_EQ(-E2BIG, umr_ioctl(self->fd, _ioctl, &buf));		\
-	_fail;								\
-	memset(&buf, 0, sizeof(buf));					\
-	_init;								\
-	buf.cmd.size = sizeof(_type);					\
-	buf.cmd.__reserved = 1;						\
-	EXPECT_EQ(-EINVAL, umr_ioctl(self->fd, _ioctl, &buf));		\
-	_fail;								\
-	EXPECT_NO_LEAK(0, 0);						\
-	memset(&buf, 0, sizeof(buf));					\
-	_init;								\
-	buf.cmd.size = sizeof(buf);					\
-	ASSERT_EQ(0, umr_ioctl(self->fd, _ioctl, &buf));		\
-	for (int i = 0; i < 8; i++)					\
-		EXPECT_EQ(0, buf.extra[i]);				\
-	_ok;								\
-	memset(&buf, 0, sizeof(buf));					\
-	_init;								\
-	buf.cmd.size = sizeof(_type);					\
-	ASSERT_EQ(0, umr_ioctl(self->fd, _ioctl, &buf));		\
-	_ok;								\
-	EXPECT_NO_LEAK(0, 0);						\
+struct len_case {
+	unsigned long ioctl;
+	__u32 size;
+	size_t reserved;	/* offset of __reserved */
+	void (*init)(struct __test_metadata *_metadata,
+		     struct _test_data_umr *self, void *cmd);
+	void (*ok)(struct __test_metadata *_metadata,
+		   struct _test_data_umr *self, void *cmd);
+	void (*fail)(struct __test_metadata *_metadata,
+		     struct _test_data_umr *self, void *cmd);
+};
+
+static void run_length(struct __test_metadata *_metadata,
+		       struct _test_data_umr *self, const struct len_case *c)
+{
+	static const struct {
+		int zero;	/* size = 0 */
+		int delta;	/* else size = sizeof + delta */
+		int tail;	/* a non-zero byte past sizeof */
+		int reserved;	/* __reserved = 1 */
+		int err;
+	} bad[] = {
+		{ 0, -1, 0, 0, -EINVAL },
+		{ 1, 0, 0, 0, -EINVAL },
+		{ 0, 8, 1, 0, -E2BIG },
+		{ 0, 0, 0, 1, -EINVAL },
+	};
+	union {
+		__u8 raw[256];
+		__u64 align;
+	} buf;
+	__u32 *size = (__u32 *)buf.raw;
+	unsigned int k;
+	int i;
+
+	for (k = 0; k < ARRAY_SIZE(bad); k++) {
+		memset(&buf, 0, sizeof(buf));
+		c->init(_metadata, self, buf.raw);
+		*size = bad[k].zero ? 0 : c->size + bad[k].delta;
+		if (bad[k].tail)
+			buf.raw[c->size + 7] = 1;
+		if (bad[k].reserved)
+			*(__u32 *)(buf.raw + c->reserved) = 1;
+		EXPECT_EQ(bad[k].err, umr_ioctl(self->fd, c->ioctl, buf.raw))
+			TH_LOG("case %u", k);
+		if (c->fail)
+			c->fail(_metadata, self, buf.raw);
+	}
+	EXPECT_NO_LEAK(0, 0);
+
+	/* Longer with a zero tail: works, and the tail is not written. */
+	memset(&buf, 0, sizeof(buf));
+	c->init(_metadata, self, buf.raw);
+	*size = c->size + 8;
+	ASSERT_EQ(0, umr_ioctl(self->fd, c->ioctl, buf.raw));
+	for (i = 0; i < 8; i++)
+		EXPECT_EQ(0, buf.raw[c->size + i]);
+	if (c->ok)
+		c->ok(_metadata, self, buf.raw);
+	/* The exact size works. */
+	memset(&buf, 0, sizeof(buf));
+	c->init(_metadata, self, buf.raw);
+	*size = c->size;
+	ASSERT_EQ(0, umr_ioctl(self->fd, c->ioctl, buf.raw));
+	if (c->ok)
+		c->ok(_metadata, self, buf.raw);
+	EXPECT_NO_LEAK(0, 0);
+}
+
+#define LEN_FN(name) \
+	static void name(struct __test_metadata *_metadata, \
+			 struct _test_data_umr *self, void *arg)
+
+LEN_FN(info_init)
+{
+}
+
+LEN_FN(info_ok)
+{
+	struct mlx5_umr_ioc_info *cmd = arg;
+
+	EXPECT_EQ(self->objs, cmd->out_fd_objects);
+	EXPECT_EQ(0, strncmp(cmd->out_name, "fake", 4));
+}
+
+TEST_F(umr, length_info)
+{
+	static const struct len_case c = {
+		MLX5_UMR_IOCTL_INFO, sizeof(struct mlx5_umr_ioc_info),
+		offsetof(struct mlx5_umr_ioc_info, __reserved),
+		info_init, info_ok, NULL,
+	};
+
+	run_length(_metadata, self, &c);
+}
+
+LEN_FN(reg_init)
+{
+	struct mlx5_umr_ioc_reg_mr *cmd = arg;
+
+	cmd->access = UMR_ACCESS_ALL3;
+	cmd->addr = (uintptr_t)self->buf1;
+	cmd->length = 100;
+}
+
+LEN_FN(reg_ok)
+{
+	struct mlx5_umr_ioc_reg_mr *cmd = arg;
+
+	EXPECT_EQ(cmd->out_lkey, cmd->out_rkey);
+	EXPECT_EQ(0, umr_destroy(self->fd, cmd->out_handle));
+}
+
+TEST_F(umr, length_reg_mr)
+{
+	static const struct len_case c = {
+		MLX5_UMR_IOCTL_REG_MR, sizeof(struct mlx5_umr_ioc_reg_mr),
+		offsetof(struct mlx5_umr_ioc_reg_mr, __reserved),
+		reg_init, reg_ok, NULL,
+	};
+
+	run_length(_metadata, self, &c);
+}
+
+LEN_FN(alloc_init)
+{
+	struct mlx5_umr_ioc_alloc_mkey *cmd = arg;
+
+	cmd->max_entries = 4;
+}
+
+LEN_FN(alloc_ok)
+{
+	struct mlx5_umr_ioc_alloc_mkey *cmd = arg;
+
+	EXPECT_NE(0, cmd->out_key);
+	EXPECT_EQ(0, umr_destroy(self->fd, cmd->out_handle));
+}
+
+TEST_F(umr, length_alloc_mkey)
+{
+	static const struct len_case c = {
+		MLX5_UMR_IOCTL_ALLOC_MKEY,
+		sizeof(struct mlx5_umr_ioc_alloc_mkey),
+		offsetof(struct mlx5_umr_ioc_alloc_mkey, __reserved),
+		alloc_init, alloc_ok, NULL,
+	};
+
+	run_length(_metadata, self, &c);
 }
 
 static struct mlx5_umr_ioc_sge one_sge;
 
-LENGTH_TEST(info, struct mlx5_umr_ioc_info, MLX5_UMR_IOCTL_INFO, out_name,
-	    ,
-	    EXPECT_EQ(self->objs, buf.cmd.out_fd_objects), )
+LEN_FN(configure_init)
+{
+	struct mlx5_umr_ioc_configure *cmd = arg;
 
-LENGTH_TEST(reg_mr, struct mlx5_umr_ioc_reg_mr, MLX5_UMR_IOCTL_REG_MR,
-	    __reserved2,
-	    buf.cmd.access = UMR_ACCESS_ALL3;
-	    buf.cmd.addr = (uintptr_t)self->buf1;
-	    buf.cmd.length = 100,
-	    EXPECT_EQ(buf.cmd.out_lkey, buf.cmd.out_rkey);
-	    EXPECT_EQ(0, umr_destroy(self->fd, buf.cmd.out_handle)), )
+	one_sge.addr = (uintptr_t)self->buf1 + 8;
+	one_sge.length = 100;
+	one_sge.lkey = self->key1;
+	cmd->handle = self->mk;
+	cmd->access = UMR_ACCESS_ALL3;
+	cmd->layout = MLX5_UMR_IOC_LAYOUT_LIST;
+	cmd->num_entries = 1;
+	cmd->entries = (uintptr_t)&one_sge;
+}
 
-LENGTH_TEST(alloc_mkey, struct mlx5_umr_ioc_alloc_mkey,
-	    MLX5_UMR_IOCTL_ALLOC_MKEY, __reserved,
-	    buf.cmd.max_entries = 4,
-	    EXPECT_NE(0, buf.cmd.out_key);
-	    EXPECT_EQ(0, umr_destroy(self->fd, buf.cmd.out_handle)), )
+LEN_FN(configure_ok)
+{
+	struct mlx5_umr_ioc_configure *cmd = arg;
 
-LENGTH_TEST(configure, struct mlx5_umr_ioc_configure,
-	    MLX5_UMR_IOCTL_CONFIGURE, out_length,
-	    one_sge.addr = (uintptr_t)self->buf1 + 8;
-	    one_sge.length = 100;
-	    one_sge.lkey = self->key1;
-	    buf.cmd.handle = self->mk;
-	    buf.cmd.access = UMR_ACCESS_ALL3;
-	    buf.cmd.layout = MLX5_UMR_IOC_LAYOUT_LIST;
-	    buf.cmd.num_entries = 1;
-	    buf.cmd.entries = (uintptr_t)&one_sge,
-	    EXPECT_EQ(100, buf.cmd.out_length), )
+	EXPECT_EQ(100, cmd->out_length);
+}
 
-LENGTH_TEST(invalidate, struct mlx5_umr_ioc_invalidate,
-	    MLX5_UMR_IOCTL_INVALIDATE, __reserved,
-	    one_sge.addr = (uintptr_t)self->buf1;
-	    one_sge.length = 64;
-	    one_sge.lkey = self->key1;
-	    ASSERT_EQ(0, umr_config_list(self->fd, self->mk, &one_sge, 1,
-					 NULL));
-	    buf.cmd.handle = self->mk, , )
+TEST_F(umr, length_configure)
+{
+	static const struct len_case c = {
+		MLX5_UMR_IOCTL_CONFIGURE,
+		sizeof(struct mlx5_umr_ioc_configure),
+		offsetof(struct mlx5_umr_ioc_configure, __reserved),
+		configure_init, configure_ok, NULL,
+	};
 
-static uint32_t victim;
+	run_length(_metadata, self, &c);
+}
 
-LENGTH_TEST(destroy, struct mlx5_umr_ioc_destroy, MLX5_UMR_IOCTL_DESTROY,
-	    __reserved,
-	    ASSERT_EQ(0, umr_alloc(self->fd, 2, &victim, NULL));
-	    buf.cmd.handle = victim,
-	    EXPECT_EQ(-ENOENT, umr_destroy(self->fd, victim)),
-	    EXPECT_EQ(0, umr_destroy(self->fd, victim)))
+LEN_FN(invalidate_init)
+{
+	struct mlx5_umr_ioc_invalidate *cmd = arg;
 
-static uint8_t xfer_buf[64];
+	one_sge.addr = (uintptr_t)self->buf1;
+	one_sge.length = 64;
+	one_sge.lkey = self->key1;
+	ASSERT_EQ(0, umr_config_list(self->fd, self->mk, &one_sge, 1, NULL));
+	cmd->handle = self->mk;
+}
 
-LENGTH_TEST(xfer, struct mlx5_umr_ioc_xfer, MLX5_UMR_IOCTL_XFER,
-	    __reserved2,
-	    buf.cmd.flags = MLX5_UMR_IOC_XFER_WRITE;
-	    buf.cmd.key = self->key1;
-	    buf.cmd.offset = (uintptr_t)self->buf1;
-	    buf.cmd.buf = (uintptr_t)xfer_buf;
-	    buf.cmd.length = sizeof(xfer_buf),
-	    EXPECT_EQ(0, buf.cmd.out_status), )
+TEST_F(umr, length_invalidate)
+{
+	static const struct len_case c = {
+		MLX5_UMR_IOCTL_INVALIDATE,
+		sizeof(struct mlx5_umr_ioc_invalidate),
+		offsetof(struct mlx5_umr_ioc_invalidate, __reserved),
+		invalidate_init, NULL, NULL,
+	};
+
+	run_length(_metadata, self, &c);
+}
+
+LEN_FN(destroy_init)
+{
+	struct mlx5_umr_ioc_destroy *cmd = arg;
+	__u32 h;
+
+	ASSERT_EQ(0, umr_alloc(self->fd, 2, &h, NULL));
+	cmd->handle = h;
+}
+
+LEN_FN(destroy_ok)
+{
+	struct mlx5_umr_ioc_destroy *cmd = arg;
+
+	EXPECT_EQ(-ENOENT, umr_destroy(self->fd, cmd->handle));
+}
+
+LEN_FN(destroy_fail)
+{
+	struct mlx5_umr_ioc_destroy *cmd = arg;
+
+	EXPECT_EQ(0, umr_destroy(self->fd, cmd->handle));
+}
+
+TEST_F(umr, length_destroy)
+{
+	static const struct len_case c = {
+		MLX5_UMR_IOCTL_DESTROY, sizeof(struct mlx5_umr_ioc_destroy),
+		offsetof(struct mlx5_umr_ioc_destroy, __reserved),
+		destroy_init, destroy_ok, destroy_fail,
+	};
+
+	run_length(_metadata, self, &c);
+}
+
+static __u8 xfer_buf[64];
+
+LEN_FN(xfer_init)
+{
+	struct mlx5_umr_ioc_xfer *cmd = arg;
+
+	cmd->flags = MLX5_UMR_IOC_XFER_WRITE;
+	cmd->key = self->key1;
+	cmd->offset = (uintptr_t)self->buf1;
+	cmd->buf = (uintptr_t)xfer_buf;
+	cmd->length = sizeof(xfer_buf);
+}
+
+LEN_FN(xfer_ok)
+{
+	struct mlx5_umr_ioc_xfer *cmd = arg;
+
+	EXPECT_EQ(0, cmd->out_status);
+}
+
+TEST_F(umr, length_xfer)
+{
+	static const struct len_case c = {
+		MLX5_UMR_IOCTL_XFER, sizeof(struct mlx5_umr_ioc_xfer),
+		offsetof(struct mlx5_umr_ioc_xfer, __reserved),
+		xfer_init, xfer_ok, NULL,
+	};
+
+	run_length(_metadata, self, &c);
+}
 
 /* The second reserved field of the structures that have one. */
 TEST_F(umr, reserved2)
@@ -334,7 +512,7 @@ TEST_F(umr, unknown_handle)
 TEST_F(umr, other_fd)
 {
 	struct mlx5_umr_ioc_sge sge;
-	uint32_t h[8], key = 0, i;
+	__u32 h[8], key = 0, i;
 	int fd2 = umr_open();
 
 	ASSERT_LE(0, fd2);
@@ -392,6 +570,7 @@ TEST_F(umr, zero_length)
 		.addr = (uintptr_t)self->buf1, .bytes_count = 0,
 		.bytes_skip = 4, .lkey = self->key1,
 	};
+	__u32 h;
 
 	EXPECT_EQ(-EINVAL, umr_config_list(self->fd, self->mk, &sge, 1, NULL));
 	sge.length = 8;
@@ -400,7 +579,7 @@ TEST_F(umr, zero_length)
 	il.bytes_count = 8;
 	EXPECT_EQ(-EINVAL, umr_config_il(self->fd, self->mk, &il, 1, 0, NULL));
 	EXPECT_EQ(-EINVAL, umr_reg(self->fd, self->buf1, 0, 0, NULL, NULL));
-	EXPECT_EQ(-EINVAL, umr_alloc(self->fd, 0, &victim, NULL));
+	EXPECT_EQ(-EINVAL, umr_alloc(self->fd, 0, &h, NULL));
 	EXPECT_EQ(-EINVAL, umr_xfer(self->fd, self->key1,
 				    (uintptr_t)self->buf1, xfer_buf, 0, 1));
 	EXPECT_NO_LEAK(0, 0);
@@ -410,7 +589,7 @@ TEST_F(umr, too_many_entries)
 {
 	struct mlx5_umr_ioc_sge sge[9];
 	struct mlx5_umr_ioc_interleaved il[8];
-	uint32_t i, small;
+	__u32 i, small;
 
 	for (i = 0; i < 9; i++)
 		sge[i] = (struct mlx5_umr_ioc_sge){
@@ -499,7 +678,7 @@ TEST_F(umr, bad_access)
 
 TEST_F(umr, bad_pointers)
 {
-	uint64_t raw[5];
+	__u64 raw[5];
 	struct mlx5_umr_ioc_interleaved il = {
 		.addr = (uintptr_t)self->buf1, .bytes_count = 8,
 		.lkey = self->key1, .__reserved = 1,
@@ -509,7 +688,7 @@ TEST_F(umr, bad_pointers)
 		.layout = MLX5_UMR_IOC_LAYOUT_INTERLEAVED, .num_entries = 1,
 		.repeat_count = 1,
 	};
-	uint8_t *hole = umr_map(4 * PAGE, 0);
+	__u8 *hole = umr_map(4 * PAGE, 0);
 
 	ASSERT_NE(NULL, hole);
 	ASSERT_EQ(0, munmap(hole + PAGE, 3 * PAGE));
@@ -518,7 +697,7 @@ TEST_F(umr, bad_pointers)
 	EXPECT_EQ(-EINVAL, umr_config_il(self->fd, self->mk, &il, 1, 1, NULL));
 	il.__reserved = 0;
 	/* Entries must be 8-byte aligned. */
-	memcpy((uint8_t *)raw + 4, &il, sizeof(il));
+	memcpy((__u8 *)raw + 4, &il, sizeof(il));
 	cf.entries = (uintptr_t)raw + 4;
 	EXPECT_EQ(-EINVAL, umr_ioctl(self->fd, MLX5_UMR_IOCTL_CONFIGURE, &cf));
 	/* Unmapped entries, structure, buffers. */
@@ -544,8 +723,8 @@ TEST_F(umr, bad_pointers)
 /* Unaligned registrations are fine and are addressed by user address. */
 TEST_F(umr, reg_unaligned)
 {
-	uint32_t h, key;
-	uint8_t out[100];
+	__u32 h, key;
+	__u8 out[100];
 
 	ASSERT_EQ(0, umr_reg(self->fd, self->buf1 + 4000, 200,
 			     UMR_ACCESS_ALL3, &h, &key));
@@ -572,8 +751,8 @@ TEST_F(umr, seed_list)
 		{ (uintptr_t)self->buf1, 64, self->key1 },
 		{ (uintptr_t)self->buf2, 4096, self->key2 },
 	};
-	static uint8_t in[4160], out[4160];
-	uint64_t len;
+	static __u8 in[4160], out[4160];
+	__u64 len;
 
 	ASSERT_EQ(0, umr_config_list(self->fd, self->mk, sge, 2, &len));
 	EXPECT_EQ(4160, len);
@@ -605,8 +784,8 @@ TEST_F(umr, seed_interleaved)
 		{ .addr = (uintptr_t)self->buf2, .bytes_count = 8,
 		  .bytes_skip = 0, .lkey = self->key2 },
 	};
-	uint8_t in[1040], out[1040];
-	uint64_t len;
+	__u8 in[1040], out[1040];
+	__u64 len;
 	int i;
 
 	ASSERT_EQ(0, umr_config_il(self->fd, self->mk, il, 2, 2, &len));
@@ -633,7 +812,7 @@ TEST_F(umr, invalidate_then_access_fails)
 {
 	struct mlx5_umr_ioc_sge sge = { (uintptr_t)self->buf1, 256,
 					self->key1 };
-	uint8_t in[64];
+	__u8 in[64];
 
 	fill_pat(in, sizeof(in), 5);
 	ASSERT_EQ(0, umr_config_list(self->fd, self->mk, &sge, 1, NULL));
@@ -660,8 +839,8 @@ TEST_F(umr, close_releases_pins)
 {
 	struct mlx5_umr_ioc_sge sge[3];
 	struct mlx5_umr_ioc_info info;
-	uint8_t *b[3];
-	uint32_t mk, key;
+	__u8 *b[3];
+	__u32 mk, key;
 	int fd2 = umr_open(), i;
 
 	ASSERT_LE(0, fd2);
@@ -703,13 +882,13 @@ static int drop_ipc_lock(void)
 
 TEST_F(umr, rlimit_memlock)
 {
-	uint64_t have = self->pages;
+	__u64 have = self->pages;
 	struct rlimit rl = {
 		.rlim_cur = (have + 1) * PAGE,
 		.rlim_max = (have + 1) * PAGE,
 	};
-	uint8_t *b = umr_map(2 * PAGE, 0);
-	uint32_t h;
+	__u8 *b = umr_map(2 * PAGE, 0);
+	__u32 h;
 
 	ASSERT_NE(NULL, b);
 	ASSERT_EQ(0, drop_ipc_lock());
@@ -729,8 +908,8 @@ TEST_F(umr, two_processes_isolated)
 {
 	int to_parent[2], to_child[2], status;
 	struct mlx5_umr_ioc_sge psge;
-	uint8_t pin[8] = { 0 };
-	uint32_t msg[3];
+	__u8 pin[8] = { 0 };
+	__u32 msg[3];
 	pid_t pid;
 
 	ASSERT_EQ(0, pipe(to_parent));
@@ -740,8 +919,8 @@ TEST_F(umr, two_processes_isolated)
 	if (!pid) {
 		struct mlx5_umr_ioc_sge sge;
 		struct mlx5_umr_ioc_info info;
-		uint8_t *b = umr_map(PAGE, 0x33), in[32], go;
-		uint32_t mk, key, mkey, i, h = 0;
+		__u8 *b = umr_map(PAGE, 0x33), in[32], go;
+		__u32 mk, key, mkey, i, h = 0;
 		int fd = umr_open();
 
 		if (fd < 0 || !b)
@@ -800,8 +979,8 @@ TEST_F(umr, two_processes_isolated)
 
 struct thr {
 	int fd;
-	uint8_t *base;
-	uint32_t key, mr_handle, idx;
+	__u8 *base;
+	__u32 key, mr_handle, idx;
 	int err;
 };
 
@@ -813,9 +992,9 @@ struct thr {
 static void *thr_main(void *arg)
 {
 	struct thr *t = arg;
-	uint8_t *slice = t->base + 1024 * t->idx;
-	uint8_t in[256];
-	uint32_t mk, mkey;
+	__u8 *slice = t->base + 1024 * t->idx;
+	__u8 in[256];
+	__u32 mk, mkey;
 	int it;
 
 	t->err = umr_alloc(t->fd, 4, &mk, &mkey);
@@ -863,8 +1042,8 @@ TEST_F(umr, threads_configure)
 {
 	struct thr t[NTHREADS];
 	pthread_t tid[NTHREADS];
-	uint8_t *big = umr_map(BIG_LEN, 0);
-	uint32_t h, key;
+	__u8 *big = umr_map(BIG_LEN, 0);
+	__u32 h, key;
 	int i;
 
 	ASSERT_NE(NULL, big);

@@ -21,11 +21,6 @@
 #define UMR_DEV_DIR	"/dev/mlx5_umr"
 #define PAGE		4096UL
 
-#ifndef offsetofend
-#define offsetofend(TYPE, MEMBER) \
-	(offsetof(TYPE, MEMBER) + sizeof(((TYPE *)0)->MEMBER))
-#endif
-
 /*
  * Path of the fake HCA's device: $MLX5_UMR_DEV, else the first fake* node,
  * loading mlx5_umr_fake first when there is none.
@@ -84,8 +79,8 @@ static inline int umr_info(int fd, struct mlx5_umr_ioc_info *info)
 }
 
 /* Registers @len bytes at @addr; returns -errno or 0 with handle/key set. */
-static inline int umr_reg(int fd, void *addr, uint64_t len, uint32_t access,
-			  uint32_t *handle, uint32_t *key)
+static inline int umr_reg(int fd, void *addr, __u64 len, __u32 access,
+			  __u32 *handle, __u32 *key)
 {
 	struct mlx5_umr_ioc_reg_mr cmd = {
 		.size = sizeof(cmd),
@@ -104,8 +99,8 @@ static inline int umr_reg(int fd, void *addr, uint64_t len, uint32_t access,
 	return ret;
 }
 
-static inline int umr_alloc(int fd, uint32_t max_entries, uint32_t *handle,
-			    uint32_t *key)
+static inline int umr_alloc(int fd, __u32 max_entries, __u32 *handle,
+			    __u32 *key)
 {
 	struct mlx5_umr_ioc_alloc_mkey cmd = {
 		.size = sizeof(cmd),
@@ -121,7 +116,7 @@ static inline int umr_alloc(int fd, uint32_t max_entries, uint32_t *handle,
 	return ret;
 }
 
-static inline int umr_destroy(int fd, uint32_t handle)
+static inline int umr_destroy(int fd, __u32 handle)
 {
 	struct mlx5_umr_ioc_destroy cmd = {
 		.size = sizeof(cmd),
@@ -131,7 +126,7 @@ static inline int umr_destroy(int fd, uint32_t handle)
 	return umr_ioctl(fd, MLX5_UMR_IOCTL_DESTROY, &cmd);
 }
 
-static inline int umr_invalidate(int fd, uint32_t handle)
+static inline int umr_invalidate(int fd, __u32 handle)
 {
 	struct mlx5_umr_ioc_invalidate cmd = {
 		.size = sizeof(cmd),
@@ -145,9 +140,9 @@ static inline int umr_invalidate(int fd, uint32_t handle)
 			 MLX5_UMR_IOC_ACCESS_REMOTE_WRITE | \
 			 MLX5_UMR_IOC_ACCESS_REMOTE_READ)
 
-static inline int umr_config_list(int fd, uint32_t handle,
+static inline int umr_config_list(int fd, __u32 handle,
 				  const struct mlx5_umr_ioc_sge *sge,
-				  uint32_t n, uint64_t *length)
+				  __u32 n, __u64 *length)
 {
 	struct mlx5_umr_ioc_configure cmd = {
 		.size = sizeof(cmd),
@@ -164,9 +159,9 @@ static inline int umr_config_list(int fd, uint32_t handle,
 	return ret;
 }
 
-static inline int umr_config_il(int fd, uint32_t handle,
+static inline int umr_config_il(int fd, __u32 handle,
 				const struct mlx5_umr_ioc_interleaved *ent,
-				uint32_t n, uint32_t repeat, uint64_t *length)
+				__u32 n, __u32 repeat, __u64 *length)
 {
 	struct mlx5_umr_ioc_configure cmd = {
 		.size = sizeof(cmd),
@@ -185,8 +180,8 @@ static inline int umr_config_il(int fd, uint32_t handle,
 }
 
 /* Returns -errno, or the CQE syndrome (0 = success). */
-static inline int umr_xfer(int fd, uint32_t key, uint64_t offset, void *buf,
-			   uint64_t len, int write)
+static inline int umr_xfer(int fd, __u32 key, __u64 offset, void *buf,
+			   __u64 len, int write)
 {
 	struct mlx5_umr_ioc_xfer cmd = {
 		.size = sizeof(cmd),

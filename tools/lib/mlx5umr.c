@@ -4,6 +4,7 @@
  *
  * Copyright (c) 2026 The mlx5-umr authors.
  */
+#include <assert.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -17,16 +18,17 @@
 #include "mlx5umr.h"
 
 #define MLX5UMR_DEV_DIR "/dev/mlx5_umr"
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* The library hands these arrays to the kernel field by field. */
-_Static_assert(sizeof(struct ibv_sge) == sizeof(struct mlx5_umr_ioc_sge),
-	       "ibv_sge layout");
-_Static_assert(sizeof(struct mlx5dv_mr_interleaved) ==
-	       sizeof(struct mlx5_umr_ioc_interleaved),
-	       "mlx5dv_mr_interleaved layout");
-_Static_assert((int)IBV_ACCESS_REMOTE_ATOMIC ==
-	       (int)MLX5_UMR_IOC_ACCESS_REMOTE_ATOMIC,
-	       "access flag values");
+static_assert(sizeof(struct ibv_sge) == sizeof(struct mlx5_umr_ioc_sge),
+	      "ibv_sge layout");
+static_assert(sizeof(struct mlx5dv_mr_interleaved) ==
+	      sizeof(struct mlx5_umr_ioc_interleaved),
+	      "mlx5dv_mr_interleaved layout");
+static_assert((int)IBV_ACCESS_REMOTE_ATOMIC ==
+	      (int)MLX5_UMR_IOC_ACCESS_REMOTE_ATOMIC,
+	      "access flag values");
 
 static int fail(int err)
 {
@@ -351,7 +353,7 @@ const char *mlx5umr_errno_name(int err)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(names); i++)
 		if (names[i].err == err)
 			return names[i].name;
 	return NULL;

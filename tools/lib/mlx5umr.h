@@ -24,7 +24,7 @@
 #include <stdint.h>
 
 #if !defined(MLX5UMR_NO_RDMA_CORE) && defined(__has_include)
-#if __has_include(<infiniband/mlx5dv.h>)
+#if __has_include("infiniband/mlx5dv.h")
 #define MLX5UMR_HAVE_RDMA_CORE 1
 #endif
 #endif
@@ -59,11 +59,15 @@ extern "C" {
 #endif
 
 /* Flags of mlx5umr_create_mkey(). */
-#define MLX5UMR_MKEY_REMOTE_INVALIDATE	(1U << 0)
+enum {
+	MLX5UMR_MKEY_REMOTE_INVALIDATE = 1 << 0,
+};
 
 /* Flags of mlx5umr_xfer(). */
-#define MLX5UMR_XFER_WRITE	(1U << 0)	/* else a read */
-#define MLX5UMR_XFER_LOCAL	(1U << 1)	/* through an lkey, else rkey */
+enum {
+	MLX5UMR_XFER_WRITE = 1 << 0,	/* else a read */
+	MLX5UMR_XFER_LOCAL = 1 << 1,	/* through an lkey, else an rkey */
+};
 
 struct mlx5umr_context {
 	int fd;

@@ -9,7 +9,6 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -19,6 +18,10 @@
 #include <sys/mman.h>
 
 #include "mlx5umr.h"
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+typedef unsigned long long u64;
 
 #define MAX_OBJS	64
 #define MAX_ARGS	128
@@ -51,9 +54,9 @@ static void jstr(const char *key, const char *val, bool last)
 	printf("\"%s\":\"%s\"%s", key, val, last ? "" : ",");
 }
 
-static void jnum(const char *key, uint64_t val, bool last)
+static void jnum(const char *key, u64 val, bool last)
 {
-	printf("\"%s\":%" PRIu64 "%s", key, val, last ? "" : ",");
+	printf("\"%s\":%llu%s", key, val, last ? "" : ",");
 }
 
 static int report_errno(const char *cmd, int err, bool expected)
@@ -93,7 +96,7 @@ static int usage_err(const char *cmd, const char *fmt, ...)
 	return USAGE;
 }
 
-static void hexdump(const char *label, uint64_t base, const uint8_t *p,
+static void hexdump(const char *label, u64 base, const uint8_t *p,
 		    size_t len)
 {
 	size_t i, j;
@@ -106,7 +109,7 @@ static void hexdump(const char *label, uint64_t base, const uint8_t *p,
 		return;
 	}
 	for (i = 0; i < len; i += 16) {
-		printf("%s+%-6" PRIu64 " ", label, base + i);
+		printf("%s+%-6llu ", label, base + i);
 		for (j = i; j < i + 16; j++) {
 			if (j < len)
 				printf(" %02x", p[j]);
@@ -122,16 +125,16 @@ static void hexdump(const char *label, uint64_t base, const uint8_t *p,
 
 /* --- argument helpers --- */
 
-static int parse_u64(const char *s, uint64_t *v)
+static int parse_u64(const char *s, u64 *v)
 {
 	char *end;
 
 	if (!s || !*s)
-		return EINVAL;
+		return -EINVAL;
 	errno = 0;
 	*v = strtoull(s, &end, 0);
 	if (errno || *end)
-		return EINVAL;
+		return -EINVAL;
 	return 0;
 }
 
@@ -143,7 +146,7 @@ static int parse_access(const char *s, uint32_t *access)
 	snprintf(buf, sizeof(buf), "%s", s);
 	for (tok = strtok_r(buf, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
-		uint64_t v;
+		u64 v;
 
 		if (!strcmp(tok, "lw") || !strcmp(tok, "local_write"))
 			*access |= IBV_ACCESS_LOCAL_WRITE;
@@ -158,7 +161,7 @@ static int parse_access(const char *s, uint32_t *access)
 		else if (!parse_u64(tok, &v) && v <= UINT32_MAX)
 			*access |= (uint32_t)v;
 		else
-			return EINVAL;
+			return -EINVAL;
 	}
 	return 0;
 }
@@ -213,7 +216,7 @@ static uint32_t obj_key(const struct obj *o)
  */
 static int parse_key(const char *s, uint32_t *key, struct obj **o)
 {
-	uint64_t v;
+	u64 v;
 
 	*o = find_obj(s);
 	if (*o) {
@@ -224,7 +227,7 @@ static int parse_key(const char *s, uint32_t *key, struct obj **o)
 		*key = v;
 		return 0;
 	}
-	return ENOENT;
+	return -ENOENT;
 }
 
 struct opts {
@@ -252,19 +255,19 @@ static int parse_opts(int argc, char **argv, const char *flags,
 		}
 		if (strncmp(a, "--", 2) || !a[2]) {
 			if (o->npos == MAX_ARGS)
-				return E2BIG;
+				return -E2BIG;
 			o->pos[o->npos++] = a;
 			continue;
 		}
 		if (o->n == 16)
-			return E2BIG;
+			return -E2BIG;
 		o->name[o->n] = a + 2;
 		if (strstr(flags, a + 2)) {
 			o->val[o->n++] = "1";
 			continue;
 		}
 		if (i + 1 >= argc)
-			return EINVAL;
+			return -EINVAL;
 		o->val[o->n++] = argv[++i];
 	}
 	return 0;
@@ -296,8 +299,8 @@ static int check_opts(const char *cmd, const struct opts *o,
 	return 0;
 }
 
-static int opt_u64(const struct opts *o, const char *name, uint64_t def,
-		   uint64_t *v)
+static int opt_u64(const struct opts *o, const char *name, u64 def,
+		   u64 *v)
 {
 	const char *s = opt(o, name);
 
@@ -319,12 +322,13 @@ struct cmd {
 	const char *const opts[8];
 };
 
-static int cmd_info(const struct opts *o __attribute__((unused)))
+static int cmd_info(const struct opts *o)
 {
 	struct mlx5umr_device_attr a;
 	char acc[64];
 	int ret, i;
 
+	(void)o;
 	ret = mlx5umr_query_device(ctx, &a);
 	if (ret)
 		return report_errno("info", ret, false);
@@ -363,8 +367,8 @@ static int cmd_info(const struct opts *o __attribute__((unused)))
 	printf("access       %s\n", acc);
 	printf("objects      %u in this file, %u on the device\n",
 	       a.fd_objects, a.dev_objects);
-	printf("pinned       %" PRIu64 " pages in this file, %" PRIu64
-	       " on the device\n", a.fd_pinned_pages, a.dev_pinned_pages);
+	printf("pinned       %llu pages in this file, %llu on the device\n",
+	       (u64)a.fd_pinned_pages, (u64)a.dev_pinned_pages);
 	for (i = 0; i < MAX_OBJS; i++) {
 		const struct obj *ob = &objs[i];
 
@@ -375,16 +379,16 @@ static int cmd_info(const struct opts *o __attribute__((unused)))
 			       ob->name, ob->mr->lkey, ob->mr->addr,
 			       ob->mr->length);
 		else
-			printf("  %-8s mkey key 0x%08x max_entries %u length %"
-			       PRIu64 "\n", ob->name, ob->mk->lkey,
-			       ob->mk->max_entries, ob->mk->length);
+			printf("  %-8s mkey key 0x%08x max_entries %u length %llu\n",
+			       ob->name, ob->mk->lkey, ob->mk->max_entries,
+			       (u64)ob->mk->length);
 	}
 	return 0;
 }
 
 static int cmd_reg(const struct opts *o)
 {
-	uint64_t len, off, fill;
+	u64 len, off, fill;
 	uint32_t access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
 			  IBV_ACCESS_REMOTE_READ;
 	size_t pg = sysconf(_SC_PAGESIZE);
@@ -436,16 +440,16 @@ static int cmd_reg(const struct opts *o)
 		jstr("access", acc, true);
 		printf("}\n");
 	} else {
-		printf("%s: registered %" PRIu64 " bytes at %p: handle %u lkey 0x%08x rkey 0x%08x access %s\n",
+		printf("%s: registered %llu bytes at %p: handle %u key 0x%08x access %s\n",
 		       ob->name, len, ob->mr->addr, ob->mr->handle,
-		       ob->mr->lkey, ob->mr->rkey, acc);
+		       ob->mr->lkey, acc);
 	}
 	return 0;
 }
 
 static int cmd_alloc(const struct opts *o)
 {
-	uint64_t max;
+	u64 max;
 	uint32_t flags = 0;
 	struct obj *ob;
 
@@ -474,47 +478,47 @@ static int cmd_alloc(const struct opts *o)
 		jnum("max_entries", max, true);
 		printf("}\n");
 	} else {
-		printf("%s: indirect mkey: handle %u key 0x%08x max_entries %" PRIu64 "\n",
+		printf("%s: indirect mkey: handle %u key 0x%08x max_entries %llu\n",
 		       ob->name, ob->mk->handle, ob->mk->lkey, max);
 	}
 	return 0;
 }
 
 /* "MR[+OFF]:A[:B]": a registered buffer by name, or a raw key number. */
-static int parse_entry(const char *s, uint64_t *addr, uint32_t *key,
-		       uint64_t *a, uint64_t *b, bool two)
+static int parse_entry(const char *s, u64 *addr, uint32_t *key,
+		       u64 *a, u64 *b, bool two)
 {
 	char buf[128], *p, *c1, *c2, *plus;
 	struct obj *ob;
-	uint64_t off = 0;
+	u64 off = 0;
 
 	snprintf(buf, sizeof(buf), "%s", s);
 	c1 = strchr(buf, ':');
 	if (!c1)
-		return EINVAL;
+		return -EINVAL;
 	*c1++ = 0;
 	c2 = strchr(c1, ':');
 	if (two != !!c2)
-		return EINVAL;
+		return -EINVAL;
 	if (c2)
 		*c2++ = 0;
 	plus = strchr(buf, '+');
 	if (plus) {
 		*plus++ = 0;
 		if (parse_u64(plus, &off))
-			return EINVAL;
+			return -EINVAL;
 	}
 	p = buf;
 	if (parse_key(p, key, &ob))
-		return EINVAL;
+		return -EINVAL;
 	if (ob && ob->kind == OBJ_MR)
 		*addr = (uintptr_t)ob->mr->addr + off;
 	else
 		*addr = off;
 	if (parse_u64(c1, a) || *a > UINT32_MAX)
-		return EINVAL;
+		return -EINVAL;
 	if (two && (parse_u64(c2, b) || *b > UINT32_MAX))
-		return EINVAL;
+		return -EINVAL;
 	return 0;
 }
 
@@ -525,7 +529,7 @@ static int cmd_configure(const struct opts *o)
 	uint32_t access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
 			  IBV_ACCESS_REMOTE_READ;
 	bool list;
-	uint64_t repeat;
+	u64 repeat;
 	struct obj *ob;
 	int i, n, ret;
 	char acc[64];
@@ -551,7 +555,7 @@ static int cmd_configure(const struct opts *o)
 	if (n > MAX_ENTRIES)
 		return usage_err("configure", "too many entries");
 	for (i = 0; i < n; i++) {
-		uint64_t addr, a, b = 0;
+		u64 addr, a, b = 0;
 		uint32_t key;
 
 		if (parse_entry(o->pos[2 + i], &addr, &key, &a, &b, !list))
@@ -587,11 +591,11 @@ static int cmd_configure(const struct opts *o)
 		jnum("length", ob->mk->length, true);
 		printf("}\n");
 	} else if (list) {
-		printf("%s: list of %d entries, %" PRIu64 " bytes, access %s\n",
-		       ob->name, n, ob->mk->length, acc);
+		printf("%s: list of %d entries, %llu bytes, access %s\n",
+		       ob->name, n, (u64)ob->mk->length, acc);
 	} else {
-		printf("%s: interleaved, %d entries x %" PRIu64 " cycles, %" PRIu64 " bytes, access %s\n",
-		       ob->name, n, repeat, ob->mk->length, acc);
+		printf("%s: interleaved, %d entries x %llu cycles, %llu bytes, access %s\n",
+		       ob->name, n, repeat, (u64)ob->mk->length, acc);
 	}
 	return 0;
 }
@@ -647,9 +651,9 @@ static int cmd_destroy(const struct opts *o)
  * Pattern "offset": every 4-byte word holds, big endian, the offset of its
  * first byte in the transfer; a dump then shows where each byte came from.
  */
-static uint8_t pattern_byte(const char *pattern, uint64_t i)
+static uint8_t pattern_byte(const char *pattern, u64 i)
 {
-	uint64_t v;
+	u64 v;
 
 	if (!strcmp(pattern, "offset"))
 		return (uint8_t)((i & ~3ULL) >> (8 * (3 - (i & 3))));
@@ -661,7 +665,7 @@ static uint8_t pattern_byte(const char *pattern, uint64_t i)
 
 static int valid_pattern(const char *p)
 {
-	uint64_t v;
+	u64 v;
 
 	return !strcmp(p, "offset") || !strcmp(p, "inc") ||
 	       (!parse_u64(p, &v) && v <= 255);
@@ -669,12 +673,12 @@ static int valid_pattern(const char *p)
 
 static int cmd_dump(const struct opts *o)
 {
-	uint64_t off, len, exp;
+	u64 off, len, exp;
 	const char *expect = opt(o, "expect");
 	const char *pattern = opt(o, "pattern");
 	const uint8_t *p;
 	struct obj *ob;
-	uint64_t i, bad = 0;
+	u64 i, bad = 0;
 
 	if (o->npos != 1)
 		return usage_err("dump", "expected one MR");
@@ -716,7 +720,7 @@ static int cmd_dump(const struct opts *o)
 			hexdump(ob->name, off, p, len);
 		}
 		if (expect)
-			printf("%s+%" PRIu64 "..%" PRIu64 ": %s (bytes %" PRIu64 "..%" PRIu64 " of the %s pattern)\n",
+			printf("%s+%llu..%llu: %s (bytes %llu..%llu of the %s pattern)\n",
 			       ob->name, off, off + len - 1,
 			       bad ? "MISMATCH" : "ok", exp, exp + len - 1,
 			       pattern);
@@ -727,7 +731,7 @@ static int cmd_dump(const struct opts *o)
 static int do_xfer(const char *cmd, const struct opts *o, bool write)
 {
 	const char *pattern = opt(o, "pattern");
-	uint64_t off, len, i;
+	u64 off, len, i;
 	uint32_t key, status = 0, flags = 0;
 	struct obj *ob;
 	uint8_t *buf;
@@ -776,10 +780,10 @@ static int do_xfer(const char *cmd, const struct opts *o, bool write)
 		jnum("status", status, true);
 		printf("}\n");
 	} else if (status) {
-		printf("%s 0x%08x: %" PRIu64 " bytes at %" PRIu64 ": completion error, syndrome 0x%x\n",
+		printf("%s 0x%08x: %llu bytes at %llu: completion error, syndrome 0x%x\n",
 		       cmd, key, len, off, status);
 	} else if (write) {
-		printf("write 0x%08x: %" PRIu64 " bytes at offset %" PRIu64 " (pattern %s): ok\n",
+		printf("write 0x%08x: %llu bytes at offset %llu (pattern %s): ok\n",
 		       key, len, off, pattern);
 	} else {
 		hexdump(o->pos[0], off, buf, len);
@@ -847,7 +851,7 @@ static const struct cmd cmds[] = {
 	  "local,absolute", { "length", "offset", "local", "absolute", NULL } },
 };
 
-static void usage(FILE *f)
+static void print_usage(FILE *f)
 {
 	size_t i;
 
@@ -860,7 +864,7 @@ static void usage(FILE *f)
 		"           errno and counts as success), '#' starts a comment\n"
 		"Objects live until destroyed or until umrctl exits.\n"
 		"commands:\n");
-	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(cmds); i++)
 		fprintf(f, "  %s\n", cmds[i].usage);
 	fprintf(f, "'umrctl COMMAND --help' describes one command.\n");
 }
@@ -869,7 +873,7 @@ static const struct cmd *find_cmd(const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(cmds); i++)
 		if (!strcmp(cmds[i].name, name))
 			return &cmds[i];
 	return NULL;
@@ -902,14 +906,14 @@ static int run(int argc, char **argv, bool must_fail)
 			c = find_cmd(argv[1]);
 			printf("usage: umrctl %s\n\n%s", c->usage, c->help);
 		} else {
-			usage(stdout);
+			print_usage(stdout);
 		}
 		return 0;
 	}
 	c = find_cmd(argv[0]);
 	if (!c) {
 		fprintf(stderr, "umrctl: unknown command '%s'\n", argv[0]);
-		usage(stderr);
+		print_usage(stderr);
 		return USAGE;
 	}
 	if (parse_opts(argc, argv, c->flags, &o))
@@ -1001,32 +1005,38 @@ int main(int argc, char **argv)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	while (i < argc && argv[i][0] == '-') {
-		if (!strcmp(argv[i], "-d") && i + 1 < argc) {
-			dev_name = argv[i + 1];
-			i += 2;
-		} else if (!strcmp(argv[i], "-j") || !strcmp(argv[i], "--json")) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			print_usage(stdout);
+			return 0;
+		}
+		if (!strcmp(a, "-j") || !strcmp(a, "--json")) {
 			json = true;
 			i++;
-		} else if (!strcmp(argv[i], "-b") && i + 1 < argc) {
-			batch = argv[i + 1];
-			i += 2;
-		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			usage(stdout);
-			return 0;
-		} else {
-			usage(stderr);
-			return 2;
+			continue;
 		}
+		if (i + 1 < argc && !strcmp(a, "-d"))
+			dev_name = argv[i + 1];
+		else if (i + 1 < argc && !strcmp(a, "-b"))
+			batch = argv[i + 1];
+		else
+			break;
+		i += 2;
+	}
+	if (i < argc && argv[i][0] == '-') {
+		print_usage(stderr);
+		return 2;
 	}
 	if (batch) {
 		if (i != argc) {
-			usage(stderr);
+			print_usage(stderr);
 			return 2;
 		}
 		ret = run_batch(batch);
 	} else {
 		if (i == argc) {
-			usage(stderr);
+			print_usage(stderr);
 			return 2;
 		}
 		ret = run(argc - i, argv + i, false);
