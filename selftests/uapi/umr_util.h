@@ -21,10 +21,29 @@
 #define UMR_DEV_DIR	"/dev/mlx5_umr"
 #define PAGE		4096UL
 
-/*
- * Path of the fake HCA's device: $MLX5_UMR_DEV, else the first fake* node,
- * loading mlx5_umr_fake first when there is none.
- */
+/* What the test program loaded itself, to unload it again at exit. */
+static int umr_loaded_fake, umr_loaded_svc;
+
+static void __attribute__((constructor)) umr_load(void)
+{
+	if (getenv("MLX5_UMR_DEV"))
+		return;
+	umr_loaded_svc = access("/sys/module/mlx5_umr", F_OK) != 0;
+	umr_loaded_fake = access("/sys/module/mlx5_umr_fake", F_OK) != 0;
+	if (umr_loaded_fake && system("modprobe mlx5_umr_fake"))
+		fprintf(stderr, "# modprobe mlx5_umr_fake failed\n");
+}
+
+static void __attribute__((destructor)) umr_unload(void)
+{
+	/* Runs in the harness's parent, after every test's files closed. */
+	if (umr_loaded_fake && system("rmmod mlx5_umr_fake"))
+		fprintf(stderr, "# rmmod mlx5_umr_fake failed\n");
+	if (umr_loaded_svc && system("rmmod mlx5_umr"))
+		fprintf(stderr, "# rmmod mlx5_umr failed\n");
+}
+
+/* Path of the fake HCA's device: $MLX5_UMR_DEV, else the first fake*. */
 static inline int umr_find_dev(char *path, size_t len)
 {
 	const char *env = getenv("MLX5_UMR_DEV");
@@ -49,8 +68,6 @@ static inline int umr_find_dev(char *path, size_t len)
 			}
 			closedir(dir);
 		}
-		if (!tries && system("modprobe mlx5_umr_fake >/dev/null 2>&1"))
-			fprintf(stderr, "# modprobe mlx5_umr_fake failed\n");
 		usleep(100000);
 	}
 	return -1;
