@@ -73,13 +73,14 @@ dump mr2 --offset 8 --length 8 --expect 1032
 invalidate mk
 ! write mk --length 16
 CMDS
-"$UMRCTL" -d "$dev" -b "$T/seed" >"$T/out" 2>&1 &&
-	[ "$(grep -c ': ok (bytes' "$T/out")" = 6 ] &&
+"$UMRCTL" -d "$dev" -b "$T/seed" >"$T/out" 2>&1
+urc=$?
+[ $urc = 0 ] && [ "$(grep -c ': ok (bytes' "$T/out")" = 5 ] &&
 	grep -q 'rejected as expected: ERANGE' "$T/out" &&
 	grep -q 'rejected as expected: EBUSY' "$T/out" &&
 	grep -q 'rejected as expected: EIO' "$T/out"
 rc=$?
-[ $rc = 0 ] || grep -E 'ok \(bytes|MISMATCH|rejected|umrctl:' "$T/out" | sed 's/^/# /'
+[ $rc = 0 ] || echo "# umrctl exited $urc"
 ok $rc "seed interleaved session"
 
 # --json: one object per command; a wrong landing fails the dump.
