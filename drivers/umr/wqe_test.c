@@ -371,6 +371,11 @@ static void wqe_encode_errors(struct kunit *test)
 	KUNIT_EXPECT_EQ(test,
 			mlx5_umr_wqe_encode(&t->ctx, &t->wr, &t->xlt, 0, 0,
 					    t->buf, 192), 192);
+	/* an operation it does not know */
+	t->wr.op = MLX5_UMR_OP_REG_PAGES + 1;
+	KUNIT_EXPECT_EQ(test,
+			mlx5_umr_wqe_encode(&t->ctx, &t->wr, &t->xlt, 0, 0,
+					    t->buf, 128), -EINVAL);
 }
 
 /*
@@ -389,7 +394,7 @@ static void wqe_interleaved_seed(struct kunit *test)
 	u8 *e = t->exp;
 	u8 *x = e + O_XLT;
 
-	t->mkey.max_entries = 3;
+	t->mkey.max_entries = 2;
 	t->wr.flags = MLX5_UMR_WR_SET_ACCESS;
 	t->wr.access = MLX5_UMR_ACCESS_REMOTE_READ |
 		       MLX5_UMR_ACCESS_REMOTE_WRITE;
