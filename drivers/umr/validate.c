@@ -25,7 +25,8 @@ static int check_access(const struct mlx5_umr_caps *caps, u32 access)
 {
 	if (access & ~MLX5_UMR_ACCESS_ALL)
 		return -EINVAL;
-	if ((access & MLX5_UMR_ACCESS_REMOTE_ATOMIC) && !caps->atomic)
+	if ((access & MLX5_UMR_ACCESS_REMOTE_ATOMIC) &&
+	    (!caps->atomic || caps->umr_modify_atomic_disabled))
 		return -EOPNOTSUPP;
 	return 0;
 }

@@ -185,6 +185,9 @@ static void val_access_pd(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, check(v), -EOPNOTSUPP);
 	v->caps.atomic = true;
 	KUNIT_EXPECT_EQ(test, check(v), 0);
+	/* ... and UMR must be allowed to modify it */
+	v->caps.umr_modify_atomic_disabled = true;
+	KUNIT_EXPECT_EQ(test, check(v), -EOPNOTSUPP);
 
 	/* the same rules with a layout */
 	base(test, v, V_LIST);

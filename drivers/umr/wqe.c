@@ -40,9 +40,16 @@ static_assert(sizeof(struct mlx5_umr_wqe_hdr) == MLX5_UMR_WQE_HDR_SIZE);
 
 static u64 umr_access_mask(const struct mlx5_umr_caps *caps)
 {
-	/* umr.c get_umr_update_access_mask(): A only where UMR may change it */
-	return MLX5_MKEY_MASK_LR | MLX5_MKEY_MASK_LW | MLX5_MKEY_MASK_RR |
-	       MLX5_MKEY_MASK_RW | (caps->atomic ? MLX5_MKEY_MASK_A : 0);
+	u64 mask = MLX5_MKEY_MASK_LR | MLX5_MKEY_MASK_LW | MLX5_MKEY_MASK_RR |
+		   MLX5_MKEY_MASK_RW;
+
+	/*
+	 * umr.c get_umr_update_access_mask() adds A with the atomic cap, and
+	 * umr_check_mkey_mask() refuses it where UMR may not modify it.
+	 */
+	if (caps->atomic && !caps->umr_modify_atomic_disabled)
+		mask |= MLX5_MKEY_MASK_A;
+	return mask;
 }
 
 static void umr_set_access(struct mlx5_mkey_seg *seg, u32 access)

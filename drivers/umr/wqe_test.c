@@ -582,12 +582,18 @@ static void wqe_access_only(struct kunit *test)
 
 	encode_expect(test, t, 0x100, 0, 128);
 
-	/* without atomic caps the A bit is neither masked nor set */
-	t->caps.atomic = false;
+	/* where UMR may not modify A, it is neither masked nor set ... */
+	t->caps.umr_modify_atomic_disabled = true;
 	t->wr.access = MLX5_UMR_ACCESS_REMOTE_READ;
 	memset(t->buf, POISON, BUF_SIZE);
 	e_umr(e, F_CHECK_FREE | F_INLINE, 0, M_ACCESS);
 	e[O_MK_ACCESS] = A_LR | A_RR;
+	encode_expect(test, t, 0x100, 0, 128);
+
+	/* ... nor without atomic caps */
+	t->caps.umr_modify_atomic_disabled = false;
+	t->caps.atomic = false;
+	memset(t->buf, POISON, BUF_SIZE);
 	encode_expect(test, t, 0x100, 0, 128);
 }
 
