@@ -14,6 +14,7 @@
 #ifndef _LINUX_MLX5_UMR_H
 #define _LINUX_MLX5_UMR_H
 
+#include <linux/bits.h>
 #include <linux/types.h>
 #include <linux/bits.h>
 #include <linux/list.h>
