@@ -199,6 +199,8 @@ err_buf:
 static void mlx5_umr_destroy_cq(struct mlx5_umr_dev *dev)
 {
 	dev->hca->ops->destroy_cq(dev->hca, &dev->cq);
+	/* No more events: the last deferred poll may still be queued. */
+	cancel_work_sync(&dev->poll_work);
 	dev->hca->ops->free_dma_buf(dev->hca, &dev->cq_buf);
 }
 
