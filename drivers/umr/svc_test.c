@@ -646,6 +646,139 @@ static void svc_recover_1000(struct kunit *test)
 	mlx5_umr_free_mkey(mk);
 }
 
+/* A full ring refuses a batch with -EBUSY; space returns with completions. */
+static void svc_flow_control(struct kunit *test)
+{
+	struct svc_ctx *c = test->priv;
+	struct mlx5_umr_sge sge[] = {
+		{ MR_IOVA, 64, c->mr[0].mkey->key },
+		{ MR_IOVA, 64, c->mr[1].mkey->key },
+	};
+	const unsigned int nreq = 128;
+	struct mlx5_umr_mkey *mk;
+	struct mlx5_umr_wr *wrs[8];
+	struct mlx5_umr_wr wr;
+	struct svc_req *req;
+	atomic_t ndone = ATOMIC_INIT(0);
+	unsigned int i, posted = 0, j;
+	int err = 0;
+
+	req = kunit_kcalloc(test, nreq, sizeof(*req), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, req);
+	mk = mlx5_umr_alloc_mkey(c->dev, 2, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mk));
+	mlx5_umr_fake_inject_delay(c->fake, 200);
+	while (posted + 8 <= nreq) {
+		for (i = 0; i < 8; i++) {
+			svc_wr_list(&req[posted + i].wr, mk, sge, 2, ACC_ALL);
+			req[posted + i].wr.done = svc_req_done;
+			req[posted + i].ndone = &ndone;
+			wrs[i] = &req[posted + i].wr;
+		}
+		err = mlx5_umr_post(c->dev, wrs, 8);
+		if (err)
+			break;
+		posted += 8;
+	}
+	KUNIT_EXPECT_EQ(test, err, -EBUSY);
+	/* 3 basic blocks per WQE: the ring held what fitted, no more. */
+	KUNIT_EXPECT_GT(test, posted * 3, c->dev->sq.bbs - 24);
+	KUNIT_EXPECT_LE(test, posted * 3, c->dev->sq.bbs);
+	for (j = 0; j < 200 && atomic_read(&ndone) < posted; j++)
+		msleep(20);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ndone), posted);
+	for (i = 0; i < posted; i++) {
+		KUNIT_EXPECT_EQ(test, req[i].calls, 1);
+		KUNIT_EXPECT_EQ(test, req[i].wr.status, 0);
+	}
+	for (; i < nreq; i++)
+		KUNIT_EXPECT_EQ(test, req[i].calls, 0);
+	svc_wr_list(&wr, mk, sge, 2, ACC_ALL);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_exec(c->dev, &wr, 0), 0);
+	mlx5_umr_free_mkey(mk);
+}
+
+/* Nothing reaches the ring when one request of a batch is refused. */
+static void svc_batch_refused(struct kunit *test)
+{
+	struct svc_ctx *c = test->priv;
+	struct mlx5_umr_sge sge[] = { { MR_IOVA, 64, c->mr[0].mkey->key } };
+	struct mlx5_umr_fake_counters before, after;
+	struct mlx5_umr_mkey *mk, *big;
+	struct mlx5_umr_wr *wrs[3];
+	struct svc_req req[3] = {};
+	struct mlx5_umr_sge *many;
+	u32 pc = c->dev->sq.pc;
+	unsigned int i;
+
+	many = kunit_kcalloc(test, 100, sizeof(*many), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, many);
+	for (i = 0; i < 100; i++)
+		many[i] = sge[0];
+	mk = mlx5_umr_alloc_mkey(c->dev, 1, 0);
+	big = mlx5_umr_alloc_mkey(c->dev, 100, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mk));
+	KUNIT_ASSERT_FALSE(test, IS_ERR(big));
+	for (i = 0; i < 3; i++) {
+		svc_wr_list(&req[i].wr, mk, sge, 1, ACC_ALL);
+		req[i].wr.done = svc_req_done;
+		wrs[i] = &req[i].wr;
+	}
+	mlx5_umr_fake_get_counters(c->fake, &before);
+
+	/* more entries than the mkey was sized for */
+	req[1].wr.list.num_sge = 2;
+	KUNIT_EXPECT_EQ(test, mlx5_umr_post(c->dev, wrs, 3), -ENOMEM);
+	/* two layouts for one pointer-mode table in one batch */
+	svc_wr_list(&req[1].wr, big, many, 100, ACC_ALL);
+	svc_wr_list(&req[2].wr, big, many, 100, ACC_ALL);
+	req[1].wr.done = svc_req_done;
+	req[2].wr.done = svc_req_done;
+	KUNIT_EXPECT_EQ(test, mlx5_umr_post(c->dev, wrs, 3), -EBUSY);
+	KUNIT_EXPECT_EQ(test, to_priv(big)->xlt_busy, 0UL);
+	/* a request without a callback */
+	req[2].wr.done = NULL;
+	KUNIT_EXPECT_EQ(test, mlx5_umr_post(c->dev, wrs, 3), -EINVAL);
+
+	mlx5_umr_fake_get_counters(c->fake, &after);
+	KUNIT_EXPECT_EQ(test, c->dev->sq.pc, pc);
+	KUNIT_EXPECT_EQ(test, after.wqes, before.wqes);
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ(test, req[i].calls, 0);
+	mlx5_umr_free_mkey(big);
+	mlx5_umr_free_mkey(mk);
+}
+
+/* An asynchronous request whose CQE is lost is failed by the watchdog. */
+static void svc_watchdog(struct kunit *test)
+{
+	struct svc_ctx *c = test->priv;
+	struct mlx5_umr_sge sge[] = { { MR_IOVA, 32, c->mr[1].mkey->key } };
+	unsigned long saved = c->dev->timeout;
+	struct svc_req req = {};
+	struct mlx5_umr_wr *p = &req.wr, wr;
+	struct mlx5_umr_mkey *mk;
+	unsigned int j;
+
+	mk = mlx5_umr_alloc_mkey(c->dev, 1, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mk));
+	svc_wr_list(&req.wr, mk, sge, 1, ACC_ALL);
+	req.wr.done = svc_req_done;
+	/* the next post arms the watchdog with the short timeout */
+	cancel_delayed_work_sync(&c->dev->watchdog);
+	c->dev->timeout = msecs_to_jiffies(50);
+	mlx5_umr_fake_inject_drop_cqe(c->fake, 1);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_post(c->dev, &p, 1), 0);
+	for (j = 0; j < 100 && !req.calls; j++)
+		msleep(20);
+	c->dev->timeout = saved;
+	KUNIT_EXPECT_EQ(test, req.calls, 1);
+	KUNIT_EXPECT_EQ(test, req.wr.status, -ETIMEDOUT);
+	svc_wr_list(&wr, mk, sge, 1, ACC_ALL);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_exec(c->dev, &wr, 0), 0);
+	mlx5_umr_free_mkey(mk);
+}
+
 static void svc_internal_error(struct kunit *test)
 {
 	struct svc_ctx *c = test->priv;
@@ -824,6 +957,9 @@ static struct kunit_case svc_cases[] = {
 	KUNIT_CASE(svc_error_mid_batch),
 	KUNIT_CASE(svc_timeout),
 	KUNIT_CASE(svc_recover_1000),
+	KUNIT_CASE(svc_flow_control),
+	KUNIT_CASE(svc_batch_refused),
+	KUNIT_CASE(svc_watchdog),
 	KUNIT_CASE(svc_internal_error),
 	KUNIT_CASE(svc_unregister),
 	KUNIT_CASE(svc_concurrent),
