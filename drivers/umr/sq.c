@@ -503,6 +503,26 @@ static int mlx5_umr_claim_xlts(struct mlx5_umr_wr **wrs, unsigned int n)
 	return 0;
 }
 
+/**
+ * mlx5_umr_validate() - check a request without posting it
+ * @dev: the device
+ * @wr: the request
+ *
+ * Applies the checks mlx5_umr_post() applies before writing anything, so a
+ * caller (the uapi) can reject a request early with the same errno.
+ *
+ * Context: any.
+ * Return: 0, -EINVAL (no mkey, an mkey of another device, or a malformed
+ * request), -ENOMEM, -EOPNOTSUPP or -EOVERFLOW (see mlx5_umr_wr_check()).
+ */
+int mlx5_umr_validate(struct mlx5_umr_dev *dev, const struct mlx5_umr_wr *wr)
+{
+	if (!wr || !wr->mkey || wr->mkey->dev != dev)
+		return -EINVAL;
+	return mlx5_umr_wr_check(&dev->caps, wr);
+}
+EXPORT_SYMBOL(mlx5_umr_validate);
+
 static int mlx5_umr_check_batch(struct mlx5_umr_dev *dev,
 				struct mlx5_umr_wr **wrs, unsigned int n,
 				unsigned int *nbb)

@@ -728,6 +728,8 @@ static void svc_batch_refused(struct kunit *test)
 
 	/* more entries than the mkey was sized for */
 	req[1].wr.list.num_sge = 2;
+	KUNIT_EXPECT_EQ(test, mlx5_umr_validate(c->dev, &req[1].wr), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_validate(c->dev, &req[0].wr), 0);
 	KUNIT_EXPECT_EQ(test, mlx5_umr_post(c->dev, wrs, 3), -ENOMEM);
 	/* two layouts for one pointer-mode table in one batch */
 	svc_wr_list(&req[1].wr, big, many, 100, ACC_ALL);
