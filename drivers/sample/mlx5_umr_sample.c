@@ -210,8 +210,11 @@ static void sample_free_pool(struct mlx5_umr_sample_dev *sdev)
 {
 	unsigned int i;
 
-	for (i = 0; i < sdev->nios; i++)
+	for (i = 0; i < sdev->nios; i++) {
+		/* the last unmap work may still be returning */
+		flush_work(&sdev->ios[i].io.work);
 		mlx5_umr_free_mkey(sdev->ios[i].io.mkey);
+	}
 	kfree(sdev->ios);
 }
 
