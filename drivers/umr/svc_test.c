@@ -781,6 +781,36 @@ static void svc_watchdog(struct kunit *test)
 	mlx5_umr_free_mkey(mk);
 }
 
+/*
+ * A completion event with interrupts off (as from a hard IRQ) is polled
+ * from a work item: done() never runs in that context.
+ */
+static void svc_irq_off_completion(struct kunit *test)
+{
+	struct svc_ctx *c = test->priv;
+	struct mlx5_umr_sge sge[] = { { MR_IOVA, 32, c->mr[1].mkey->key } };
+	struct svc_req req = {};
+	struct mlx5_umr_wr *p = &req.wr;
+	struct mlx5_umr_mkey *mk;
+	unsigned long flags;
+	int err, calls;
+
+	mk = mlx5_umr_alloc_mkey(c->dev, 1, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mk));
+	svc_wr_list(&req.wr, mk, sge, 1, ACC_ALL);
+	req.wr.done = svc_req_done;
+	local_irq_save(flags);
+	err = mlx5_umr_post(c->dev, &p, 1);
+	calls = req.calls;
+	local_irq_restore(flags);
+	KUNIT_ASSERT_EQ(test, err, 0);
+	KUNIT_EXPECT_EQ(test, calls, 0);
+	flush_work(&c->dev->poll_work);
+	KUNIT_EXPECT_EQ(test, req.calls, 1);
+	KUNIT_EXPECT_EQ(test, req.wr.status, 0);
+	mlx5_umr_free_mkey(mk);
+}
+
 static void svc_internal_error(struct kunit *test)
 {
 	struct svc_ctx *c = test->priv;
@@ -962,6 +992,7 @@ static struct kunit_case svc_cases[] = {
 	KUNIT_CASE(svc_flow_control),
 	KUNIT_CASE(svc_batch_refused),
 	KUNIT_CASE(svc_watchdog),
+	KUNIT_CASE(svc_irq_off_completion),
 	KUNIT_CASE(svc_internal_error),
 	KUNIT_CASE(svc_unregister),
 	KUNIT_CASE(svc_concurrent),
