@@ -232,6 +232,56 @@ static void svc_bringup(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c->dev->sq.pc, c->dev->sq.cc);
 }
 
+/* CREATE_MKEY as the HCA stored it: free, UMR-enabled, sized, flagged. */
+static void svc_mkey_create(struct kunit *test)
+{
+	struct svc_ctx *c = test->priv;
+	u32 pdn = mlx5_umr_dev_caps(c->dev)->pdn;
+	struct mlx5_umr_mkey *klm, *mtt;
+	u8 mkc[MLX5_ST_SZ_BYTES(mkc)];
+	u32 key;
+
+	klm = mlx5_umr_alloc_mkey(c->dev, 10, MLX5_UMR_MKEY_REMOTE_INVALIDATE);
+	mtt = mlx5_umr_alloc_mtt_mkey(c->dev, 5, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(klm));
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mtt));
+	KUNIT_EXPECT_FALSE(test, klm->direct);
+	KUNIT_EXPECT_EQ(test, klm->max_entries, 10U);
+	KUNIT_EXPECT_NULL(test, to_priv(klm)->xlt.cpu);
+
+	/* ALIGN(10 + 1, 4) KLM octowords: room for the repeat block header */
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_query_mkey(c->fake, klm->key, mkc,
+						       NULL, 0), 12);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, free), 1);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, umr_en), 1);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, en_rinval), 1);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, access_mode_1_0),
+			MLX5_MKC_ACCESS_MODE_KLMS);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, access_mode_4_2), 0);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, qpn), 0xffffff);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, pd), pdn);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, mkey_7_0), klm->key & 0xff);
+
+	/* ALIGN(5, 8) / 2 MTT octowords, PAGE_SIZE pages */
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_query_mkey(c->fake, mtt->key, mkc,
+						       NULL, 0), 4);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, free), 1);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, umr_en), 1);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, en_rinval), 0);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, access_mode_1_0),
+			MLX5_MKC_ACCESS_MODE_MTT);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, log_page_size), PAGE_SHIFT);
+	KUNIT_EXPECT_NE(test, klm->key & 0xff, mtt->key & 0xff);
+
+	key = klm->key;
+	mlx5_umr_free_mkey(mtt);
+	mlx5_umr_free_mkey(klm);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_query_mkey(c->fake, key, NULL,
+						       NULL, 0), -ENOENT);
+	KUNIT_EXPECT_TRUE(test, IS_ERR(mlx5_umr_alloc_mkey(c->dev, 0, 0)));
+	KUNIT_EXPECT_TRUE(test, IS_ERR(mlx5_umr_alloc_mkey(c->dev, 1, BIT(7))));
+}
+
 /* mlx5dv_wr_mkey_configure(3): 64 bytes of mr1, then 4096 of mr2. */
 static void svc_seed_list(struct kunit *test)
 {
@@ -980,6 +1030,7 @@ static void svc_concurrent(struct kunit *test)
 
 static struct kunit_case svc_cases[] = {
 	KUNIT_CASE(svc_bringup),
+	KUNIT_CASE(svc_mkey_create),
 	KUNIT_CASE(svc_seed_list),
 	KUNIT_CASE(svc_seed_interleaved),
 	KUNIT_CASE(svc_interleaved_several),
