@@ -25,7 +25,8 @@ static int check_access(const struct mlx5_umr_caps *caps, u32 access)
 {
 	if (access & ~MLX5_UMR_ACCESS_ALL)
 		return -EINVAL;
-	if ((access & MLX5_UMR_ACCESS_REMOTE_ATOMIC) && !caps->atomic)
+	if ((access & MLX5_UMR_ACCESS_REMOTE_ATOMIC) &&
+	    (!caps->atomic || caps->umr_modify_atomic_disabled))
 		return -EOPNOTSUPP;
 	return 0;
 }
@@ -42,15 +43,14 @@ static int check_pd(const struct mlx5_umr_wr *wr)
  * at most U16_MAX bytes each; the mkey length (64 bits) is that times a
  * 32-bit repeat_count.
  */
-static_assert((MLX5_UMR_XLT_MAX_BYTES / sizeof(struct mlx5_klm) - 1) *
-	      (u64)U16_MAX <= U32_MAX);
+static_assert((MLX5_UMR_XLT_MAX_KLMS - 1) * (u64)U16_MAX <= U32_MAX);
 
 /* KLM-sized entries an indirect mkey (and one WQE) can take. */
 static u32 klm_capacity(const struct mlx5_umr_caps *caps,
 			const struct mlx5_umr_mkey *mkey)
 {
 	return min3(mkey->max_entries, caps->max_klm_entries,
-		    (u32)(MLX5_UMR_XLT_MAX_BYTES / sizeof(struct mlx5_klm)));
+		    (u32)MLX5_UMR_XLT_MAX_KLMS);
 }
 
 static int check_list(const struct mlx5_umr_caps *caps,
@@ -84,8 +84,13 @@ static int check_interleaved(const struct mlx5_umr_caps *caps,
 
 	if (!n || !ent)
 		return -EINVAL;
-	/* the repeat block header takes one entry of the mkey */
-	if (n >= klm_capacity(caps, wr->mkey))
+	/*
+	 * The repeat block header takes one more translation entry: mkeys
+	 * are created with max_entries + 1 (mlx5_umr_alloc_mkey()), so only
+	 * the device and WQE limits see it.
+	 */
+	if (n > wr->mkey->max_entries ||
+	    n >= min_t(u32, caps->max_klm_entries, MLX5_UMR_XLT_MAX_KLMS))
 		return -ENOMEM;
 	if (!repeat)
 		return -EINVAL;

@@ -185,6 +185,9 @@ static void val_access_pd(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, check(v), -EOPNOTSUPP);
 	v->caps.atomic = true;
 	KUNIT_EXPECT_EQ(test, check(v), 0);
+	/* ... and UMR must be allowed to modify it */
+	v->caps.umr_modify_atomic_disabled = true;
+	KUNIT_EXPECT_EQ(test, check(v), -EOPNOTSUPP);
 
 	/* the same rules with a layout */
 	base(test, v, V_LIST);
@@ -247,11 +250,19 @@ static void val_interleaved(struct kunit *test)
 	v->wr.interleaved.ent = NULL;
 	KUNIT_EXPECT_EQ(test, check(v), -EINVAL);
 
-	/* the header takes one entry of the mkey */
+	/*
+	 * The mkey was sized for max_entries + 1 by its allocation; the
+	 * header still takes one entry of the device's and the WQE's limit.
+	 */
 	base(test, v, V_IL);
-	v->mkey.max_entries = 3;
-	KUNIT_EXPECT_EQ(test, check(v), 0);
 	v->mkey.max_entries = 2;
+	KUNIT_EXPECT_EQ(test, check(v), 0);
+	v->mkey.max_entries = 1;
+	KUNIT_EXPECT_EQ(test, check(v), -ENOMEM);
+	base(test, v, V_IL);
+	v->caps.max_klm_entries = 3;
+	KUNIT_EXPECT_EQ(test, check(v), 0);
+	v->caps.max_klm_entries = 2;
 	KUNIT_EXPECT_EQ(test, check(v), -ENOMEM);
 
 	base(test, v, V_IL);

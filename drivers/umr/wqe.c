@@ -40,9 +40,16 @@ static_assert(sizeof(struct mlx5_umr_wqe_hdr) == MLX5_UMR_WQE_HDR_SIZE);
 
 static u64 umr_access_mask(const struct mlx5_umr_caps *caps)
 {
-	/* umr.c get_umr_update_access_mask(): A only where UMR may change it */
-	return MLX5_MKEY_MASK_LR | MLX5_MKEY_MASK_LW | MLX5_MKEY_MASK_RR |
-	       MLX5_MKEY_MASK_RW | (caps->atomic ? MLX5_MKEY_MASK_A : 0);
+	u64 mask = MLX5_MKEY_MASK_LR | MLX5_MKEY_MASK_LW | MLX5_MKEY_MASK_RR |
+		   MLX5_MKEY_MASK_RW;
+
+	/*
+	 * umr.c get_umr_update_access_mask() adds A with the atomic cap, and
+	 * umr_check_mkey_mask() refuses it where UMR may not modify it.
+	 */
+	if (caps->atomic && !caps->umr_modify_atomic_disabled)
+		mask |= MLX5_MKEY_MASK_A;
+	return mask;
 }
 
 static void umr_set_access(struct mlx5_mkey_seg *seg, u32 access)
@@ -175,18 +182,11 @@ int mlx5_umr_wqe_encode(const struct mlx5_umr_wqe_ctx *ctx,
 {
 	const struct mlx5_umr_caps *caps = ctx->caps;
 	struct mlx5_umr_wqe_hdr *w = buf;
-	u32 bytes, padded, nklms = 0;
+	u32 bytes = mlx5_umr_xlt_bytes(wr), padded;
 	unsigned int need, ds;
 	bool inl;
 	void *t;
 
-	if (wr->op == MLX5_UMR_OP_CONFIGURE &&
-	    wr->layout == MLX5_UMR_LAYOUT_SGT) {
-		nklms = mlx5_umr_sgt_klms(wr);
-		bytes = nklms * sizeof(struct mlx5_klm);
-	} else {
-		bytes = mlx5_umr_xlt_bytes(wr);
-	}
 	padded = ALIGN(bytes, MLX5_UMR_MTT_ALIGNMENT);
 	inl = padded <= mlx5_umr_inline_max(caps);
 	if (inl) {
@@ -216,7 +216,8 @@ int mlx5_umr_wqe_encode(const struct mlx5_umr_wqe_ctx *ctx,
 	switch (wr->op) {
 	case MLX5_UMR_OP_CONFIGURE:
 		if (wr->layout != MLX5_UMR_LAYOUT_NONE) {
-			umr_encode_layout(w, t, ctx, wr, nklms);
+			umr_encode_layout(w, t, ctx, wr,
+					  bytes / sizeof(struct mlx5_klm));
 		} else {
 			/* 2 << 5 is "fail if free", as umr.c rereg_pd_access */
 			w->umr.flags = MLX5_UMR_CHECK_FREE;

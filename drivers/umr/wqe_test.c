@@ -371,6 +371,11 @@ static void wqe_encode_errors(struct kunit *test)
 	KUNIT_EXPECT_EQ(test,
 			mlx5_umr_wqe_encode(&t->ctx, &t->wr, &t->xlt, 0, 0,
 					    t->buf, 192), 192);
+	/* an operation it does not know */
+	t->wr.op = MLX5_UMR_OP_REG_PAGES + 1;
+	KUNIT_EXPECT_EQ(test,
+			mlx5_umr_wqe_encode(&t->ctx, &t->wr, &t->xlt, 0, 0,
+					    t->buf, 128), -EINVAL);
 }
 
 /*
@@ -389,7 +394,7 @@ static void wqe_interleaved_seed(struct kunit *test)
 	u8 *e = t->exp;
 	u8 *x = e + O_XLT;
 
-	t->mkey.max_entries = 3;
+	t->mkey.max_entries = 2;
 	t->wr.flags = MLX5_UMR_WR_SET_ACCESS;
 	t->wr.access = MLX5_UMR_ACCESS_REMOTE_READ |
 		       MLX5_UMR_ACCESS_REMOTE_WRITE;
@@ -512,6 +517,55 @@ static void wqe_sgt(struct kunit *test)
 	encode_expect(test, t, 9, 0x08, 192);
 }
 
+/*
+ * A chained scatterlist (as sg_alloc_table() builds for a large I/O) over
+ * the inline limit: 327 KLMs in the table, walked across the chain.
+ */
+static void wqe_sgt_chained_pointer(struct kunit *test)
+{
+	const u32 na = 128, nb = 200, n = na - 1 + nb;
+	struct scatterlist *a = kunit_kcalloc(test, na, sizeof(*a), GFP_KERNEL);
+	struct scatterlist *b = kunit_kcalloc(test, nb, sizeof(*b), GFP_KERNEL);
+	u32 padded = ALIGN(n * 16, 64);
+	struct wt *t = wt_new(test);
+	struct scatterlist *sg;
+	u8 *e = t->exp;
+	u64 len = 0;
+	u32 i;
+
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	sg_init_table(a, na);
+	sg_init_table(b, nb);
+	sg_chain(a, na, b);
+	for_each_sg(a, sg, n, i) {
+		sg_dma_address(sg) = 0x80000000ULL + i * 0x2000ULL;
+		sg_dma_len(sg) = 4096 + i;
+		len += 4096 + i;
+		e_klm(t->table + 16 * i, 4096 + i, RSVD_LKEY,
+		      0x80000000ULL + i * 0x2000ULL);
+	}
+	/* the last entry is cut by one byte */
+	len--;
+	put_unaligned_be32(4096 + n - 2, t->table + 16 * (n - 1));
+	memset(t->table + 16 * n, 0, padded - 16 * n);
+
+	t->mkey.max_entries = n;
+	t->wr.layout = MLX5_UMR_LAYOUT_SGT;
+	t->wr.sgt.sgl = a;
+	t->wr.sgt.nents = n;
+	t->wr.sgt.length = len;
+
+	e_hdr(e, 11, 9, 0);
+	e_umr(e, 0, padded / 16, M_LAYOUT);
+	put_unaligned_be64(len, e + O_MK_LEN);
+	put_unaligned_be32(padded / 16, e + O_MK_XLT_OCT);
+	e_data_seg(e, padded);
+
+	encode_expect(test, t, 11, 0, 192);
+	expect_bytes(test, t->xlt.cpu, t->table, XLT_SIZE, "table");
+}
+
 /* Access only, like umr.c mlx5r_umr_rereg_pd_access(): fail if free. */
 static void wqe_access_only(struct kunit *test)
 {
@@ -528,12 +582,18 @@ static void wqe_access_only(struct kunit *test)
 
 	encode_expect(test, t, 0x100, 0, 128);
 
-	/* without atomic caps the A bit is neither masked nor set */
-	t->caps.atomic = false;
+	/* where UMR may not modify A, it is neither masked nor set ... */
+	t->caps.umr_modify_atomic_disabled = true;
 	t->wr.access = MLX5_UMR_ACCESS_REMOTE_READ;
 	memset(t->buf, POISON, BUF_SIZE);
 	e_umr(e, F_CHECK_FREE | F_INLINE, 0, M_ACCESS);
 	e[O_MK_ACCESS] = A_LR | A_RR;
+	encode_expect(test, t, 0x100, 0, 128);
+
+	/* ... nor without atomic caps */
+	t->caps.umr_modify_atomic_disabled = false;
+	t->caps.atomic = false;
+	memset(t->buf, POISON, BUF_SIZE);
 	encode_expect(test, t, 0x100, 0, 128);
 }
 
@@ -685,6 +745,7 @@ static struct kunit_case wqe_cases[] = {
 	KUNIT_CASE(wqe_interleaved_seed),
 	KUNIT_CASE(wqe_interleaved_pointer),
 	KUNIT_CASE(wqe_sgt),
+	KUNIT_CASE(wqe_sgt_chained_pointer),
 	KUNIT_CASE(wqe_access_only),
 	KUNIT_CASE(wqe_pd_only),
 	KUNIT_CASE(wqe_invalidate),

@@ -27,6 +27,9 @@
 #define MLX5_UMR_XLT_MAX_BYTES \
 	ALIGN_DOWN(U16_MAX * MLX5_SEND_WQE_DS, MLX5_UMR_MTT_ALIGNMENT)
 
+#define MLX5_UMR_XLT_MAX_KLMS \
+	(MLX5_UMR_XLT_MAX_BYTES / sizeof(struct mlx5_klm))
+
 /* Pointer-mode WQE: header + one data segment, in whole basic blocks. */
 #define MLX5_UMR_WQE_PTR_SIZE \
 	ALIGN(MLX5_UMR_WQE_HDR_SIZE + sizeof(struct mlx5_wqe_data_seg), \
