@@ -328,8 +328,8 @@ static void svc_interleaved(struct kunit *test, struct mlx5_umr_interleaved *ent
 						ent[i].bytes_skip);
 			segs[k++].len = ent[i].bytes_count;
 		}
-	/* The repeat block header takes one of the mkey's entries. */
-	mk = mlx5_umr_alloc_mkey(c->dev, n + 1, 0);
+	/* Sized for n entries: the header's extra entry is the service's. */
+	mk = mlx5_umr_alloc_mkey(c->dev, n, 0);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(mk));
 	wr.mkey = mk;
 	wr.op = MLX5_UMR_OP_CONFIGURE;
