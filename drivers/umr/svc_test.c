@@ -945,8 +945,17 @@ struct svc_thread {
 	atomic_t ndone;
 	int posted;
 	int errors;
+	bool faults;
 	struct completion exited;
 };
+
+/* With injected faults a request may fail, but only as recovery says. */
+static bool svc_status_ok(const struct svc_thread *t, int status)
+{
+	if (!status)
+		return true;
+	return t->faults && (status == -EIO || status == -ECANCELED);
+}
 
 static int svc_thread_fn(void *arg)
 {
@@ -967,7 +976,7 @@ static int svc_thread_fn(void *arg)
 		if (it % 3 == 0) {
 			t->req[it][0].ndone = NULL;
 			err = mlx5_umr_exec(t->dev, wrs[0], 0);
-			if (err || t->req[it][0].calls)
+			if (!svc_status_ok(t, err) || t->req[it][0].calls)
 				t->errors++;
 			t->req[it][0].calls = 1;
 			continue;
@@ -983,18 +992,20 @@ static int svc_thread_fn(void *arg)
 	return 0;
 }
 
-static void svc_concurrent(struct kunit *test)
+static void svc_concurrent_run(struct kunit *test, bool faults)
 {
 	struct mlx5_umr_fake *fake = svc_fake(test, 0);
 	struct mlx5_umr_dev *dev = mlx5_umr_fake_hca(fake)->umr;
-	struct svc_thread *t;
+	struct mlx5_umr_fake_counters cnt;
 	struct task_struct *task;
+	struct svc_thread *t;
 	int i, it, j, bad = 0;
 
 	t = kvcalloc(SVC_THREADS, sizeof(*t), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, t);
 	for (i = 0; i < SVC_THREADS; i++) {
 		t[i].dev = dev;
+		t[i].faults = faults;
 		/* indirect through the reserved lkey: device address 0 */
 		t[i].sge.key = mlx5_umr_dev_caps(dev)->reserved_lkey;
 		t[i].sge.length = 16;
@@ -1007,6 +1018,13 @@ static void svc_concurrent(struct kunit *test)
 		KUNIT_ASSERT_FALSE(test, IS_ERR(task));
 	}
 	for (i = 0; i < SVC_THREADS; i++) {
+		/* errors injected while the submitters run */
+		while (faults && !completion_done(&t[i].exited)) {
+			mlx5_umr_fake_inject_wqe_error(fake,
+						       MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
+						       MLX5_UMR_FAKE_VS_INJECTED);
+			usleep_range(1000, 2000);
+		}
 		wait_for_completion(&t[i].exited);
 		for (j = 0; j < 500 && atomic_read(&t[i].ndone) < t[i].posted;
 		     j++)
@@ -1018,14 +1036,31 @@ static void svc_concurrent(struct kunit *test)
 		for (it = 0; it < SVC_ITERS; it++)
 			for (j = 0; j < (it % 3 == 0 ? 1 : SVC_BATCH); j++)
 				if (t[i].req[it][j].calls != 1 ||
-				    t[i].req[it][j].wr.status)
+				    !svc_status_ok(&t[i],
+						   t[i].req[it][j].wr.status))
 					bad++;
 		mlx5_umr_free_mkey(t[i].mk);
 	}
 	KUNIT_EXPECT_EQ(test, bad, 0);
 	KUNIT_EXPECT_EQ(test, dev->sq.pc, dev->sq.cc);
+	mlx5_umr_fake_get_counters(fake, &cnt);
+	if (faults)
+		KUNIT_EXPECT_GT(test, cnt.err_cqes, 0ULL);
+	else
+		KUNIT_EXPECT_EQ(test, cnt.err_cqes, 0ULL);
 	kvfree(t);
 	mlx5_umr_fake_destroy(fake);
+}
+
+static void svc_concurrent(struct kunit *test)
+{
+	svc_concurrent_run(test, false);
+}
+
+/* The same while errors are injected: recovery under load loses nothing. */
+static void svc_concurrent_faults(struct kunit *test)
+{
+	svc_concurrent_run(test, true);
 }
 
 static struct kunit_case svc_cases[] = {
@@ -1047,6 +1082,7 @@ static struct kunit_case svc_cases[] = {
 	KUNIT_CASE(svc_internal_error),
 	KUNIT_CASE(svc_unregister),
 	KUNIT_CASE(svc_concurrent),
+	KUNIT_CASE(svc_concurrent_faults),
 	{}
 };
 
