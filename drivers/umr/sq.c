@@ -30,6 +30,9 @@
 #define MLX5_UMR_PRIV_SIZE	1	/* WQE bytes */
 #define MLX5_UMR_WRF_XLT	BIT(0)	/* holds the mkey's xlt table */
 
+/* How often mlx5_umr_exec() checks for internal error while waiting. */
+#define MLX5_UMR_EXEC_POLL	(HZ / 10)
+
 static __be32 *mlx5_umr_sq_dbrec(struct mlx5_umr_dev *dev)
 {
 	return (__be32 *)dev->dbr.cpu;
@@ -597,6 +600,11 @@ int mlx5_umr_post(struct mlx5_umr_dev *dev, struct mlx5_umr_wr **wrs,
 	if (err)
 		goto out;
 	if (mlx5_umr_hca_dead(dev)) {
+		/* Nothing in flight will complete: fail it now, not at timeout. */
+		spin_lock_irqsave(&sq->lock, flags);
+		if (sq->pc != sq->cc)
+			mlx5_umr_sq_set_err(dev, false);
+		spin_unlock_irqrestore(&sq->lock, flags);
 		err = -EIO;
 		goto out;
 	}
@@ -728,10 +736,21 @@ int mlx5_umr_exec(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr,
 				   max_t(long, deadline - jiffies, 1));
 	}
 	if (!err) {
-		if (!wait_for_completion_timeout(&done, tmo)) {
-			mlx5_umr_sq_timeout(dev);
+		/* Look at the device now and then: a dead HCA fails fast. */
+		while (!wait_for_completion_timeout(&done,
+						    min_t(unsigned long, tmo,
+							  MLX5_UMR_EXEC_POLL))) {
+			bool dead = mlx5_umr_hca_dead(dev);
+
+			tmo -= min_t(unsigned long, tmo, MLX5_UMR_EXEC_POLL);
+			if (!dead && tmo)
+				continue;
+			spin_lock_irq(&dev->sq.lock);
+			mlx5_umr_sq_set_err(dev, !dead);
+			spin_unlock_irq(&dev->sq.lock);
 			/* Recovery completes every request in flight. */
 			wait_for_completion(&done);
+			break;
 		}
 		err = wr->status;
 	}

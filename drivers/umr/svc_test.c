@@ -861,20 +861,55 @@ static void svc_irq_off_completion(struct kunit *test)
 	mlx5_umr_free_mkey(mk);
 }
 
+static struct mlx5_umr_fake *svc_dying_fake;
+
+static void svc_kill_fake(struct work_struct *work)
+{
+	mlx5_umr_fake_inject_internal_error(svc_dying_fake);
+}
+
+/*
+ * Internal error: a waiting mlx5_umr_exec() and requests in flight fail
+ * with -EIO well before their timeout, new ones fail at once.
+ */
 static void svc_internal_error(struct kunit *test)
 {
 	struct svc_ctx *c = test->priv;
 	struct mlx5_umr_sge sge[] = { { MR_IOVA, 32, c->mr[1].mkey->key } };
+	struct svc_req req = {}, req2 = {};
+	struct mlx5_umr_wr *p = &req.wr, *q = &req2.wr, wr;
+	struct delayed_work kill;
 	struct mlx5_umr_mkey *mk;
-	struct mlx5_umr_wr wr, *p = &wr;
+	unsigned long t0;
 
 	mk = mlx5_umr_alloc_mkey(c->dev, 1, 0);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(mk));
+	svc_wr_list(&req.wr, mk, sge, 1, ACC_ALL);
+	req.wr.done = svc_req_done;
+	svc_wr_list(&req2.wr, mk, sge, 1, ACC_ALL);
+	req2.wr.done = svc_req_done;
 	svc_wr_list(&wr, mk, sge, 1, ACC_ALL);
-	wr.done = (void *)svc_req_done;
-	mlx5_umr_fake_inject_internal_error(c->fake);
-	KUNIT_EXPECT_EQ(test, mlx5_umr_post(c->dev, &p, 1), -EIO);
+
+	/* Two requests whose CQEs are lost; the device dies meanwhile. */
+	mlx5_umr_fake_inject_drop_cqe(c->fake, 2);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_post(c->dev, &p, 1), 0);
+	KUNIT_EXPECT_EQ(test, req.calls, 0);
+	svc_dying_fake = c->fake;
+	INIT_DELAYED_WORK_ONSTACK(&kill, svc_kill_fake);
+	schedule_delayed_work(&kill, msecs_to_jiffies(30));
+	t0 = jiffies;
+	KUNIT_EXPECT_EQ(test, mlx5_umr_exec(c->dev, &wr, 10000), -EIO);
+	KUNIT_EXPECT_LT(test, jiffies - t0, 2UL * HZ);
+	flush_delayed_work(&kill);
+	destroy_delayed_work_on_stack(&kill);
+	flush_work(&c->dev->recover_work);
+	KUNIT_EXPECT_EQ(test, req.calls, 1);
+	KUNIT_EXPECT_EQ(test, req.wr.status, -EIO);
+	KUNIT_EXPECT_EQ(test, c->dev->sq.state, MLX5_UMR_SQ_DEAD);
+
+	KUNIT_EXPECT_EQ(test, mlx5_umr_post(c->dev, &q, 1), -EIO);
 	KUNIT_EXPECT_EQ(test, mlx5_umr_exec(c->dev, &wr, 0), -EIO);
+	KUNIT_EXPECT_EQ(test, req2.calls, 0);
 	KUNIT_EXPECT_EQ(test, c->dev->sq.pc, c->dev->sq.cc);
 	mlx5_umr_free_mkey(mk);
 }
