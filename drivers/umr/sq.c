@@ -30,6 +30,9 @@
 #define MLX5_UMR_PRIV_SIZE	1	/* WQE bytes */
 #define MLX5_UMR_WRF_XLT	BIT(0)	/* holds the mkey's xlt table */
 
+/* How often mlx5_umr_exec() checks for internal error while waiting. */
+#define MLX5_UMR_EXEC_POLL	(HZ / 10)
+
 static __be32 *mlx5_umr_sq_dbrec(struct mlx5_umr_dev *dev)
 {
 	return (__be32 *)dev->dbr.cpu;
@@ -503,6 +506,26 @@ static int mlx5_umr_claim_xlts(struct mlx5_umr_wr **wrs, unsigned int n)
 	return 0;
 }
 
+/**
+ * mlx5_umr_validate() - check a request without posting it
+ * @dev: the device
+ * @wr: the request
+ *
+ * Applies the checks mlx5_umr_post() applies before writing anything, so a
+ * caller (the uapi) can reject a request early with the same errno.
+ *
+ * Context: any.
+ * Return: 0, -EINVAL (no mkey, an mkey of another device, or a malformed
+ * request), -ENOMEM, -EOPNOTSUPP or -EOVERFLOW (see mlx5_umr_wr_check()).
+ */
+int mlx5_umr_validate(struct mlx5_umr_dev *dev, const struct mlx5_umr_wr *wr)
+{
+	if (!wr || !wr->mkey || wr->mkey->dev != dev)
+		return -EINVAL;
+	return mlx5_umr_wr_check(&dev->caps, wr);
+}
+EXPORT_SYMBOL(mlx5_umr_validate);
+
 static int mlx5_umr_check_batch(struct mlx5_umr_dev *dev,
 				struct mlx5_umr_wr **wrs, unsigned int n,
 				unsigned int *nbb)
@@ -577,6 +600,11 @@ int mlx5_umr_post(struct mlx5_umr_dev *dev, struct mlx5_umr_wr **wrs,
 	if (err)
 		goto out;
 	if (mlx5_umr_hca_dead(dev)) {
+		/* Nothing in flight will complete: fail it now, not at timeout. */
+		spin_lock_irqsave(&sq->lock, flags);
+		if (sq->pc != sq->cc)
+			mlx5_umr_sq_set_err(dev, false);
+		spin_unlock_irqrestore(&sq->lock, flags);
 		err = -EIO;
 		goto out;
 	}
@@ -708,10 +736,21 @@ int mlx5_umr_exec(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr,
 				   max_t(long, deadline - jiffies, 1));
 	}
 	if (!err) {
-		if (!wait_for_completion_timeout(&done, tmo)) {
-			mlx5_umr_sq_timeout(dev);
+		/* Look at the device now and then: a dead HCA fails fast. */
+		while (!wait_for_completion_timeout(&done,
+						    min_t(unsigned long, tmo,
+							  MLX5_UMR_EXEC_POLL))) {
+			bool dead = mlx5_umr_hca_dead(dev);
+
+			tmo -= min_t(unsigned long, tmo, MLX5_UMR_EXEC_POLL);
+			if (!dead && tmo)
+				continue;
+			spin_lock_irq(&dev->sq.lock);
+			mlx5_umr_sq_set_err(dev, !dead);
+			spin_unlock_irq(&dev->sq.lock);
 			/* Recovery completes every request in flight. */
 			wait_for_completion(&done);
+			break;
 		}
 		err = wr->status;
 	}

@@ -232,6 +232,56 @@ static void svc_bringup(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c->dev->sq.pc, c->dev->sq.cc);
 }
 
+/* CREATE_MKEY as the HCA stored it: free, UMR-enabled, sized, flagged. */
+static void svc_mkey_create(struct kunit *test)
+{
+	struct svc_ctx *c = test->priv;
+	u32 pdn = mlx5_umr_dev_caps(c->dev)->pdn;
+	struct mlx5_umr_mkey *klm, *mtt;
+	u8 mkc[MLX5_ST_SZ_BYTES(mkc)];
+	u32 key;
+
+	klm = mlx5_umr_alloc_mkey(c->dev, 10, MLX5_UMR_MKEY_REMOTE_INVALIDATE);
+	mtt = mlx5_umr_alloc_mtt_mkey(c->dev, 5, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(klm));
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mtt));
+	KUNIT_EXPECT_FALSE(test, klm->direct);
+	KUNIT_EXPECT_EQ(test, klm->max_entries, 10U);
+	KUNIT_EXPECT_NULL(test, to_priv(klm)->xlt.cpu);
+
+	/* ALIGN(10 + 1, 4) KLM octowords: room for the repeat block header */
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_query_mkey(c->fake, klm->key, mkc,
+						       NULL, 0), 12);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, free), 1);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, umr_en), 1);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, en_rinval), 1);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, access_mode_1_0),
+			MLX5_MKC_ACCESS_MODE_KLMS);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, access_mode_4_2), 0);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, qpn), 0xffffff);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, pd), pdn);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, mkey_7_0), klm->key & 0xff);
+
+	/* ALIGN(5, 8) / 2 MTT octowords, PAGE_SIZE pages */
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_query_mkey(c->fake, mtt->key, mkc,
+						       NULL, 0), 4);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, free), 1);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, umr_en), 1);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, en_rinval), 0);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, access_mode_1_0),
+			MLX5_MKC_ACCESS_MODE_MTT);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, log_page_size), PAGE_SHIFT);
+	KUNIT_EXPECT_NE(test, klm->key & 0xff, mtt->key & 0xff);
+
+	key = klm->key;
+	mlx5_umr_free_mkey(mtt);
+	mlx5_umr_free_mkey(klm);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_query_mkey(c->fake, key, NULL,
+						       NULL, 0), -ENOENT);
+	KUNIT_EXPECT_TRUE(test, IS_ERR(mlx5_umr_alloc_mkey(c->dev, 0, 0)));
+	KUNIT_EXPECT_TRUE(test, IS_ERR(mlx5_umr_alloc_mkey(c->dev, 1, BIT(7))));
+}
+
 /* mlx5dv_wr_mkey_configure(3): 64 bytes of mr1, then 4096 of mr2. */
 static void svc_seed_list(struct kunit *test)
 {
@@ -278,8 +328,8 @@ static void svc_interleaved(struct kunit *test, struct mlx5_umr_interleaved *ent
 						ent[i].bytes_skip);
 			segs[k++].len = ent[i].bytes_count;
 		}
-	/* The repeat block header takes one of the mkey's entries. */
-	mk = mlx5_umr_alloc_mkey(c->dev, n + 1, 0);
+	/* Sized for n entries: the header's extra entry is the service's. */
+	mk = mlx5_umr_alloc_mkey(c->dev, n, 0);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(mk));
 	wr.mkey = mk;
 	wr.op = MLX5_UMR_OP_CONFIGURE;
@@ -646,20 +696,220 @@ static void svc_recover_1000(struct kunit *test)
 	mlx5_umr_free_mkey(mk);
 }
 
+/* A full ring refuses a batch with -EBUSY; space returns with completions. */
+static void svc_flow_control(struct kunit *test)
+{
+	struct svc_ctx *c = test->priv;
+	struct mlx5_umr_sge sge[] = {
+		{ MR_IOVA, 64, c->mr[0].mkey->key },
+		{ MR_IOVA, 64, c->mr[1].mkey->key },
+	};
+	const unsigned int nreq = 128;
+	struct mlx5_umr_mkey *mk;
+	struct mlx5_umr_wr *wrs[8];
+	struct mlx5_umr_wr wr;
+	struct svc_req *req;
+	atomic_t ndone = ATOMIC_INIT(0);
+	unsigned int i, posted = 0, j;
+	int err = 0;
+
+	req = kunit_kcalloc(test, nreq, sizeof(*req), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, req);
+	mk = mlx5_umr_alloc_mkey(c->dev, 2, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mk));
+	mlx5_umr_fake_inject_delay(c->fake, 200);
+	while (posted + 8 <= nreq) {
+		for (i = 0; i < 8; i++) {
+			svc_wr_list(&req[posted + i].wr, mk, sge, 2, ACC_ALL);
+			req[posted + i].wr.done = svc_req_done;
+			req[posted + i].ndone = &ndone;
+			wrs[i] = &req[posted + i].wr;
+		}
+		err = mlx5_umr_post(c->dev, wrs, 8);
+		if (err)
+			break;
+		posted += 8;
+	}
+	KUNIT_EXPECT_EQ(test, err, -EBUSY);
+	/* 3 basic blocks per WQE: the ring held what fitted, no more. */
+	KUNIT_EXPECT_GT(test, posted * 3, c->dev->sq.bbs - 24);
+	KUNIT_EXPECT_LE(test, posted * 3, c->dev->sq.bbs);
+	for (j = 0; j < 200 && atomic_read(&ndone) < posted; j++)
+		msleep(20);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ndone), posted);
+	for (i = 0; i < posted; i++) {
+		KUNIT_EXPECT_EQ(test, req[i].calls, 1);
+		KUNIT_EXPECT_EQ(test, req[i].wr.status, 0);
+	}
+	for (; i < nreq; i++)
+		KUNIT_EXPECT_EQ(test, req[i].calls, 0);
+	svc_wr_list(&wr, mk, sge, 2, ACC_ALL);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_exec(c->dev, &wr, 0), 0);
+	mlx5_umr_free_mkey(mk);
+}
+
+/* Nothing reaches the ring when one request of a batch is refused. */
+static void svc_batch_refused(struct kunit *test)
+{
+	struct svc_ctx *c = test->priv;
+	struct mlx5_umr_sge sge[] = { { MR_IOVA, 64, c->mr[0].mkey->key } };
+	struct mlx5_umr_fake_counters before, after;
+	struct mlx5_umr_mkey *mk, *big;
+	struct mlx5_umr_wr *wrs[3];
+	struct svc_req req[3] = {};
+	struct mlx5_umr_sge *many;
+	u32 pc = c->dev->sq.pc;
+	unsigned int i;
+
+	many = kunit_kcalloc(test, 100, sizeof(*many), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, many);
+	for (i = 0; i < 100; i++)
+		many[i] = sge[0];
+	mk = mlx5_umr_alloc_mkey(c->dev, 1, 0);
+	big = mlx5_umr_alloc_mkey(c->dev, 100, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mk));
+	KUNIT_ASSERT_FALSE(test, IS_ERR(big));
+	for (i = 0; i < 3; i++) {
+		svc_wr_list(&req[i].wr, mk, sge, 1, ACC_ALL);
+		req[i].wr.done = svc_req_done;
+		wrs[i] = &req[i].wr;
+	}
+	mlx5_umr_fake_get_counters(c->fake, &before);
+
+	/* more entries than the mkey was sized for */
+	req[1].wr.list.num_sge = 2;
+	KUNIT_EXPECT_EQ(test, mlx5_umr_validate(c->dev, &req[1].wr), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_validate(c->dev, &req[0].wr), 0);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_post(c->dev, wrs, 3), -ENOMEM);
+	/* two layouts for one pointer-mode table in one batch */
+	svc_wr_list(&req[1].wr, big, many, 100, ACC_ALL);
+	svc_wr_list(&req[2].wr, big, many, 100, ACC_ALL);
+	req[1].wr.done = svc_req_done;
+	req[2].wr.done = svc_req_done;
+	KUNIT_EXPECT_EQ(test, mlx5_umr_post(c->dev, wrs, 3), -EBUSY);
+	KUNIT_EXPECT_EQ(test, to_priv(big)->xlt_busy, 0UL);
+	/* a request without a callback */
+	req[2].wr.done = NULL;
+	KUNIT_EXPECT_EQ(test, mlx5_umr_post(c->dev, wrs, 3), -EINVAL);
+
+	mlx5_umr_fake_get_counters(c->fake, &after);
+	KUNIT_EXPECT_EQ(test, c->dev->sq.pc, pc);
+	KUNIT_EXPECT_EQ(test, after.wqes, before.wqes);
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ(test, req[i].calls, 0);
+	mlx5_umr_free_mkey(big);
+	mlx5_umr_free_mkey(mk);
+}
+
+/* An asynchronous request whose CQE is lost is failed by the watchdog. */
+static void svc_watchdog(struct kunit *test)
+{
+	struct svc_ctx *c = test->priv;
+	struct mlx5_umr_sge sge[] = { { MR_IOVA, 32, c->mr[1].mkey->key } };
+	unsigned long saved = c->dev->timeout;
+	struct svc_req req = {};
+	struct mlx5_umr_wr *p = &req.wr, wr;
+	struct mlx5_umr_mkey *mk;
+	unsigned int j;
+
+	mk = mlx5_umr_alloc_mkey(c->dev, 1, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mk));
+	svc_wr_list(&req.wr, mk, sge, 1, ACC_ALL);
+	req.wr.done = svc_req_done;
+	/* the next post arms the watchdog with the short timeout */
+	cancel_delayed_work_sync(&c->dev->watchdog);
+	c->dev->timeout = msecs_to_jiffies(50);
+	mlx5_umr_fake_inject_drop_cqe(c->fake, 1);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_post(c->dev, &p, 1), 0);
+	for (j = 0; j < 100 && !req.calls; j++)
+		msleep(20);
+	c->dev->timeout = saved;
+	KUNIT_EXPECT_EQ(test, req.calls, 1);
+	KUNIT_EXPECT_EQ(test, req.wr.status, -ETIMEDOUT);
+	svc_wr_list(&wr, mk, sge, 1, ACC_ALL);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_exec(c->dev, &wr, 0), 0);
+	mlx5_umr_free_mkey(mk);
+}
+
+/*
+ * A completion event with interrupts off (as from a hard IRQ) is polled
+ * from a work item: done() never runs in that context.
+ */
+static void svc_irq_off_completion(struct kunit *test)
+{
+	struct svc_ctx *c = test->priv;
+	struct mlx5_umr_sge sge[] = { { MR_IOVA, 32, c->mr[1].mkey->key } };
+	struct svc_req req = {};
+	struct mlx5_umr_wr *p = &req.wr;
+	struct mlx5_umr_mkey *mk;
+	unsigned long flags;
+	int err, calls;
+
+	mk = mlx5_umr_alloc_mkey(c->dev, 1, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mk));
+	svc_wr_list(&req.wr, mk, sge, 1, ACC_ALL);
+	req.wr.done = svc_req_done;
+	local_irq_save(flags);
+	err = mlx5_umr_post(c->dev, &p, 1);
+	calls = req.calls;
+	local_irq_restore(flags);
+	KUNIT_ASSERT_EQ(test, err, 0);
+	KUNIT_EXPECT_EQ(test, calls, 0);
+	flush_work(&c->dev->poll_work);
+	KUNIT_EXPECT_EQ(test, req.calls, 1);
+	KUNIT_EXPECT_EQ(test, req.wr.status, 0);
+	mlx5_umr_free_mkey(mk);
+}
+
+static struct mlx5_umr_fake *svc_dying_fake;
+
+static void svc_kill_fake(struct work_struct *work)
+{
+	mlx5_umr_fake_inject_internal_error(svc_dying_fake);
+}
+
+/*
+ * Internal error: a waiting mlx5_umr_exec() and requests in flight fail
+ * with -EIO well before their timeout, new ones fail at once.
+ */
 static void svc_internal_error(struct kunit *test)
 {
 	struct svc_ctx *c = test->priv;
 	struct mlx5_umr_sge sge[] = { { MR_IOVA, 32, c->mr[1].mkey->key } };
+	struct svc_req req = {}, req2 = {};
+	struct mlx5_umr_wr *p = &req.wr, *q = &req2.wr, wr;
+	struct delayed_work kill;
 	struct mlx5_umr_mkey *mk;
-	struct mlx5_umr_wr wr, *p = &wr;
+	unsigned long t0;
 
 	mk = mlx5_umr_alloc_mkey(c->dev, 1, 0);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(mk));
+	svc_wr_list(&req.wr, mk, sge, 1, ACC_ALL);
+	req.wr.done = svc_req_done;
+	svc_wr_list(&req2.wr, mk, sge, 1, ACC_ALL);
+	req2.wr.done = svc_req_done;
 	svc_wr_list(&wr, mk, sge, 1, ACC_ALL);
-	wr.done = (void *)svc_req_done;
-	mlx5_umr_fake_inject_internal_error(c->fake);
-	KUNIT_EXPECT_EQ(test, mlx5_umr_post(c->dev, &p, 1), -EIO);
+
+	/* Two requests whose CQEs are lost; the device dies meanwhile. */
+	mlx5_umr_fake_inject_drop_cqe(c->fake, 2);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_post(c->dev, &p, 1), 0);
+	KUNIT_EXPECT_EQ(test, req.calls, 0);
+	svc_dying_fake = c->fake;
+	INIT_DELAYED_WORK_ONSTACK(&kill, svc_kill_fake);
+	schedule_delayed_work(&kill, msecs_to_jiffies(30));
+	t0 = jiffies;
+	KUNIT_EXPECT_EQ(test, mlx5_umr_exec(c->dev, &wr, 10000), -EIO);
+	KUNIT_EXPECT_LT(test, jiffies - t0, 2UL * HZ);
+	flush_delayed_work(&kill);
+	destroy_delayed_work_on_stack(&kill);
+	flush_work(&c->dev->recover_work);
+	KUNIT_EXPECT_EQ(test, req.calls, 1);
+	KUNIT_EXPECT_EQ(test, req.wr.status, -EIO);
+	KUNIT_EXPECT_EQ(test, c->dev->sq.state, MLX5_UMR_SQ_DEAD);
+
+	KUNIT_EXPECT_EQ(test, mlx5_umr_post(c->dev, &q, 1), -EIO);
 	KUNIT_EXPECT_EQ(test, mlx5_umr_exec(c->dev, &wr, 0), -EIO);
+	KUNIT_EXPECT_EQ(test, req2.calls, 0);
 	KUNIT_EXPECT_EQ(test, c->dev->sq.pc, c->dev->sq.cc);
 	mlx5_umr_free_mkey(mk);
 }
@@ -730,8 +980,17 @@ struct svc_thread {
 	atomic_t ndone;
 	int posted;
 	int errors;
+	bool faults;
 	struct completion exited;
 };
+
+/* With injected faults a request may fail, but only as recovery says. */
+static bool svc_status_ok(const struct svc_thread *t, int status)
+{
+	if (!status)
+		return true;
+	return t->faults && (status == -EIO || status == -ECANCELED);
+}
 
 static int svc_thread_fn(void *arg)
 {
@@ -752,7 +1011,7 @@ static int svc_thread_fn(void *arg)
 		if (it % 3 == 0) {
 			t->req[it][0].ndone = NULL;
 			err = mlx5_umr_exec(t->dev, wrs[0], 0);
-			if (err || t->req[it][0].calls)
+			if (!svc_status_ok(t, err) || t->req[it][0].calls)
 				t->errors++;
 			t->req[it][0].calls = 1;
 			continue;
@@ -768,18 +1027,20 @@ static int svc_thread_fn(void *arg)
 	return 0;
 }
 
-static void svc_concurrent(struct kunit *test)
+static void svc_concurrent_run(struct kunit *test, bool faults)
 {
 	struct mlx5_umr_fake *fake = svc_fake(test, 0);
 	struct mlx5_umr_dev *dev = mlx5_umr_fake_hca(fake)->umr;
-	struct svc_thread *t;
+	struct mlx5_umr_fake_counters cnt;
 	struct task_struct *task;
+	struct svc_thread *t;
 	int i, it, j, bad = 0;
 
 	t = kvcalloc(SVC_THREADS, sizeof(*t), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, t);
 	for (i = 0; i < SVC_THREADS; i++) {
 		t[i].dev = dev;
+		t[i].faults = faults;
 		/* indirect through the reserved lkey: device address 0 */
 		t[i].sge.key = mlx5_umr_dev_caps(dev)->reserved_lkey;
 		t[i].sge.length = 16;
@@ -792,6 +1053,13 @@ static void svc_concurrent(struct kunit *test)
 		KUNIT_ASSERT_FALSE(test, IS_ERR(task));
 	}
 	for (i = 0; i < SVC_THREADS; i++) {
+		/* errors injected while the submitters run */
+		while (faults && !completion_done(&t[i].exited)) {
+			mlx5_umr_fake_inject_wqe_error(fake,
+						       MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
+						       MLX5_UMR_FAKE_VS_INJECTED);
+			usleep_range(1000, 2000);
+		}
 		wait_for_completion(&t[i].exited);
 		for (j = 0; j < 500 && atomic_read(&t[i].ndone) < t[i].posted;
 		     j++)
@@ -803,18 +1071,36 @@ static void svc_concurrent(struct kunit *test)
 		for (it = 0; it < SVC_ITERS; it++)
 			for (j = 0; j < (it % 3 == 0 ? 1 : SVC_BATCH); j++)
 				if (t[i].req[it][j].calls != 1 ||
-				    t[i].req[it][j].wr.status)
+				    !svc_status_ok(&t[i],
+						   t[i].req[it][j].wr.status))
 					bad++;
 		mlx5_umr_free_mkey(t[i].mk);
 	}
 	KUNIT_EXPECT_EQ(test, bad, 0);
 	KUNIT_EXPECT_EQ(test, dev->sq.pc, dev->sq.cc);
+	mlx5_umr_fake_get_counters(fake, &cnt);
+	if (faults)
+		KUNIT_EXPECT_GT(test, cnt.err_cqes, 0ULL);
+	else
+		KUNIT_EXPECT_EQ(test, cnt.err_cqes, 0ULL);
 	kvfree(t);
 	mlx5_umr_fake_destroy(fake);
 }
 
+static void svc_concurrent(struct kunit *test)
+{
+	svc_concurrent_run(test, false);
+}
+
+/* The same while errors are injected: recovery under load loses nothing. */
+static void svc_concurrent_faults(struct kunit *test)
+{
+	svc_concurrent_run(test, true);
+}
+
 static struct kunit_case svc_cases[] = {
 	KUNIT_CASE(svc_bringup),
+	KUNIT_CASE(svc_mkey_create),
 	KUNIT_CASE(svc_seed_list),
 	KUNIT_CASE(svc_seed_interleaved),
 	KUNIT_CASE(svc_interleaved_several),
@@ -824,9 +1110,14 @@ static struct kunit_case svc_cases[] = {
 	KUNIT_CASE(svc_error_mid_batch),
 	KUNIT_CASE(svc_timeout),
 	KUNIT_CASE(svc_recover_1000),
+	KUNIT_CASE(svc_flow_control),
+	KUNIT_CASE(svc_batch_refused),
+	KUNIT_CASE(svc_watchdog),
+	KUNIT_CASE(svc_irq_off_completion),
 	KUNIT_CASE(svc_internal_error),
 	KUNIT_CASE(svc_unregister),
 	KUNIT_CASE(svc_concurrent),
+	KUNIT_CASE(svc_concurrent_faults),
 	{}
 };
 

@@ -16,7 +16,6 @@
 
 #include <linux/bits.h>
 #include <linux/types.h>
-#include <linux/bits.h>
 #include <linux/list.h>
 #include <linux/scatterlist.h>
 #include <linux/dma-direction.h>
