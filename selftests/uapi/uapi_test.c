@@ -39,7 +39,9 @@ static void fill_pat(__u8 *p, size_t len, __u64 seed)
 
 FIXTURE(umr) {
 	int fd;
+	char path[256];
 	struct mlx5_umr_ioc_info info0;	/* device, before the test */
+	long long hca0[3];		/* the fake's counters, before */
 	long vmpin0;
 	__u8 *buf1, *buf2;
 	__u32 mr1, key1, mr2, key2, mk, mkey;
@@ -47,12 +49,21 @@ FIXTURE(umr) {
 	__u64 pages;			/* pages the fixture pinned */
 };
 
+/* What the HCA holds: its mkeys, mapped scatterlists and IOMMU pages. */
+static const char * const hca_counters[3] = {
+	"mkeys", "sg_maps", "iommu_pages"
+};
+
 FIXTURE_SETUP(umr)
 {
-	int fd0 = umr_open();
+	int fd0, i;
 
-	ASSERT_LE(0, fd0) TH_LOG("no fake mlx5-umr device: %s",
-				 strerror(errno));
+	ASSERT_EQ(0, umr_find_dev(self->path, sizeof(self->path)))
+		TH_LOG("no fake mlx5-umr device");
+	fd0 = open(self->path, O_RDWR);
+	ASSERT_LE(0, fd0) TH_LOG("%s: %s", self->path, strerror(errno));
+	for (i = 0; i < 3; i++)
+		self->hca0[i] = umr_fake_counter(self->path, hca_counters[i]);
 	ASSERT_EQ(0, umr_info(fd0, &self->info0));
 	ASSERT_NE(0, self->info0.out_flags & MLX5_UMR_IOC_INFO_FAKE);
 	close(fd0);
@@ -76,7 +87,7 @@ FIXTURE_SETUP(umr)
 FIXTURE_TEARDOWN(umr)
 {
 	struct mlx5_umr_ioc_info info;
-	int fd;
+	int fd, i;
 
 	close(self->fd);
 	fd = umr_open();
@@ -87,6 +98,12 @@ FIXTURE_TEARDOWN(umr)
 		  info.out_dev_pinned_pages);
 	EXPECT_EQ(self->vmpin0, umr_vm_pinned_kb());
 	close(fd);
+	/* The HCA holds nothing more either (when debugfs is mounted). */
+	for (i = 0; i < 3; i++)
+		if (self->hca0[i] >= 0)
+			EXPECT_EQ(self->hca0[i],
+				  umr_fake_counter(self->path, hca_counters[i]))
+				TH_LOG("fake counter #%d", i);
 }
 
 /* The failed call left the file's objects and pins as the fixture made. */
@@ -106,6 +123,10 @@ static void no_leak(struct __test_metadata *_metadata,
 		  i.out_dev_pinned_pages);
 	EXPECT_EQ(self->vmpin0 + (long)(pages * PAGE / 1024),
 		  umr_vm_pinned_kb());
+	/* one HCA mkey per object */
+	if (self->hca0[0] >= 0)
+		EXPECT_EQ(self->hca0[0] + objs,
+			  umr_fake_counter(self->path, "mkeys"));
 }
 
 #define EXPECT_NO_LEAK(objs, pages) no_leak(_metadata, self, objs, pages)
@@ -860,6 +881,10 @@ TEST_F(umr, close_releases_pins)
 		  info.out_dev_pinned_pages);
 	EXPECT_EQ(self->vmpin0 + (long)((self->pages + 12) * PAGE / 1024),
 		  umr_vm_pinned_kb());
+	/* The HCA holds them too: 3 + 4 mkeys, 2 + 3 mapped scatterlists. */
+	ASSERT_LE(0, self->hca0[0]) TH_LOG("needs debugfs");
+	EXPECT_EQ(self->hca0[0] + 7, umr_fake_counter(self->path, "mkeys"));
+	EXPECT_EQ(self->hca0[1] + 5, umr_fake_counter(self->path, "sg_maps"));
 	close(fd2);
 	EXPECT_NO_LEAK(0, 0);
 	ASSERT_EQ(0, umr_info(self->fd, &info));

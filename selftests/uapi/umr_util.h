@@ -73,6 +73,30 @@ static inline int umr_find_dev(char *path, size_t len)
 	return -1;
 }
 
+/*
+ * A counter of the fake HCA behind @path from its debugfs "counters"
+ * (mkeys, sg_maps, iommu_pages: what the HCA holds), or -1.
+ */
+static inline long long umr_fake_counter(const char *path, const char *name)
+{
+	const char *base = strrchr(path, '/');
+	char file[300], key[64];
+	long long v, found = -1;
+	FILE *f;
+
+	snprintf(file, sizeof(file),
+		 "/sys/kernel/debug/mlx5_umr_fake/%.200s/counters",
+		 base ? base + 1 : path);
+	f = fopen(file, "r");
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %lld", key, &v) == 2)
+		if (!strcmp(key, name))
+			found = v;
+	fclose(f);
+	return found;
+}
+
 static inline int umr_open(void)
 {
 	char path[256];
