@@ -1088,4 +1088,31 @@ TEST_F(umr, threads_configure)
 	EXPECT_NO_LEAK(0, 0);
 }
 
+/*
+ * The HCA goes away under an open file with live objects: everything is
+ * released at once (pins included), the file answers ENODEV until closed.
+ * Runs last: it unloads and reloads the fake HCA.
+ */
+TEST_F(umr, hot_remove)
+{
+	struct mlx5_umr_ioc_sge sge = { (__u64)(uintptr_t)self->buf1, 64,
+					self->key1 };
+	struct mlx5_umr_ioc_info info;
+	__u32 h;
+
+	if (!umr_loaded_fake)
+		SKIP(return, "mlx5_umr_fake was loaded by someone else");
+	ASSERT_EQ(0, umr_config_list(self->fd, self->mk, &sge, 1, NULL));
+	ASSERT_EQ(0, system("rmmod mlx5_umr_fake"));
+	EXPECT_EQ(-ENODEV, umr_info(self->fd, &info));
+	EXPECT_EQ(-ENODEV, umr_alloc(self->fd, 2, &h, NULL));
+	EXPECT_EQ(-ENODEV, umr_destroy(self->fd, self->mr1));
+	/* the pins went with the device, not with the file */
+	EXPECT_EQ(self->vmpin0, umr_vm_pinned_kb());
+	EXPECT_EQ(0, close(self->fd));
+	self->fd = -1;
+	ASSERT_EQ(0, system("modprobe mlx5_umr_fake"));
+	ASSERT_EQ(0, umr_find_dev(self->path, sizeof(self->path)));
+}
+
 TEST_HARNESS_MAIN
