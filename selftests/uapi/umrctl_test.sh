@@ -75,7 +75,8 @@ invalidate mk
 CMDS
 "$UMRCTL" -d "$dev" -b "$T/seed" >"$T/out" 2>&1
 urc=$?
-[ $urc = 0 ] && [ "$(grep -c ': ok (bytes' "$T/out")" = 5 ] &&
+[ $urc = 0 ] && [ "$(grep -c '^bytes .* -> .*: ok (' "$T/out")" = 5 ] &&
+	grep -q '^bytes 520..1031 -> mr1+516..1027: ok' "$T/out" &&
 	grep -q 'rejected as expected: ERANGE' "$T/out" &&
 	grep -q 'rejected as expected: EBUSY' "$T/out" &&
 	grep -q 'rejected as expected: EIO' "$T/out"
