@@ -735,6 +735,9 @@ TEST_F(umr, bad_pointers)
 				   NULL, NULL));
 	EXPECT_EQ(-EOVERFLOW, umr_reg(self->fd, (void *)(UINT64_MAX - 8), 64,
 				      UMR_ACCESS_ALL3, NULL, NULL));
+	/* kernel addresses are not user memory */
+	EXPECT_EQ(-EFAULT, umr_reg(self->fd, (void *)(UINT64_MAX << 47), 64,
+				   UMR_ACCESS_ALL3, NULL, NULL));
 	EXPECT_EQ(-EFAULT, umr_xfer(self->fd, self->key1,
 				    (uintptr_t)self->buf1, hole + PAGE, 8, 1));
 	EXPECT_NO_LEAK(0, 0);
@@ -847,6 +850,8 @@ TEST_F(umr, invalidate_then_access_fails)
 	EXPECT_NE(0, umr_xfer(self->fd, self->mkey, 0, in, 64, 0));
 	fill_pat(in, sizeof(in), 5);
 	EXPECT_EQ(0, memcmp(self->buf1, in, 64));
+	/* invalidating a free mkey is harmless */
+	EXPECT_EQ(0, umr_invalidate(self->fd, self->mk));
 	/* released by the invalidation */
 	EXPECT_EQ(0, umr_destroy(self->fd, self->mr1));
 	self->objs--;
