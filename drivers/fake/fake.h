@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * mlx5-umr fake HCA: internal state shared by the fake's files.
+ *
+ * Copyright (c) 2026 The mlx5-umr authors.
+ */
+#ifndef _MLX5_UMR_FAKE_INTERNAL_H
+#define _MLX5_UMR_FAKE_INTERNAL_H
+
+#include <linux/device.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+#include <linux/xarray.h>
+#include <linux/wait.h>
+#include <linux/mlx5/mlx5_ifc.h>
+#include <linux/mlx5/device.h>
+#include <linux/mlx5/qp.h>
+#include <linux/mlx5/cq.h>
+#include <linux/mlx5_umr_hca.h>
+#include <linux/mlx5_umr_fake.h>
+
+#define FAKE_RESD_IDX		(MLX5_UMR_FAKE_RESD_LKEY >> 8)
+#define FAKE_FIRST_MKEY_IDX	(FAKE_RESD_IDX + 1)
+#define FAKE_MAX_IDX		0xffffff
+/* Largest MTT/PA translation the fake stores for one mkey, in octowords. */
+#define FAKE_MAX_MTT_OCTO	BIT(16)
+#define FAKE_WQE_LOG		8
+#define FAKE_PAGE_SHIFT		12	/* PAS and MTT granularity floor */
+
+struct fake_pd {
+	u32 pdn;
+};
+
+struct fake_uar {
+	u32 index;
+};
+
+struct fake_psv {
+	u32 psvn;
+	u32 pdn;
+	struct mlx5_seg_set_psv val;
+};
+
+struct fake_mkey {
+	u32 index;
+	/* mkey context exactly as QUERY_MKEY returns it (mlx5_ifc mkc) */
+	u8 mkc[MLX5_ST_SZ_BYTES(mkc)];
+	u32 xlt_oct;	/* translations_octword_size at creation */
+	u8 *xlt;	/* xlt_oct * 16 bytes of raw big-endian entries */
+	u32 bsf_oct;
+	u8 *bsf;
+};
+
+struct fake_cq {
+	u32 cqn;
+	struct mlx5_umr_fake *fd;
+	struct mlx5_umr_hca_cq *hcq;	/* NULL: events go nowhere */
+	u32 uar;
+	u8 log_sz;
+	u8 log_pg;
+	u32 npas;
+	u64 *pas;
+	u64 dbr;
+	u32 pi;
+	bool armed;
+	bool overrun;
+	bool dead;
+	unsigned int qp_users;
+	struct work_struct work;
+	atomic_t sync_inflight;
+};
+
+struct fake_qp {
+	u32 qpn;
+	struct mlx5_umr_fake *fd;
+	u8 state;
+	u8 log_sq;
+	u8 log_pg;
+	bool rlky;
+	bool fre;
+	bool dead;
+	bool delayed;
+	u32 uar;
+	u32 pdn;
+	u32 npas;
+	u64 *pas;
+	u64 dbr;
+	struct fake_cq *scq;
+	struct fake_cq *rcq;
+	u16 ci;		/* next WQEBB the engine executes */
+	u16 last_pi;	/* doorbell record value last seen */
+	u64 nr_wqes;
+	u64 nr_idx_mismatch;
+	u8 *wqe;	/* MLX5_SEND_WQE_MAX_SIZE scratch */
+	struct delayed_work delay_work;
+};
+
+struct fake_wqe_log {
+	u32 qpn;
+	u16 idx;
+	u16 len;
+	u8 data[MLX5_SEND_WQE_MAX_SIZE];
+};
+
+struct fake_faults {
+	bool cmd_armed;
+	u16 cmd_opcode;
+	u8 cmd_status;
+	u32 cmd_synd;
+	bool wqe_armed;
+	u8 wqe_synd;
+	u8 wqe_vsynd;
+	unsigned int drop_cqes;
+	unsigned int delay_ms;
+};
+
+/* Notifications collected under the device lock, delivered after it. */
+struct fake_notify {
+	struct fake_cq *cq[2];
+	unsigned int n;
+};
+
+struct mlx5_umr_fake {
+	struct mlx5_umr_hca hca;
+	struct device dev;
+	int id;
+	u32 flags;
+	struct mlx5_umr_fake_caps caps;
+	bool registered;
+
+	/* Serialises command execution: object creation and destruction. */
+	struct mutex cmd_lock;
+	/*
+	 * Protects every object's mutable state and the xarrays' membership
+	 * as seen by the engine: QP/CQ engine state, mkey contents, PSVs,
+	 * fault injection, counters, the WQE log. Taken with irqsave since
+	 * write_db may come from any context. Nests outside the xarray locks.
+	 */
+	spinlock_t lock;
+	struct xarray pds;
+	struct xarray uars;
+	struct xarray cqs;
+	struct xarray qps;
+	struct xarray mkeys;
+	struct xarray psvs;
+
+	/* IOVA page number -> struct page; has its own internal lock. */
+	struct xarray iommu;
+	atomic64_t next_iova;
+
+	struct workqueue_struct *wq;
+	wait_queue_head_t waitq;
+	bool internal_error;
+
+	struct fake_faults faults;
+	struct mlx5_umr_fake_counters cnt;
+	struct fake_wqe_log *wqe_log;
+	unsigned int wqe_log_pos;
+	struct dentry *dbg;
+};
+
+static inline struct mlx5_umr_fake *to_fake(struct mlx5_umr_hca *hca)
+{
+	return container_of(hca, struct mlx5_umr_fake, hca);
+}
+
+static inline int fake_wqe_err(u8 synd, u8 vsynd)
+{
+	return synd << 8 | vsynd;
+}
+
+/* fake_iommu.c */
+int fake_iommu_rw(struct mlx5_umr_fake *fd, u64 iova, void *buf, size_t len,
+		  bool write);
+int fake_alloc_dma_buf(struct mlx5_umr_hca *hca, size_t size,
+		       struct mlx5_umr_dma_buf *buf);
+void fake_free_dma_buf(struct mlx5_umr_hca *hca, struct mlx5_umr_dma_buf *buf);
+int fake_dma_map_sg(struct mlx5_umr_hca *hca, struct sg_table *sgt,
+		    enum dma_data_direction dir);
+void fake_dma_unmap_sg(struct mlx5_umr_hca *hca, struct sg_table *sgt,
+		       enum dma_data_direction dir);
+
+/* fake_cmd.c */
+int fake_cmd_exec(struct mlx5_umr_hca *hca, const void *in, int inlen,
+		  void *out, int outlen);
+int fake_cmd_do(struct mlx5_umr_fake *fd, const void *in, int inlen,
+		void *out, int outlen, struct mlx5_umr_hca_cq *hcq);
+void fake_xa_erase(struct mlx5_umr_fake *fd, struct xarray *xa,
+		   unsigned long index);
+void fake_mkey_free(struct fake_mkey *mk);
+
+/* fake_qp.c */
+void fake_write_db(struct mlx5_umr_hca *hca, struct mlx5_umr_uar *uar,
+		   unsigned int offset, const __be32 val[2]);
+void fake_qp_flush_all(struct mlx5_umr_fake *fd, struct fake_qp *qp,
+		       struct fake_notify *nt);
+void fake_notify_deliver(struct mlx5_umr_fake *fd, struct fake_notify *nt);
+void fake_cq_work(struct work_struct *work);
+void fake_qp_delay_work(struct work_struct *work);
+
+/* fake_umr.c */
+int fake_wqe_exec(struct mlx5_umr_fake *fd, struct fake_qp *qp,
+		  const u8 *wqe, unsigned int size);
+
+/* fake_mkey.c */
+struct fake_mkey *fake_mkey_lookup(struct mlx5_umr_fake *fd, u32 key);
+bool fake_key_usable(struct mlx5_umr_fake *fd, u32 key);
+void fake_mkey_apply_mask(void *dst, const void *src, u64 mask);
+u8 fake_mkey_access_mode(const void *mkc);
+
+/* fake_xfer.c */
+enum fake_xerr {
+	FAKE_X_OK,
+	FAKE_X_KEY,
+	FAKE_X_FREE,
+	FAKE_X_ACCESS,
+	FAKE_X_PD,
+	FAKE_X_BOUNDS,
+	FAKE_X_MODE,
+	FAKE_X_DEPTH,
+	FAKE_X_RB,
+	FAKE_X_FAULT,
+};
+
+int fake_access(struct mlx5_umr_fake *fd, u32 key, u64 va, void *buf,
+		size_t len, bool write, bool remote);
+int fake_test_xfer(struct mlx5_umr_hca *hca, u32 key, u64 offset, void *buf,
+		   size_t len, bool write, bool remote);
+
+/* fake_debugfs.c */
+void fake_debugfs_init(void);
+void fake_debugfs_exit(void);
+void fake_debugfs_add(struct mlx5_umr_fake *fd);
+void fake_debugfs_remove(struct mlx5_umr_fake *fd);
+
+#endif /* _MLX5_UMR_FAKE_INTERNAL_H */

@@ -1,0 +1,834 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * mlx5-umr fake HCA: command interface.
+ *
+ * Mailboxes are decoded with the kernel's mlx5_ifc layouts. A bad opcode,
+ * length or field gets the status real firmware returns for it and a
+ * fake syndrome (enum mlx5_umr_fake_cmd_synd) in the out mailbox, and
+ * cmd_exec returns -EREMOTEIO, as mlx5_cmd_exec does.
+ *
+ * Copyright (c) 2026 The mlx5-umr authors.
+ */
+#include <linux/slab.h>
+#include <linux/mm.h>
+
+#include "fake.h"
+
+#define FAKE_LIMIT	XA_LIMIT(1, FAKE_MAX_IDX)
+
+struct fake_cmd {
+	struct mlx5_umr_fake *fd;
+	const void *in;
+	int inlen;
+	void *out;
+	int outlen;
+	struct mlx5_umr_hca_cq *hcq;
+	struct fake_notify nt;
+};
+
+static int fake_fail(struct fake_cmd *c, u8 status, u32 synd)
+{
+	MLX5_SET(create_mkey_out, c->out, status, status);
+	MLX5_SET(create_mkey_out, c->out, syndrome, synd);
+	return -EREMOTEIO;
+}
+
+#define FAIL(c, st, sy) fake_fail(c, MLX5_CMD_STAT_##st, MLX5_UMR_FAKE_SYND_##sy)
+
+/* inlen/outlen hold at least the fixed part of the layouts */
+static int fake_len(struct fake_cmd *c, int inmin, int outmin)
+{
+	if (c->inlen < inmin)
+		return FAIL(c, BAD_INP_LEN_ERR, BAD_INLEN);
+	if (c->outlen < outmin)
+		return FAIL(c, BAD_OUTP_LEN_ERR, BAD_OUTLEN);
+	return 0;
+}
+
+/* Remove @index from @xa. Context: fd->lock held (nests the xa lock). */
+void fake_xa_erase(struct mlx5_umr_fake *fd, struct xarray *xa,
+		   unsigned long index)
+{
+	lockdep_assert_held(&fd->lock);
+	xa_lock(xa);
+	__xa_erase(xa, index);
+	xa_unlock(xa);
+}
+
+static int fake_query_hca_cap(struct fake_cmd *c)
+{
+	struct mlx5_umr_fake_caps *caps = &c->fd->caps;
+	u16 op_mod;
+	void *cap;
+
+	if (fake_len(c, MLX5_ST_SZ_BYTES(query_hca_cap_in),
+		     MLX5_ST_SZ_BYTES(query_hca_cap_out)))
+		return -EREMOTEIO;
+	op_mod = MLX5_GET(query_hca_cap_in, c->in, op_mod);
+	if ((op_mod >> 1) != MLX5_CAP_GENERAL)
+		return FAIL(c, BAD_PARAM_ERR, BAD_CAP_TYPE);
+	if (MLX5_GET(query_hca_cap_in, c->in, other_function))
+		return FAIL(c, BAD_PARAM_ERR, BAD_FIELD);
+
+	cap = MLX5_ADDR_OF(query_hca_cap_out, c->out, capability);
+	MLX5_SET(cmd_hca_cap, cap, log_max_qp_sz, caps->log_max_qp_sz);
+	MLX5_SET(cmd_hca_cap, cap, log_max_qp, 10);
+	MLX5_SET(cmd_hca_cap, cap, log_max_cq_sz, caps->log_max_cq_sz);
+	MLX5_SET(cmd_hca_cap, cap, log_max_cq, 10);
+	MLX5_SET(cmd_hca_cap, cap, log_max_mkey, 20);
+	MLX5_SET(cmd_hca_cap, cap, log_max_pd, 16);
+	MLX5_SET(cmd_hca_cap, cap, log_max_klm_list_size,
+		 caps->log_max_klm_list_size);
+	MLX5_SET(cmd_hca_cap, cap, umr_extended_translation_offset,
+		 caps->umr_extended_translation_offset);
+	MLX5_SET(cmd_hca_cap, cap, relaxed_ordering_write_umr,
+		 caps->relaxed_ordering_write_umr);
+	MLX5_SET(cmd_hca_cap, cap, relaxed_ordering_read_umr,
+		 caps->relaxed_ordering_read_umr);
+	MLX5_SET(cmd_hca_cap, cap, umr_modify_entity_size_disabled,
+		 caps->umr_modify_entity_size_disabled);
+	MLX5_SET(cmd_hca_cap, cap, umr_modify_atomic_disabled,
+		 caps->umr_modify_atomic_disabled);
+	MLX5_SET(cmd_hca_cap, cap, umr_indirect_mkey_disabled,
+		 caps->umr_indirect_mkey_disabled);
+	MLX5_SET(cmd_hca_cap, cap, umr_fence, caps->umr_fence);
+	MLX5_SET(cmd_hca_cap, cap, atomic, caps->atomic);
+	MLX5_SET(cmd_hca_cap, cap, umr_ptr_rlky, caps->umr_ptr_rlky);
+	MLX5_SET(cmd_hca_cap, cap, cqe_version, 1);
+	MLX5_SET(cmd_hca_cap, cap, log_bf_reg_size, 9);
+	MLX5_SET(cmd_hca_cap, cap, sho, 1);
+	return 0;
+}
+
+static int fake_query_special(struct fake_cmd *c)
+{
+	if (fake_len(c, MLX5_ST_SZ_BYTES(query_special_contexts_in),
+		     MLX5_ST_SZ_BYTES(query_special_contexts_out)))
+		return -EREMOTEIO;
+	MLX5_SET(query_special_contexts_out, c->out, resd_lkey,
+		 MLX5_UMR_FAKE_RESD_LKEY);
+	return 0;
+}
+
+static int fake_alloc_pd(struct fake_cmd *c)
+{
+	struct mlx5_umr_fake *fd = c->fd;
+	struct fake_pd *pd;
+	unsigned long flags;
+	u32 id;
+
+	if (fake_len(c, MLX5_ST_SZ_BYTES(alloc_pd_in),
+		     MLX5_ST_SZ_BYTES(alloc_pd_out)))
+		return -EREMOTEIO;
+	pd = kzalloc(sizeof(*pd), GFP_KERNEL);
+	if (!pd)
+		return FAIL(c, NO_RES_ERR, NO_RESOURCES);
+	if (xa_alloc_irq(&fd->pds, &id, pd, FAKE_LIMIT, GFP_KERNEL)) {
+		kfree(pd);
+		return FAIL(c, NO_RES_ERR, NO_RESOURCES);
+	}
+	pd->pdn = id;
+	spin_lock_irqsave(&fd->lock, flags);
+	fd->cnt.pds++;
+	spin_unlock_irqrestore(&fd->lock, flags);
+	MLX5_SET(alloc_pd_out, c->out, pd, id);
+	return 0;
+}
+
+static bool fake_pd_busy(struct mlx5_umr_fake *fd, u32 pdn)
+{
+	struct fake_mkey *mk;
+	struct fake_qp *qp;
+	struct fake_psv *psv;
+	unsigned long i;
+
+	xa_for_each(&fd->mkeys, i, mk)
+		if (MLX5_GET(mkc, mk->mkc, pd) == pdn)
+			return true;
+	xa_for_each(&fd->qps, i, qp)
+		if (qp->pdn == pdn)
+			return true;
+	xa_for_each(&fd->psvs, i, psv)
+		if (psv->pdn == pdn)
+			return true;
+	return false;
+}
+
+static int fake_dealloc_pd(struct fake_cmd *c)
+{
+	struct mlx5_umr_fake *fd = c->fd;
+	struct fake_pd *pd;
+	unsigned long flags;
+	u32 pdn;
+
+	if (fake_len(c, MLX5_ST_SZ_BYTES(dealloc_pd_in),
+		     MLX5_ST_SZ_BYTES(dealloc_pd_out)))
+		return -EREMOTEIO;
+	pdn = MLX5_GET(dealloc_pd_in, c->in, pd);
+	spin_lock_irqsave(&fd->lock, flags);
+	pd = xa_load(&fd->pds, pdn);
+	if (!pd) {
+		spin_unlock_irqrestore(&fd->lock, flags);
+		return FAIL(c, BAD_RES_ERR, BAD_PD);
+	}
+	if (fake_pd_busy(fd, pdn)) {
+		spin_unlock_irqrestore(&fd->lock, flags);
+		return FAIL(c, BAD_RES_STATE_ERR, PD_BUSY);
+	}
+	fake_xa_erase(fd, &fd->pds, pdn);
+	fd->cnt.pds--;
+	spin_unlock_irqrestore(&fd->lock, flags);
+	kfree(pd);
+	return 0;
+}
+
+static int fake_create_mkey(struct fake_cmd *c)
+{
+	struct mlx5_umr_fake *fd = c->fd;
+	const void *mkc = MLX5_ADDR_OF(create_mkey_in, c->in,
+				       memory_key_mkey_entry);
+	u32 oct, bsf_oct, actual, id, max;
+	struct fake_mkey *mk;
+	unsigned long flags;
+	size_t inl;
+	u8 mode;
+
+	if (fake_len(c, MLX5_ST_SZ_BYTES(create_mkey_in),
+		     MLX5_ST_SZ_BYTES(create_mkey_out)))
+		return -EREMOTEIO;
+	if (!xa_load(&fd->pds, MLX5_GET(mkc, mkc, pd)))
+		return FAIL(c, BAD_RES_ERR, BAD_PD);
+	mode = fake_mkey_access_mode(mkc);
+	oct = MLX5_GET(mkc, mkc, translations_octword_size);
+	bsf_oct = MLX5_GET(mkc, mkc, bsf_octword_size);
+	switch (mode) {
+	case MLX5_MKC_ACCESS_MODE_PA:
+		max = 0;
+		break;
+	case MLX5_MKC_ACCESS_MODE_MTT:
+		max = FAKE_MAX_MTT_OCTO;
+		if (MLX5_GET(mkc, mkc, log_page_size) < FAKE_PAGE_SHIFT)
+			return FAIL(c, BAD_PARAM_ERR, BAD_FIELD);
+		break;
+	case MLX5_MKC_ACCESS_MODE_KLMS:
+	case MLX5_MKC_ACCESS_MODE_KSM:
+		max = 1U << fd->caps.log_max_klm_list_size;
+		break;
+	default:
+		return FAIL(c, BAD_PARAM_ERR, BAD_ACCESS_MODE);
+	}
+	if (oct > max)
+		return FAIL(c, BAD_PARAM_ERR, XLT_TOO_BIG);
+	if (bsf_oct > 16 || (bsf_oct && !MLX5_GET(mkc, mkc, bsf_en)))
+		return FAIL(c, BAD_PARAM_ERR, BAD_FIELD);
+	actual = MLX5_GET(create_mkey_in, c->in,
+			  translations_octword_actual_size);
+	inl = c->inlen - MLX5_ST_SZ_BYTES(create_mkey_in);
+	if (actual > oct || (size_t)actual * 16 > inl)
+		return FAIL(c, BAD_PARAM_ERR, XLT_TOO_BIG);
+
+	mk = kzalloc(sizeof(*mk), GFP_KERNEL);
+	if (!mk)
+		goto err_nores;
+	memcpy(mk->mkc, mkc, sizeof(mk->mkc));
+	mk->xlt_oct = oct;
+	if (oct) {
+		mk->xlt = kvzalloc((size_t)oct * 16, GFP_KERNEL);
+		if (!mk->xlt)
+			goto err_nores;
+		memcpy(mk->xlt, MLX5_ADDR_OF(create_mkey_in, c->in,
+					     klm_pas_mtt), (size_t)actual * 16);
+	}
+	mk->bsf_oct = bsf_oct;
+	if (bsf_oct) {
+		mk->bsf = kzalloc(bsf_oct * 16, GFP_KERNEL);
+		if (!mk->bsf)
+			goto err_nores;
+	}
+	if (xa_alloc_irq(&fd->mkeys, &id, mk,
+			 XA_LIMIT(FAKE_FIRST_MKEY_IDX, FAKE_MAX_IDX),
+			 GFP_KERNEL))
+		goto err_nores;
+	mk->index = id;
+	spin_lock_irqsave(&fd->lock, flags);
+	fd->cnt.mkeys++;
+	spin_unlock_irqrestore(&fd->lock, flags);
+	MLX5_SET(create_mkey_out, c->out, mkey_index, id);
+	return 0;
+
+err_nores:
+	fake_mkey_free(mk);
+	return FAIL(c, NO_RES_ERR, NO_RESOURCES);
+}
+
+static int fake_destroy_mkey(struct fake_cmd *c)
+{
+	struct mlx5_umr_fake *fd = c->fd;
+	struct fake_mkey *mk;
+	unsigned long flags;
+	u32 idx;
+
+	if (fake_len(c, MLX5_ST_SZ_BYTES(destroy_mkey_in),
+		     MLX5_ST_SZ_BYTES(destroy_mkey_out)))
+		return -EREMOTEIO;
+	idx = MLX5_GET(destroy_mkey_in, c->in, mkey_index);
+	spin_lock_irqsave(&fd->lock, flags);
+	mk = xa_load(&fd->mkeys, idx);
+	if (!mk) {
+		spin_unlock_irqrestore(&fd->lock, flags);
+		return FAIL(c, BAD_RES_ERR, BAD_MKEY);
+	}
+	fake_xa_erase(fd, &fd->mkeys, idx);
+	fd->cnt.mkeys--;
+	spin_unlock_irqrestore(&fd->lock, flags);
+	fake_mkey_free(mk);
+	return 0;
+}
+
+static int fake_query_mkey(struct fake_cmd *c)
+{
+	struct mlx5_umr_fake *fd = c->fd;
+	struct fake_mkey *mk;
+	unsigned long flags;
+	u32 idx;
+
+	if (fake_len(c, MLX5_ST_SZ_BYTES(query_mkey_in),
+		     MLX5_ST_SZ_BYTES(query_mkey_out)))
+		return -EREMOTEIO;
+	idx = MLX5_GET(query_mkey_in, c->in, mkey_index);
+	spin_lock_irqsave(&fd->lock, flags);
+	mk = xa_load(&fd->mkeys, idx);
+	if (mk)
+		memcpy(MLX5_ADDR_OF(query_mkey_out, c->out,
+				    memory_key_mkey_entry),
+		       mk->mkc, sizeof(mk->mkc));
+	spin_unlock_irqrestore(&fd->lock, flags);
+	return mk ? 0 : FAIL(c, BAD_RES_ERR, BAD_MKEY);
+}
+
+/* Validate a queue's PAS list: present in the mailbox, aligned, mapped. */
+static int fake_get_pas(struct fake_cmd *c, const void *pas, size_t fixed,
+			u64 bytes, u8 log_pg, u64 **out, u32 *npas)
+{
+	u64 pgsz = 1ULL << (FAKE_PAGE_SHIFT + log_pg);
+	const __be64 *p = pas;
+	unsigned long flags;
+	u32 i, n;
+	u64 *arr;
+	int bad = 0;
+
+	n = DIV_ROUND_UP(bytes, pgsz);
+	if (c->inlen < fixed + (size_t)n * 8)
+		return FAIL(c, BAD_INP_LEN_ERR, BAD_INLEN);
+	arr = kcalloc(n, sizeof(*arr), GFP_KERNEL);
+	if (!arr)
+		return FAIL(c, NO_RES_ERR, NO_RESOURCES);
+	spin_lock_irqsave(&c->fd->lock, flags);
+	for (i = 0; i < n && !bad; i++) {
+		arr[i] = be64_to_cpu(p[i]);
+		if ((arr[i] & (pgsz - 1)) ||
+		    fake_iommu_rw(c->fd, arr[i], NULL, pgsz, false))
+			bad = 1;
+	}
+	spin_unlock_irqrestore(&c->fd->lock, flags);
+	if (bad) {
+		kfree(arr);
+		return FAIL(c, BAD_PARAM_ERR, BAD_PAS);
+	}
+	*out = arr;
+	*npas = n;
+	return 0;
+}
+
+static bool fake_dbr_ok(struct mlx5_umr_fake *fd, u64 dbr)
+{
+	unsigned long flags;
+	bool ok;
+
+	if (dbr & 7)
+		return false;
+	spin_lock_irqsave(&fd->lock, flags);
+	ok = !fake_iommu_rw(fd, dbr, NULL, 8, false);
+	spin_unlock_irqrestore(&fd->lock, flags);
+	return ok;
+}
+
+static int fake_create_cq(struct fake_cmd *c)
+{
+	struct mlx5_umr_fake *fd = c->fd;
+	const void *cqc = MLX5_ADDR_OF(create_cq_in, c->in, cq_context);
+	struct fake_cq *cq;
+	unsigned long flags;
+	u32 id;
+	int err;
+
+	if (fake_len(c, MLX5_ST_SZ_BYTES(create_cq_in),
+		     MLX5_ST_SZ_BYTES(create_cq_out)))
+		return -EREMOTEIO;
+	if (MLX5_GET(cqc, cqc, cqe_sz) != 0)
+		return FAIL(c, BAD_PARAM_ERR, BAD_CQE_SIZE);
+	if (MLX5_GET(cqc, cqc, log_cq_size) > fd->caps.log_max_cq_sz)
+		return FAIL(c, BAD_PARAM_ERR, BAD_SIZE);
+	if (MLX5_GET(cqc, cqc, page_offset) ||
+	    MLX5_GET(cqc, cqc, cqe_comp_en) ||
+	    MLX5_GET(create_cq_in, c->in, cq_umem_valid))
+		return FAIL(c, BAD_PARAM_ERR, BAD_FIELD);
+	if (!xa_load(&fd->uars, MLX5_GET(cqc, cqc, uar_page)))
+		return FAIL(c, BAD_PARAM_ERR, BAD_UAR);
+	if (!fake_dbr_ok(fd, MLX5_GET64(cqc, cqc, dbr_addr)))
+		return FAIL(c, BAD_PARAM_ERR, BAD_DBR);
+
+	cq = kzalloc(sizeof(*cq), GFP_KERNEL);
+	if (!cq)
+		return FAIL(c, NO_RES_ERR, NO_RESOURCES);
+	cq->fd = fd;
+	cq->log_sz = MLX5_GET(cqc, cqc, log_cq_size);
+	cq->log_pg = MLX5_GET(cqc, cqc, log_page_size);
+	cq->uar = MLX5_GET(cqc, cqc, uar_page);
+	cq->dbr = MLX5_GET64(cqc, cqc, dbr_addr);
+	cq->hcq = c->hcq;
+	INIT_WORK(&cq->work, fake_cq_work);
+	atomic_set(&cq->sync_inflight, 0);
+	err = fake_get_pas(c, MLX5_ADDR_OF(create_cq_in, c->in, pas),
+			   MLX5_ST_SZ_BYTES(create_cq_in),
+			   (u64)MLX5_SEND_WQE_BB << cq->log_sz, cq->log_pg,
+			   &cq->pas, &cq->npas);
+	if (err) {
+		kfree(cq);
+		return err;
+	}
+	if (xa_alloc_irq(&fd->cqs, &id, cq, FAKE_LIMIT, GFP_KERNEL)) {
+		kfree(cq->pas);
+		kfree(cq);
+		return FAIL(c, NO_RES_ERR, NO_RESOURCES);
+	}
+	cq->cqn = id;
+	if (c->hcq)
+		c->hcq->cqn = id;
+	spin_lock_irqsave(&fd->lock, flags);
+	fd->cnt.cqs++;
+	spin_unlock_irqrestore(&fd->lock, flags);
+	MLX5_SET(create_cq_out, c->out, cqn, id);
+	return 0;
+}
+
+static int fake_destroy_cq(struct fake_cmd *c)
+{
+	struct mlx5_umr_fake *fd = c->fd;
+	struct fake_cq *cq;
+	unsigned long flags;
+	u32 cqn;
+
+	if (fake_len(c, MLX5_ST_SZ_BYTES(destroy_cq_in),
+		     MLX5_ST_SZ_BYTES(destroy_cq_out)))
+		return -EREMOTEIO;
+	cqn = MLX5_GET(destroy_cq_in, c->in, cqn);
+	spin_lock_irqsave(&fd->lock, flags);
+	cq = xa_load(&fd->cqs, cqn);
+	if (!cq) {
+		spin_unlock_irqrestore(&fd->lock, flags);
+		return FAIL(c, BAD_RES_ERR, BAD_CQ);
+	}
+	if (cq->qp_users) {
+		spin_unlock_irqrestore(&fd->lock, flags);
+		return FAIL(c, BAD_RES_STATE_ERR, CQ_BUSY);
+	}
+	cq->dead = true;
+	WRITE_ONCE(cq->hcq, NULL);
+	fake_xa_erase(fd, &fd->cqs, cqn);
+	fd->cnt.cqs--;
+	spin_unlock_irqrestore(&fd->lock, flags);
+
+	/* no event runs or will run once we return */
+	cancel_work_sync(&cq->work);
+	wait_event(fd->waitq, !atomic_read(&cq->sync_inflight));
+	kfree(cq->pas);
+	kfree(cq);
+	return 0;
+}
+
+static int fake_create_qp(struct fake_cmd *c)
+{
+	struct mlx5_umr_fake *fd = c->fd;
+	const void *qpc = MLX5_ADDR_OF(create_qp_in, c->in, qpc);
+	struct fake_cq *scq, *rcq = NULL;
+	u32 pdn, cqn_rcv, id;
+	struct fake_qp *qp;
+	unsigned long flags;
+	int err;
+
+	if (fake_len(c, MLX5_ST_SZ_BYTES(create_qp_in),
+		     MLX5_ST_SZ_BYTES(create_qp_out)))
+		return -EREMOTEIO;
+	if (MLX5_GET(qpc, qpc, st) != MLX5_QP_ST_REG_UMR)
+		return FAIL(c, BAD_PARAM_ERR, BAD_ST);
+	if (MLX5_GET(qpc, qpc, rq_type) != MLX5_ZERO_LEN_RQ ||
+	    MLX5_GET(qpc, qpc, no_sq))
+		return FAIL(c, BAD_PARAM_ERR, BAD_RQ);
+	if (MLX5_GET(qpc, qpc, log_sq_size) > fd->caps.log_max_qp_sz)
+		return FAIL(c, BAD_PARAM_ERR, BAD_SIZE);
+	if (MLX5_GET(qpc, qpc, page_offset) ||
+	    MLX5_GET(create_qp_in, c->in, wq_umem_valid))
+		return FAIL(c, BAD_PARAM_ERR, BAD_FIELD);
+	pdn = MLX5_GET(qpc, qpc, pd);
+	if (pdn && !xa_load(&fd->pds, pdn))
+		return FAIL(c, BAD_RES_ERR, BAD_PD);
+	if (!xa_load(&fd->uars, MLX5_GET(qpc, qpc, uar_page)))
+		return FAIL(c, BAD_PARAM_ERR, BAD_UAR);
+	if (!fake_dbr_ok(fd, MLX5_GET64(qpc, qpc, dbr_addr)))
+		return FAIL(c, BAD_PARAM_ERR, BAD_DBR);
+
+	qp = kzalloc(sizeof(*qp), GFP_KERNEL);
+	if (!qp)
+		return FAIL(c, NO_RES_ERR, NO_RESOURCES);
+	qp->wqe = kzalloc(MLX5_SEND_WQE_MAX_SIZE, GFP_KERNEL);
+	if (!qp->wqe) {
+		err = FAIL(c, NO_RES_ERR, NO_RESOURCES);
+		goto err_qp;
+	}
+	qp->fd = fd;
+	qp->state = MLX5_QP_STATE_RST;
+	qp->log_sq = MLX5_GET(qpc, qpc, log_sq_size);
+	qp->log_pg = MLX5_GET(qpc, qpc, log_page_size);
+	qp->rlky = MLX5_GET(qpc, qpc, rlky);
+	qp->fre = MLX5_GET(qpc, qpc, fre);
+	qp->uar = MLX5_GET(qpc, qpc, uar_page);
+	qp->pdn = pdn;
+	qp->dbr = MLX5_GET64(qpc, qpc, dbr_addr);
+	INIT_DELAYED_WORK(&qp->delay_work, fake_qp_delay_work);
+	err = fake_get_pas(c, MLX5_ADDR_OF(create_qp_in, c->in, pas),
+			   MLX5_ST_SZ_BYTES(create_qp_in),
+			   (u64)MLX5_SEND_WQE_BB << qp->log_sq, qp->log_pg,
+			   &qp->pas, &qp->npas);
+	if (err)
+		goto err_wqe;
+
+	cqn_rcv = MLX5_GET(qpc, qpc, cqn_rcv);
+	spin_lock_irqsave(&fd->lock, flags);
+	scq = xa_load(&fd->cqs, MLX5_GET(qpc, qpc, cqn_snd));
+	if (cqn_rcv)
+		rcq = xa_load(&fd->cqs, cqn_rcv);
+	if (!scq || (cqn_rcv && !rcq)) {
+		spin_unlock_irqrestore(&fd->lock, flags);
+		err = FAIL(c, BAD_RES_ERR, BAD_CQ);
+		goto err_pas;
+	}
+	scq->qp_users++;
+	if (rcq)
+		rcq->qp_users++;
+	qp->scq = scq;
+	qp->rcq = rcq;
+	spin_unlock_irqrestore(&fd->lock, flags);
+
+	if (xa_alloc_irq(&fd->qps, &id, qp, FAKE_LIMIT, GFP_KERNEL)) {
+		err = FAIL(c, NO_RES_ERR, NO_RESOURCES);
+		goto err_cq;
+	}
+	qp->qpn = id;
+	spin_lock_irqsave(&fd->lock, flags);
+	fd->cnt.qps++;
+	spin_unlock_irqrestore(&fd->lock, flags);
+	MLX5_SET(create_qp_out, c->out, qpn, id);
+	return 0;
+
+err_cq:
+	spin_lock_irqsave(&fd->lock, flags);
+	scq->qp_users--;
+	if (rcq)
+		rcq->qp_users--;
+	spin_unlock_irqrestore(&fd->lock, flags);
+err_pas:
+	kfree(qp->pas);
+err_wqe:
+	kfree(qp->wqe);
+err_qp:
+	kfree(qp);
+	return err;
+}
+
+static int fake_destroy_qp(struct fake_cmd *c)
+{
+	struct mlx5_umr_fake *fd = c->fd;
+	struct fake_qp *qp;
+	unsigned long flags;
+	u32 qpn;
+
+	if (fake_len(c, MLX5_ST_SZ_BYTES(destroy_qp_in),
+		     MLX5_ST_SZ_BYTES(destroy_qp_out)))
+		return -EREMOTEIO;
+	qpn = MLX5_GET(destroy_qp_in, c->in, qpn);
+	spin_lock_irqsave(&fd->lock, flags);
+	qp = xa_load(&fd->qps, qpn);
+	if (!qp) {
+		spin_unlock_irqrestore(&fd->lock, flags);
+		return FAIL(c, BAD_RES_ERR, BAD_QP);
+	}
+	qp->dead = true;
+	qp->scq->qp_users--;
+	if (qp->rcq)
+		qp->rcq->qp_users--;
+	fake_xa_erase(fd, &fd->qps, qpn);
+	fd->cnt.qps--;
+	spin_unlock_irqrestore(&fd->lock, flags);
+
+	cancel_delayed_work_sync(&qp->delay_work);
+	kfree(qp->pas);
+	kfree(qp->wqe);
+	kfree(qp);
+	return 0;
+}
+
+static int fake_modify_qp(struct fake_cmd *c, u16 opcode)
+{
+	struct mlx5_umr_fake *fd = c->fd;
+	struct fake_qp *qp;
+	unsigned long flags;
+	u8 from, to;
+	u32 qpn;
+	int ret = 0;
+
+	switch (opcode) {
+	case MLX5_CMD_OP_RST2INIT_QP:
+		if (fake_len(c, MLX5_ST_SZ_BYTES(rst2init_qp_in),
+			     MLX5_ST_SZ_BYTES(rst2init_qp_out)))
+			return -EREMOTEIO;
+		from = MLX5_QP_STATE_RST;
+		to = MLX5_QP_STATE_INIT;
+		break;
+	case MLX5_CMD_OP_INIT2RTR_QP:
+		if (fake_len(c, MLX5_ST_SZ_BYTES(init2rtr_qp_in),
+			     MLX5_ST_SZ_BYTES(init2rtr_qp_out)))
+			return -EREMOTEIO;
+		from = MLX5_QP_STATE_INIT;
+		to = MLX5_QP_STATE_RTR;
+		break;
+	case MLX5_CMD_OP_RTR2RTS_QP:
+		if (fake_len(c, MLX5_ST_SZ_BYTES(rtr2rts_qp_in),
+			     MLX5_ST_SZ_BYTES(rtr2rts_qp_out)))
+			return -EREMOTEIO;
+		from = MLX5_QP_STATE_RTR;
+		to = MLX5_QP_STATE_RTS;
+		break;
+	case MLX5_CMD_OP_2ERR_QP:
+		if (fake_len(c, MLX5_ST_SZ_BYTES(qp_2err_in),
+			     MLX5_ST_SZ_BYTES(qp_2err_out)))
+			return -EREMOTEIO;
+		from = 0xff;
+		to = MLX5_QP_STATE_ERR;
+		break;
+	default:
+		if (fake_len(c, MLX5_ST_SZ_BYTES(qp_2rst_in),
+			     MLX5_ST_SZ_BYTES(qp_2rst_out)))
+			return -EREMOTEIO;
+		from = 0xff;
+		to = MLX5_QP_STATE_RST;
+		break;
+	}
+
+	/* qpn sits at the same place in every *2*_qp_in layout */
+	qpn = MLX5_GET(rst2init_qp_in, c->in, qpn);
+	spin_lock_irqsave(&fd->lock, flags);
+	qp = xa_load(&fd->qps, qpn);
+	if (!qp) {
+		ret = FAIL(c, BAD_RES_ERR, BAD_QP);
+	} else if (from != 0xff && qp->state != from) {
+		ret = FAIL(c, BAD_QP_STATE_ERR, BAD_QP_STATE);
+	} else if (to == MLX5_QP_STATE_ERR) {
+		fake_qp_flush_all(fd, qp, &c->nt);
+	} else if (to == MLX5_QP_STATE_RST) {
+		qp->state = to;
+		qp->ci = 0;
+		qp->last_pi = 0;
+	} else {
+		qp->state = to;
+	}
+	spin_unlock_irqrestore(&fd->lock, flags);
+	return ret;
+}
+
+static int fake_create_psv(struct fake_cmd *c)
+{
+	struct mlx5_umr_fake *fd = c->fd;
+	struct fake_psv *psv[4] = {};
+	unsigned long flags;
+	u32 i, id, n, pdn;
+
+	if (fake_len(c, MLX5_ST_SZ_BYTES(create_psv_in),
+		     MLX5_ST_SZ_BYTES(create_psv_out)))
+		return -EREMOTEIO;
+	n = MLX5_GET(create_psv_in, c->in, num_psv);
+	pdn = MLX5_GET(create_psv_in, c->in, pd);
+	if (!n || n > 4)
+		return FAIL(c, BAD_PARAM_ERR, BAD_FIELD);
+	if (!xa_load(&fd->pds, pdn))
+		return FAIL(c, BAD_RES_ERR, BAD_PD);
+	for (i = 0; i < n; i++) {
+		psv[i] = kzalloc(sizeof(*psv[i]), GFP_KERNEL);
+		if (!psv[i] ||
+		    xa_alloc_irq(&fd->psvs, &id, psv[i], FAKE_LIMIT,
+				 GFP_KERNEL)) {
+			kfree(psv[i]);
+			goto err;
+		}
+		psv[i]->psvn = id;
+		psv[i]->pdn = pdn;
+	}
+	spin_lock_irqsave(&fd->lock, flags);
+	fd->cnt.psvs += n;
+	spin_unlock_irqrestore(&fd->lock, flags);
+	MLX5_SET(create_psv_out, c->out, psv0_index, psv[0]->psvn);
+	if (n > 1)
+		MLX5_SET(create_psv_out, c->out, psv1_index, psv[1]->psvn);
+	if (n > 2)
+		MLX5_SET(create_psv_out, c->out, psv2_index, psv[2]->psvn);
+	if (n > 3)
+		MLX5_SET(create_psv_out, c->out, psv3_index, psv[3]->psvn);
+	return 0;
+
+err:
+	spin_lock_irqsave(&fd->lock, flags);
+	while (i--)
+		fake_xa_erase(fd, &fd->psvs, psv[i]->psvn);
+	spin_unlock_irqrestore(&fd->lock, flags);
+	for (i = 0; i < n; i++)
+		kfree(psv[i]);
+	return FAIL(c, NO_RES_ERR, NO_RESOURCES);
+}
+
+static int fake_destroy_psv(struct fake_cmd *c)
+{
+	struct mlx5_umr_fake *fd = c->fd;
+	struct fake_psv *psv;
+	unsigned long flags;
+	u32 psvn;
+
+	if (fake_len(c, MLX5_ST_SZ_BYTES(destroy_psv_in),
+		     MLX5_ST_SZ_BYTES(destroy_psv_out)))
+		return -EREMOTEIO;
+	psvn = MLX5_GET(destroy_psv_in, c->in, psvn);
+	spin_lock_irqsave(&fd->lock, flags);
+	psv = xa_load(&fd->psvs, psvn);
+	if (psv) {
+		fake_xa_erase(fd, &fd->psvs, psvn);
+		fd->cnt.psvs--;
+	}
+	spin_unlock_irqrestore(&fd->lock, flags);
+	if (!psv)
+		return FAIL(c, BAD_RES_ERR, BAD_PSV);
+	kfree(psv);
+	return 0;
+}
+
+static bool fake_is_teardown(u16 opcode)
+{
+	switch (opcode) {
+	case MLX5_CMD_OP_DEALLOC_PD:
+	case MLX5_CMD_OP_DESTROY_MKEY:
+	case MLX5_CMD_OP_DESTROY_CQ:
+	case MLX5_CMD_OP_DESTROY_QP:
+	case MLX5_CMD_OP_DESTROY_PSV:
+	case MLX5_CMD_OP_2ERR_QP:
+	case MLX5_CMD_OP_2RST_QP:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static int fake_dispatch(struct fake_cmd *c, u16 opcode)
+{
+	switch (opcode) {
+	case MLX5_CMD_OP_QUERY_HCA_CAP:
+		return fake_query_hca_cap(c);
+	case MLX5_CMD_OP_QUERY_SPECIAL_CONTEXTS:
+		return fake_query_special(c);
+	case MLX5_CMD_OP_ALLOC_PD:
+		return fake_alloc_pd(c);
+	case MLX5_CMD_OP_DEALLOC_PD:
+		return fake_dealloc_pd(c);
+	case MLX5_CMD_OP_CREATE_MKEY:
+		return fake_create_mkey(c);
+	case MLX5_CMD_OP_DESTROY_MKEY:
+		return fake_destroy_mkey(c);
+	case MLX5_CMD_OP_QUERY_MKEY:
+		return fake_query_mkey(c);
+	case MLX5_CMD_OP_CREATE_CQ:
+		return fake_create_cq(c);
+	case MLX5_CMD_OP_DESTROY_CQ:
+		return fake_destroy_cq(c);
+	case MLX5_CMD_OP_CREATE_QP:
+		return fake_create_qp(c);
+	case MLX5_CMD_OP_DESTROY_QP:
+		return fake_destroy_qp(c);
+	case MLX5_CMD_OP_RST2INIT_QP:
+	case MLX5_CMD_OP_INIT2RTR_QP:
+	case MLX5_CMD_OP_RTR2RTS_QP:
+	case MLX5_CMD_OP_2ERR_QP:
+	case MLX5_CMD_OP_2RST_QP:
+		return fake_modify_qp(c, opcode);
+	case MLX5_CMD_OP_CREATE_PSV:
+		return fake_create_psv(c);
+	case MLX5_CMD_OP_DESTROY_PSV:
+		return fake_destroy_psv(c);
+	default:
+		return FAIL(c, BAD_OP_ERR, BAD_OPCODE);
+	}
+}
+
+/**
+ * fake_cmd_do() - execute one mailbox
+ * @fd: the fake
+ * @in: input mailbox
+ * @inlen: its length
+ * @out: output mailbox, zeroed here
+ * @outlen: its length
+ * @hcq: for CREATE_CQ, where to route events (may be NULL)
+ *
+ * Context: process, may sleep.
+ * Return: 0, -EREMOTEIO with status/syndrome in @out, or -errno when the
+ * command cannot be delivered.
+ */
+int fake_cmd_do(struct mlx5_umr_fake *fd, const void *in, int inlen,
+		void *out, int outlen, struct mlx5_umr_hca_cq *hcq)
+{
+	struct fake_cmd c = {
+		.fd = fd, .in = in, .inlen = inlen, .out = out,
+		.outlen = outlen, .hcq = hcq,
+	};
+	unsigned long flags;
+	u16 opcode;
+	int ret;
+
+	if (!in || !out || inlen < 8 || outlen < 8)
+		return -EINVAL;
+	memset(out, 0, outlen);
+	opcode = MLX5_GET(create_mkey_in, in, opcode);
+
+	mutex_lock(&fd->cmd_lock);
+	spin_lock_irqsave(&fd->lock, flags);
+	if (fd->faults.cmd_armed &&
+	    (!fd->faults.cmd_opcode || fd->faults.cmd_opcode == opcode)) {
+		fd->faults.cmd_armed = false;
+		spin_unlock_irqrestore(&fd->lock, flags);
+		ret = fake_fail(&c, fd->faults.cmd_status,
+				fd->faults.cmd_synd);
+		goto out;
+	}
+	if (fd->internal_error && !fake_is_teardown(opcode)) {
+		spin_unlock_irqrestore(&fd->lock, flags);
+		ret = -EIO;
+		goto out;
+	}
+	spin_unlock_irqrestore(&fd->lock, flags);
+	ret = fake_dispatch(&c, opcode);
+out:
+	mutex_unlock(&fd->cmd_lock);
+	fake_notify_deliver(fd, &c.nt);
+	return ret;
+}
+
+int fake_cmd_exec(struct mlx5_umr_hca *hca, const void *in, int inlen,
+		  void *out, int outlen)
+{
+	return fake_cmd_do(to_fake(hca), in, inlen, out, outlen, NULL);
+}

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * mlx5-umr fake HCA: debugfs, under <debugfs>/mlx5_umr_fake/<name>/.
+ *
+ * Read-only: caps, counters, qps, cqs, mkeys, wqes (last WQEs in hex).
+ * Fault injection (write): fail_cmd "opcode status syndrome",
+ * fail_wqe "syndrome vendor_synd", drop_cqe "count", delay_ms "ms",
+ * internal_error "1".
+ *
+ * Copyright (c) 2026 The mlx5-umr authors.
+ */
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
+#include <linux/uaccess.h>
+
+#include "fake.h"
+
+static struct dentry *fake_dbg_root;
+
+static int fake_caps_show(struct seq_file *s, void *unused)
+{
+	struct mlx5_umr_fake *fd = s->private;
+	struct mlx5_umr_fake_caps *c = &fd->caps;
+
+	seq_printf(s, "log_max_klm_list_size %u\numr_fence %u\n",
+		   c->log_max_klm_list_size, c->umr_fence);
+	seq_printf(s, "umr_modify_entity_size_disabled %u\numr_modify_atomic_disabled %u\n",
+		   c->umr_modify_entity_size_disabled,
+		   c->umr_modify_atomic_disabled);
+	seq_printf(s, "umr_indirect_mkey_disabled %u\numr_extended_translation_offset %u\n",
+		   c->umr_indirect_mkey_disabled,
+		   c->umr_extended_translation_offset);
+	seq_printf(s, "relaxed_ordering_write_umr %u\nrelaxed_ordering_read_umr %u\n",
+		   c->relaxed_ordering_write_umr, c->relaxed_ordering_read_umr);
+	seq_printf(s, "atomic %u\numr_ptr_rlky %u\nlog_max_qp_sz %u\nlog_max_cq_sz %u\n",
+		   c->atomic, c->umr_ptr_rlky, c->log_max_qp_sz,
+		   c->log_max_cq_sz);
+	seq_printf(s, "sync %u\nresd_lkey 0x%x\n",
+		   !!(fd->flags & MLX5_UMR_FAKE_F_SYNC),
+		   MLX5_UMR_FAKE_RESD_LKEY);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(fake_caps);
+
+static int fake_counters_show(struct seq_file *s, void *unused)
+{
+	struct mlx5_umr_fake_counters c;
+
+	mlx5_umr_fake_get_counters(s->private, &c);
+	seq_printf(s, "pds %u\nmkeys %u\ncqs %u\nqps %u\npsvs %u\nuars %u\n",
+		   c.pds, c.mkeys, c.cqs, c.qps, c.psvs, c.uars);
+	seq_printf(s, "dma_bufs %u\nsg_maps %u\niommu_pages %llu\niommu_faults %llu\n",
+		   c.dma_bufs, c.sg_maps, c.iommu_pages, c.iommu_faults);
+	seq_printf(s, "wqes %llu\ncqes %llu\nerr_cqes %llu\nflush_cqes %llu\n",
+		   c.wqes, c.cqes, c.err_cqes, c.flush_cqes);
+	seq_printf(s, "events %llu\ncq_overruns %llu\nbad_doorbells %llu\n",
+		   c.events, c.cq_overruns, c.bad_doorbells);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(fake_counters);
+
+static int fake_qps_show(struct seq_file *s, void *unused)
+{
+	struct mlx5_umr_fake *fd = s->private;
+	struct fake_qp *qp;
+	unsigned long i, flags;
+
+	seq_puts(s, "qpn state log_sq ci last_pi cqn wqes idx_mismatch rlky\n");
+	spin_lock_irqsave(&fd->lock, flags);
+	xa_for_each(&fd->qps, i, qp)
+		seq_printf(s, "0x%x %s %u %u %u 0x%x %llu %llu %u\n", qp->qpn,
+			   mlx5_qp_state_str(qp->state), qp->log_sq, qp->ci,
+			   qp->last_pi, qp->scq->cqn, qp->nr_wqes,
+			   qp->nr_idx_mismatch, qp->rlky);
+	spin_unlock_irqrestore(&fd->lock, flags);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(fake_qps);
+
+static int fake_cqs_show(struct seq_file *s, void *unused)
+{
+	struct mlx5_umr_fake *fd = s->private;
+	struct fake_cq *cq;
+	unsigned long i, flags;
+
+	seq_puts(s, "cqn log_sz pi armed overrun qps\n");
+	spin_lock_irqsave(&fd->lock, flags);
+	xa_for_each(&fd->cqs, i, cq)
+		seq_printf(s, "0x%x %u %u %u %u %u\n", cq->cqn, cq->log_sz,
+			   cq->pi, cq->armed, cq->overrun, cq->qp_users);
+	spin_unlock_irqrestore(&fd->lock, flags);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(fake_cqs);
+
+static int fake_mkeys_show(struct seq_file *s, void *unused)
+{
+	struct mlx5_umr_fake *fd = s->private;
+	struct fake_mkey *mk;
+	unsigned long i, flags;
+
+	seq_puts(s, "key pd mode free umr_en lr lw rr rw a rinval start len xlt_oct\n");
+	spin_lock_irqsave(&fd->lock, flags);
+	xa_for_each(&fd->mkeys, i, mk) {
+		const void *m = mk->mkc;
+
+		seq_printf(s, "0x%08x 0x%x %u %u %u %u%u%u%u%u %u 0x%llx 0x%llx %u\n",
+			   mk->index << 8 | MLX5_GET(mkc, m, mkey_7_0),
+			   MLX5_GET(mkc, m, pd), fake_mkey_access_mode(m),
+			   MLX5_GET(mkc, m, free), MLX5_GET(mkc, m, umr_en),
+			   MLX5_GET(mkc, m, lr), MLX5_GET(mkc, m, lw),
+			   MLX5_GET(mkc, m, rr), MLX5_GET(mkc, m, rw),
+			   MLX5_GET(mkc, m, a), MLX5_GET(mkc, m, en_rinval),
+			   MLX5_GET64(mkc, m, start_addr),
+			   MLX5_GET64(mkc, m, len), mk->xlt_oct);
+	}
+	spin_unlock_irqrestore(&fd->lock, flags);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(fake_mkeys);
+
+static int fake_wqes_show(struct seq_file *s, void *unused)
+{
+	struct mlx5_umr_fake *fd = s->private;
+	struct fake_wqe_log *l;
+	unsigned long flags;
+	unsigned int i, n;
+
+	l = kmalloc(sizeof(*l), GFP_KERNEL);
+	if (!l)
+		return -ENOMEM;
+	for (i = 0; i < FAKE_WQE_LOG; i++) {
+		spin_lock_irqsave(&fd->lock, flags);
+		n = fd->wqe_log_pos;
+		if (i >= n) {
+			spin_unlock_irqrestore(&fd->lock, flags);
+			break;
+		}
+		/* oldest first */
+		*l = fd->wqe_log[(n - min(n, FAKE_WQE_LOG) + i) % FAKE_WQE_LOG];
+		spin_unlock_irqrestore(&fd->lock, flags);
+		seq_printf(s, "qpn 0x%x idx %u len %u\n", l->qpn, l->idx,
+			   l->len);
+		seq_hex_dump(s, "  ", DUMP_PREFIX_OFFSET, 16, 4, l->data,
+			     l->len, false);
+	}
+	kfree(l);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(fake_wqes);
+
+static ssize_t fake_knob_write(struct file *file, const char __user *ubuf,
+			       size_t count, loff_t *ppos)
+{
+	struct mlx5_umr_fake *fd = file->private_data;
+	const char *name = file->f_path.dentry->d_name.name;
+	unsigned int a = 0, b = 0, c = 0;
+	char buf[64];
+	int n;
+
+	if (count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = 0;
+	n = sscanf(buf, "%i %i %i", &a, &b, &c);
+	if (n < 1)
+		return -EINVAL;
+	if (!strcmp(name, "fail_cmd")) {
+		if (n != 3)
+			return -EINVAL;
+		mlx5_umr_fake_inject_cmd_error(fd, a, b, c);
+	} else if (!strcmp(name, "fail_wqe")) {
+		if (n != 2)
+			return -EINVAL;
+		mlx5_umr_fake_inject_wqe_error(fd, a, b);
+	} else if (!strcmp(name, "drop_cqe")) {
+		mlx5_umr_fake_inject_drop_cqe(fd, a);
+	} else if (!strcmp(name, "delay_ms")) {
+		mlx5_umr_fake_inject_delay(fd, a);
+	} else if (!strcmp(name, "internal_error")) {
+		if (a)
+			mlx5_umr_fake_inject_internal_error(fd);
+	} else {
+		return -EINVAL;
+	}
+	return count;
+}
+
+static const struct file_operations fake_knob_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = fake_knob_write,
+	.llseek = no_llseek,
+};
+
+void fake_debugfs_add(struct mlx5_umr_fake *fd)
+{
+	if (!fake_dbg_root)
+		return;
+	fd->dbg = debugfs_create_dir(dev_name(&fd->dev), fake_dbg_root);
+	debugfs_create_file("caps", 0400, fd->dbg, fd, &fake_caps_fops);
+	debugfs_create_file("counters", 0400, fd->dbg, fd,
+			    &fake_counters_fops);
+	debugfs_create_file("qps", 0400, fd->dbg, fd, &fake_qps_fops);
+	debugfs_create_file("cqs", 0400, fd->dbg, fd, &fake_cqs_fops);
+	debugfs_create_file("mkeys", 0400, fd->dbg, fd, &fake_mkeys_fops);
+	debugfs_create_file("wqes", 0400, fd->dbg, fd, &fake_wqes_fops);
+	debugfs_create_file("fail_cmd", 0200, fd->dbg, fd, &fake_knob_fops);
+	debugfs_create_file("fail_wqe", 0200, fd->dbg, fd, &fake_knob_fops);
+	debugfs_create_file("drop_cqe", 0200, fd->dbg, fd, &fake_knob_fops);
+	debugfs_create_file("delay_ms", 0200, fd->dbg, fd, &fake_knob_fops);
+	debugfs_create_file("internal_error", 0200, fd->dbg, fd,
+			    &fake_knob_fops);
+}
+
+void fake_debugfs_remove(struct mlx5_umr_fake *fd)
+{
+	debugfs_remove_recursive(fd->dbg);
+	fd->dbg = NULL;
+}
+
+void fake_debugfs_init(void)
+{
+	fake_dbg_root = debugfs_create_dir("mlx5_umr_fake", NULL);
+	if (IS_ERR(fake_dbg_root))
+		fake_dbg_root = NULL;
+}
+
+void fake_debugfs_exit(void)
+{
+	debugfs_remove_recursive(fake_dbg_root);
+	fake_dbg_root = NULL;
+}

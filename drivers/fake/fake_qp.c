@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * mlx5-umr fake HCA: send queue and completion queue engine.
+ *
+ * A send doorbell makes the fake read the QP's doorbell record and execute
+ * WQEs from its consumer counter up to the record's producer counter,
+ * reading the ring through the QP's PAS list and the fake IOMMU (so wrap
+ * around and multi-WQEBB WQEs split over the ring end are handled as the
+ * hardware does). Execution is serial, so every fence mode is honoured
+ * trivially. Signalled WQEs produce a requester CQE; the first failing WQE
+ * produces an error CQE and moves the QP to ERR, where every later WQE
+ * (already posted or posted afterwards) completes with a flush error, like
+ * hardware, until the QP is reset.
+ *
+ * Copyright (c) 2026 The mlx5-umr authors.
+ */
+#include <linux/mm.h>
+#include <linux/io.h>
+#include <linux/mlx5/doorbell.h>
+
+#include "fake.h"
+
+static int fake_q_rw(struct mlx5_umr_fake *fd, const u64 *pas, u32 npas,
+		     u8 log_pg, u64 off, void *buf, size_t len, bool write)
+{
+	u64 pgsz = 1ULL << (FAKE_PAGE_SHIFT + log_pg);
+
+	while (len) {
+		u64 idx = off / pgsz, in = off % pgsz;
+		size_t n = min_t(u64, len, pgsz - in);
+
+		if (idx >= npas ||
+		    fake_iommu_rw(fd, pas[idx] + in, buf, n, write))
+			return -EFAULT;
+		off += n;
+		buf += n;
+		len -= n;
+	}
+	return 0;
+}
+
+static void fake_cq_signal(struct mlx5_umr_fake *fd, struct fake_cq *cq,
+			   struct fake_notify *nt)
+{
+	fd->cnt.events++;
+	if (!cq->hcq)
+		return;
+	if (!(fd->flags & MLX5_UMR_FAKE_F_SYNC)) {
+		queue_work(fd->wq, &cq->work);
+		return;
+	}
+	if (nt->n < ARRAY_SIZE(nt->cq)) {
+		atomic_inc(&cq->sync_inflight);
+		nt->cq[nt->n++] = cq;
+	}
+}
+
+void fake_cq_work(struct work_struct *work)
+{
+	struct fake_cq *cq = container_of(work, struct fake_cq, work);
+	struct mlx5_umr_hca_cq *hcq = READ_ONCE(cq->hcq);
+
+	if (hcq)
+		hcq->comp(hcq);
+}
+
+/**
+ * fake_notify_deliver() - call comp() for CQs collected in sync mode
+ * @fd: the fake
+ * @nt: collected under fd->lock, which must no longer be held
+ */
+void fake_notify_deliver(struct mlx5_umr_fake *fd, struct fake_notify *nt)
+{
+	unsigned int i;
+
+	for (i = 0; i < nt->n; i++) {
+		struct fake_cq *cq = nt->cq[i];
+		struct mlx5_umr_hca_cq *hcq = READ_ONCE(cq->hcq);
+
+		if (hcq && !READ_ONCE(cq->dead))
+			hcq->comp(hcq);
+		if (atomic_dec_and_test(&cq->sync_inflight))
+			wake_up_all(&fd->waitq);
+	}
+	nt->n = 0;
+}
+
+/* Write one 64-byte CQE; @cqe's op_own carries the opcode, owner is added. */
+static void fake_cq_write(struct mlx5_umr_fake *fd, struct fake_cq *cq,
+			  struct mlx5_cqe64 *cqe, struct fake_notify *nt)
+{
+	u32 ncqe = 1U << cq->log_sz;
+	__be32 ci_be;
+	u32 ci;
+
+	if (fd->faults.drop_cqes) {
+		fd->faults.drop_cqes--;
+		return;
+	}
+	if (cq->overrun || fake_iommu_rw(fd, cq->dbr, &ci_be, 4, false)) {
+		fd->cnt.cq_overruns++;
+		return;
+	}
+	ci = be32_to_cpu(ci_be) & 0xffffff;
+	if (((cq->pi - ci) & 0xffffff) >= ncqe) {
+		/* hardware raises a CQ error event and stops the CQ */
+		cq->overrun = true;
+		fd->cnt.cq_overruns++;
+		dev_warn_ratelimited(&fd->dev, "CQ 0x%x overrun\n", cq->cqn);
+		return;
+	}
+	cqe->op_own |= !!(cq->pi & ncqe);
+	/* body first, then the byte carrying the owner bit */
+	if (fake_q_rw(fd, cq->pas, cq->npas, cq->log_pg,
+		      (u64)(cq->pi & (ncqe - 1)) * 64, cqe, 63, true) ||
+	    fake_q_rw(fd, cq->pas, cq->npas, cq->log_pg,
+		      (u64)(cq->pi & (ncqe - 1)) * 64 + 63, &cqe->op_own, 1,
+		      true)) {
+		fd->cnt.cq_overruns++;
+		return;
+	}
+	cq->pi++;
+	fd->cnt.cqes++;
+	if (cq->armed) {
+		cq->armed = false;
+		fake_cq_signal(fd, cq, nt);
+	}
+}
+
+static void fake_req_cqe(struct mlx5_umr_fake *fd, struct fake_qp *qp,
+			 u8 opcode, u16 idx, struct fake_notify *nt)
+{
+	struct mlx5_cqe64 cqe = {};
+
+	cqe.sop_drop_qpn = cpu_to_be32((u32)opcode << 24 | qp->qpn);
+	cqe.wqe_counter = cpu_to_be16(idx);
+	cqe.op_own = MLX5_CQE_REQ << 4;
+	fake_cq_write(fd, qp->scq, &cqe, nt);
+}
+
+static void fake_err_cqe(struct mlx5_umr_fake *fd, struct fake_qp *qp,
+			 u8 opcode, u16 idx, u8 synd, u8 vsynd,
+			 struct fake_notify *nt)
+{
+	struct mlx5_cqe64 cqe = {};
+	struct mlx5_err_cqe *err = (void *)&cqe;
+
+	BUILD_BUG_ON(sizeof(*err) != sizeof(cqe));
+	err->syndrome = synd;
+	err->vendor_err_synd = vsynd;
+	err->s_wqe_opcode_qpn = cpu_to_be32((u32)opcode << 24 | qp->qpn);
+	err->wqe_counter = cpu_to_be16(idx);
+	err->op_own = MLX5_CQE_REQ_ERR << 4;
+	if (synd == MLX5_CQE_SYNDROME_WR_FLUSH_ERR)
+		fd->cnt.flush_cqes++;
+	else
+		fd->cnt.err_cqes++;
+	fake_cq_write(fd, qp->scq, &cqe, nt);
+}
+
+static void fake_log_wqe(struct mlx5_umr_fake *fd, struct fake_qp *qp,
+			 u16 idx, unsigned int len)
+{
+	struct fake_wqe_log *l;
+
+	if (!fd->wqe_log)
+		return;
+	l = &fd->wqe_log[fd->wqe_log_pos++ % FAKE_WQE_LOG];
+	l->qpn = qp->qpn;
+	l->idx = idx;
+	l->len = len;
+	memcpy(l->data, qp->wqe, len);
+}
+
+static void fake_qp_error(struct mlx5_umr_fake *fd, struct fake_qp *qp,
+			  u8 opcode, u16 idx, int err, struct fake_notify *nt)
+{
+	fake_err_cqe(fd, qp, opcode, idx, err >> 8, err & 0xff, nt);
+	qp->state = MLX5_QP_STATE_ERR;
+}
+
+/* Execute (RTS) or flush (ERR) WQEs up to the doorbell record. */
+static void fake_sq_process(struct mlx5_umr_fake *fd, struct fake_qp *qp,
+			    struct fake_notify *nt)
+{
+	u32 wqe_cnt = 1U << qp->log_sq;
+	u64 sq_bytes = (u64)wqe_cnt * MLX5_SEND_WQE_BB;
+	__be32 dbr;
+	u16 pi;
+
+	if (fd->internal_error || qp->dead || qp->delayed)
+		return;
+	if (qp->state != MLX5_QP_STATE_RTS && qp->state != MLX5_QP_STATE_ERR)
+		return;
+	if (fake_iommu_rw(fd, qp->dbr + MLX5_SND_DBR * 4, &dbr, 4, false))
+		return;
+	pi = be32_to_cpu(dbr) & 0xffff;
+	qp->last_pi = pi;
+	if ((u16)(pi - qp->ci) > wqe_cnt) {
+		if (qp->state == MLX5_QP_STATE_RTS)
+			fake_qp_error(fd, qp, 0, qp->ci,
+				      fake_wqe_err(MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR,
+						   MLX5_UMR_FAKE_VS_DB_OVERRUN),
+				      nt);
+		qp->ci = pi;
+		return;
+	}
+
+	while (qp->ci != pi) {
+		struct mlx5_wqe_ctrl_seg *ctrl = (void *)qp->wqe;
+		u16 idx = qp->ci;
+		u32 op, qpn_ds, ds, nbb, i;
+		u8 opcode, fm;
+		int err = 0;
+
+		if (fake_q_rw(fd, qp->pas, qp->npas, qp->log_pg,
+			      (u64)(idx & (wqe_cnt - 1)) * MLX5_SEND_WQE_BB,
+			      qp->wqe, MLX5_SEND_WQE_BB, false)) {
+			if (qp->state == MLX5_QP_STATE_RTS)
+				fake_qp_error(fd, qp, 0, idx,
+					      fake_wqe_err(MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
+							   MLX5_UMR_FAKE_VS_RING_FAULT),
+					      nt);
+			qp->ci = pi;
+			return;
+		}
+		op = be32_to_cpu(ctrl->opmod_idx_opcode);
+		qpn_ds = be32_to_cpu(ctrl->qpn_ds);
+		opcode = op & MLX5_WQE_CTRL_OPCODE_MASK;
+		ds = qpn_ds & MLX5_WQE_CTRL_DS_MASK;
+		fm = ctrl->fm_ce_se;
+		nbb = max_t(u32, 1, DIV_ROUND_UP(ds * MLX5_SEND_WQE_DS,
+						 MLX5_SEND_WQE_BB));
+		/* the CQE reports the index the WQE carries, as hardware does */
+		if (((op & MLX5_WQE_CTRL_WQE_INDEX_MASK) >>
+		     MLX5_WQE_CTRL_WQE_INDEX_SHIFT) != idx)
+			qp->nr_idx_mismatch++;
+		idx = (op & MLX5_WQE_CTRL_WQE_INDEX_MASK) >>
+		      MLX5_WQE_CTRL_WQE_INDEX_SHIFT;
+
+		if (qp->state == MLX5_QP_STATE_ERR) {
+			fake_err_cqe(fd, qp, opcode, idx,
+				     MLX5_CQE_SYNDROME_WR_FLUSH_ERR,
+				     MLX5_UMR_FAKE_VS_NONE, nt);
+			qp->ci += nbb;
+			continue;
+		}
+
+		for (i = 1; i < nbb && !err; i++)
+			if (fake_q_rw(fd, qp->pas, qp->npas, qp->log_pg,
+				      (u64)((qp->ci + i) & (wqe_cnt - 1)) *
+				      MLX5_SEND_WQE_BB,
+				      qp->wqe + i * MLX5_SEND_WQE_BB,
+				      MLX5_SEND_WQE_BB, false))
+				err = fake_wqe_err(MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
+						   MLX5_UMR_FAKE_VS_RING_FAULT);
+		if (!err && ds)
+			fake_log_wqe(fd, qp, idx, ds * MLX5_SEND_WQE_DS);
+
+		if (err)
+			;
+		else if (fd->faults.wqe_armed)
+			err = fake_wqe_err(fd->faults.wqe_synd,
+					   fd->faults.wqe_vsynd);
+		else if (!ds || ds * MLX5_SEND_WQE_DS > sq_bytes)
+			err = fake_wqe_err(MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR,
+					   MLX5_UMR_FAKE_VS_BAD_DS);
+		else if ((qpn_ds >> MLX5_WQE_CTRL_QPN_SHIFT) != qp->qpn)
+			err = fake_wqe_err(MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR,
+					   MLX5_UMR_FAKE_VS_BAD_QPN);
+		else if ((fm & 0xe0) > MLX5_FENCE_MODE_SMALL_AND_FENCE)
+			err = fake_wqe_err(MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR,
+					   MLX5_UMR_FAKE_VS_BAD_FENCE);
+		else
+			err = fake_wqe_exec(fd, qp, qp->wqe,
+					    ds * MLX5_SEND_WQE_DS);
+		fd->faults.wqe_armed = false;
+
+		qp->ci += nbb;
+		if (err) {
+			fake_qp_error(fd, qp, opcode, idx, err, nt);
+			continue;
+		}
+		qp->nr_wqes++;
+		fd->cnt.wqes++;
+		if (fm & MLX5_WQE_CTRL_CQ_UPDATE)
+			fake_req_cqe(fd, qp, opcode, idx, nt);
+	}
+}
+
+/**
+ * fake_qp_flush_all() - move a QP to ERR and flush what is posted
+ * @fd: the fake
+ * @qp: the QP (2ERR_QP command)
+ * @nt: notifications to deliver after dropping fd->lock
+ *
+ * Context: fd->lock held.
+ */
+void fake_qp_flush_all(struct mlx5_umr_fake *fd, struct fake_qp *qp,
+		       struct fake_notify *nt)
+{
+	qp->state = MLX5_QP_STATE_ERR;
+	fake_sq_process(fd, qp, nt);
+}
+
+void fake_qp_delay_work(struct work_struct *work)
+{
+	struct fake_qp *qp = container_of(to_delayed_work(work),
+					  struct fake_qp, delay_work);
+	struct mlx5_umr_fake *fd = qp->fd;
+	struct fake_notify nt = {};
+	unsigned long flags;
+
+	spin_lock_irqsave(&fd->lock, flags);
+	qp->delayed = false;
+	fake_sq_process(fd, qp, &nt);
+	spin_unlock_irqrestore(&fd->lock, flags);
+	fake_notify_deliver(fd, &nt);
+}
+
+static void fake_sq_doorbell(struct mlx5_umr_fake *fd, u32 uar,
+			     const __be32 val[2], struct fake_notify *nt)
+{
+	u32 qpn = be32_to_cpu(val[1]) >> MLX5_WQE_CTRL_QPN_SHIFT;
+	struct fake_qp *qp = xa_load(&fd->qps, qpn);
+
+	if (!qp || qp->dead || qp->uar != uar) {
+		fd->cnt.bad_doorbells++;
+		return;
+	}
+	if (fd->faults.delay_ms && !qp->delayed) {
+		qp->delayed = true;
+		queue_delayed_work(fd->wq, &qp->delay_work,
+				   msecs_to_jiffies(fd->faults.delay_ms));
+		fd->faults.delay_ms = 0;
+		return;
+	}
+	fake_sq_process(fd, qp, nt);
+}
+
+static void fake_cq_doorbell(struct mlx5_umr_fake *fd, u32 uar,
+			     const __be32 val[2], struct fake_notify *nt)
+{
+	struct fake_cq *cq = xa_load(&fd->cqs, be32_to_cpu(val[1]) & 0xffffff);
+	u32 ci = be32_to_cpu(val[0]) & 0xffffff;
+
+	if (!cq || cq->dead || cq->uar != uar) {
+		fd->cnt.bad_doorbells++;
+		return;
+	}
+	/* armed with CQEs already past ci: the event fires at once */
+	if ((cq->pi - ci) & 0xffffff) {
+		cq->armed = false;
+		fake_cq_signal(fd, cq, nt);
+	} else {
+		cq->armed = true;
+	}
+}
+
+void fake_write_db(struct mlx5_umr_hca *hca, struct mlx5_umr_uar *uar,
+		   unsigned int offset, const __be32 val[2])
+{
+	struct mlx5_umr_fake *fd = to_fake(hca);
+	struct fake_notify nt = {};
+	unsigned long flags;
+
+	spin_lock_irqsave(&fd->lock, flags);
+	if (fd->internal_error)
+		goto out;
+	if (!xa_load(&fd->uars, uar->index)) {
+		fd->cnt.bad_doorbells++;
+		goto out;
+	}
+	if (offset == MLX5_BF_OFFSET)
+		fake_sq_doorbell(fd, uar->index, val, &nt);
+	else if (offset == MLX5_CQ_DOORBELL)
+		fake_cq_doorbell(fd, uar->index, val, &nt);
+	else
+		fd->cnt.bad_doorbells++;
+out:
+	spin_unlock_irqrestore(&fd->lock, flags);
+	fake_notify_deliver(fd, &nt);
+}

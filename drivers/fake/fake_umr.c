@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * mlx5-umr fake HCA: the WQE engine (UMR, SET_PSV, NOP).
+ *
+ * A UMR WQE is ctrl (16 B) + umr ctrl (48 B) + mkey context (64 B) +
+ * translation (inline octowords, or one data segment pointing at them) +
+ * optional BSF. Every check runs before anything is changed, so a rejected
+ * UMR leaves the mkey untouched. Local invalidation is a UMR that sets
+ * FREE (that is how mlx5_ib and rdma-core encode IB_WR_LOCAL_INV).
+ *
+ * Copyright (c) 2026 The mlx5-umr authors.
+ */
+#include <linux/mm.h>
+
+#include "fake.h"
+
+#define FAKE_UMR_HDR	(sizeof(struct mlx5_wqe_ctrl_seg) + \
+			 sizeof(struct mlx5_wqe_umr_ctrl_seg) + \
+			 sizeof(struct mlx5_mkey_seg))
+
+#define ERR_LEN(v)	fake_wqe_err(MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR, \
+				     MLX5_UMR_FAKE_VS_##v)
+#define ERR_OP(v)	fake_wqe_err(MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR, \
+				     MLX5_UMR_FAKE_VS_##v)
+#define ERR_PROT(v)	fake_wqe_err(MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, \
+				     MLX5_UMR_FAKE_VS_##v)
+
+struct fake_umr {
+	struct mlx5_umr_fake *fd;
+	struct fake_qp *qp;
+	const u8 *wqe;
+	bool inline_xlt;
+	u32 ptr_key;
+	u64 ptr_addr;
+	u32 xlt_oct;
+};
+
+/* Read @n bytes at byte @off of the UMR's translation data. */
+static int fake_umr_xlt_read(struct fake_umr *u, u64 off, void *dst, size_t n)
+{
+	if (u->inline_xlt) {
+		memcpy(dst, u->wqe + FAKE_UMR_HDR + off, n);
+		return 0;
+	}
+	if (u->ptr_key == MLX5_UMR_FAKE_RESD_LKEY)
+		return fake_iommu_rw(u->fd, u->ptr_addr + off, dst, n, false) ?
+			ERR_PROT(XLT_FAULT) : 0;
+	return fake_access(u->fd, u->ptr_key, u->ptr_addr + off, dst, n,
+			   false, false) ? ERR_PROT(XLT_FAULT) : 0;
+}
+
+static int fake_umr_check_entries(struct fake_umr *u, u8 mode, u64 xlt_off)
+{
+	struct mlx5_stride_block_ctrl_seg rb;
+	struct mlx5_klm e;
+	u32 i, first = 0, n, sum = 0;
+	int err;
+
+	if (mode != MLX5_MKC_ACCESS_MODE_KLMS &&
+	    mode != MLX5_MKC_ACCESS_MODE_KSM) {
+		/* MTT/PA carry addresses, checked on access; probe pointer */
+		if (!u->inline_xlt && u->xlt_oct)
+			return fake_umr_xlt_read(u, 0, NULL,
+						 (size_t)u->xlt_oct * 16);
+		return 0;
+	}
+	if (!u->xlt_oct)
+		return 0;
+	err = fake_umr_xlt_read(u, 0, &rb, sizeof(rb));
+	if (err)
+		return err;
+	n = u->xlt_oct;
+	if (mode == MLX5_MKC_ACCESS_MODE_KLMS && !xlt_off &&
+	    be32_to_cpu(rb.op) == MLX5_STRIDE_BLOCK_OP) {
+		n = be16_to_cpu(rb.num_entries);
+		if (!n || n > u->xlt_oct - 1 || !rb.repeat_count)
+			return ERR_OP(XLT_BAD_RB);
+		first = 1;
+		n += 1;
+	}
+	for (i = first; i < n; i++) {
+		err = fake_umr_xlt_read(u, (u64)i * 16, &e, sizeof(e));
+		if (err)
+			return err;
+		if (first) {
+			const struct mlx5_stride_block_entry *se = (void *)&e;
+
+			if (be16_to_cpu(se->stride) < be16_to_cpu(se->bcount))
+				return ERR_OP(XLT_BAD_RB);
+			sum += be16_to_cpu(se->bcount);
+		} else if (!e.bcount && !e.key && !e.va) {
+			continue;	/* zero padding */
+		}
+		if (!fake_key_usable(u->fd, be32_to_cpu(e.key)))
+			return ERR_PROT(XLT_BAD_KEY);
+	}
+	if (first && sum != be32_to_cpu(rb.bcount_per_cycle))
+		return ERR_OP(XLT_BAD_RB);
+	return 0;
+}
+
+static int fake_umr_check_mask(struct mlx5_umr_fake *fd, u64 mask)
+{
+	if ((mask & MLX5_MKEY_MASK_PAGE_SIZE) &&
+	    fd->caps.umr_modify_entity_size_disabled)
+		return ERR_OP(MASK_FORBIDDEN);
+	if ((mask & MLX5_MKEY_MASK_A) && fd->caps.umr_modify_atomic_disabled)
+		return ERR_OP(MASK_FORBIDDEN);
+	if ((mask & MLX5_MKEY_MASK_RELAXED_ORDERING_WRITE) &&
+	    !fd->caps.relaxed_ordering_write_umr)
+		return ERR_OP(MASK_FORBIDDEN);
+	if ((mask & MLX5_MKEY_MASK_RELAXED_ORDERING_READ) &&
+	    !fd->caps.relaxed_ordering_read_umr)
+		return ERR_OP(MASK_FORBIDDEN);
+	return 0;
+}
+
+static int fake_umr_exec(struct mlx5_umr_fake *fd, struct fake_qp *qp,
+			 const u8 *wqe, unsigned int size)
+{
+	const struct mlx5_wqe_ctrl_seg *ctrl = (const void *)wqe;
+	const struct mlx5_wqe_umr_ctrl_seg *uc = (const void *)(ctrl + 1);
+	const void *seg = uc + 1;
+	struct fake_umr u = { .fd = fd, .qp = qp, .wqe = wqe };
+	u8 flags = uc->flags;
+	u64 mask = be64_to_cpu(uc->mkey_mask);
+	u64 xlt_off = 0, need = FAKE_UMR_HDR;
+	u32 bsf_oct = 0, newpd;
+	struct fake_mkey *mk;
+	u8 mode;
+	int err;
+
+	if (flags & ~(MLX5_UMR_TRANSLATION_OFFSET_EN | MLX5_UMR_CHECK_FREE |
+		      MLX5_UMR_CHECK_NOT_FREE | MLX5_UMR_INLINE))
+		return ERR_OP(BAD_FLAGS);
+	if ((flags & (MLX5_UMR_CHECK_FREE | MLX5_UMR_CHECK_NOT_FREE)) ==
+	    (MLX5_UMR_CHECK_FREE | MLX5_UMR_CHECK_NOT_FREE))
+		return ERR_OP(BAD_FLAGS);
+
+	u.xlt_oct = be16_to_cpu(uc->xlt_octowords);
+	u.inline_xlt = flags & MLX5_UMR_INLINE;
+	if (flags & MLX5_UMR_TRANSLATION_OFFSET_EN) {
+		u32 hi = be32_to_cpu(uc->xlt_offset_47_16);
+
+		if (hi && !fd->caps.umr_extended_translation_offset)
+			return ERR_OP(XLT_OFFSET);
+		xlt_off = be16_to_cpu(uc->xlt_offset) | (u64)hi << 16;
+	} else {
+		bsf_oct = be16_to_cpu(uc->bsf_octowords);
+	}
+	if (u.inline_xlt) {
+		if (u.xlt_oct % 4)
+			return ERR_LEN(XLT_ALIGN);
+		need += (u64)u.xlt_oct * 16;
+	} else if (u.xlt_oct) {
+		need += sizeof(struct mlx5_wqe_data_seg);
+	}
+	need += (u64)bsf_oct * 16;
+	if (need > size)
+		return ERR_LEN(BAD_DS);
+
+	if (!u.inline_xlt && u.xlt_oct) {
+		const struct mlx5_wqe_data_seg *ds = (const void *)(wqe +
+								  FAKE_UMR_HDR);
+
+		u.ptr_key = be32_to_cpu(ds->lkey);
+		u.ptr_addr = be64_to_cpu(ds->addr);
+		if (be32_to_cpu(ds->byte_count) < u.xlt_oct * 16)
+			return ERR_LEN(PTR_LEN);
+		if (u.ptr_key == MLX5_UMR_FAKE_RESD_LKEY &&
+		    (!qp->rlky || !fd->caps.umr_ptr_rlky))
+			return ERR_PROT(PTR_NO_RLKY);
+	}
+
+	mk = fake_mkey_lookup(fd, be32_to_cpu(ctrl->umr_mkey));
+	if (!mk)
+		return ERR_PROT(MKEY_UNKNOWN);
+	if (!MLX5_GET(mkc, mk->mkc, umr_en))
+		return ERR_PROT(MKEY_NOT_UMR);
+	/* Kernel names: CHECK_FREE = fail if free, CHECK_NOT_FREE = fail if not free */
+	if ((flags & MLX5_UMR_CHECK_FREE) && MLX5_GET(mkc, mk->mkc, free))
+		return ERR_PROT(MKEY_FREE);
+	if ((flags & MLX5_UMR_CHECK_NOT_FREE) && !MLX5_GET(mkc, mk->mkc, free))
+		return ERR_PROT(MKEY_NOT_FREE);
+	err = fake_umr_check_mask(fd, mask);
+	if (err)
+		return err;
+	if (xlt_off + u.xlt_oct > mk->xlt_oct)
+		return ERR_LEN(XLT_TOO_BIG);
+	if (bsf_oct > mk->bsf_oct)
+		return ERR_PROT(BSF);
+	if (mask & MLX5_MKEY_MASK_PD) {
+		newpd = MLX5_GET(mkc, seg, pd);
+		if (!xa_load(&fd->pds, newpd))
+			return ERR_PROT(BAD_PD);
+	}
+	mode = fake_mkey_access_mode(mk->mkc);
+	err = fake_umr_check_entries(&u, mode, xlt_off);
+	if (err)
+		return err;
+
+	/* all checks passed: commit */
+	if (u.xlt_oct) {
+		err = fake_umr_xlt_read(&u, 0, mk->xlt + xlt_off * 16,
+					(size_t)u.xlt_oct * 16);
+		if (err)
+			return err;
+	}
+	if (bsf_oct) {
+		const u8 *bsf = wqe + need - (u64)bsf_oct * 16;
+
+		memcpy(mk->bsf, bsf, (size_t)bsf_oct * 16);
+	}
+	fake_mkey_apply_mask(mk->mkc, seg, mask);
+	return 0;
+}
+
+static int fake_set_psv_exec(struct mlx5_umr_fake *fd, const u8 *wqe,
+			     unsigned int size)
+{
+	const struct mlx5_seg_set_psv *s = (const void *)(wqe +
+					sizeof(struct mlx5_wqe_ctrl_seg));
+	struct fake_psv *psv;
+
+	if (size < sizeof(struct mlx5_wqe_ctrl_seg) + sizeof(*s))
+		return ERR_LEN(BAD_DS);
+	psv = xa_load(&fd->psvs, be32_to_cpu(s->psv_num) & 0xffffff);
+	if (!psv)
+		return ERR_PROT(PSV_UNKNOWN);
+	psv->val = *s;
+	return 0;
+}
+
+/**
+ * fake_wqe_exec() - execute one WQE
+ * @fd: the fake
+ * @qp: the QP it was posted on
+ * @wqe: the WQE, ctrl segment first, contiguous
+ * @size: ds * 16
+ *
+ * Context: fd->lock held.
+ * Return: 0 or fake_wqe_err(syndrome, vendor syndrome).
+ */
+int fake_wqe_exec(struct mlx5_umr_fake *fd, struct fake_qp *qp,
+		  const u8 *wqe, unsigned int size)
+{
+	const struct mlx5_wqe_ctrl_seg *ctrl = (const void *)wqe;
+
+	switch (be32_to_cpu(ctrl->opmod_idx_opcode) & MLX5_WQE_CTRL_OPCODE_MASK) {
+	case MLX5_OPCODE_NOP:
+		return 0;
+	case MLX5_OPCODE_UMR:
+		return fake_umr_exec(fd, qp, wqe, size);
+	case MLX5_OPCODE_SET_PSV:
+		return fake_set_psv_exec(fd, wqe, size);
+	default:
+		return ERR_OP(BAD_OPCODE);
+	}
+}

@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * mlx5-umr fake HCA: the data path.
+ *
+ * An access through a key walks the mkey's translation the way the HCA's
+ * translation unit does: PA and MTT mkeys resolve to device addresses,
+ * KLM/KSM mkeys and repeat blocks resolve to (key, address) pairs that are
+ * walked again, up to MLX5_UMR_FAKE_MAX_DEPTH mkeys deep. Every mkey on the
+ * way must be valid (not free, variant matching), in the PD of the outer
+ * key, and grant the access: RR/RW for the outer key of a remote access,
+ * LR/LW otherwise. Every device address must be mapped in the fake IOMMU.
+ *
+ * The walk runs twice under fd->lock: once to check, once to copy, so a
+ * failed access moves no data.
+ *
+ * Copyright (c) 2026 The mlx5-umr authors.
+ */
+#include <linux/mm.h>
+
+#include "fake.h"
+
+struct fake_walk {
+	struct mlx5_umr_fake *fd;
+	u8 *buf;	/* NULL: check only */
+	bool write;
+	bool remote;
+	u32 pdn;
+};
+
+static int fake_walk_key(struct fake_walk *w, u32 key, u64 va, u64 len,
+			 u64 boff, int depth);
+
+static int fake_walk_dev(struct fake_walk *w, u64 addr, u64 len, u64 boff)
+{
+	if (fake_iommu_rw(w->fd, addr, w->buf ? w->buf + boff : NULL, len,
+			  w->write))
+		return FAKE_X_FAULT;
+	return FAKE_X_OK;
+}
+
+static int fake_walk_mtt(struct fake_walk *w, struct fake_mkey *mk, u64 va,
+			 u64 len, u64 boff)
+{
+	unsigned int lps = MLX5_GET(mkc, mk->mkc, log_page_size);
+	u64 start = MLX5_GET64(mkc, mk->mkc, start_addr);
+	u64 pgsz, a, nmtt;
+	int err;
+
+	if (lps < FAKE_PAGE_SHIFT || lps > 40)
+		return FAKE_X_MODE;
+	pgsz = 1ULL << lps;
+	a = va - (start & ~(pgsz - 1));
+	nmtt = (u64)mk->xlt_oct * 2;
+	while (len) {
+		u64 idx = a >> lps, in = a & (pgsz - 1);
+		u64 n = min(len, pgsz - in);
+		__be64 ptag;
+
+		if (idx >= nmtt)
+			return FAKE_X_BOUNDS;
+		memcpy(&ptag, mk->xlt + idx * 8, 8);
+		err = fake_walk_dev(w, (be64_to_cpu(ptag) & ~(pgsz - 1)) + in,
+				    n, boff);
+		if (err)
+			return err;
+		a += n;
+		boff += n;
+		len -= n;
+	}
+	return FAKE_X_OK;
+}
+
+static int fake_walk_klm(struct fake_walk *w, struct fake_mkey *mk, u64 off,
+			 u64 len, u64 boff, int depth)
+{
+	u64 pos = 0;
+	u32 i;
+	int err;
+
+	for (i = 0; i < mk->xlt_oct && len; i++) {
+		const struct mlx5_klm *klm = (void *)(mk->xlt + i * 16);
+		u64 bc = be32_to_cpu(klm->bcount), n, d;
+
+		if (off < pos + bc) {
+			d = off - pos;
+			n = min(len, bc - d);
+			err = fake_walk_key(w, be32_to_cpu(klm->key),
+					    be64_to_cpu(klm->va) + d, n, boff,
+					    depth + 1);
+			if (err)
+				return err;
+			off += n;
+			boff += n;
+			len -= n;
+		}
+		pos += bc;
+	}
+	return len ? FAKE_X_BOUNDS : FAKE_X_OK;
+}
+
+static int fake_walk_ksm(struct fake_walk *w, struct fake_mkey *mk, u64 off,
+			 u64 len, u64 boff, int depth)
+{
+	unsigned int lps = MLX5_GET(mkc, mk->mkc, log_page_size);
+	u64 esz;
+	int err;
+
+	if (lps > 40)
+		return FAKE_X_MODE;
+	esz = 1ULL << lps;
+	while (len) {
+		u64 idx = off >> lps, in = off & (esz - 1);
+		u64 n = min(len, esz - in);
+		const struct mlx5_ksm *ksm;
+
+		if (idx >= mk->xlt_oct)
+			return FAKE_X_BOUNDS;
+		ksm = (void *)(mk->xlt + idx * 16);
+		err = fake_walk_key(w, be32_to_cpu(ksm->key),
+				    be64_to_cpu(ksm->va) + in, n, boff,
+				    depth + 1);
+		if (err)
+			return err;
+		off += n;
+		boff += n;
+		len -= n;
+	}
+	return FAKE_X_OK;
+}
+
+static bool fake_is_repeat_block(struct fake_mkey *mk)
+{
+	const struct mlx5_stride_block_ctrl_seg *rb = (void *)mk->xlt;
+
+	return mk->xlt_oct && be32_to_cpu(rb->op) == MLX5_STRIDE_BLOCK_OP;
+}
+
+/*
+ * Repeat block: the pattern of num_entries entries repeats repeat_count
+ * times; within cycle c, entry j contributes bcount bytes starting at
+ * va + c * stride (stride = bytes_count + bytes_skip).
+ */
+static int fake_walk_rb(struct fake_walk *w, struct fake_mkey *mk, u64 off,
+			u64 len, u64 boff, int depth)
+{
+	const struct mlx5_stride_block_ctrl_seg *rb = (void *)mk->xlt;
+	const struct mlx5_stride_block_entry *ent = (void *)(mk->xlt + 16);
+	u64 bcpc = be32_to_cpu(rb->bcount_per_cycle);
+	u64 rep = be32_to_cpu(rb->repeat_count);
+	u32 n = be16_to_cpu(rb->num_entries), j;
+	int err;
+
+	if (!n || n > mk->xlt_oct - 1 || !bcpc)
+		return FAKE_X_RB;
+	if (off + len > bcpc * rep || off + len < off)
+		return FAKE_X_BOUNDS;
+	while (len) {
+		u64 cycle = div64_u64(off, bcpc), in = off - cycle * bcpc;
+		u64 cum = 0, cnt;
+
+		for (j = 0; j < n; j++) {
+			cnt = be16_to_cpu(ent[j].bcount);
+			if (in < cum + cnt)
+				break;
+			cum += cnt;
+		}
+		if (j == n)
+			return FAKE_X_RB;	/* bcount_per_cycle > sum */
+		cnt = min(len, cum + cnt - in);
+		err = fake_walk_key(w, be32_to_cpu(ent[j].key),
+				    be64_to_cpu(ent[j].va) +
+				    cycle * be16_to_cpu(ent[j].stride) +
+				    (in - cum), cnt, boff, depth + 1);
+		if (err)
+			return err;
+		off += cnt;
+		boff += cnt;
+		len -= cnt;
+	}
+	return FAKE_X_OK;
+}
+
+static int fake_walk_key(struct fake_walk *w, u32 key, u64 va, u64 len,
+			 u64 boff, int depth)
+{
+	bool outer = depth == 0;
+	struct fake_mkey *mk;
+	const void *mkc;
+	u64 start, mlen, off;
+	bool ok;
+
+	if (depth >= MLX5_UMR_FAKE_MAX_DEPTH)
+		return FAKE_X_DEPTH;
+	if (key == MLX5_UMR_FAKE_RESD_LKEY) {
+		/* reserved lkey: device addresses, never as an rkey */
+		if (outer && w->remote)
+			return FAKE_X_KEY;
+		return fake_walk_dev(w, va, len, boff);
+	}
+	mk = fake_mkey_lookup(w->fd, key);
+	if (!mk)
+		return FAKE_X_KEY;
+	mkc = mk->mkc;
+	if (MLX5_GET(mkc, mkc, free))
+		return FAKE_X_FREE;
+	if (outer && w->remote)
+		ok = w->write ? MLX5_GET(mkc, mkc, rw) : MLX5_GET(mkc, mkc, rr);
+	else
+		ok = w->write ? MLX5_GET(mkc, mkc, lw) : MLX5_GET(mkc, mkc, lr);
+	if (!ok)
+		return FAKE_X_ACCESS;
+	if (outer)
+		w->pdn = MLX5_GET(mkc, mkc, pd);
+	else if (MLX5_GET(mkc, mkc, pd) != w->pdn)
+		return FAKE_X_PD;
+
+	start = MLX5_GET64(mkc, mkc, start_addr);
+	mlen = MLX5_GET64(mkc, mkc, len);
+	if (va < start)
+		return FAKE_X_BOUNDS;
+	off = va - start;
+	if (!MLX5_GET(mkc, mkc, length64) &&
+	    (off > mlen || len > mlen - off))
+		return FAKE_X_BOUNDS;
+
+	switch (fake_mkey_access_mode(mkc)) {
+	case MLX5_MKC_ACCESS_MODE_PA:
+		return fake_walk_dev(w, va, len, boff);
+	case MLX5_MKC_ACCESS_MODE_MTT:
+		return fake_walk_mtt(w, mk, va, len, boff);
+	case MLX5_MKC_ACCESS_MODE_KLMS:
+		if (fake_is_repeat_block(mk))
+			return fake_walk_rb(w, mk, off, len, boff, depth);
+		return fake_walk_klm(w, mk, off, len, boff, depth);
+	case MLX5_MKC_ACCESS_MODE_KSM:
+		return fake_walk_ksm(w, mk, off, len, boff, depth);
+	default:
+		return FAKE_X_MODE;
+	}
+}
+
+/**
+ * fake_access() - move data through a key
+ * @fd: the fake
+ * @key: outer key
+ * @va: address in the key's address space (start_addr based)
+ * @buf: data, or NULL to only check the access
+ * @len: bytes
+ * @write: write @buf to the memory (else read into @buf)
+ * @remote: the outer key is used as an rkey
+ *
+ * Context: fd->lock held.
+ * Return: FAKE_X_OK or the first violation found; on a violation no byte
+ * was moved.
+ */
+int fake_access(struct mlx5_umr_fake *fd, u32 key, u64 va, void *buf,
+		size_t len, bool write, bool remote)
+{
+	struct fake_walk w = {
+		.fd = fd, .write = write, .remote = remote,
+	};
+	int err;
+
+	if (!len)
+		return FAKE_X_OK;
+	err = fake_walk_key(&w, key, va, len, 0, 0);
+	if (err || !buf)
+		return err;
+	w.buf = buf;
+	return fake_walk_key(&w, key, va, len, 0, 0);
+}
+
+int fake_test_xfer(struct mlx5_umr_hca *hca, u32 key, u64 offset, void *buf,
+		   size_t len, bool write, bool remote)
+{
+	struct mlx5_umr_fake *fd = to_fake(hca);
+	struct fake_mkey *mk;
+	unsigned long flags;
+	u64 va = offset;
+	int err;
+
+	if (len && !buf)
+		return -EINVAL;
+	spin_lock_irqsave(&fd->lock, flags);
+	if (fd->internal_error) {
+		spin_unlock_irqrestore(&fd->lock, flags);
+		return -EIO;
+	}
+	mk = fake_mkey_lookup(fd, key);
+	if (mk)
+		va += MLX5_GET64(mkc, mk->mkc, start_addr);
+	err = fake_access(fd, key, va, buf, len, write, remote);
+	spin_unlock_irqrestore(&fd->lock, flags);
+	if (!err)
+		return 0;
+	return remote ? MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR :
+			MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
+}
+
+/**
+ * mlx5_umr_fake_xfer() - RDMA READ/WRITE through a key (test-only)
+ * @fake: the fake
+ * @key: the rkey (@remote) or lkey
+ * @offset: byte offset from the mkey's start_addr
+ * @buf: source (@write) or destination buffer of @len bytes
+ * @len: bytes to move
+ * @write: RDMA WRITE into the memory, else RDMA READ from it
+ * @remote: access as a remote peer (RR/RW needed), else locally (LR/LW)
+ *
+ * Same as hca->ops->test_xfer. Context: any; does not sleep.
+ * Return: 0, the CQE syndrome the requester would see
+ * (MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR or _LOCAL_PROT_ERR), or -errno.
+ */
+int mlx5_umr_fake_xfer(struct mlx5_umr_fake *fake, u32 key, u64 offset,
+		       void *buf, size_t len, bool write, bool remote)
+{
+	return fake_test_xfer(&fake->hca, key, offset, buf, len, write, remote);
+}
+EXPORT_SYMBOL(mlx5_umr_fake_xfer);

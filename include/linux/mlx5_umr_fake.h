@@ -1,0 +1,240 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * mlx5-umr: test API of the fake mlx5 HCA (mlx5_umr_fake.ko).
+ *
+ * Everything declared here is for tests only (KUnit suites, the uapi's
+ * fake-only operations, benchmarks). Production code talks to a fake only
+ * through struct mlx5_umr_hca_ops, exactly as it talks to real hardware.
+ *
+ * Copyright (c) 2026 The mlx5-umr authors.
+ */
+#ifndef _LINUX_MLX5_UMR_FAKE_H
+#define _LINUX_MLX5_UMR_FAKE_H
+
+#include <linux/types.h>
+#include <linux/bits.h>
+#include <linux/mlx5_umr_hca.h>
+
+struct mlx5_umr_fake;
+
+/**
+ * MLX5_UMR_FAKE_RESD_LKEY - the reserved lkey QUERY_SPECIAL_CONTEXTS returns
+ *
+ * A KLM entry or a UMR pointer data segment carrying this key addresses
+ * device (IOVA) addresses directly.
+ */
+#define MLX5_UMR_FAKE_RESD_LKEY 0x100
+
+/**
+ * MLX5_UMR_FAKE_MAX_DEPTH - how many mkeys one access may traverse
+ *
+ * The outer key counts as one; a KLM chain deeper than this fails.
+ */
+#define MLX5_UMR_FAKE_MAX_DEPTH 4
+
+/**
+ * enum mlx5_umr_fake_vsynd - vendor_err_synd of the fake's error CQEs
+ * @MLX5_UMR_FAKE_VS_NONE: no vendor detail (flush errors)
+ * @MLX5_UMR_FAKE_VS_BAD_OPCODE: unknown WQE opcode
+ * @MLX5_UMR_FAKE_VS_BAD_QPN: ctrl segment names another QP
+ * @MLX5_UMR_FAKE_VS_BAD_DS: ds count 0, or too small for the WQE's segments
+ * @MLX5_UMR_FAKE_VS_BAD_FENCE: reserved fence mode
+ * @MLX5_UMR_FAKE_VS_DB_OVERRUN: doorbell record ahead of the ring by more
+ *	than the ring size
+ * @MLX5_UMR_FAKE_VS_RING_FAULT: WQE could not be read (IOMMU fault)
+ * @MLX5_UMR_FAKE_VS_MKEY_UNKNOWN: UMR target key does not exist
+ * @MLX5_UMR_FAKE_VS_MKEY_NOT_UMR: UMR target mkey lacks umr_en
+ * @MLX5_UMR_FAKE_VS_MKEY_FREE: "fail if free" (MLX5_UMR_CHECK_FREE) and free
+ * @MLX5_UMR_FAKE_VS_MKEY_NOT_FREE: "fail if not free"
+ *	(MLX5_UMR_CHECK_NOT_FREE) and in use
+ * @MLX5_UMR_FAKE_VS_BAD_FLAGS: both check flags, or reserved flag bits
+ * @MLX5_UMR_FAKE_VS_MASK_FORBIDDEN: mkey_mask bit the caps forbid
+ * @MLX5_UMR_FAKE_VS_XLT_TOO_BIG: xlt_offset + xlt_octowords beyond the
+ *	mkey's translations_octword_size
+ * @MLX5_UMR_FAKE_VS_XLT_ALIGN: inline translation not a multiple of 64 B
+ * @MLX5_UMR_FAKE_VS_XLT_OFFSET: offset bits 47:16 without the cap
+ * @MLX5_UMR_FAKE_VS_XLT_FAULT: pointer-mode translation unreadable
+ * @MLX5_UMR_FAKE_VS_XLT_BAD_KEY: a translation entry names an unknown or
+ *	free mkey
+ * @MLX5_UMR_FAKE_VS_XLT_BAD_RB: malformed repeat block
+ * @MLX5_UMR_FAKE_VS_BAD_PD: new PD does not exist
+ * @MLX5_UMR_FAKE_VS_BSF: BSF without room for it in the mkey
+ * @MLX5_UMR_FAKE_VS_PTR_NO_RLKY: reserved lkey used on a QP without rlky
+ * @MLX5_UMR_FAKE_VS_PTR_LEN: pointer data segment shorter than the
+ *	translation
+ * @MLX5_UMR_FAKE_VS_PSV_UNKNOWN: SET_PSV names an unknown PSV
+ * @MLX5_UMR_FAKE_VS_INJECTED: error injected by the test
+ */
+enum mlx5_umr_fake_vsynd {
+	MLX5_UMR_FAKE_VS_NONE = 0x00,
+	MLX5_UMR_FAKE_VS_BAD_OPCODE = 0x01,
+	MLX5_UMR_FAKE_VS_BAD_QPN = 0x02,
+	MLX5_UMR_FAKE_VS_BAD_DS = 0x03,
+	MLX5_UMR_FAKE_VS_BAD_FENCE = 0x04,
+	MLX5_UMR_FAKE_VS_DB_OVERRUN = 0x05,
+	MLX5_UMR_FAKE_VS_RING_FAULT = 0x06,
+	MLX5_UMR_FAKE_VS_MKEY_UNKNOWN = 0x10,
+	MLX5_UMR_FAKE_VS_MKEY_NOT_UMR = 0x11,
+	MLX5_UMR_FAKE_VS_MKEY_FREE = 0x12,
+	MLX5_UMR_FAKE_VS_MKEY_NOT_FREE = 0x13,
+	MLX5_UMR_FAKE_VS_BAD_FLAGS = 0x14,
+	MLX5_UMR_FAKE_VS_MASK_FORBIDDEN = 0x15,
+	MLX5_UMR_FAKE_VS_XLT_TOO_BIG = 0x16,
+	MLX5_UMR_FAKE_VS_XLT_ALIGN = 0x17,
+	MLX5_UMR_FAKE_VS_XLT_OFFSET = 0x18,
+	MLX5_UMR_FAKE_VS_XLT_FAULT = 0x19,
+	MLX5_UMR_FAKE_VS_XLT_BAD_KEY = 0x1a,
+	MLX5_UMR_FAKE_VS_XLT_BAD_RB = 0x1b,
+	MLX5_UMR_FAKE_VS_BAD_PD = 0x1c,
+	MLX5_UMR_FAKE_VS_BSF = 0x1d,
+	MLX5_UMR_FAKE_VS_PTR_NO_RLKY = 0x1e,
+	MLX5_UMR_FAKE_VS_PTR_LEN = 0x1f,
+	MLX5_UMR_FAKE_VS_PSV_UNKNOWN = 0x30,
+	MLX5_UMR_FAKE_VS_INJECTED = 0xfe,
+};
+
+/**
+ * enum mlx5_umr_fake_cmd_synd - syndromes of failed commands
+ *
+ * Real firmware returns opaque 32-bit syndromes; the fake returns these so
+ * tests can tell causes apart. The status (MLX5_CMD_STAT_*) is what real
+ * firmware would return for the same mistake.
+ */
+enum mlx5_umr_fake_cmd_synd {
+	MLX5_UMR_FAKE_SYND_BAD_OPCODE = 0xfa4e0001,
+	MLX5_UMR_FAKE_SYND_BAD_OP_MOD,
+	MLX5_UMR_FAKE_SYND_BAD_INLEN,
+	MLX5_UMR_FAKE_SYND_BAD_OUTLEN,
+	MLX5_UMR_FAKE_SYND_NO_RESOURCES,
+	MLX5_UMR_FAKE_SYND_BAD_PD,
+	MLX5_UMR_FAKE_SYND_PD_BUSY,
+	MLX5_UMR_FAKE_SYND_BAD_CQ,
+	MLX5_UMR_FAKE_SYND_CQ_BUSY,
+	MLX5_UMR_FAKE_SYND_BAD_UAR,
+	MLX5_UMR_FAKE_SYND_BAD_DBR,
+	MLX5_UMR_FAKE_SYND_BAD_PAS,
+	MLX5_UMR_FAKE_SYND_BAD_SIZE,
+	MLX5_UMR_FAKE_SYND_BAD_ST,
+	MLX5_UMR_FAKE_SYND_BAD_RQ,
+	MLX5_UMR_FAKE_SYND_BAD_QP,
+	MLX5_UMR_FAKE_SYND_BAD_QP_STATE,
+	MLX5_UMR_FAKE_SYND_BAD_MKEY,
+	MLX5_UMR_FAKE_SYND_BAD_ACCESS_MODE,
+	MLX5_UMR_FAKE_SYND_XLT_TOO_BIG,
+	MLX5_UMR_FAKE_SYND_BAD_PSV,
+	MLX5_UMR_FAKE_SYND_BAD_CAP_TYPE,
+	MLX5_UMR_FAKE_SYND_BAD_CQE_SIZE,
+	MLX5_UMR_FAKE_SYND_BAD_FIELD,
+};
+
+/**
+ * struct mlx5_umr_fake_caps - general capabilities the fake reports
+ * @log_max_klm_list_size: log2 of the largest KLM/KSM translation
+ * @umr_fence: MLX5_FENCE_MODE_* index the service must use (0..2)
+ * @umr_modify_entity_size_disabled: UMR may not change log_page_size
+ * @umr_modify_atomic_disabled: UMR may not change the A access bit
+ * @umr_indirect_mkey_disabled: reported only
+ * @umr_extended_translation_offset: xlt_offset_47_16 may be non-zero
+ * @relaxed_ordering_write_umr: UMR may set relaxed_ordering_write
+ * @relaxed_ordering_read_umr: UMR may set relaxed_ordering_read
+ * @atomic: atomic operations supported (reported only)
+ * @umr_ptr_rlky: pointer-mode UMR may use the reserved lkey
+ * @log_max_qp_sz: log2 of the largest SQ in WQEBBs
+ * @log_max_cq_sz: log2 of the largest CQ in CQEs
+ */
+struct mlx5_umr_fake_caps {
+	u8 log_max_klm_list_size;
+	u8 umr_fence;
+	bool umr_modify_entity_size_disabled;
+	bool umr_modify_atomic_disabled;
+	bool umr_indirect_mkey_disabled;
+	bool umr_extended_translation_offset;
+	bool relaxed_ordering_write_umr;
+	bool relaxed_ordering_read_umr;
+	bool atomic;
+	bool umr_ptr_rlky;
+	u8 log_max_qp_sz;
+	u8 log_max_cq_sz;
+};
+
+/* Completions are delivered inside write_db instead of from a workqueue. */
+#define MLX5_UMR_FAKE_F_SYNC		BIT(0)
+/* Offer the fake to the UMR service (mlx5_umr_register_hca()). */
+#define MLX5_UMR_FAKE_F_REGISTER	BIT(1)
+
+/**
+ * struct mlx5_umr_fake_attr - how to build a private fake
+ * @flags: MLX5_UMR_FAKE_F_*
+ * @caps: capabilities; start from mlx5_umr_fake_attr_init()
+ */
+struct mlx5_umr_fake_attr {
+	u32 flags;
+	struct mlx5_umr_fake_caps caps;
+};
+
+/**
+ * struct mlx5_umr_fake_counters - live objects and event counts
+ * @pds: live protection domains
+ * @mkeys: live mkeys (the reserved lkey is not counted)
+ * @cqs: live CQs
+ * @qps: live QPs
+ * @psvs: live PSVs
+ * @uars: live UAR pages
+ * @dma_bufs: live buffers from alloc_dma_buf
+ * @sg_maps: live dma_map_sg mappings
+ * @iommu_pages: pages currently mapped in the fake IOMMU
+ * @iommu_faults: accesses to unmapped device addresses so far
+ * @wqes: WQEs executed (not flushed)
+ * @cqes: CQEs written, errors and flushes included
+ * @err_cqes: error CQEs written, flushes excluded
+ * @flush_cqes: flush-error CQEs written
+ * @events: completion events raised
+ * @cq_overruns: CQEs lost because a CQ was full
+ * @bad_doorbells: doorbells naming no object of that UAR
+ */
+struct mlx5_umr_fake_counters {
+	u32 pds;
+	u32 mkeys;
+	u32 cqs;
+	u32 qps;
+	u32 psvs;
+	u32 uars;
+	u32 dma_bufs;
+	u32 sg_maps;
+	u64 iommu_pages;
+	u64 iommu_faults;
+	u64 wqes;
+	u64 cqes;
+	u64 err_cqes;
+	u64 flush_cqes;
+	u64 events;
+	u64 cq_overruns;
+	u64 bad_doorbells;
+};
+
+void mlx5_umr_fake_attr_init(struct mlx5_umr_fake_attr *attr);
+struct mlx5_umr_fake *mlx5_umr_fake_create(const struct mlx5_umr_fake_attr *attr);
+void mlx5_umr_fake_destroy(struct mlx5_umr_fake *fake);
+struct mlx5_umr_hca *mlx5_umr_fake_hca(struct mlx5_umr_fake *fake);
+struct mlx5_umr_fake *mlx5_umr_fake_from_hca(struct mlx5_umr_hca *hca);
+
+void mlx5_umr_fake_get_counters(struct mlx5_umr_fake *fake,
+				struct mlx5_umr_fake_counters *cnt);
+int mlx5_umr_fake_query_mkey(struct mlx5_umr_fake *fake, u32 key, void *mkc,
+			     void *xlt, size_t xlt_len);
+int mlx5_umr_fake_qp_state(struct mlx5_umr_fake *fake, u32 qpn, u16 *sq_ci);
+int mlx5_umr_fake_xfer(struct mlx5_umr_fake *fake, u32 key, u64 offset,
+		       void *buf, size_t len, bool write, bool remote);
+void mlx5_umr_fake_flush(struct mlx5_umr_fake *fake);
+
+void mlx5_umr_fake_inject_cmd_error(struct mlx5_umr_fake *fake, u16 opcode,
+				    u8 status, u32 syndrome);
+void mlx5_umr_fake_inject_wqe_error(struct mlx5_umr_fake *fake, u8 syndrome,
+				    u8 vendor_synd);
+void mlx5_umr_fake_inject_drop_cqe(struct mlx5_umr_fake *fake,
+				   unsigned int count);
+void mlx5_umr_fake_inject_delay(struct mlx5_umr_fake *fake,
+				unsigned int msecs);
+void mlx5_umr_fake_inject_internal_error(struct mlx5_umr_fake *fake);
+
+#endif /* _LINUX_MLX5_UMR_FAKE_H */
