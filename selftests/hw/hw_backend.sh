@@ -32,6 +32,8 @@ check() {
 diag() { echo "# $*"; }
 
 loaded() { grep -q "^$1 " /proc/modules; }
+# $1 is loaded and $MOD links against it
+uses() { loaded "$1" && [ -e "/sys/module/$1/holders/$MOD" ]; }
 # kernel log since this script started
 newlog() { dmesg | sed -n "/$MARK/,\$p"; }
 # wait up to 5 s for a command to succeed (removal may finish asynchronously)
@@ -69,14 +71,17 @@ rxe_was_loaded=no
 loaded rdma_rxe && rxe_was_loaded=yes
 
 # 1-5: load with no mlx5 device present
+for m in mlx5_core ib_core; do
+	loaded $m && diag "$m was loaded before this test"
+done
 if loaded $MOD; then
 	diag "$MOD already loaded; unloading first"
 	rmmod $MOD
 fi
 check "modprobe $MOD" modprobe $MOD
 check "$MOD is loaded" loaded $MOD
-check "it pulled in mlx5_core" loaded mlx5_core
-check "it pulled in ib_core" loaded ib_core
+check "it pulled in mlx5_core and uses it" uses mlx5_core
+check "it pulled in ib_core and uses it" uses ib_core
 check "debugfs $DBG lists no bound device" no_bound
 diag "devices: $(tr '\n' ';' <"$DBG" 2>/dev/null)"
 
