@@ -7,7 +7,6 @@
 #   make check        every test: KUnit on UML, selftests in a QEMU VM,
 #                     the DKMS round trip and the test bed's own proofs
 #   make demo         the main job on the fake HCA, in a VM
-#   make bench        the UMR benchmark (UML, fake HCA)
 #   make checkpatch   scripts/checkpatch.pl --strict over all C and H files
 
 TESTBED := $(CURDIR)/scripts/testbed
@@ -16,11 +15,14 @@ ifeq ($(origin KDIR),undefined)
 KDIR := $(shell $(TESTBED)/kdir.sh)
 endif
 
+# The kernel release KDIR belongs to, for install paths and depmod.
+KVER = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h 2>/dev/null)
+
 PREFIX  ?= /usr/local
 DESTDIR ?=
 
 .PHONY: all modules clean install uninstall install-headers tools \
-	checkpatch check kunit vmtest dkms-check testbed-proofs demo bench deps
+	checkpatch check kunit vmtest dkms-check testbed-proofs demo deps
 
 all: modules
 
@@ -30,22 +32,23 @@ modules:
 
 clean:
 	-test -z "$(KDIR)" || $(MAKE) -C $(KDIR) M=$(CURDIR) clean
-	-$(MAKE) -C tools clean
+	-test ! -f tools/Makefile || $(MAKE) -C tools clean
 	-$(MAKE) -C selftests clean
 	rm -rf build
 
 install: modules
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=updates/mlx5-umr modules_install
-	$(MAKE) -C tools install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
+	test ! -f tools/Makefile || $(MAKE) -C tools install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
+	depmod -a $(KVER)
 
 install-headers:
 	install -D -m 0644 uapi/linux/mlx5_umr.h $(DESTDIR)$(PREFIX)/include/linux/mlx5_umr.h
 
 uninstall:
-	rm -rf /lib/modules/$(notdir $(patsubst %/build,%,$(KDIR)))/updates/mlx5-umr
-	-depmod -a $(notdir $(patsubst %/build,%,$(KDIR)))
+	rm -rf /lib/modules/$(KVER)/updates/mlx5-umr
+	depmod -a $(KVER)
 	rm -f $(DESTDIR)$(PREFIX)/include/linux/mlx5_umr.h
-	-$(MAKE) -C tools uninstall PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
+	test ! -f tools/Makefile || $(MAKE) -C tools uninstall PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
 
 tools:
 	$(MAKE) -C tools
@@ -73,6 +76,3 @@ check: deps
 
 demo: deps
 	@$(TESTBED)/demo.sh
-
-bench: deps
-	@$(TESTBED)/bench.sh

@@ -14,6 +14,7 @@
 #ifndef _LINUX_MLX5_UMR_H
 #define _LINUX_MLX5_UMR_H
 
+#include <linux/bits.h>
 #include <linux/types.h>
 #include <linux/list.h>
 #include <linux/scatterlist.h>
@@ -71,17 +72,17 @@ const struct mlx5_umr_caps *mlx5_umr_dev_caps(const struct mlx5_umr_dev *dev);
 bool mlx5_umr_dev_is_fake(const struct mlx5_umr_dev *dev);
 
 /* Access rights, with the values of enum ibv_access_flags. */
-#define MLX5_UMR_ACCESS_LOCAL_WRITE	(1U << 0)
-#define MLX5_UMR_ACCESS_REMOTE_WRITE	(1U << 1)
-#define MLX5_UMR_ACCESS_REMOTE_READ	(1U << 2)
-#define MLX5_UMR_ACCESS_REMOTE_ATOMIC	(1U << 3)
+#define MLX5_UMR_ACCESS_LOCAL_WRITE	BIT(0)
+#define MLX5_UMR_ACCESS_REMOTE_WRITE	BIT(1)
+#define MLX5_UMR_ACCESS_REMOTE_READ	BIT(2)
+#define MLX5_UMR_ACCESS_REMOTE_ATOMIC	BIT(3)
 #define MLX5_UMR_ACCESS_ALL		(MLX5_UMR_ACCESS_LOCAL_WRITE |	\
 					 MLX5_UMR_ACCESS_REMOTE_WRITE |	\
 					 MLX5_UMR_ACCESS_REMOTE_READ |	\
 					 MLX5_UMR_ACCESS_REMOTE_ATOMIC)
 
 /* Flags of mlx5_umr_alloc_mkey(). */
-#define MLX5_UMR_MKEY_REMOTE_INVALIDATE	(1U << 0)
+#define MLX5_UMR_MKEY_REMOTE_INVALIDATE	BIT(0)
 
 /**
  * struct mlx5_umr_mkey - an mkey the service can reconfigure
@@ -148,8 +149,8 @@ enum mlx5_umr_layout {
 };
 
 /* mlx5_umr_wr.flags */
-#define MLX5_UMR_WR_SET_ACCESS	(1U << 0)	/* apply @access */
-#define MLX5_UMR_WR_SET_PD	(1U << 1)	/* apply @pdn */
+#define MLX5_UMR_WR_SET_ACCESS	BIT(0)	/* apply @access */
+#define MLX5_UMR_WR_SET_PD	BIT(1)	/* apply @pdn */
 
 /**
  * struct mlx5_umr_wr - one UMR work request (one WQE)

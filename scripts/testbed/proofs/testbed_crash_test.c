@@ -20,6 +20,7 @@ static struct kunit_suite testbed_crash_suite = {
 	.name = "testbed_crash",
 	.test_cases = testbed_crash_cases,
 };
+
 kunit_test_suite(testbed_crash_suite);
 
 MODULE_LICENSE("Dual BSD/GPL");

@@ -17,6 +17,7 @@ static struct kunit_suite testbed_fail_suite = {
 	.name = "testbed_fail",
 	.test_cases = testbed_fail_cases,
 };
+
 kunit_test_suite(testbed_fail_suite);
 
 MODULE_LICENSE("Dual BSD/GPL");

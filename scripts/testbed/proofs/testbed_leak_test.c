@@ -23,6 +23,7 @@ static struct kunit_suite testbed_leak_suite = {
 	.name = "testbed_leak",
 	.test_cases = testbed_leak_cases,
 };
+
 kunit_test_suite(testbed_leak_suite);
 
 MODULE_LICENSE("Dual BSD/GPL");

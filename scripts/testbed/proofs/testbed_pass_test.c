@@ -17,6 +17,7 @@ static struct kunit_suite testbed_pass_suite = {
 	.name = "testbed_pass",
 	.test_cases = testbed_pass_cases,
 };
+
 kunit_test_suite(testbed_pass_suite);
 
 MODULE_LICENSE("Dual BSD/GPL");

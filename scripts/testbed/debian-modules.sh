@@ -1,0 +1,22 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# Build the modules for the Debian kernel KVER in a copy of the tree, with
+# W=1 and sparse on every file (C=2); any warning fails. Prints the copy.
+#   debian-modules.sh KVER
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+K=$1
+kdir=/lib/modules/$K/build
+[ -d "$kdir" ] || tb_die "no $kdir (apt-get install linux-headers-amd64)"
+dst=$BUILD/debian
+mkdir -p "$dst"
+rsync -a --delete --exclude /build --exclude /.git "$TOP/" "$dst/src/"
+make -C "$kdir" M="$dst/src" W=1 C=2 modules >"$dst/build.log" 2>&1 || {
+	grep -E 'error|warning' "$dst/build.log" | head -40 >&2
+	tb_die "module build for $K failed (log: $dst/build.log)"
+}
+# "Skipping BTF generation" is Debian's headers lacking vmlinux, not ours.
+if grep -E 'warning:|error:' "$dst/build.log" | grep -v 'Skipping BTF' >&2; then
+	tb_die "module build for $K has warnings (log: $dst/build.log)"
+fi
+echo "$dst/src"

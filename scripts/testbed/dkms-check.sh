@@ -1,0 +1,51 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# DKMS round trip against the installed Debian headers: add, build,
+# install (modules land and resolve their dependencies), remove (nothing
+# left behind). One test case per step.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+P=0 F=0
+step() {	# step WHAT CMD...
+	local what=$1; shift
+	if out=$("$@" 2>&1); then
+		echo "ok - dkms: $what"; P=$((P + 1))
+	else
+		echo "not ok - dkms: $what"; echo "$out" | tail -n 20; F=$((F + 1))
+	fi
+}
+if [ "$(id -u)" != 0 ]; then
+	echo "ok - dkms # SKIP needs root"; tb_result 0 0 1 dkms; exit 0
+fi
+K=$(debian_kver)
+name=$(sed -n 's/^PACKAGE_NAME="\(.*\)"/\1/p' "$TOP/dkms.conf")
+ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$TOP/dkms.conf")
+mods=$(sed -n 's/^BUILT_MODULE_NAME\[[0-9]*\]="\(.*\)"/\1/p' "$TOP/dkms.conf")
+src=/usr/src/$name-$ver
+dkms remove -m "$name" -v "$ver" --all >/dev/null 2>&1
+rm -rf "$src"
+rsync -a --exclude /build --exclude /.git --exclude '*.o' --exclude '*.ko' \
+	--exclude '*.cmd' --exclude '*.mod*' --exclude '*.symvers' --exclude '*.order' "$TOP/" "$src/"
+installed() {
+	local m
+	for m in $mods; do
+		modinfo -k "$K" "$m" | grep -q "^filename:.*/updates/dkms/$m.ko" || return 1
+		modprobe -S "$K" --show-depends "$m" | grep -q "/$m.ko" || return 1
+	done
+}
+gone() {
+	local m
+	for m in $mods; do
+		[ ! -e "/lib/modules/$K/updates/dkms/$m.ko" ] || return 1
+	done
+	! dkms status -m "$name" | grep -q .
+}
+step add dkms add -m "$name" -v "$ver"
+step "build -k $K" dkms build -m "$name" -v "$ver" -k "$K"
+step "install -k $K" dkms install -m "$name" -v "$ver" -k "$K"
+step "installed modules resolve their dependencies" installed
+step remove dkms remove -m "$name" -v "$ver" --all
+step "nothing left after remove" gone
+rm -rf "$src"
+tb_result $P $F 0 dkms
+[ $F -eq 0 ]

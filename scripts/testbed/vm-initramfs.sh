@@ -1,0 +1,50 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# Build the VM's busybox initramfs for Debian kernel KVER:
+#   vm-initramfs.sh KVER MODULE_TREE SELFTEST_DIR OUT.cpio.gz
+# Holds busybox, our modules (under extra/) with their real dependencies and
+# depmod data, the Debian modules the tests use, /usr/bin/rdma with its
+# libraries, the tools and the installed selftests.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+K=$1 tree=$2 tests=$3 out=$4
+S=$(mktemp -d "${TMPDIR:-/tmp}/mlx5-umr-irfs.XXXXXX")
+trap 'rm -rf "$S"' EXIT
+mkdir -p "$S"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,etc,root,lib/modules/$K/extra}
+cp /bin/busybox "$S/bin/"
+for a in $(/bin/busybox --list); do
+	[ "$a" = busybox ] || ln -sf busybox "$S/bin/$a"
+done
+ln -sf ../bin/busybox "$S/sbin/modprobe"   # the kernel's request_module()
+# Debian modules the tests load, with their dependencies.
+for m in mlx5_ib mlx5_core ib_core ib_uverbs rdma_rxe dummy veth crc32_generic; do
+	modprobe -S "$K" --show-depends "$m" 2>/dev/null | awk '$1 == "insmod" {print $2}'
+done | sort -u | while read -r f; do
+	mkdir -p "$S/$(dirname "$f")"; cp "$f" "$S/$f"
+done
+cp /lib/modules/"$K"/modules.{order,builtin,builtin.modinfo} "$S/lib/modules/$K/"
+find "$tree" -name '*.ko' ! -name '*_test.ko' -path '*/drivers/*' \
+	-exec cp {} "$S/lib/modules/$K/extra/" \;
+depmod -b "$S" "$K"
+# Dynamic host binaries with their library closure.
+copy_bin() {
+	local b=$1 l
+	[ -x "$b" ] || return 0
+	mkdir -p "$S/$(dirname "$b")"; cp -L "$b" "$S/$b"
+	for l in $(ldd "$b" 2>/dev/null | grep -o '/[^ ]*'); do
+		mkdir -p "$S/$(dirname "$l")"; cp -L "$l" "$S/$l"
+	done
+}
+copy_bin /usr/bin/rdma
+[ -x "$TOP/tools/umrctl/umrctl" ] && cp "$TOP/tools/umrctl/umrctl" "$S/usr/bin/"
+# The demo: the tools' walk-through once it exists, else the module smoke.
+if [ -x "$TOP/tools/demo/demo.sh" ]; then
+	cp -r "$TOP/tools/demo" "$S/demo"
+else
+	mkdir -p "$S/demo"; cp "$TESTBED/demo-modules.sh" "$S/demo/demo.sh"
+fi
+mkdir -p "$S/selftests"
+[ -d "$tests" ] && cp -r "$tests/." "$S/selftests/"
+cp "$TESTBED/vm-init.sh" "$S/init"
+chmod +x "$S/init"
+(cd "$S" && find . | cpio -o -H newc --quiet | gzip -1) >"$out"

@@ -1,0 +1,36 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# Boot Debian's kernel under QEMU TCG with an initramfs and judge the run.
+#   vm-run.sh KVER INITRD LOG [extra kernel args]
+# Prints "VM <passed> <failed> <skipped>"; exit 0 only when every selftest
+# passed, the end marker was printed and the kernel reported nothing.
+set -u
+tb=$(cd "$(dirname "$0")" && pwd)
+K=$1 initrd=$2 log=$3; shift 3
+# KVM hangs on this machine type: TCG only. QEMU's exit code does not show
+# guest panics (panic=-1 + -no-reboot), hence the markers.
+timeout 900 qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m 2048 -nographic -no-reboot \
+	-kernel "/boot/vmlinuz-$K" -initrd "$initrd" \
+	-append "console=ttyS0 panic=-1 loglevel=4 $*" </dev/null >"$log" 2>&1
+rc=$?
+P=0 F=0 S=0
+while read -r p f s; do
+	P=$((P + p)) F=$((F + f)) S=$((S + s))
+done < <(sed -n 's/.*# Totals: pass:\([0-9]*\) fail:\([0-9]*\) xfail:[0-9]* xpass:[0-9]* skip:\([0-9]*\) error:\([0-9]*\).*/\1 \2 \3 \4/p' "$log" |
+	awk '{print $1, $2 + $4, $3}')
+status=0
+# A program that failed without saying so in its totals is one failure more.
+while read -r name code; do
+	[ "$code" = 0 ] && continue
+	echo "vm-run: $name exited $code"
+	[ "$F" -gt 0 ] || F=1
+	status=1
+done < <(sed -n 's/.*MLX5_UMR_VM: exit \([^ ]*\) \([0-9]*\).*/\1 \2/p' "$log")
+[ "$F" -gt 0 ] && status=1
+[ $rc -eq 124 ] && { echo "vm-run: QEMU timed out"; status=1; }
+if ! "$tb/judge-kernel-log.sh" "$log" 'MLX5_UMR_VM: start' 'MLX5_UMR_VM: done'; then
+	status=1; F=$((F + 1))
+fi
+grep -E '^(not ok|# (FAIL|SKIP))' "$log" | head -n 40
+echo "VM $P $F $S"
+exit $status
