@@ -56,6 +56,18 @@ unload_reports_removal() {
 reload_sees_device() {
 	modprobe $MOD && [ -r "$DBG" ] && dev_ignored
 }
+# unload what this test loaded (/proc/modules lists users before their
+# dependencies; a few passes settle the rest)
+restore_modules() {
+	for _ in 1 2 3 4; do
+		mods=$(awk '{print $1}' /proc/modules)
+		for m in $mods; do
+			echo "$before" | grep -qx "$m" || rmmod "$m" 2>/dev/null
+		done
+	done
+	left=$(awk '{print $1}' /proc/modules | grep -vxF "$before" | tr '\n' ' ')
+	[ -z "$left" ] || diag "modules left loaded: $left"
+}
 unload_clean() {
 	rmmod $MOD && ! loaded $MOD && [ ! -e "/sys/kernel/debug/$MOD" ]
 }
@@ -65,10 +77,8 @@ echo "1..$NTESTS"
 echo "$MARK" >/dev/kmsg
 grep -q " /sys/kernel/debug debugfs " /proc/mounts ||
 	mount -t debugfs debugfs /sys/kernel/debug
-umr_was_loaded=no
-loaded mlx5_umr && umr_was_loaded=yes
-rxe_was_loaded=no
-loaded rdma_rxe && rxe_was_loaded=yes
+# modules to keep at the end; everything this test loaded is unloaded
+before=$(awk '{print $1}' /proc/modules)
 
 # 1-5: load with no mlx5 device present
 for m in mlx5_core ib_core; do
@@ -125,11 +135,10 @@ else
 	done
 fi
 ip link del $NETDEV 2>/dev/null
-[ $rxe_was_loaded = no ] && loaded rdma_rxe && rmmod rdma_rxe
 
 # 15-16: unload, and nothing went wrong in the kernel meanwhile
 check "rmmod $MOD" unload_clean
-[ $umr_was_loaded = no ] && loaded mlx5_umr && rmmod mlx5_umr
+restore_modules
 bad=$(newlog | grep -E 'BUG:|WARNING:|Oops|Call Trace|KASAN|refcount_t:|general protection')
 if [ -z "$bad" ]; then
 	ok "no kernel warning or oops"
