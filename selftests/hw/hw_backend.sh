@@ -18,7 +18,7 @@ npass=0
 nfail=0
 nskip=0
 # no mlx5 device in the VM: rdma_rxe is the non-mlx5 device to ignore
-NTESTS=16
+NTESTS=17
 
 ok() { n=$((n + 1)); npass=$((npass + 1)); echo "ok $n - $1"; }
 nok() { n=$((n + 1)); nfail=$((nfail + 1)); echo "not ok $n - $1"; }
@@ -68,6 +68,10 @@ restore_modules() {
 	left=$(awk '{print $1}' /proc/modules | grep -vxF "$before" | tr '\n' ' ')
 	[ -z "$left" ] || diag "modules left loaded: $left"
 }
+driver_unload_seen() {
+	dev_ignored && rmmod rdma_rxe && waitfor dev_absent &&
+		[ "$(log_count removed)" -eq 4 ]
+}
 unload_clean() {
 	rmmod $MOD && ! loaded $MOD && [ ! -e "/sys/kernel/debug/$MOD" ]
 }
@@ -95,7 +99,7 @@ check "it pulled in ib_core and uses it" uses ib_core
 check "debugfs $DBG lists no bound device" no_bound
 diag "devices: $(tr '\n' ';' <"$DBG" 2>/dev/null)"
 
-# 6-14: a non-mlx5 ib_device (soft-RoCE on a dummy netdev)
+# 6-15: a non-mlx5 ib_device (soft-RoCE on a dummy netdev)
 have_rxe=yes
 if ! command -v rdma >/dev/null; then
 	have_rxe="no rdma tool"
@@ -124,19 +128,25 @@ if [ "$have_rxe" = yes ]; then
 	rdma link delete $IBDEV
 	check "debugfs no longer lists $IBDEV after a second delete" \
 		waitfor dev_absent
+
+	# the device's driver goes away (as on driver unbind)
+	rdma link add $IBDEV type rxe netdev $NETDEV
+	check "rmmod rdma_rxe with $IBDEV present: its removal is seen" \
+		driver_unload_seen
 else
 	for d in "rdma link add $IBDEV" "debugfs lists $IBDEV as ignored" \
 		"kernel log says $IBDEV ignored" "rdma link delete $IBDEV" \
 		"debugfs no longer lists $IBDEV" "kernel log says $IBDEV removed" \
 		"rmmod with $IBDEV present reports its removal" \
 		"modprobe sees the existing $IBDEV" \
-		"debugfs no longer lists $IBDEV after a second delete"; do
+		"debugfs no longer lists $IBDEV after a second delete" \
+		"rmmod rdma_rxe with $IBDEV present: its removal is seen"; do
 		skip "$d" "$have_rxe"
 	done
 fi
 ip link del $NETDEV 2>/dev/null
 
-# 15-16: unload, and nothing went wrong in the kernel meanwhile
+# 16-17: unload, and nothing went wrong in the kernel meanwhile
 check "rmmod $MOD" unload_clean
 restore_modules
 bad=$(newlog | grep -E 'BUG:|WARNING:|Oops|Call Trace|KASAN|refcount_t:|general protection')
