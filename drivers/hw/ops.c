@@ -35,16 +35,9 @@ static struct mlx5_umr_hw_dev *to_hw(struct mlx5_umr_hca *hca)
 static int mlx5_umr_hw_cmd_finish(struct mlx5_core_dev *mdev, int err,
 				  void *in, void *out)
 {
-	u16 opcode = MLX5_GET(query_hca_cap_in, in, opcode);
-
 	if (err == -ENXIO)
 		err = mlx5_cmd_check(mdev, err, in, out);
-	err = mlx5_umr_hw_cmd_result(err, out);
-	/* As mlx5_cmd_exec() does: log bad statuses, except DESTROY_MKEY's. */
-	if (err == -EREMOTEIO && opcode != MLX5_CMD_OP_DESTROY_MKEY)
-		mlx5_cmd_out_err(mdev, opcode,
-				 MLX5_GET(query_hca_cap_in, in, op_mod), out);
-	return err;
+	return mlx5_umr_hw_cmd_result(err, out);
 }
 
 static int mlx5_umr_hw_cmd_exec(struct mlx5_umr_hca *hca, const void *in,
@@ -133,8 +126,15 @@ static int mlx5_umr_hw_create_cq(struct mlx5_umr_hca *hca,
 	 */
 	err = mlx5_create_cq(mdev, &hcq->mcq, in, inlen, out, sizeof(out));
 	err = mlx5_umr_hw_cmd_finish(mdev, err, in, out);
-	if (err)
+	if (err) {
+		/*
+		 * The service logs cmd_exec failures from the outbox; this
+		 * outbox stays here, so log status and syndrome here.
+		 */
+		if (err == -EREMOTEIO)
+			mlx5_cmd_out_err(mdev, MLX5_CMD_OP_CREATE_CQ, 0, out);
 		goto err_free;
+	}
 
 	cq->cqn = hcq->mcq.cqn;
 	cq->backend = hcq;
