@@ -34,6 +34,7 @@ struct mlx5_umr_dev;
  * @atomic: remote atomic access may be granted
  * @umr_modify_entity_size_disabled: caps bit of the same name
  * @umr_extended_translation_offset: caps bit of the same name
+ * @umr_modify_atomic_disabled: caps bit of the same name
  */
 struct mlx5_umr_caps {
 	u32 max_klm_entries;
@@ -44,6 +45,7 @@ struct mlx5_umr_caps {
 	bool atomic;
 	bool umr_modify_entity_size_disabled;
 	bool umr_extended_translation_offset;
+	bool umr_modify_atomic_disabled;
 };
 
 /**

@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * mlx5-umr: UMR WQE encoder.
+ *
+ * One request becomes one UMR WQE: ctrl segment, UMR ctrl segment, mkey
+ * segment (the mkc layout), then either the translation inline (padded to
+ * 64 bytes) or one data segment pointing at the mkey's translation table.
+ * Wire structs come from include/linux/mlx5/; the layout per operation is
+ * described in Documentation/wqe.rst. Pure functions: no lock, no
+ * allocation, no device access.
+ *
+ * Copyright (c) 2026 The mlx5-umr authors.
+ */
+#include <linux/module.h>
+#include <linux/string.h>
+#include <linux/mlx5/mlx5_ifc.h>
+#include <linux/mlx5_umr_ifc.h>
+
+#include "wqe.h"
+#include "xlt.h"
+
+/* The three segments every UMR WQE starts with (cf. umr.h mlx5r_umr_wqe). */
+struct mlx5_umr_wqe_hdr {
+	struct mlx5_wqe_ctrl_seg ctrl;
+	struct mlx5_wqe_umr_ctrl_seg umr;
+	struct mlx5_mkey_seg mkey;
+};
+
+static_assert(sizeof(struct mlx5_umr_wqe_hdr) == MLX5_UMR_WQE_HDR_SIZE);
+
+/* Translation changes: the same mask as a KLM FRWR (wr.c frwr_mkey_mask). */
+#define MLX5_UMR_LAYOUT_MASK	(MLX5_MKEY_MASK_FREE | MLX5_MKEY_MASK_KEY | \
+				 MLX5_MKEY_MASK_LEN | MLX5_MKEY_MASK_EN_RINVAL)
+
+/* Registration of pages (umr.c mlx5r_umr_final_update_xlt with ENABLE). */
+#define MLX5_UMR_REG_PAGES_MASK	(MLX5_MKEY_MASK_FREE | MLX5_MKEY_MASK_KEY | \
+				 MLX5_MKEY_MASK_LEN | \
+				 MLX5_MKEY_MASK_PAGE_SIZE | \
+				 MLX5_MKEY_MASK_START_ADDR | MLX5_MKEY_MASK_PD)
+
+static u64 umr_access_mask(const struct mlx5_umr_caps *caps)
+{
+	u64 mask = MLX5_MKEY_MASK_LR | MLX5_MKEY_MASK_LW | MLX5_MKEY_MASK_RR |
+		   MLX5_MKEY_MASK_RW;
+
+	/*
+	 * umr.c get_umr_update_access_mask() adds A with the atomic cap, and
+	 * umr_check_mkey_mask() refuses it where UMR may not modify it.
+	 */
+	if (caps->atomic && !caps->umr_modify_atomic_disabled)
+		mask |= MLX5_MKEY_MASK_A;
+	return mask;
+}
+
+static void umr_set_access(struct mlx5_mkey_seg *seg, u32 access)
+{
+	MLX5_SET(mkc, seg, a, !!(access & MLX5_UMR_ACCESS_REMOTE_ATOMIC));
+	MLX5_SET(mkc, seg, rw, !!(access & MLX5_UMR_ACCESS_REMOTE_WRITE));
+	MLX5_SET(mkc, seg, rr, !!(access & MLX5_UMR_ACCESS_REMOTE_READ));
+	MLX5_SET(mkc, seg, lw, !!(access & MLX5_UMR_ACCESS_LOCAL_WRITE));
+	MLX5_SET(mkc, seg, lr, 1);
+}
+
+static void umr_write_list(struct mlx5_klm *klm, const struct mlx5_umr_wr *wr,
+			   u64 *len)
+{
+	const struct mlx5_umr_sge *sge = wr->list.sge;
+	const struct mlx5_umr_sge *end = sge + wr->list.num_sge;
+	u64 sum = 0;
+
+	for (; sge < end; sge++, klm++) {
+		klm->bcount = cpu_to_be32(sge->length);
+		klm->key = cpu_to_be32(sge->key);
+		klm->va = cpu_to_be64(sge->addr);
+		sum += sge->length;
+	}
+	*len = sum;
+}
+
+static void umr_write_sgt(struct mlx5_klm *klm, const struct mlx5_umr_wr *wr,
+			  u32 lkey, u32 nklms)
+{
+	__be32 key = cpu_to_be32(lkey);
+	u64 left = wr->sgt.length;
+	struct scatterlist *sg;
+	u32 i;
+
+	/* entries are device addresses, reached through the reserved lkey */
+	for_each_sg(wr->sgt.sgl, sg, nklms, i) {
+		u32 len = min_t(u64, sg_dma_len(sg), left);
+
+		klm[i].bcount = cpu_to_be32(len);
+		klm[i].key = key;
+		klm[i].va = cpu_to_be64(sg_dma_address(sg));
+		left -= len;
+	}
+}
+
+static void umr_write_interleaved(struct mlx5_stride_block_ctrl_seg *rb,
+				  const struct mlx5_umr_wr *wr, u64 *len)
+{
+	const struct mlx5_umr_interleaved *ent = wr->interleaved.ent;
+	u32 n = wr->interleaved.num_entries;
+	struct mlx5_stride_block_entry *e = (void *)(rb + 1);
+	u32 per_cycle = 0;
+	u32 i;
+
+	for (i = 0; i < n; i++, e++) {
+		e->stride = cpu_to_be16(ent[i].bytes_count + ent[i].bytes_skip);
+		e->bcount = cpu_to_be16(ent[i].bytes_count);
+		e->key = cpu_to_be32(ent[i].key);
+		e->va = cpu_to_be64(ent[i].addr);
+		per_cycle += ent[i].bytes_count;
+	}
+	rb->bcount_per_cycle = cpu_to_be32(per_cycle);
+	rb->op = cpu_to_be32(MLX5_STRIDE_BLOCK_OP);
+	rb->repeat_count = cpu_to_be32(wr->interleaved.repeat_count);
+	rb->rsvd = 0;
+	rb->num_entries = cpu_to_be16(n);
+	*len = (u64)per_cycle * wr->interleaved.repeat_count;
+}
+
+static void umr_write_mtts(struct mlx5_mtt *mtt, const struct mlx5_umr_wr *wr)
+{
+	const dma_addr_t *addr = wr->pages.addrs;
+	u32 i;
+
+	for (i = 0; i < wr->pages.npages; i++)
+		mtt[i].ptag = cpu_to_be64((u64)addr[i] | MLX5_UMR_MTT_PRESENT);
+}
+
+/* A new translation for an indirect mkey: list, interleaved or sgt. */
+static void umr_encode_layout(struct mlx5_umr_wqe_hdr *w, void *xlt,
+			      const struct mlx5_umr_wqe_ctx *ctx,
+			      const struct mlx5_umr_wr *wr, u32 nklms)
+{
+	u64 len;
+
+	switch (wr->layout) {
+	case MLX5_UMR_LAYOUT_LIST:
+		umr_write_list(xlt, wr, &len);
+		break;
+	case MLX5_UMR_LAYOUT_INTERLEAVED:
+		umr_write_interleaved(xlt, wr, &len);
+		break;
+	default: /* MLX5_UMR_LAYOUT_SGT */
+		umr_write_sgt(xlt, wr, ctx->caps->reserved_lkey, nklms);
+		len = wr->sgt.length;
+		break;
+	}
+	/* free stays 0: the mkey is enabled with the new translation */
+	MLX5_SET64(mkc, &w->mkey, len, len);
+	MLX5_SET(mkc, &w->mkey, en_rinval,
+		 !!(wr->mkey->flags & MLX5_UMR_MKEY_REMOTE_INVALIDATE));
+	w->umr.mkey_mask |= cpu_to_be64(MLX5_UMR_LAYOUT_MASK);
+}
+
+static void umr_encode_reg_pages(struct mlx5_umr_wqe_hdr *w, void *xlt,
+				 const struct mlx5_umr_wqe_ctx *ctx,
+				 const struct mlx5_umr_wr *wr)
+{
+	const struct mlx5_umr_caps *caps = ctx->caps;
+	u32 pdn = wr->flags & MLX5_UMR_WR_SET_PD ? wr->pdn : caps->pdn;
+
+	umr_write_mtts(xlt, wr);
+	/* a registration defines the rights: access is always applied */
+	umr_set_access(&w->mkey, wr->access);
+	MLX5_SET(mkc, &w->mkey, pd, pdn);
+	MLX5_SET64(mkc, &w->mkey, start_addr, wr->pages.iova);
+	MLX5_SET64(mkc, &w->mkey, len, wr->pages.length);
+	MLX5_SET(mkc, &w->mkey, log_page_size, PAGE_SHIFT);
+	/* 1 << 5 is "fail if not free": only a free mkey gets new pages */
+	w->umr.flags |= MLX5_UMR_CHECK_NOT_FREE;
+	w->umr.mkey_mask |= cpu_to_be64(MLX5_UMR_REG_PAGES_MASK |
+					umr_access_mask(caps));
+}
+
+int mlx5_umr_wqe_encode(const struct mlx5_umr_wqe_ctx *ctx,
+			const struct mlx5_umr_wr *wr,
+			const struct mlx5_umr_xlt *xlt, u16 idx, u8 fm_ce_se,
+			void *buf, unsigned int size)
+{
+	const struct mlx5_umr_caps *caps = ctx->caps;
+	struct mlx5_umr_wqe_hdr *w = buf;
+	u32 bytes = mlx5_umr_xlt_bytes(wr), padded;
+	unsigned int need, ds;
+	bool inl;
+	void *t;
+
+	padded = ALIGN(bytes, MLX5_UMR_MTT_ALIGNMENT);
+	inl = padded <= mlx5_umr_inline_max(caps);
+	if (inl) {
+		need = MLX5_UMR_WQE_HDR_SIZE + padded;
+		ds = need / MLX5_SEND_WQE_DS;
+		t = w + 1;
+	} else {
+		if (!xlt || xlt->size < padded)
+			return -EINVAL;
+		need = MLX5_UMR_WQE_PTR_SIZE;
+		ds = (MLX5_UMR_WQE_HDR_SIZE +
+		      sizeof(struct mlx5_wqe_data_seg)) / MLX5_SEND_WQE_DS;
+		t = xlt->cpu;
+	}
+	if (size != need)
+		return -EINVAL;
+
+	memset(w, 0, sizeof(*w));
+	w->ctrl.opmod_idx_opcode = cpu_to_be32((u32)idx << 8 | MLX5_OPCODE_UMR);
+	w->ctrl.qpn_ds = cpu_to_be32(ctx->qpn << 8 | ds);
+	w->ctrl.fm_ce_se = fm_ce_se;
+	w->ctrl.umr_mkey = cpu_to_be32(wr->mkey->key);
+
+	MLX5_SET(mkc, &w->mkey, qpn, 0xffffff);
+	MLX5_SET(mkc, &w->mkey, mkey_7_0, wr->mkey->key & 0xff);
+
+	switch (wr->op) {
+	case MLX5_UMR_OP_CONFIGURE:
+		if (wr->layout != MLX5_UMR_LAYOUT_NONE) {
+			umr_encode_layout(w, t, ctx, wr,
+					  bytes / sizeof(struct mlx5_klm));
+		} else {
+			/* 2 << 5 is "fail if free", as umr.c rereg_pd_access */
+			w->umr.flags = MLX5_UMR_CHECK_FREE;
+		}
+		if (wr->flags & MLX5_UMR_WR_SET_ACCESS) {
+			umr_set_access(&w->mkey, wr->access);
+			w->umr.mkey_mask |= cpu_to_be64(umr_access_mask(caps));
+		}
+		if (wr->flags & MLX5_UMR_WR_SET_PD) {
+			MLX5_SET(mkc, &w->mkey, pd, wr->pdn);
+			w->umr.mkey_mask |= cpu_to_be64(MLX5_MKEY_MASK_PD);
+		}
+		break;
+	case MLX5_UMR_OP_INVALIDATE:
+		/* wr.c set_linv_wr(): only the free bit; no CHECK flag */
+		MLX5_SET(mkc, &w->mkey, free, 1);
+		w->umr.mkey_mask = cpu_to_be64(MLX5_MKEY_MASK_FREE);
+		break;
+	case MLX5_UMR_OP_REG_PAGES:
+		umr_encode_reg_pages(w, t, ctx, wr);
+		break;
+	default:
+		return -EINVAL;
+	}
+
+	if (bytes) {
+		u32 octo = padded / MLX5_SEND_WQE_DS;
+
+		memset(t + bytes, 0, padded - bytes);
+		w->umr.xlt_octowords = cpu_to_be16(octo);
+		MLX5_SET(mkc, &w->mkey, translations_octword_size, octo);
+	}
+	if (inl) {
+		w->umr.flags |= MLX5_UMR_INLINE;
+	} else {
+		struct mlx5_wqe_data_seg *d = (void *)(w + 1);
+
+		d->byte_count = cpu_to_be32(padded);
+		d->lkey = cpu_to_be32(caps->reserved_lkey);
+		d->addr = cpu_to_be64(xlt->dma);
+		memset(d + 1, 0, need - MLX5_UMR_WQE_HDR_SIZE - sizeof(*d));
+	}
+	return need;
+}
+EXPORT_SYMBOL_NS_GPL(mlx5_umr_wqe_encode, MLX5_UMR_INTERNAL);
+
+unsigned int mlx5_umr_wqe_size(const struct mlx5_umr_caps *caps,
+			       const struct mlx5_umr_wr *wr)
+{
+	u32 padded = ALIGN(mlx5_umr_xlt_bytes(wr), MLX5_UMR_MTT_ALIGNMENT);
+
+	if (padded <= mlx5_umr_inline_max(caps))
+		return MLX5_UMR_WQE_HDR_SIZE + padded;
+	return MLX5_UMR_WQE_PTR_SIZE;
+}
+EXPORT_SYMBOL_NS_GPL(mlx5_umr_wqe_size, MLX5_UMR_INTERNAL);
