@@ -34,6 +34,11 @@ static struct dentry *mlx5_umr_hw_debugfs;
 static struct ib_client mlx5_umr_hw_client;
 
 /*
+ * Names come from ib_device->name, a fixed array: dev_name() could be freed
+ * under a reader by a concurrent "rdma dev set ... name" rename.
+ */
+
+/*
  * The mlx5_core_dev of a PF or VF: mlx5_ib makes mdev->device (the PCI
  * function) the ib_device's parent, and mlx5_core keeps the mdev as that
  * function's drvdata. Sub-functions (parent = auxiliary device with
@@ -80,7 +85,7 @@ static int mlx5_umr_hw_bind(struct mlx5_umr_hw_dev *hw,
 	hca->dev = &hw->ibdev->dev;
 	hca->numa_node = dev_to_node(mdev->device);
 	hca->owner = THIS_MODULE;
-	len = strscpy(hca->name, dev_name(&hw->ibdev->dev), sizeof(hca->name));
+	len = strscpy(hca->name, hw->ibdev->name, sizeof(hca->name));
 	if (len < 0)
 		return len;
 
@@ -106,13 +111,13 @@ static int mlx5_umr_hw_add(struct ib_device *ibdev)
 		hw->err = mlx5_umr_hw_bind(hw, mdev);
 		if (hw->err)
 			pr_err("%s: %s: binding failed (%d)\n",
-			       dev_name(&ibdev->dev), pci_name(mdev->pdev),
+			       ibdev->name, pci_name(mdev->pdev),
 			       hw->err);
 		else
-			pr_info("%s: %s: bound\n", dev_name(&ibdev->dev),
+			pr_info("%s: %s: bound\n", ibdev->name,
 				pci_name(mdev->pdev));
 	} else {
-		pr_info("%s: ignored: %s\n", dev_name(&ibdev->dev),
+		pr_info("%s: ignored: %s\n", ibdev->name,
 			mlx5_umr_hw_verdict_name(hw->verdict));
 	}
 
@@ -144,12 +149,12 @@ static void mlx5_umr_hw_remove(struct ib_device *ibdev, void *client_data)
 		if (atomic_read(&hw->nr_bufs) || atomic_read(&hw->nr_uars) ||
 		    atomic_read(&hw->nr_cqs))
 			pr_err("%s: service left bufs=%d uars=%d cqs=%d\n",
-			       dev_name(&ibdev->dev),
+			       ibdev->name,
 			       atomic_read(&hw->nr_bufs),
 			       atomic_read(&hw->nr_uars),
 			       atomic_read(&hw->nr_cqs));
 	}
-	pr_info("%s: removed\n", dev_name(&ibdev->dev));
+	pr_info("%s: removed\n", ibdev->name);
 	kfree(hw);
 }
 
@@ -171,7 +176,7 @@ static int mlx5_umr_hw_devices_show(struct seq_file *s, void *unused)
 
 	mutex_lock(&mlx5_umr_hw_lock);
 	list_for_each_entry(hw, &mlx5_umr_hw_devs, list) {
-		const char *name = dev_name(&hw->ibdev->dev);
+		const char *name = hw->ibdev->name;
 
 		if (hw->verdict != MLX5_UMR_HW_BIND)
 			seq_printf(s, "%s ignored %s\n", name,

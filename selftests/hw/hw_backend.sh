@@ -18,7 +18,7 @@ npass=0
 nfail=0
 nskip=0
 # no mlx5 device in the VM: rdma_rxe is the non-mlx5 device to ignore
-NTESTS=17
+NTESTS=18
 
 ok() { n=$((n + 1)); npass=$((npass + 1)); echo "ok $n - $1"; }
 nok() { n=$((n + 1)); nfail=$((nfail + 1)); echo "not ok $n - $1"; }
@@ -68,6 +68,12 @@ restore_modules() {
 	left=$(awk '{print $1}' /proc/modules | grep -vxF "$before" | tr '\n' ' ')
 	[ -z "$left" ] || diag "modules left loaded: $left"
 }
+renamed_listed() {
+	rdma dev set $IBDEV name ${IBDEV}r || return 1
+	grep -qx "${IBDEV}r ignored not-mlx5" "$DBG" && ! dev_line >/dev/null
+	rc=$?
+	rdma dev set ${IBDEV}r name $IBDEV && dev_ignored && return $rc
+}
 driver_unload_seen() {
 	dev_ignored && rmmod rdma_rxe && waitfor dev_absent &&
 		[ "$(log_count removed)" -eq 4 ]
@@ -99,7 +105,7 @@ check "it pulled in ib_core and uses it" uses ib_core
 check "debugfs $DBG lists no bound device" no_bound
 diag "devices: $(tr '\n' ';' <"$DBG" 2>/dev/null)"
 
-# 6-15: a non-mlx5 ib_device (soft-RoCE on a dummy netdev)
+# 6-16: a non-mlx5 ib_device (soft-RoCE on a dummy netdev)
 have_rxe=yes
 if ! command -v rdma >/dev/null; then
 	have_rxe="no rdma tool"
@@ -114,6 +120,7 @@ if [ "$have_rxe" = yes ]; then
 	check "debugfs lists $IBDEV as ignored not-mlx5" waitfor dev_ignored
 	check "kernel log says $IBDEV ignored" \
 		[ "$(log_count 'ignored: not-mlx5')" -eq 1 ]
+	check "debugfs follows a rename of $IBDEV" renamed_listed
 	check "rdma link delete $IBDEV" rdma link delete $IBDEV
 	check "debugfs no longer lists $IBDEV" waitfor dev_absent
 	check "kernel log says $IBDEV removed" [ "$(log_count removed)" -eq 1 ]
@@ -135,7 +142,8 @@ if [ "$have_rxe" = yes ]; then
 		driver_unload_seen
 else
 	for d in "rdma link add $IBDEV" "debugfs lists $IBDEV as ignored" \
-		"kernel log says $IBDEV ignored" "rdma link delete $IBDEV" \
+		"kernel log says $IBDEV ignored" \
+		"debugfs follows a rename of $IBDEV" "rdma link delete $IBDEV" \
 		"debugfs no longer lists $IBDEV" "kernel log says $IBDEV removed" \
 		"rmmod with $IBDEV present reports its removal" \
 		"modprobe sees the existing $IBDEV" \
@@ -146,7 +154,7 @@ else
 fi
 ip link del $NETDEV 2>/dev/null
 
-# 16-17: unload, and nothing went wrong in the kernel meanwhile
+# 17-18: unload, and nothing went wrong in the kernel meanwhile
 check "rmmod $MOD" unload_clean
 restore_modules
 bad=$(newlog | grep -E 'BUG:|WARNING:|Oops|Call Trace|KASAN|refcount_t:|general protection')
