@@ -581,17 +581,26 @@ static void mlx5_umr_release_xlts(struct mlx5_umr_wr **wrs, unsigned int n)
 	}
 }
 
+/*
+ * Take the pointer-mode tables the batch needs: -EBUSY while an earlier
+ * request still uses one, -EINVAL when two requests of the batch would
+ * (that can never succeed).
+ */
 static int mlx5_umr_claim_xlts(struct mlx5_umr_wr **wrs, unsigned int n)
 {
-	unsigned int i;
+	unsigned int i, j;
 
 	for (i = 0; i < n; i++) {
 		wrs[i]->priv[MLX5_UMR_PRIV_FLAGS] = 0;
 		if (!mlx5_umr_wr_uses_xlt(wrs[i]))
 			continue;
 		if (test_and_set_bit_lock(0, &to_priv(wrs[i]->mkey)->xlt_busy)) {
+			for (j = 0; j < i; j++)
+				if (wrs[j]->mkey == wrs[i]->mkey &&
+				    wrs[j]->priv[MLX5_UMR_PRIV_FLAGS])
+					break;
 			mlx5_umr_release_xlts(wrs, i);
-			return -EBUSY;
+			return j < i ? -EINVAL : -EBUSY;
 		}
 		wrs[i]->priv[MLX5_UMR_PRIV_FLAGS] = MLX5_UMR_WRF_XLT;
 	}
@@ -662,12 +671,12 @@ static int mlx5_umr_check_batch(struct mlx5_umr_dev *dev,
  * this function returns an error, in which case none is called. The
  * requests and the memory they point to (entry arrays, scatterlists) must
  * stay valid until then. Two requests of one batch may not rewrite the
- * translation of the same pointer-mode mkey.
+ * translation of the same pointer-mode mkey (-EINVAL).
  *
  * Context: any context except hard IRQ; does not sleep. done() may be
  * called before this function returns.
  * Return: 0 when the whole batch was posted; -EINVAL, -ENOMEM, -EOPNOTSUPP
- * or -EOVERFLOW when a request is invalid; -EBUSY when the send queue has
+ * or -EOVERFLOW when a request (or the batch) is invalid; -EBUSY when the send queue has
  * no room for the batch right now, is being recovered, or a pointer-mode
  * mkey's table is still in use (retry after a completion); -EIO when the
  * device is in internal error; -ENODEV after the device was unregistered.

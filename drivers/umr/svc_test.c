@@ -788,8 +788,12 @@ static void svc_batch_refused(struct kunit *test)
 	svc_wr_list(&req[2].wr, big, many, 100, ACC_ALL);
 	req[1].wr.done = svc_req_done;
 	req[2].wr.done = svc_req_done;
-	KUNIT_EXPECT_EQ(test, mlx5_umr_post(c->dev, wrs, 3), -EBUSY);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_post(c->dev, wrs, 3), -EINVAL);
 	KUNIT_EXPECT_EQ(test, to_priv(big)->xlt_busy, 0UL);
+	/* the table held by a request in flight: retry later */
+	set_bit(0, &to_priv(big)->xlt_busy);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_post(c->dev, &wrs[1], 1), -EBUSY);
+	clear_bit(0, &to_priv(big)->xlt_busy);
 	/* a request without a callback */
 	req[2].wr.done = NULL;
 	KUNIT_EXPECT_EQ(test, mlx5_umr_post(c->dev, wrs, 3), -EINVAL);
