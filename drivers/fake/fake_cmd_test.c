@@ -461,15 +461,21 @@ static void fake_cmd_inject(struct kunit *test)
 	fc_done(ft);
 }
 
-/* F_REGISTER offers the fake to the UMR service; destroy withdraws it. */
+/*
+ * F_REGISTER offers the fake to the UMR service, which may build its own
+ * objects on it; once withdrawn, nothing of the service's may remain.
+ */
 static void fake_cmd_register(struct kunit *test)
 {
 	struct ft *ft = fc_fake(test, NULL, MLX5_UMR_FAKE_F_REGISTER);
 
 	KUNIT_EXPECT_NOT_NULL(test, ft->hca->umr);
 	KUNIT_EXPECT_PTR_EQ(test, mlx5_umr_fake_from_hca(ft->hca), ft->fake);
+	KUNIT_EXPECT_NULL(test, mlx5_umr_fake_from_hca(NULL));
 	KUNIT_EXPECT_EQ(test, strncmp(ft->hca->name, "fake", 4), 0);
 	KUNIT_EXPECT_NOT_NULL(test, ft->hca->dev);
+	mlx5_umr_unregister_hca(ft->hca);
+	KUNIT_EXPECT_NULL(test, ft->hca->umr);
 	fc_done(ft);
 }
 
