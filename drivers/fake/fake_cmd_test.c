@@ -503,6 +503,49 @@ static void fake_cmd_dma_buf(struct kunit *test)
 	fc_done(ft);
 }
 
+/* debugfs shows the device and its knobs inject faults. */
+static void fake_cmd_debugfs(struct kunit *test)
+{
+	struct ft *ft = fc_fake(test, NULL, 0);
+	u32 in[MLX5_ST_SZ_DW(alloc_pd_in)] = {};
+	u32 out[MLX5_ST_SZ_DW(alloc_pd_out)] = {};
+	char *buf = kunit_kzalloc(test, 4096, GFP_KERNEL);
+	char knob[] = "0x800 5 0x99";
+	u32 key;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	/* the test bed mounts debugfs at /sys/kernel/debug */
+	KUNIT_ASSERT_GT(test, ft_dbg_io(ft, "caps", buf, 4096, false), 0);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(buf, "log_max_klm_list_size 16\n"));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(buf, "resd_lkey 0x100\n"));
+
+	ft->pdn = ft_alloc_pd(ft);
+	key = ft_create_mkey_full(ft, MLX5_MKC_ACCESS_MODE_KLMS, 4, true, true,
+				  0, 0, 0, 0, NULL, 0, NULL);
+	KUNIT_ASSERT_GT(test, ft_dbg_io(ft, "counters", buf, 4096, false), 0);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(buf, "pds 1\n"));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(buf, "mkeys 1\n"));
+	KUNIT_ASSERT_GT(test, ft_dbg_io(ft, "mkeys", buf, 4096, false), 0);
+	snprintf(knob, sizeof(knob), "0x%08x", key);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(buf, knob));
+
+	strscpy(knob, "0x800 5 0x99", sizeof(knob));
+	KUNIT_EXPECT_EQ(test, ft_dbg_io(ft, "fail_cmd", knob, strlen(knob),
+					true), (ssize_t)strlen(knob));
+	MLX5_SET(alloc_pd_in, in, opcode, MLX5_CMD_OP_ALLOC_PD);
+	fc_expect_fail(test, ft_cmd(ft, in, sizeof(in), out, sizeof(out)), out,
+		       MLX5_CMD_STAT_BAD_RES_ERR, 0x99);
+	KUNIT_EXPECT_EQ(test, ft_dbg_io(ft, "fail_cmd", "1 2", 3, true),
+			(ssize_t)-EINVAL);
+	KUNIT_EXPECT_EQ(test, ft_dbg_io(ft, "internal_error", "1", 1, true),
+			1L);
+	KUNIT_EXPECT_TRUE(test, ft->hca->ops->internal_error(ft->hca));
+
+	ft_del_mkey(ft, key);
+	KUNIT_EXPECT_EQ(test, ft_dealloc_pd(ft, ft->pdn, out), 0);
+	fc_done(ft);
+}
+
 static struct kunit_case fake_cmd_cases[] = {
 	KUNIT_CASE(fake_cmd_query_caps),
 	KUNIT_CASE(fake_cmd_bad_op_and_lengths),
@@ -514,6 +557,7 @@ static struct kunit_case fake_cmd_cases[] = {
 	KUNIT_CASE(fake_cmd_inject),
 	KUNIT_CASE(fake_cmd_register),
 	KUNIT_CASE(fake_cmd_dma_buf),
+	KUNIT_CASE(fake_cmd_debugfs),
 	{}
 };
 
