@@ -252,6 +252,7 @@ int mlx5_umr_fake_query_bsf(struct mlx5_umr_fake *fake, u32 key, void *bsf,
 int mlx5_umr_fake_qp_state(struct mlx5_umr_fake *fake, u32 qpn, u16 *sq_ci);
 int mlx5_umr_fake_xfer(struct mlx5_umr_fake *fake, u32 key, u64 offset,
 		       void *buf, size_t len, bool write, bool remote);
+int mlx5_umr_fake_remote_invalidate(struct mlx5_umr_fake *fake, u32 key);
 void mlx5_umr_fake_flush(struct mlx5_umr_fake *fake);
 
 void mlx5_umr_fake_inject_cmd_error(struct mlx5_umr_fake *fake, u16 opcode,
