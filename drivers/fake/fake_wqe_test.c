@@ -756,6 +756,31 @@ static void fake_wqe_db_overrun(struct kunit *test)
 	ft_teardown(ft);
 }
 
+/* A WQE whose ds runs past the doorbell record is a length error. */
+static void fake_wqe_ds_past_pi(struct kunit *test)
+{
+	struct ft *ft = ft_setup(test, MLX5_UMR_FAKE_F_SYNC, NULL, 6, 6);
+	struct mlx5_umr_fake_counters c;
+	struct ft_nop nop = {};
+	struct mlx5_err_cqe *err;
+	struct mlx5_cqe64 cqe;
+	struct mlx5_wqe_ctrl_seg *ctrl = ft->sqbuf.cpu;
+
+	ft_post_nodb(ft, &nop, sizeof(nop), MLX5_OPCODE_NOP, true);
+	ctrl->qpn_ds = cpu_to_be32(ft->qpn << 8 | 8);	/* 2 WQEBBs, 1 posted */
+	ft_ring(ft, &nop);
+	KUNIT_ASSERT_TRUE(test, ft_poll(ft, &cqe));
+	err = (void *)&cqe;
+	KUNIT_EXPECT_EQ(test, err->syndrome, MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR);
+	KUNIT_EXPECT_EQ(test, err->vendor_err_synd, MLX5_UMR_FAKE_VS_BAD_DS);
+	KUNIT_EXPECT_FALSE(test, ft_poll(ft, &cqe));
+	mlx5_umr_fake_get_counters(ft->fake, &c);
+	KUNIT_EXPECT_EQ(test, c.cqes, 1ULL);
+	KUNIT_EXPECT_EQ(test, ft_qp_state(ft), MLX5_QP_STATE_ERR);
+	ft_qp_recover(ft);
+	ft_teardown(ft);
+}
+
 /* A full CQ is never overwritten: the CQE is lost and counted. */
 static void fake_wqe_cq_overrun(struct kunit *test)
 {
@@ -853,6 +878,7 @@ static struct kunit_case fake_wqe_cases[] = {
 	KUNIT_CASE(fake_wqe_set_psv),
 	KUNIT_CASE(fake_wqe_db_overrun),
 	KUNIT_CASE(fake_wqe_cq_overrun),
+	KUNIT_CASE(fake_wqe_ds_past_pi),
 	KUNIT_CASE(fake_wqe_umr_bsf),
 	{}
 };
