@@ -320,6 +320,32 @@ static void fake_cmd_cq(struct kunit *test)
 	ft_teardown(ft);
 }
 
+/* QUERY_QP reports the state and the context given at creation. */
+static void fc_query_qp(struct ft *ft, u8 state)
+{
+	u32 in[MLX5_ST_SZ_DW(query_qp_in)] = {};
+	int outlen = MLX5_ST_SZ_BYTES(query_qp_out);
+	void *out = kunit_kzalloc(ft->test, outlen, GFP_KERNEL);
+	void *qpc;
+
+	KUNIT_ASSERT_NOT_NULL(ft->test, out);
+	MLX5_SET(query_qp_in, in, opcode, MLX5_CMD_OP_QUERY_QP);
+	MLX5_SET(query_qp_in, in, qpn, ft->qpn);
+	KUNIT_ASSERT_EQ(ft->test, ft_cmd(ft, in, sizeof(in), out, outlen), 0);
+	qpc = MLX5_ADDR_OF(query_qp_out, out, qpc);
+	KUNIT_EXPECT_EQ(ft->test, MLX5_GET(qpc, qpc, state), state);
+	KUNIT_EXPECT_EQ(ft->test, MLX5_GET(qpc, qpc, st), MLX5_QP_ST_REG_UMR);
+	KUNIT_EXPECT_EQ(ft->test, MLX5_GET(qpc, qpc, log_sq_size), ft->log_sq);
+	KUNIT_EXPECT_EQ(ft->test, MLX5_GET(qpc, qpc, cqn_snd), ft->cq.cqn);
+	KUNIT_EXPECT_EQ(ft->test, MLX5_GET(qpc, qpc, uar_page), ft->uar.index);
+	KUNIT_EXPECT_EQ(ft->test, MLX5_GET(qpc, qpc, rlky), 1);
+	KUNIT_EXPECT_EQ(ft->test, MLX5_GET64(qpc, qpc, dbr_addr),
+			ft->db.pages[0] + FT_QP_DBR);
+	MLX5_SET(query_qp_in, in, qpn, ft->qpn + 1);
+	fc_expect_fail(ft->test, ft_cmd(ft, in, sizeof(in), out, outlen), out,
+		       MLX5_CMD_STAT_BAD_RES_ERR, MLX5_UMR_FAKE_SYND_BAD_QP);
+}
+
 static void fake_cmd_qp(struct kunit *test)
 {
 	struct ft *ft = fc_queues(test);
@@ -374,9 +400,11 @@ static void fake_cmd_qp(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, ft_qp_cmd(ft, MLX5_CMD_OP_RTR2RTS_QP, ft->qpn,
 					out), 0);
 	KUNIT_EXPECT_EQ(test, ft_qp_state(ft), MLX5_QP_STATE_RTS);
+	fc_query_qp(ft, MLX5_QP_STATE_RTS);
 	KUNIT_ASSERT_EQ(test, ft_qp_cmd(ft, MLX5_CMD_OP_2ERR_QP, ft->qpn, out),
 			0);
 	KUNIT_EXPECT_EQ(test, ft_qp_state(ft), MLX5_QP_STATE_ERR);
+	fc_query_qp(ft, MLX5_QP_STATE_ERR);
 	KUNIT_ASSERT_EQ(test, ft_qp_cmd(ft, MLX5_CMD_OP_2RST_QP, ft->qpn, out),
 			0);
 	KUNIT_EXPECT_EQ(test, ft_qp_state(ft), MLX5_QP_STATE_RST);
@@ -461,15 +489,21 @@ static void fake_cmd_inject(struct kunit *test)
 	fc_done(ft);
 }
 
-/* F_REGISTER offers the fake to the UMR service; destroy withdraws it. */
+/*
+ * F_REGISTER offers the fake to the UMR service, which may build its own
+ * objects on it; once withdrawn, nothing of the service's may remain.
+ */
 static void fake_cmd_register(struct kunit *test)
 {
 	struct ft *ft = fc_fake(test, NULL, MLX5_UMR_FAKE_F_REGISTER);
 
 	KUNIT_EXPECT_NOT_NULL(test, ft->hca->umr);
 	KUNIT_EXPECT_PTR_EQ(test, mlx5_umr_fake_from_hca(ft->hca), ft->fake);
+	KUNIT_EXPECT_NULL(test, mlx5_umr_fake_from_hca(NULL));
 	KUNIT_EXPECT_EQ(test, strncmp(ft->hca->name, "fake", 4), 0);
 	KUNIT_EXPECT_NOT_NULL(test, ft->hca->dev);
+	mlx5_umr_unregister_hca(ft->hca);
+	KUNIT_EXPECT_NULL(test, ft->hca->umr);
 	fc_done(ft);
 }
 
@@ -497,6 +531,49 @@ static void fake_cmd_dma_buf(struct kunit *test)
 	fc_done(ft);
 }
 
+/* debugfs shows the device and its knobs inject faults. */
+static void fake_cmd_debugfs(struct kunit *test)
+{
+	struct ft *ft = fc_fake(test, NULL, 0);
+	u32 in[MLX5_ST_SZ_DW(alloc_pd_in)] = {};
+	u32 out[MLX5_ST_SZ_DW(alloc_pd_out)] = {};
+	char *buf = kunit_kzalloc(test, 4096, GFP_KERNEL);
+	char knob[] = "0x800 5 0x99";
+	u32 key;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	/* the test bed mounts debugfs at /sys/kernel/debug */
+	KUNIT_ASSERT_GT(test, ft_dbg_io(ft, "caps", buf, 4096, false), 0);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(buf, "log_max_klm_list_size 16\n"));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(buf, "resd_lkey 0x100\n"));
+
+	ft->pdn = ft_alloc_pd(ft);
+	key = ft_create_mkey_full(ft, MLX5_MKC_ACCESS_MODE_KLMS, 4, true, true,
+				  0, 0, 0, 0, NULL, 0, NULL);
+	KUNIT_ASSERT_GT(test, ft_dbg_io(ft, "counters", buf, 4096, false), 0);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(buf, "pds 1\n"));
+	KUNIT_EXPECT_NOT_NULL(test, strstr(buf, "mkeys 1\n"));
+	KUNIT_ASSERT_GT(test, ft_dbg_io(ft, "mkeys", buf, 4096, false), 0);
+	snprintf(knob, sizeof(knob), "0x%08x", key);
+	KUNIT_EXPECT_NOT_NULL(test, strstr(buf, knob));
+
+	strscpy(knob, "0x800 5 0x99", sizeof(knob));
+	KUNIT_EXPECT_EQ(test, ft_dbg_io(ft, "fail_cmd", knob, strlen(knob),
+					true), (ssize_t)strlen(knob));
+	MLX5_SET(alloc_pd_in, in, opcode, MLX5_CMD_OP_ALLOC_PD);
+	fc_expect_fail(test, ft_cmd(ft, in, sizeof(in), out, sizeof(out)), out,
+		       MLX5_CMD_STAT_BAD_RES_ERR, 0x99);
+	KUNIT_EXPECT_EQ(test, ft_dbg_io(ft, "fail_cmd", "1 2", 3, true),
+			(ssize_t)-EINVAL);
+	KUNIT_EXPECT_EQ(test, ft_dbg_io(ft, "internal_error", "1", 1, true),
+			1L);
+	KUNIT_EXPECT_TRUE(test, ft->hca->ops->internal_error(ft->hca));
+
+	ft_del_mkey(ft, key);
+	KUNIT_EXPECT_EQ(test, ft_dealloc_pd(ft, ft->pdn, out), 0);
+	fc_done(ft);
+}
+
 static struct kunit_case fake_cmd_cases[] = {
 	KUNIT_CASE(fake_cmd_query_caps),
 	KUNIT_CASE(fake_cmd_bad_op_and_lengths),
@@ -508,6 +585,7 @@ static struct kunit_case fake_cmd_cases[] = {
 	KUNIT_CASE(fake_cmd_inject),
 	KUNIT_CASE(fake_cmd_register),
 	KUNIT_CASE(fake_cmd_dma_buf),
+	KUNIT_CASE(fake_cmd_debugfs),
 	{}
 };
 

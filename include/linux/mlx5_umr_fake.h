@@ -62,6 +62,8 @@ struct mlx5_umr_fake;
  * @MLX5_UMR_FAKE_VS_PTR_NO_RLKY: reserved lkey used on a QP without rlky
  * @MLX5_UMR_FAKE_VS_PTR_LEN: pointer data segment shorter than the
  *	translation
+ * @MLX5_UMR_FAKE_VS_INDIRECT_DISABLED: UMR on a KLM/KSM mkey while the
+ *	umr_indirect_mkey_disabled cap is set
  * @MLX5_UMR_FAKE_VS_PSV_UNKNOWN: SET_PSV names an unknown PSV
  * @MLX5_UMR_FAKE_VS_INJECTED: error injected by the test
  */
@@ -89,12 +91,39 @@ enum mlx5_umr_fake_vsynd {
 	MLX5_UMR_FAKE_VS_BSF = 0x1d,
 	MLX5_UMR_FAKE_VS_PTR_NO_RLKY = 0x1e,
 	MLX5_UMR_FAKE_VS_PTR_LEN = 0x1f,
+	MLX5_UMR_FAKE_VS_INDIRECT_DISABLED = 0x20,
 	MLX5_UMR_FAKE_VS_PSV_UNKNOWN = 0x30,
 	MLX5_UMR_FAKE_VS_INJECTED = 0xfe,
 };
 
 /**
  * enum mlx5_umr_fake_cmd_synd - syndromes of failed commands
+ * @MLX5_UMR_FAKE_SYND_BAD_OPCODE: opcode the fake does not implement
+ * @MLX5_UMR_FAKE_SYND_BAD_INLEN: input mailbox shorter than its layout
+ *	(or than its PAS list)
+ * @MLX5_UMR_FAKE_SYND_BAD_OUTLEN: output mailbox shorter than its layout
+ * @MLX5_UMR_FAKE_SYND_NO_RESOURCES: out of memory or object numbers
+ * @MLX5_UMR_FAKE_SYND_BAD_PD: PD does not exist
+ * @MLX5_UMR_FAKE_SYND_PD_BUSY: PD still used by an mkey, QP or PSV
+ * @MLX5_UMR_FAKE_SYND_BAD_CQ: CQ does not exist
+ * @MLX5_UMR_FAKE_SYND_CQ_BUSY: CQ still used by a QP
+ * @MLX5_UMR_FAKE_SYND_BAD_UAR: uar_page is not an allocated UAR
+ * @MLX5_UMR_FAKE_SYND_BAD_DBR: doorbell record unaligned or not mapped
+ * @MLX5_UMR_FAKE_SYND_BAD_PAS: PAS entry unaligned or not mapped
+ * @MLX5_UMR_FAKE_SYND_BAD_SIZE: queue larger than the caps allow
+ * @MLX5_UMR_FAKE_SYND_BAD_ST: QP service type other than REG_UMR
+ * @MLX5_UMR_FAKE_SYND_BAD_RQ: QP with a receive queue, or without SQ
+ * @MLX5_UMR_FAKE_SYND_BAD_QP: QP does not exist
+ * @MLX5_UMR_FAKE_SYND_BAD_QP_STATE: transition not allowed from the state
+ * @MLX5_UMR_FAKE_SYND_BAD_MKEY: mkey index does not exist
+ * @MLX5_UMR_FAKE_SYND_BAD_ACCESS_MODE: access mode other than PA, MTT,
+ *	KLMS, KSM
+ * @MLX5_UMR_FAKE_SYND_XLT_TOO_BIG: translation larger than the caps allow,
+ *	or inline translation larger than translations_octword_size
+ * @MLX5_UMR_FAKE_SYND_BAD_PSV: PSV does not exist
+ * @MLX5_UMR_FAKE_SYND_BAD_CAP_TYPE: capability type other than general
+ * @MLX5_UMR_FAKE_SYND_BAD_CQE_SIZE: CQE size other than 64 bytes
+ * @MLX5_UMR_FAKE_SYND_BAD_FIELD: another field the fake does not accept
  *
  * Real firmware returns opaque 32-bit syndromes; the fake returns these so
  * tests can tell causes apart. The status (MLX5_CMD_STAT_*) is what real
@@ -102,7 +131,6 @@ enum mlx5_umr_fake_vsynd {
  */
 enum mlx5_umr_fake_cmd_synd {
 	MLX5_UMR_FAKE_SYND_BAD_OPCODE = 0xfa4e0001,
-	MLX5_UMR_FAKE_SYND_BAD_OP_MOD,
 	MLX5_UMR_FAKE_SYND_BAD_INLEN,
 	MLX5_UMR_FAKE_SYND_BAD_OUTLEN,
 	MLX5_UMR_FAKE_SYND_NO_RESOURCES,
@@ -133,7 +161,7 @@ enum mlx5_umr_fake_cmd_synd {
  * @umr_fence: MLX5_FENCE_MODE_* index the service must use (0..2)
  * @umr_modify_entity_size_disabled: UMR may not change log_page_size
  * @umr_modify_atomic_disabled: UMR may not change the A access bit
- * @umr_indirect_mkey_disabled: reported only
+ * @umr_indirect_mkey_disabled: UMR may not modify KLM/KSM mkeys
  * @umr_extended_translation_offset: xlt_offset_47_16 may be non-zero
  * @relaxed_ordering_write_umr: UMR may set relaxed_ordering_write
  * @relaxed_ordering_read_umr: UMR may set relaxed_ordering_read
@@ -222,9 +250,12 @@ void mlx5_umr_fake_get_counters(struct mlx5_umr_fake *fake,
 				struct mlx5_umr_fake_counters *cnt);
 int mlx5_umr_fake_query_mkey(struct mlx5_umr_fake *fake, u32 key, void *mkc,
 			     void *xlt, size_t xlt_len);
+int mlx5_umr_fake_query_bsf(struct mlx5_umr_fake *fake, u32 key, void *bsf,
+			    size_t len);
 int mlx5_umr_fake_qp_state(struct mlx5_umr_fake *fake, u32 qpn, u16 *sq_ci);
 int mlx5_umr_fake_xfer(struct mlx5_umr_fake *fake, u32 key, u64 offset,
 		       void *buf, size_t len, bool write, bool remote);
+int mlx5_umr_fake_remote_invalidate(struct mlx5_umr_fake *fake, u32 key);
 void mlx5_umr_fake_flush(struct mlx5_umr_fake *fake);
 
 void mlx5_umr_fake_inject_cmd_error(struct mlx5_umr_fake *fake, u16 opcode,
