@@ -1094,6 +1094,39 @@ TEST_F(umr, threads_configure)
 }
 
 /*
+ * The HCA fails a reconfiguration: the error is EIO, and until a later
+ * request succeeds the mkey may hold either layout, so both layouts'
+ * memory stays referenced (EBUSY); then the service has recovered.
+ */
+TEST_F(umr, hca_error_keeps_references)
+{
+	struct mlx5_umr_ioc_sge sge1 = { (__u64)(uintptr_t)self->buf1, 64,
+					 self->key1 };
+	struct mlx5_umr_ioc_sge sge2 = { (__u64)(uintptr_t)self->buf2, 64,
+					 self->key2 };
+	__u8 in[64];
+
+	ASSERT_EQ(0, umr_config_list(self->fd, self->mk, &sge1, 1, NULL));
+	/* the next WQE completes with a local protection error */
+	if (umr_fake_knob(self->path, "fail_wqe", "0x4 0"))
+		SKIP(return, "needs the fake's debugfs");
+	EXPECT_EQ(-EIO, umr_config_list(self->fd, self->mk, &sge2, 1, NULL));
+	EXPECT_EQ(-EBUSY, umr_destroy(self->fd, self->mr1));
+	EXPECT_EQ(-EBUSY, umr_destroy(self->fd, self->mr2));
+	EXPECT_NO_LEAK(0, 0);
+	/* recovered: the next request works and releases the failed one */
+	ASSERT_EQ(0, umr_config_list(self->fd, self->mk, &sge1, 1, NULL));
+	EXPECT_EQ(0, umr_destroy(self->fd, self->mr2));
+	self->objs--;
+	self->pages -= BUF_LEN / PAGE;
+	EXPECT_EQ(-EBUSY, umr_destroy(self->fd, self->mr1));
+	fill_pat(in, sizeof(in), 3);
+	ASSERT_EQ(0, umr_xfer(self->fd, self->mkey, 0, in, sizeof(in), 1));
+	EXPECT_EQ(0, memcmp(self->buf1, in, sizeof(in)));
+	EXPECT_NO_LEAK(0, 0);
+}
+
+/*
  * The HCA goes away under an open file with live objects: everything is
  * released at once (pins included), the file answers ENODEV until closed.
  * Runs last: it unloads and reloads the fake HCA.

@@ -150,6 +150,25 @@ static inline long long umr_fake_counter(const char *path, const char *name)
 	return found;
 }
 
+/* Write @val to the fake HCA's debugfs knob @knob; 0 or -errno. */
+static inline int umr_fake_knob(const char *path, const char *knob,
+				const char *val)
+{
+	const char *base = strrchr(path, '/');
+	char file[300];
+	int fd, ret = 0;
+
+	snprintf(file, sizeof(file), "/sys/kernel/debug/mlx5_umr_fake/%.200s/%s",
+		 base ? base + 1 : path, knob);
+	fd = open(file, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, strlen(val)) != (ssize_t)strlen(val))
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
 static inline int umr_open(void)
 {
 	char path[256];
