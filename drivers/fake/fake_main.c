@@ -175,7 +175,8 @@ struct mlx5_umr_fake *mlx5_umr_fake_create(const struct mlx5_umr_fake_attr *attr
 	xa_init_flags(&fd->qps, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&fd->mkeys, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&fd->psvs, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
-	xa_init(&fd->iommu);
+	/* all xarrays of this file share one lock class: keep every use irq-safe */
+	xa_init_flags(&fd->iommu, XA_FLAGS_LOCK_IRQ);
 	/* distinct IOVA ranges per fake catch cross-device addresses */
 	atomic64_set(&fd->next_iova, (u64)(fd->id + 1) << 40);
 	init_waitqueue_head(&fd->waitq);
