@@ -15,6 +15,11 @@ static unsigned int nr_devs = 1;
 module_param(nr_devs, uint, 0444);
 MODULE_PARM_DESC(nr_devs, "number of fake HCAs registered at load (default 1)");
 
+static bool async_exec;
+module_param(async_exec, bool, 0444);
+MODULE_PARM_DESC(async_exec,
+		 "load-time fakes execute WQEs from a workqueue (default: in write_db)");
+
 static DEFINE_IDA(fake_ida);
 static struct device *fake_root;
 static struct mlx5_umr_fake **fake_devs;
@@ -163,6 +168,11 @@ struct mlx5_umr_fake *mlx5_umr_fake_create(const struct mlx5_umr_fake_attr *attr
 	fd->id = ida_alloc(&fake_ida, GFP_KERNEL);
 	if (fd->id < 0) {
 		err = fd->id;
+		goto err_put;
+	}
+	if ((attr->flags & MLX5_UMR_FAKE_F_SYNC) &&
+	    (attr->flags & MLX5_UMR_FAKE_F_ASYNC_EXEC)) {
+		err = -EINVAL;
 		goto err_put;
 	}
 	fd->flags = attr->flags;
@@ -486,6 +496,8 @@ static int __init fake_init(void)
 	}
 	mlx5_umr_fake_attr_init(&attr);
 	attr.flags = MLX5_UMR_FAKE_F_REGISTER;
+	if (async_exec)
+		attr.flags |= MLX5_UMR_FAKE_F_ASYNC_EXEC;
 	for (i = 0; i < nr_devs; i++) {
 		fake_devs[i] = mlx5_umr_fake_create(&attr);
 		if (IS_ERR(fake_devs[i])) {

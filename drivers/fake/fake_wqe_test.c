@@ -618,6 +618,31 @@ static void fake_wqe_arm_async(struct kunit *test)
 	ft_teardown(ft);
 }
 
+/* ASYNC_EXEC: WQEs run from the workqueue, later doorbells fold in. */
+static void fake_wqe_async_exec(struct kunit *test)
+{
+	struct ft *ft = ft_setup(test, MLX5_UMR_FAKE_F_ASYNC_EXEC, NULL, 6, 6);
+	struct mlx5_umr_fake_attr attr;
+	struct mlx5_cqe64 cqe;
+	int i;
+
+	ft_arm(ft);
+	for (i = 0; i < 3; i++)
+		ft_nop_post(ft, true);
+	mlx5_umr_fake_flush(ft->fake);
+	for (i = 0; i < 3; i++) {
+		KUNIT_ASSERT_TRUE(test, ft_poll(ft, &cqe));
+		KUNIT_EXPECT_EQ(test, be16_to_cpu(cqe.wqe_counter), i);
+	}
+	KUNIT_EXPECT_FALSE(test, ft_poll(ft, &cqe));
+	KUNIT_EXPECT_EQ(test, atomic_read(&ft->comps), 1);
+	ft_teardown(ft);
+
+	mlx5_umr_fake_attr_init(&attr);
+	attr.flags = MLX5_UMR_FAKE_F_SYNC | MLX5_UMR_FAKE_F_ASYNC_EXEC;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(mlx5_umr_fake_create(&attr)), -EINVAL);
+}
+
 /* Fault injection: error CQE, dropped CQE, delayed doorbell. */
 static void fake_wqe_faults(struct kunit *test)
 {
@@ -922,6 +947,7 @@ static struct kunit_case fake_wqe_cases[] = {
 	KUNIT_CASE(fake_wqe_2err_flush),
 	KUNIT_CASE(fake_wqe_arm_sync),
 	KUNIT_CASE(fake_wqe_arm_async),
+	KUNIT_CASE(fake_wqe_async_exec),
 	KUNIT_CASE(fake_wqe_faults),
 	KUNIT_CASE(fake_wqe_umr_pointer),
 	KUNIT_CASE(fake_wqe_set_psv),
