@@ -712,6 +712,7 @@ static int fake_create_psv(struct fake_cmd *c)
 		    xa_alloc_irq(&fd->psvs, &id, psv[i], FAKE_LIMIT,
 				 GFP_KERNEL)) {
 			kfree(psv[i]);
+			psv[i] = NULL;
 			goto err;
 		}
 		psv[i]->psvn = id;
