@@ -8,17 +8,235 @@
 #define MLX5_UMR_CORE_H
 
 #include <linux/list.h>
+#include <linux/kref.h>
+#include <linux/mutex.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+#include <linux/percpu-refcount.h>
+#include <linux/completion.h>
+#include <linux/mlx5_umr.h>
+#include <linux/mlx5_umr_hca.h>
 
-struct mlx5_umr_hca;
+#include "wqe.h"
+
+/* Send queue size in basic blocks (MLX5_SEND_WQE_BB) and CQ size. */
+#define MLX5_UMR_LOG_SQ_BBS	8
+#define MLX5_UMR_LOG_CQ_SIZE	8
+/* Signal at least every this many basic blocks within one batch. */
+#define MLX5_UMR_SIGNAL_BBS	(1U << (MLX5_UMR_LOG_SQ_BBS - 2))
+/* Doorbell record page: QP record at 0, CQ record at this offset. */
+#define MLX5_UMR_CQ_DBR_OFFSET	64
+/* Words of the CQ doorbell record (mlx5_core: set_ci_db, arm_db). */
+#define MLX5_UMR_CQ_SET_CI	0
+#define MLX5_UMR_CQ_ARM_DB	1
+
+enum mlx5_umr_sq_state {
+	MLX5_UMR_SQ_RESET,	/* not (yet) usable */
+	MLX5_UMR_SQ_RTS,	/* accepting work */
+	MLX5_UMR_SQ_ERR,	/* error seen, recovery queued */
+	MLX5_UMR_SQ_RECOVERING,	/* recovery worker owns the QP */
+	MLX5_UMR_SQ_DEAD,	/* internal error or failed recovery */
+};
+
+/**
+ * struct mlx5_umr_sq_ent - bookkeeping of one posted WQE
+ * @wr: the request
+ * @nbb: basic blocks the WQE occupies
+ * @xlt_busy: the request holds its mkey's translation table
+ *
+ * Indexed by the ring slot of the WQE's first basic block.
+ */
+struct mlx5_umr_sq_ent {
+	struct mlx5_umr_wr *wr;
+	u16 nbb;
+	bool xlt_busy;
+};
+
+/**
+ * struct mlx5_umr_sq - the REG_UMR QP, its CQ and their bookkeeping
+ * @lock: protects every field below it, the CQ consumer index and the
+ *	doorbell records; taken by posters and by the completion handler,
+ *	never held across write_db()
+ * @state: enum mlx5_umr_sq_state
+ * @pc: producer counter in basic blocks (free running)
+ * @cc: consumer counter in basic blocks (free running)
+ * @unsignaled: basic blocks posted since the last signalled WQE
+ * @next_fence: fence mode for the next WQE (the UMR fence from caps once
+ *	a UMR has been posted since the last reset)
+ * @timed_out: the pending recovery was caused by a timeout
+ * @progress: jiffies of the last consumer progress or first post
+ * @events: bumped on every retired WQE and state change (retry hint)
+ * @cq_ci: CQ consumer index (free running)
+ * @cq_arm_sn: CQ arm sequence number
+ * @resubmit: flushed requests recovery posts again, in order (->node)
+ * @ents: one entry per basic block slot
+ * @scratch: linear WQE buffer for WQEs that wrap around the ring end
+ * @qpn: QP number (constant while the device is up)
+ * @bbs: ring size in basic blocks (power of two, constant)
+ * @ncqe: CQ size (power of two, constant)
+ * @wait: posters waiting for space or for the QP to return to RTS
+ */
+struct mlx5_umr_sq {
+	spinlock_t lock; /* ring, bookkeeping, CQ ci, doorbell records */
+	enum mlx5_umr_sq_state state;
+	u32 pc;
+	u32 cc;
+	u32 unsignaled;
+	u8 next_fence;
+	bool timed_out;
+	unsigned long progress;
+	unsigned long events;
+	u32 cq_ci;
+	u32 cq_arm_sn;
+	struct list_head resubmit;
+	struct mlx5_umr_sq_ent *ents;
+	u8 *scratch;
+
+	u32 qpn;
+	u32 bbs;
+	u32 ncqe;
+	wait_queue_head_t wait;
+};
+
+/**
+ * struct mlx5_umr_client_ctx - a client told about a device
+ * @list: on mlx5_umr_dev.clients, under the registry lock
+ * @client: the client
+ */
+struct mlx5_umr_client_ctx {
+	struct list_head list;
+	struct mlx5_umr_client *client;
+};
 
 /**
  * struct mlx5_umr_dev - the UMR service bound to one HCA
- * @list: entry on the registry, under mlx5_umr_devs_lock
- * @hca: the backend's HCA
+ * @list: entry on the registry, under the registry lock
+ * @hca: the backend's HCA; NULL after teardown (under @mkeys_lock)
+ * @name: copy of the HCA name, valid for the structure's lifetime
+ * @is_fake: the backend offers test_xfer
+ * @mkey_variant: variant byte for the next mkey
+ * @kref: lifetime of this structure (registry + mlx5_umr_dev_get() + mkeys)
+ * @users: one reference per API call in progress and per request in
+ *	flight; killed at unregister
+ * @users_done: completed when @users drops to zero after the kill
+ * @clients: clients whose add() succeeded, under the registry lock
+ * @caps: capabilities (constant after bring-up)
+ * @uar: doorbell page
+ * @dbr: doorbell records of the QP and the CQ
+ * @sq_buf: the send queue ring
+ * @cq_buf: the CQE ring
+ * @cq: the CQ as the backend sees it
+ * @sq: submission state
+ * @wq_ctx: constants for the encoder
+ * @recover_work: runs QP recovery in process context
+ * @poll_work: polls the CQ when the event arrived in hard IRQ context
+ * @watchdog: fails over a send queue that stopped making progress
+ * @recover_lock: serializes recovery with teardown (sleeping)
+ * @mkeys_lock: protects @mkeys and @hca once the device is up
+ * @mkeys: every live mkey of this device
+ * @timeout: watchdog timeout in jiffies
  */
 struct mlx5_umr_dev {
 	struct list_head list;
 	struct mlx5_umr_hca *hca;
+	char name[32];
+	bool is_fake;
+	atomic_t mkey_variant;
+	struct kref kref;
+	struct percpu_ref users;
+	struct completion users_done;
+	struct list_head clients;
+	struct mlx5_umr_caps caps;
+
+	struct mlx5_umr_uar uar;
+	struct mlx5_umr_dma_buf dbr;
+	struct mlx5_umr_dma_buf sq_buf;
+	struct mlx5_umr_dma_buf cq_buf;
+	struct mlx5_umr_hca_cq cq;
+	struct mlx5_umr_sq sq;
+	struct mlx5_umr_wqe_ctx wq_ctx;
+
+	struct work_struct recover_work;
+	struct work_struct poll_work;
+	struct delayed_work watchdog;
+	struct mutex recover_lock; /* one recovery at a time, vs teardown */
+
+	struct mutex mkeys_lock; /* @mkeys, @hca after bring-up */
+	struct list_head mkeys;
+	unsigned long timeout;
 };
+
+/**
+ * struct mlx5_umr_mkey_priv - service state of an mkey
+ * @pub: what consumers see
+ * @list: on mlx5_umr_dev.mkeys, under mkeys_lock
+ * @xlt: pointer-mode translation table (xlt.cpu NULL when inline only)
+ * @xlt_sgt: the DMA mapping of @xlt
+ * @xlt_sg: its one entry
+ * @xlt_busy: a posted WQE uses @xlt (bit 0)
+ * @hw: the mkey exists on the HCA
+ */
+struct mlx5_umr_mkey_priv {
+	struct mlx5_umr_mkey pub;
+	struct list_head list;
+	struct mlx5_umr_xlt xlt;
+	struct sg_table xlt_sgt;
+	struct scatterlist xlt_sg;
+	unsigned long xlt_busy;
+	bool hw;
+};
+
+static inline struct mlx5_umr_mkey_priv *to_priv(struct mlx5_umr_mkey *m)
+{
+	return container_of(m, struct mlx5_umr_mkey_priv, pub);
+}
+
+/*
+ * dma_map_sg/dma_unmap_sg are function-like macros in dma-mapping.h: call
+ * the backend ops through these so the member names are not expanded.
+ */
+static inline int mlx5_umr_hca_map_sg(struct mlx5_umr_hca *hca,
+				      struct sg_table *sgt,
+				      enum dma_data_direction dir)
+{
+	int (*map)(struct mlx5_umr_hca *hca, struct sg_table *sgt,
+		   enum dma_data_direction dir) = hca->ops->dma_map_sg;
+
+	return map(hca, sgt, dir);
+}
+
+static inline void mlx5_umr_hca_unmap_sg(struct mlx5_umr_hca *hca,
+					 struct sg_table *sgt,
+					 enum dma_data_direction dir)
+{
+	void (*unmap)(struct mlx5_umr_hca *hca, struct sg_table *sgt,
+		      enum dma_data_direction dir) = hca->ops->dma_unmap_sg;
+
+	unmap(hca, sgt, dir);
+}
+
+/* dev.c */
+int mlx5_umr_cmd(struct mlx5_umr_dev *dev, const void *in, int inlen,
+		 void *out, int outlen);
+
+int mlx5_umr_dev_init(struct mlx5_umr_dev *dev);
+void mlx5_umr_dev_cleanup(struct mlx5_umr_dev *dev);
+int mlx5_umr_qp_modify(struct mlx5_umr_dev *dev, u16 opcode);
+int mlx5_umr_qp_to_rts(struct mlx5_umr_dev *dev);
+
+/* mkey.c */
+void mlx5_umr_mkeys_teardown(struct mlx5_umr_dev *dev);
+
+/* sq.c */
+void mlx5_umr_sq_init(struct mlx5_umr_dev *dev);
+void mlx5_umr_cq_comp(struct mlx5_umr_hca_cq *cq);
+void mlx5_umr_cq_arm(struct mlx5_umr_dev *dev);
+void mlx5_umr_recover_work(struct work_struct *work);
+void mlx5_umr_poll_work(struct work_struct *work);
+void mlx5_umr_watchdog(struct work_struct *work);
+void mlx5_umr_sq_fail_all(struct mlx5_umr_dev *dev, int status);
+void mlx5_umr_sq_stop(struct mlx5_umr_dev *dev);
+void mlx5_umr_sq_timeout(struct mlx5_umr_dev *dev);
 
 #endif /* MLX5_UMR_CORE_H */

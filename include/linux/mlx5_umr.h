@@ -68,10 +68,13 @@ int mlx5_umr_register_client(struct mlx5_umr_client *client);
 void mlx5_umr_unregister_client(struct mlx5_umr_client *client);
 
 struct mlx5_umr_dev *mlx5_umr_dev_get(const char *name);
+void mlx5_umr_dev_hold(struct mlx5_umr_dev *dev);
 void mlx5_umr_dev_put(struct mlx5_umr_dev *dev);
 const char *mlx5_umr_dev_name(const struct mlx5_umr_dev *dev);
 const struct mlx5_umr_caps *mlx5_umr_dev_caps(const struct mlx5_umr_dev *dev);
 bool mlx5_umr_dev_is_fake(const struct mlx5_umr_dev *dev);
+int mlx5_umr_test_xfer(struct mlx5_umr_dev *dev, u32 key, u64 offset,
+		       void *buf, size_t len, bool write, bool remote);
 
 /* Access rights, with the values of enum ibv_access_flags. */
 #define MLX5_UMR_ACCESS_LOCAL_WRITE	BIT(0)
@@ -174,8 +177,10 @@ enum mlx5_umr_layout {
  * @done: completion callback for mlx5_umr_post(); called once, in process
  *	or softirq context, with @status set
  * @context: for the caller
- * @status: 0, or -EIO (error CQE, @syndrome set), -ETIMEDOUT, -ENODEV,
- *	-ECANCELED (flushed by recovery and not resubmitted)
+ * @status: 0, or -EIO (error CQE or internal error; @syndrome set for an
+ *	error CQE), -ETIMEDOUT (recovered after a timeout), -ECANCELED (the
+ *	QP could not be recovered); requests flushed by another's error are
+ *	resubmitted, not failed
  * @syndrome: CQE syndrome when @status is -EIO
  * @node: private to the service while the request is in flight
  * @priv: private to the service

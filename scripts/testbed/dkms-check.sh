@@ -17,13 +17,17 @@ step() {	# step WHAT CMD...
 if [ "$(id -u)" != 0 ]; then
 	echo "ok - dkms # SKIP needs root"; tb_result 0 0 1 dkms; exit 0
 fi
+# /usr/src and the DKMS tree are machine-wide: one round trip at a time.
+exec 7>/var/lock/mlx5-umr-dkms.lock
+flock 7
 K=$(debian_kver)
 name=$(sed -n 's/^PACKAGE_NAME="\(.*\)"/\1/p' "$TOP/dkms.conf")
 ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$TOP/dkms.conf")
 mods=$(sed -n 's/^BUILT_MODULE_NAME\[[0-9]*\]="\(.*\)"/\1/p' "$TOP/dkms.conf")
 src=/usr/src/$name-$ver
+# Start from nothing: a failed earlier build leaves its tree behind.
 dkms remove -m "$name" -v "$ver" --all >/dev/null 2>&1
-rm -rf "$src"
+rm -rf "$src" "/var/lib/dkms/$name"
 rsync -a --exclude /build --exclude /.git --exclude '*.o' --exclude '*.ko' \
 	--exclude '*.cmd' --exclude '*.mod*' --exclude '*.symvers' --exclude '*.order' "$TOP/" "$src/"
 installed() {
@@ -42,10 +46,12 @@ gone() {
 }
 step add dkms add -m "$name" -v "$ver"
 step "build -k $K" dkms build -m "$name" -v "$ver" -k "$K"
+[ -f "/var/lib/dkms/$name/$ver/build/make.log" ] &&
+	tail -n 30 "/var/lib/dkms/$name/$ver/build/make.log"
 step "install -k $K" dkms install -m "$name" -v "$ver" -k "$K"
 step "installed modules resolve their dependencies" installed
 step remove dkms remove -m "$name" -v "$ver" --all
 step "nothing left after remove" gone
-rm -rf "$src"
+rm -rf "$src" "/var/lib/dkms/$name"
 tb_result $P $F 0 dkms
 [ $F -eq 0 ]

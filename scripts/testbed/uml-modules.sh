@@ -9,9 +9,10 @@ set -euo pipefail
 uml=$1; shift
 dst=$BUILD/uml
 mkdir -p "$dst"
+# Build products of an in-place build for another kernel must not leak in.
 rsync -a --delete --exclude /build --exclude /.git --exclude '*.o' --exclude '*.ko' \
-	--exclude '*.cmd' --exclude '*.mod*' "$TOP/" "$dst/src/" >&2 2>/dev/null ||
-	rsync -a --delete --exclude /build --exclude /.git "$TOP/" "$dst/src/" >&2
+	--exclude '*.cmd' --exclude '*.mod*' --exclude '*.order' --exclude '*.symvers' \
+	--exclude '*.o.d' "$TOP/" "$dst/src/"
 # rsync keeps excluded build products; drop modules whose source may be gone.
 find "$dst/src" -name '*.ko' -delete
 make -C "$uml" ARCH=um M="$dst/src" W=1 "$@" modules >"$dst/build.log" 2>&1 || {

@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * mlx5-umr sample ULP.
+ *
+ * Per device it keeps a small pool of indirect mkeys. Per I/O it DMA-maps
+ * the request's scatterlist, points one pooled mkey at it through the
+ * reserved lkey (MLX5_UMR_LAYOUT_SGT) with the access the transfer needs,
+ * and hands out the rkey. When the I/O completes it posts the invalidation
+ * asynchronously (as a ULP does from its completion handler), then unmaps
+ * and returns the mkey to the pool from a work item.
+ *
+ * Copyright (c) 2026 The mlx5-umr authors.
+ */
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/mutex.h>
+#include <linux/list.h>
+#include <linux/wait.h>
+#include <linux/mlx5_umr.h>
+
+#include "mlx5_umr_sample.h"
+
+static unsigned int pool_size = 16;
+module_param(pool_size, uint, 0444);
+MODULE_PARM_DESC(pool_size, "indirect mkeys per device");
+
+static unsigned int max_sges = 128;
+module_param(max_sges, uint, 0444);
+MODULE_PARM_DESC(max_sges, "scatterlist entries one I/O may have");
+
+/**
+ * struct mlx5_umr_sample_dev - per-device state
+ * @list: on mlx5_umr_sample_devs
+ * @dev: the UMR device
+ * @lock: protects @free and @busy
+ * @free: idle I/O slots (each owns one mkey)
+ * @busy: slots lent to I/Os
+ * @idle: woken when a slot returns to @free
+ * @ios: the slots
+ * @nios: how many
+ */
+struct mlx5_umr_sample_dev {
+	struct list_head list;
+	struct mlx5_umr_dev *dev;
+	spinlock_t lock; /* @free, @busy */
+	struct list_head free;
+	unsigned int busy;
+	wait_queue_head_t idle;
+	struct mlx5_umr_sample_slot *ios;
+	unsigned int nios;
+};
+
+struct mlx5_umr_sample_slot {
+	struct list_head node;
+	struct mlx5_umr_sample_io io;
+};
+
+/* Protects mlx5_umr_sample_devs (lookups by device). */
+static DEFINE_MUTEX(mlx5_umr_sample_lock);
+static LIST_HEAD(mlx5_umr_sample_devs);
+
+static struct mlx5_umr_sample_dev *sample_find(struct mlx5_umr_dev *dev)
+{
+	struct mlx5_umr_sample_dev *sdev;
+
+	list_for_each_entry(sdev, &mlx5_umr_sample_devs, list)
+		if (sdev->dev == dev)
+			return sdev;
+	return NULL;
+}
+
+static void sample_put_slot(struct mlx5_umr_sample_io *io)
+{
+	struct mlx5_umr_sample_slot *slot =
+		container_of(io, struct mlx5_umr_sample_slot, io);
+	struct mlx5_umr_sample_dev *sdev = io->sdev;
+	unsigned long flags;
+
+	spin_lock_irqsave(&sdev->lock, flags);
+	list_add(&slot->node, &sdev->free);
+	sdev->busy--;
+	spin_unlock_irqrestore(&sdev->lock, flags);
+	wake_up_all(&sdev->idle);
+}
+
+/**
+ * mlx5_umr_sample_map() - register one I/O's scatterlist behind an rkey
+ * @dev: the UMR device
+ * @sgt: the I/O's pages; mapped here for the device
+ * @len: bytes of the I/O, at most the scatterlist's length
+ * @dir: DMA_TO_DEVICE (the peer reads: RDMA READ) or DMA_FROM_DEVICE (the
+ *	peer writes: RDMA WRITE)
+ *
+ * Context: process context, may sleep.
+ * Return: the I/O with ->rkey set, or ERR_PTR(-EBUSY when the pool is
+ * empty, -ENODEV, or the mapping's or the UMR's error).
+ */
+struct mlx5_umr_sample_io *mlx5_umr_sample_map(struct mlx5_umr_dev *dev,
+					       struct sg_table *sgt, u64 len,
+					       enum dma_data_direction dir)
+{
+	struct mlx5_umr_sample_slot *slot = NULL;
+	struct mlx5_umr_sample_dev *sdev;
+	struct mlx5_umr_sample_io *io;
+	int err;
+
+	if (dir != DMA_TO_DEVICE && dir != DMA_FROM_DEVICE)
+		return ERR_PTR(-EINVAL);
+	mutex_lock(&mlx5_umr_sample_lock);
+	sdev = sample_find(dev);
+	if (sdev) {
+		spin_lock_irq(&sdev->lock);
+		slot = list_first_entry_or_null(&sdev->free,
+						struct mlx5_umr_sample_slot,
+						node);
+		if (slot) {
+			list_del(&slot->node);
+			sdev->busy++;
+		}
+		spin_unlock_irq(&sdev->lock);
+	}
+	mutex_unlock(&mlx5_umr_sample_lock);
+	if (!sdev)
+		return ERR_PTR(-ENODEV);
+	if (!slot)
+		return ERR_PTR(-EBUSY);
+
+	io = &slot->io;
+	io->sgt = sgt;
+	io->dir = dir;
+	err = mlx5_umr_dma_map_sg(dev, sgt, dir);
+	if (err)
+		goto err_slot;
+
+	memset(&io->wr, 0, sizeof(io->wr));
+	io->wr.mkey = io->mkey;
+	io->wr.op = MLX5_UMR_OP_CONFIGURE;
+	io->wr.flags = MLX5_UMR_WR_SET_ACCESS;
+	io->wr.access = dir == DMA_TO_DEVICE ? MLX5_UMR_ACCESS_REMOTE_READ :
+		MLX5_UMR_ACCESS_REMOTE_WRITE | MLX5_UMR_ACCESS_LOCAL_WRITE;
+	io->wr.layout = MLX5_UMR_LAYOUT_SGT;
+	io->wr.sgt.sgl = sgt->sgl;
+	io->wr.sgt.nents = sgt->nents;
+	io->wr.sgt.length = len;
+	err = mlx5_umr_exec(dev, &io->wr, 0);
+	if (err)
+		goto err_unmap;
+	io->rkey = io->mkey->key;
+	return io;
+
+err_unmap:
+	mlx5_umr_dma_unmap_sg(dev, sgt, dir);
+err_slot:
+	sample_put_slot(io);
+	return ERR_PTR(err);
+}
+EXPORT_SYMBOL_NS_GPL(mlx5_umr_sample_map, MLX5_UMR_INTERNAL);
+
+static void sample_unmap_work(struct work_struct *work)
+{
+	struct mlx5_umr_sample_io *io =
+		container_of(work, struct mlx5_umr_sample_io, work);
+	void (*done)(struct mlx5_umr_sample_io *io, int status) = io->done;
+	int status = io->wr.status;
+
+	mlx5_umr_dma_unmap_sg(io->sdev->dev, io->sgt, io->dir);
+	if (done)
+		done(io, status);
+	sample_put_slot(io);
+}
+
+/* UMR completion: any context but hard IRQ; defer the unmap. */
+static void sample_inval_done(struct mlx5_umr_wr *wr)
+{
+	struct mlx5_umr_sample_io *io =
+		container_of(wr, struct mlx5_umr_sample_io, wr);
+
+	queue_work(system_wq, &io->work);
+}
+
+/**
+ * mlx5_umr_sample_unmap() - the I/O completed: revoke its rkey
+ * @io: from mlx5_umr_sample_map()
+ * @done: called after the rkey is invalid and the pages are unmapped;
+ *	@io must not be used after it returns
+ * @context: stored in @io->context for @done
+ *
+ * Context: any context except hard IRQ; does not sleep.
+ * Return: 0, or -EBUSY when the send queue is full (retry), or another
+ * error of mlx5_umr_post() (the I/O stays registered).
+ */
+int mlx5_umr_sample_unmap(struct mlx5_umr_sample_io *io,
+			  void (*done)(struct mlx5_umr_sample_io *io,
+				       int status),
+			  void *context)
+{
+	struct mlx5_umr_wr *wr = &io->wr;
+
+	io->done = done;
+	io->context = context;
+	memset(wr, 0, sizeof(*wr));
+	wr->mkey = io->mkey;
+	wr->op = MLX5_UMR_OP_INVALIDATE;
+	wr->done = sample_inval_done;
+	return mlx5_umr_post(io->sdev->dev, &wr, 1);
+}
+EXPORT_SYMBOL_NS_GPL(mlx5_umr_sample_unmap, MLX5_UMR_INTERNAL);
+
+static void sample_free_pool(struct mlx5_umr_sample_dev *sdev)
+{
+	unsigned int i;
+
+	for (i = 0; i < sdev->nios; i++) {
+		/* the last unmap work may still be returning */
+		flush_work(&sdev->ios[i].io.work);
+		mlx5_umr_free_mkey(sdev->ios[i].io.mkey);
+	}
+	kfree(sdev->ios);
+}
+
+static int sample_add(struct mlx5_umr_dev *dev)
+{
+	struct mlx5_umr_sample_dev *sdev;
+	struct mlx5_umr_mkey *mkey;
+	unsigned int i;
+	int err;
+
+	sdev = kzalloc(sizeof(*sdev), GFP_KERNEL);
+	if (!sdev)
+		return -ENOMEM;
+	sdev->dev = dev;
+	spin_lock_init(&sdev->lock);
+	INIT_LIST_HEAD(&sdev->free);
+	init_waitqueue_head(&sdev->idle);
+	sdev->ios = kcalloc(pool_size, sizeof(*sdev->ios), GFP_KERNEL);
+	if (!sdev->ios) {
+		err = -ENOMEM;
+		goto err_free;
+	}
+	for (i = 0; i < pool_size; i++) {
+		mkey = mlx5_umr_alloc_mkey(dev, max_sges, 0);
+		if (IS_ERR(mkey)) {
+			err = PTR_ERR(mkey);
+			goto err_pool;
+		}
+		sdev->ios[i].io.mkey = mkey;
+		sdev->ios[i].io.sdev = sdev;
+		INIT_WORK(&sdev->ios[i].io.work, sample_unmap_work);
+		list_add_tail(&sdev->ios[i].node, &sdev->free);
+		sdev->nios++;
+	}
+	mutex_lock(&mlx5_umr_sample_lock);
+	list_add_tail(&sdev->list, &mlx5_umr_sample_devs);
+	mutex_unlock(&mlx5_umr_sample_lock);
+	return 0;
+
+err_pool:
+	sample_free_pool(sdev);
+err_free:
+	kfree(sdev);
+	return err;
+}
+
+static void sample_remove(struct mlx5_umr_dev *dev)
+{
+	struct mlx5_umr_sample_dev *sdev;
+
+	mutex_lock(&mlx5_umr_sample_lock);
+	sdev = sample_find(dev);
+	if (sdev)
+		list_del(&sdev->list);
+	mutex_unlock(&mlx5_umr_sample_lock);
+	if (!sdev)
+		return;
+	/* I/Os still registered belong to their owners: wait for them. */
+	wait_event(sdev->idle, READ_ONCE(sdev->busy) == 0);
+	sample_free_pool(sdev);
+	kfree(sdev);
+}
+
+static struct mlx5_umr_client sample_client = {
+	.name = "mlx5_umr_sample",
+	.add = sample_add,
+	.remove = sample_remove,
+};
+
+static int __init sample_init(void)
+{
+	if (!pool_size || !max_sges)
+		return -EINVAL;
+	return mlx5_umr_register_client(&sample_client);
+}
+module_init(sample_init);
+
+static void __exit sample_exit(void)
+{
+	mlx5_umr_unregister_client(&sample_client);
+}
+module_exit(sample_exit);
+
+MODULE_DESCRIPTION("mlx5 UMR sample ULP: per-I/O scatterlist registration");
+MODULE_AUTHOR("The mlx5-umr authors");
+MODULE_LICENSE("Dual BSD/GPL");
+MODULE_IMPORT_NS(MLX5_UMR);

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * mlx5-umr sample ULP: KUnit test through the fake HCA's data path.
+ *
+ * A remote peer reads (or writes) an I/O's scattered pages through the
+ * rkey the sample hands out; after the I/O completes the rkey is dead.
+ *
+ * Copyright (c) 2026 The mlx5-umr authors.
+ */
+#include <kunit/test.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/mm.h>
+#include <linux/completion.h>
+#include <linux/mlx5/cq.h>
+#include <linux/mlx5_umr.h>
+#include <linux/mlx5_umr_fake.h>
+
+#include "mlx5_umr_sample.h"
+
+#define NSEG 5
+
+/* Offsets and lengths of the I/O's pieces, one page each. */
+static const u32 seg_off[NSEG] = { 100, 0, 0, 2048, 7 };
+static const u32 seg_len[NSEG] = { 1000, PAGE_SIZE, 17, 2048, 333 };
+
+struct sample_ctx {
+	struct mlx5_umr_fake *fake;
+	struct mlx5_umr_dev *dev;
+	struct page *pages[NSEG];
+	struct sg_table sgt;
+	u32 total;
+};
+
+static int sample_test_init(struct kunit *test)
+{
+	struct mlx5_umr_fake_attr attr;
+	struct sample_ctx *c;
+	struct scatterlist *sg;
+	unsigned int i;
+
+	c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	if (!c)
+		return -ENOMEM;
+	test->priv = c;
+	mlx5_umr_fake_attr_init(&attr);
+	attr.flags = MLX5_UMR_FAKE_F_REGISTER;
+	c->fake = mlx5_umr_fake_create(&attr);
+	if (IS_ERR_OR_NULL(c->fake))
+		return -ENODEV;
+	c->dev = mlx5_umr_fake_hca(c->fake)->umr;
+	if (sg_alloc_table(&c->sgt, NSEG, GFP_KERNEL))
+		return -ENOMEM;
+	for_each_sg(c->sgt.sgl, sg, NSEG, i) {
+		c->pages[i] = alloc_page(GFP_KERNEL | __GFP_ZERO);
+		if (!c->pages[i])
+			return -ENOMEM;
+		sg_set_page(sg, c->pages[i], seg_len[i], seg_off[i]);
+		c->total += seg_len[i];
+	}
+	return 0;
+}
+
+static void sample_test_exit(struct kunit *test)
+{
+	struct sample_ctx *c = test->priv;
+	unsigned int i;
+
+	if (!c)
+		return;
+	if (!IS_ERR_OR_NULL(c->fake))
+		mlx5_umr_fake_destroy(c->fake);
+	for (i = 0; i < NSEG; i++)
+		if (c->pages[i])
+			__free_page(c->pages[i]);
+	sg_free_table(&c->sgt);
+}
+
+static u8 *seg_byte(struct sample_ctx *c, u32 pos)
+{
+	unsigned int i;
+
+	for (i = 0; i < NSEG; i++) {
+		if (pos < seg_len[i])
+			return (u8 *)page_address(c->pages[i]) + seg_off[i] +
+			       pos;
+		pos -= seg_len[i];
+	}
+	return NULL;
+}
+
+struct sample_wait {
+	struct completion done;
+	int status;
+};
+
+static void sample_test_done(struct mlx5_umr_sample_io *io, int status)
+{
+	struct sample_wait *w = io->context;
+
+	w->status = status;
+	complete(&w->done);
+}
+
+static void sample_unmap_wait(struct kunit *test,
+			      struct mlx5_umr_sample_io *io)
+{
+	struct sample_wait w;
+
+	init_completion(&w.done);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_sample_unmap(io, sample_test_done, &w),
+			0);
+	KUNIT_ASSERT_TRUE(test, wait_for_completion_timeout(&w.done, 5 * HZ));
+	KUNIT_EXPECT_EQ(test, w.status, 0);
+}
+
+/* The peer RDMA-READs the I/O's data (e.g. an NVMe-oF read's payload). */
+static void sample_read_io(struct kunit *test)
+{
+	struct sample_ctx *c = test->priv;
+	struct mlx5_umr_sample_io *io;
+	unsigned int round;
+	u8 *buf;
+	u32 i;
+
+	buf = kunit_kmalloc(test, c->total + 1, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	/* More rounds than the pool has mkeys: slots are reused. */
+	for (round = 0; round < 40; round++) {
+		for (i = 0; i < c->total; i++)
+			*seg_byte(c, i) = (u8)(i * 13 + round);
+		io = mlx5_umr_sample_map(c->dev, &c->sgt, c->total,
+					 DMA_TO_DEVICE);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(io));
+		memset(buf, 0, c->total);
+		KUNIT_ASSERT_EQ(test, mlx5_umr_test_xfer(c->dev, io->rkey, 0, buf,
+							 c->total, false, true),
+				0);
+		for (i = 0; i < c->total; i++)
+			if (buf[i] != (u8)(i * 13 + round))
+				break;
+		KUNIT_EXPECT_EQ(test, i, c->total);
+		/* read-only for the peer, and no byte beyond the I/O */
+		KUNIT_EXPECT_EQ(test, mlx5_umr_test_xfer(c->dev, io->rkey, 0, buf,
+							 1, true, true),
+				MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+		KUNIT_EXPECT_GT(test, mlx5_umr_test_xfer(c->dev, io->rkey, 0, buf,
+							 c->total + 1, false,
+							 true), 0);
+		sample_unmap_wait(test, io);
+		KUNIT_EXPECT_GT(test, mlx5_umr_test_xfer(c->dev, io->rkey, 0, buf,
+							 1, false, true), 0);
+	}
+}
+
+/* The peer RDMA-WRITEs part of the I/O (e.g. an NVMe-oF write's data). */
+static void sample_write_io(struct kunit *test)
+{
+	struct sample_ctx *c = test->priv;
+	struct mlx5_umr_sample_io *io;
+	u32 len = c->total - 300, i;
+	u8 *buf;
+
+	buf = kunit_kmalloc(test, c->total, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	for (i = 0; i < c->total; i++)
+		buf[i] = (u8)(i ^ 0x5a);
+	io = mlx5_umr_sample_map(c->dev, &c->sgt, len, DMA_FROM_DEVICE);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(io));
+	KUNIT_ASSERT_EQ(test, mlx5_umr_test_xfer(c->dev, io->rkey, 0, buf, len,
+						 true, true), 0);
+	KUNIT_EXPECT_GT(test, mlx5_umr_test_xfer(c->dev, io->rkey, len, buf, 1,
+						 true, true), 0);
+	sample_unmap_wait(test, io);
+	for (i = 0; i < len; i++)
+		if (*seg_byte(c, i) != (u8)(i ^ 0x5a))
+			break;
+	KUNIT_EXPECT_EQ(test, i, len);
+	/* beyond the I/O's length the pages are untouched */
+	for (; i < c->total; i++)
+		if (*seg_byte(c, i))
+			break;
+	KUNIT_EXPECT_EQ(test, i, c->total);
+}
+
+static struct kunit_case sample_cases[] = {
+	KUNIT_CASE(sample_read_io),
+	KUNIT_CASE(sample_write_io),
+	{}
+};
+
+static struct kunit_suite sample_suite = {
+	.name = "mlx5_umr_sample",
+	.init = sample_test_init,
+	.exit = sample_test_exit,
+	.test_cases = sample_cases,
+};
+
+kunit_test_suite(sample_suite);
+
+MODULE_DESCRIPTION("KUnit test of the mlx5 UMR sample ULP");
+MODULE_LICENSE("Dual BSD/GPL");
+MODULE_IMPORT_NS(MLX5_UMR);
+MODULE_IMPORT_NS(MLX5_UMR_INTERNAL);

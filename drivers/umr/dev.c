@@ -1,0 +1,431 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * mlx5-umr: device bring-up and teardown through command mailboxes.
+ *
+ * Everything here is what mlx5_ib does for its own UMR QP, written as raw
+ * commands (like steering/dr_send.c) because mlx5_core does not export the
+ * QP helpers: query caps, PD, UAR, CQ, and a REG_UMR QP moved to RTS.
+ *
+ * Copyright (c) 2026 The mlx5-umr authors.
+ */
+#include <linux/slab.h>
+#include <linux/log2.h>
+#include <linux/mlx5/mlx5_ifc.h>
+#include <linux/mlx5/device.h>
+#include <linux/mlx5/qp.h>
+#include <linux/mlx5/cq.h>
+
+#include "umr.h"
+
+/**
+ * mlx5_umr_cmd() - execute one mailbox and log a firmware failure
+ * @dev: the device
+ * @in: input mailbox (mlx5_ifc layout)
+ * @inlen: its size
+ * @out: output mailbox
+ * @outlen: its size
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or -errno (-EREMOTEIO for a firmware error status).
+ */
+int mlx5_umr_cmd(struct mlx5_umr_dev *dev, const void *in, int inlen,
+		 void *out, int outlen)
+{
+	struct mlx5_umr_hca *hca = dev->hca;
+	int err;
+
+	err = hca->ops->cmd_exec(hca, in, inlen, out, outlen);
+	/* opcode, status and syndrome sit at the same place in every mailbox */
+	if (err == -EREMOTEIO)
+		dev_warn_ratelimited(hca->dev,
+				     "umr: command 0x%x failed: status 0x%x syndrome 0x%x\n",
+				     MLX5_GET(query_hca_cap_in, in, opcode),
+				     MLX5_GET(alloc_pd_out, out, status),
+				     MLX5_GET(alloc_pd_out, out, syndrome));
+	return err;
+}
+
+static u8 mlx5_umr_fence_mode(u8 cap)
+{
+	switch (cap) {
+	case MLX5_CAP_UMR_FENCE_NONE:
+		return MLX5_FENCE_MODE_NONE;
+	case MLX5_CAP_UMR_FENCE_SMALL:
+		return MLX5_FENCE_MODE_INITIATOR_SMALL;
+	default:
+		return MLX5_FENCE_MODE_STRONG_ORDERING;
+	}
+}
+
+static int mlx5_umr_query_caps(struct mlx5_umr_dev *dev, u8 *cqe_version,
+			       u8 *ts_format)
+{
+	u32 sin[MLX5_ST_SZ_DW(query_special_contexts_in)] = {};
+	u32 sout[MLX5_ST_SZ_DW(query_special_contexts_out)] = {};
+	u32 in[MLX5_ST_SZ_DW(query_hca_cap_in)] = {};
+	int outlen = MLX5_ST_SZ_BYTES(query_hca_cap_out);
+	struct mlx5_umr_caps *caps = &dev->caps;
+	void *out, *hcap;
+	int err;
+
+	out = kzalloc(outlen, GFP_KERNEL);
+	if (!out)
+		return -ENOMEM;
+
+	MLX5_SET(query_hca_cap_in, in, opcode, MLX5_CMD_OP_QUERY_HCA_CAP);
+	MLX5_SET(query_hca_cap_in, in, op_mod,
+		 MLX5_SET_HCA_CAP_OP_MOD_GENERAL_DEVICE << 1 |
+		 HCA_CAP_OPMOD_GET_CUR);
+	err = mlx5_umr_cmd(dev, in, sizeof(in), out, outlen);
+	if (err)
+		goto out;
+
+	hcap = MLX5_ADDR_OF(query_hca_cap_out, out, capability);
+	caps->umr_fence =
+		mlx5_umr_fence_mode(MLX5_GET(cmd_hca_cap, hcap, umr_fence));
+	caps->umr_modify_entity_size_disabled =
+		MLX5_GET(cmd_hca_cap, hcap, umr_modify_entity_size_disabled);
+	caps->umr_modify_atomic_disabled =
+		MLX5_GET(cmd_hca_cap, hcap, umr_modify_atomic_disabled);
+	caps->umr_extended_translation_offset =
+		MLX5_GET(cmd_hca_cap, hcap, umr_extended_translation_offset);
+	caps->atomic = MLX5_GET(cmd_hca_cap, hcap, atomic);
+	caps->max_klm_entries =
+		1U << MLX5_GET(cmd_hca_cap, hcap, log_max_klm_list_size);
+	/* Entries after the ctrl, UMR ctrl and mkey segments of a max WQE. */
+	caps->max_inline_entries = (MLX5_SEND_WQE_MAX_SIZE -
+				    2 * MLX5_SEND_WQE_BB) /
+				   sizeof(struct mlx5_klm);
+	*cqe_version = MLX5_GET(cmd_hca_cap, hcap, cqe_version);
+	/* As mlx5_get_qp_default_ts() for a QP without RoCE. */
+	*ts_format = MLX5_GET(cmd_hca_cap, hcap, sq_ts_format) ?
+		     MLX5_TIMESTAMP_FORMAT_DEFAULT :
+		     MLX5_TIMESTAMP_FORMAT_FREE_RUNNING;
+	if (!MLX5_GET(cmd_hca_cap, hcap, log_max_klm_list_size)) {
+		dev_err(dev->hca->dev, "umr: HCA reports no KLM support\n");
+		err = -EOPNOTSUPP;
+		goto out;
+	}
+
+	MLX5_SET(query_special_contexts_in, sin, opcode,
+		 MLX5_CMD_OP_QUERY_SPECIAL_CONTEXTS);
+	err = mlx5_umr_cmd(dev, sin, sizeof(sin), sout, sizeof(sout));
+	if (err)
+		goto out;
+	caps->reserved_lkey = MLX5_GET(query_special_contexts_out, sout,
+				       resd_lkey);
+out:
+	kfree(out);
+	return err;
+}
+
+static int mlx5_umr_alloc_pd(struct mlx5_umr_dev *dev)
+{
+	u32 out[MLX5_ST_SZ_DW(alloc_pd_out)] = {};
+	u32 in[MLX5_ST_SZ_DW(alloc_pd_in)] = {};
+	int err;
+
+	MLX5_SET(alloc_pd_in, in, opcode, MLX5_CMD_OP_ALLOC_PD);
+	err = mlx5_umr_cmd(dev, in, sizeof(in), out, sizeof(out));
+	if (err)
+		return err;
+	dev->caps.pdn = MLX5_GET(alloc_pd_out, out, pd);
+	return 0;
+}
+
+static void mlx5_umr_dealloc_pd(struct mlx5_umr_dev *dev)
+{
+	u32 out[MLX5_ST_SZ_DW(dealloc_pd_out)] = {};
+	u32 in[MLX5_ST_SZ_DW(dealloc_pd_in)] = {};
+
+	MLX5_SET(dealloc_pd_in, in, opcode, MLX5_CMD_OP_DEALLOC_PD);
+	MLX5_SET(dealloc_pd_in, in, pd, dev->caps.pdn);
+	mlx5_umr_cmd(dev, in, sizeof(in), out, sizeof(out));
+}
+
+static void mlx5_umr_fill_pas(const struct mlx5_umr_dma_buf *buf,
+			      __be64 *pas)
+{
+	unsigned int i;
+
+	for (i = 0; i < buf->npages; i++)
+		pas[i] = cpu_to_be64(buf->pages[i]);
+}
+
+static int mlx5_umr_create_cq(struct mlx5_umr_dev *dev)
+{
+	const struct mlx5_umr_hca_ops *ops = dev->hca->ops;
+	struct mlx5_umr_sq *sq = &dev->sq;
+	struct mlx5_cqe64 *cqe;
+	void *in, *cqc;
+	unsigned int i;
+	int inlen, err;
+
+	err = ops->alloc_dma_buf(dev->hca, sq->ncqe * sizeof(*cqe),
+				 &dev->cq_buf);
+	if (err)
+		return err;
+	/* Hardware owns a CQE until it writes one: mark all invalid. */
+	for (i = 0; i < sq->ncqe; i++) {
+		cqe = (struct mlx5_cqe64 *)dev->cq_buf.cpu + i;
+		cqe->op_own = MLX5_CQE_INVALID << 4;
+	}
+
+	inlen = MLX5_ST_SZ_BYTES(create_cq_in) +
+		MLX5_FLD_SZ_BYTES(create_cq_in, pas[0]) * dev->cq_buf.npages;
+	in = kzalloc(inlen, GFP_KERNEL);
+	if (!in) {
+		err = -ENOMEM;
+		goto err_buf;
+	}
+	MLX5_SET(create_cq_in, in, opcode, MLX5_CMD_OP_CREATE_CQ);
+	cqc = MLX5_ADDR_OF(create_cq_in, in, cq_context);
+	/* cqe_sz 0: 64-byte CQEs */
+	MLX5_SET(cqc, cqc, log_cq_size, ilog2(sq->ncqe));
+	MLX5_SET(cqc, cqc, uar_page, dev->uar.index);
+	MLX5_SET(cqc, cqc, log_page_size, PAGE_SHIFT - MLX5_ADAPTER_PAGE_SHIFT);
+	MLX5_SET64(cqc, cqc, dbr_addr,
+		   dev->dbr.pages[0] + MLX5_UMR_CQ_DBR_OFFSET);
+	mlx5_umr_fill_pas(&dev->cq_buf,
+			  (__be64 *)MLX5_ADDR_OF(create_cq_in, in, pas));
+
+	dev->cq.comp = mlx5_umr_cq_comp;
+	err = ops->create_cq(dev->hca, &dev->cq, in, inlen);
+	kfree(in);
+	if (err)
+		goto err_buf;
+	return 0;
+
+err_buf:
+	ops->free_dma_buf(dev->hca, &dev->cq_buf);
+	return err;
+}
+
+static void mlx5_umr_destroy_cq(struct mlx5_umr_dev *dev)
+{
+	dev->hca->ops->destroy_cq(dev->hca, &dev->cq);
+	/* No more events: the last deferred poll may still be queued. */
+	cancel_work_sync(&dev->poll_work);
+	dev->hca->ops->free_dma_buf(dev->hca, &dev->cq_buf);
+}
+
+static int mlx5_umr_create_qp(struct mlx5_umr_dev *dev, u8 cqe_version,
+			      u8 ts_format)
+{
+	const struct mlx5_umr_hca_ops *ops = dev->hca->ops;
+	u32 out[MLX5_ST_SZ_DW(create_qp_out)] = {};
+	struct mlx5_umr_sq *sq = &dev->sq;
+	void *in, *qpc;
+	int inlen, err;
+
+	err = ops->alloc_dma_buf(dev->hca, sq->bbs * MLX5_SEND_WQE_BB,
+				 &dev->sq_buf);
+	if (err)
+		return err;
+
+	inlen = MLX5_ST_SZ_BYTES(create_qp_in) +
+		MLX5_FLD_SZ_BYTES(create_qp_in, pas[0]) * dev->sq_buf.npages;
+	in = kzalloc(inlen, GFP_KERNEL);
+	if (!in) {
+		err = -ENOMEM;
+		goto err_buf;
+	}
+	MLX5_SET(create_qp_in, in, opcode, MLX5_CMD_OP_CREATE_QP);
+	qpc = MLX5_ADDR_OF(create_qp_in, in, qpc);
+	MLX5_SET(qpc, qpc, st, MLX5_QP_ST_REG_UMR);
+	MLX5_SET(qpc, qpc, pm_state, MLX5_QP_PM_MIGRATED);
+	MLX5_SET(qpc, qpc, pd, dev->caps.pdn);
+	MLX5_SET(qpc, qpc, uar_page, dev->uar.index);
+	MLX5_SET(qpc, qpc, log_page_size, PAGE_SHIFT - MLX5_ADAPTER_PAGE_SHIFT);
+	/* Fast registration and the reserved lkey, as for every kernel QP. */
+	MLX5_SET(qpc, qpc, fre, 1);
+	MLX5_SET(qpc, qpc, rlky, 1);
+	MLX5_SET(qpc, qpc, latency_sensitive, 1);
+	MLX5_SET(qpc, qpc, cqn_snd, dev->cq.cqn);
+	MLX5_SET(qpc, qpc, cqn_rcv, dev->cq.cqn);
+	MLX5_SET(qpc, qpc, rq_type, MLX5_ZERO_LEN_RQ);
+	MLX5_SET(qpc, qpc, log_sq_size, ilog2(sq->bbs));
+	MLX5_SET(qpc, qpc, ts_format, ts_format);
+	MLX5_SET64(qpc, qpc, dbr_addr, dev->dbr.pages[0]);
+	if (cqe_version == 1)
+		MLX5_SET(qpc, qpc, user_index, 0xffffff);
+	mlx5_umr_fill_pas(&dev->sq_buf,
+			  (__be64 *)MLX5_ADDR_OF(create_qp_in, in, pas));
+
+	err = mlx5_umr_cmd(dev, in, inlen, out, sizeof(out));
+	kfree(in);
+	if (err)
+		goto err_buf;
+	sq->qpn = MLX5_GET(create_qp_out, out, qpn);
+	return 0;
+
+err_buf:
+	ops->free_dma_buf(dev->hca, &dev->sq_buf);
+	return err;
+}
+
+static void mlx5_umr_destroy_qp(struct mlx5_umr_dev *dev)
+{
+	u32 out[MLX5_ST_SZ_DW(destroy_qp_out)] = {};
+	u32 in[MLX5_ST_SZ_DW(destroy_qp_in)] = {};
+
+	MLX5_SET(destroy_qp_in, in, opcode, MLX5_CMD_OP_DESTROY_QP);
+	MLX5_SET(destroy_qp_in, in, qpn, dev->sq.qpn);
+	mlx5_umr_cmd(dev, in, sizeof(in), out, sizeof(out));
+	dev->hca->ops->free_dma_buf(dev->hca, &dev->sq_buf);
+}
+
+/**
+ * mlx5_umr_qp_modify() - one state transition of the UMR QP
+ * @dev: the device
+ * @opcode: MLX5_CMD_OP_2RST_QP, _2ERR_QP, _RST2INIT_QP, _INIT2RTR_QP or
+ *	_RTR2RTS_QP
+ *
+ * All transition mailboxes share the qpn field position; the ones that
+ * carry a QP context get the fields mlx5_ib sets for a REG_UMR QP.
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or -errno.
+ */
+int mlx5_umr_qp_modify(struct mlx5_umr_dev *dev, u16 opcode)
+{
+	u32 in[MLX5_ST_SZ_DW(rst2init_qp_in)] = {};
+	u32 out[MLX5_ST_SZ_DW(rst2init_qp_out)] = {};
+	void *qpc = MLX5_ADDR_OF(rst2init_qp_in, in, qpc);
+	int inlen = sizeof(in);
+
+	BUILD_BUG_ON(MLX5_ST_SZ_BYTES(rst2init_qp_in) !=
+		     MLX5_ST_SZ_BYTES(init2rtr_qp_in));
+	BUILD_BUG_ON(MLX5_ST_SZ_BYTES(rst2init_qp_in) !=
+		     MLX5_ST_SZ_BYTES(rtr2rts_qp_in));
+
+	switch (opcode) {
+	case MLX5_CMD_OP_2RST_QP:
+		inlen = MLX5_ST_SZ_BYTES(qp_2rst_in);
+		break;
+	case MLX5_CMD_OP_2ERR_QP:
+		inlen = MLX5_ST_SZ_BYTES(qp_2err_in);
+		break;
+	case MLX5_CMD_OP_RST2INIT_QP:
+		MLX5_SET(qpc, qpc, pm_state, MLX5_QPC_PM_STATE_MIGRATED);
+		MLX5_SET(qpc, qpc, primary_address_path.vhca_port_num, 1);
+		break;
+	case MLX5_CMD_OP_INIT2RTR_QP:
+		MLX5_SET(qpc, qpc, mtu, MLX5_QPC_MTU_4K_BYTES);
+		MLX5_SET(qpc, qpc, log_msg_max, 12);
+		break;
+	case MLX5_CMD_OP_RTR2RTS_QP:
+		break;
+	default:
+		return -EINVAL;
+	}
+	MLX5_SET(rst2init_qp_in, in, opcode, opcode);
+	MLX5_SET(rst2init_qp_in, in, qpn, dev->sq.qpn);
+	return mlx5_umr_cmd(dev, in, inlen, out, sizeof(out));
+}
+
+/**
+ * mlx5_umr_qp_to_rts() - move the UMR QP from RESET to RTS
+ * @dev: the device
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or -errno.
+ */
+int mlx5_umr_qp_to_rts(struct mlx5_umr_dev *dev)
+{
+	int err;
+
+	err = mlx5_umr_qp_modify(dev, MLX5_CMD_OP_RST2INIT_QP);
+	if (!err)
+		err = mlx5_umr_qp_modify(dev, MLX5_CMD_OP_INIT2RTR_QP);
+	if (!err)
+		err = mlx5_umr_qp_modify(dev, MLX5_CMD_OP_RTR2RTS_QP);
+	return err;
+}
+
+/**
+ * mlx5_umr_dev_init() - bring up the UMR resources of a device
+ * @dev: a device with @hca set
+ *
+ * Context: process context, may sleep.
+ * Return: 0 with the QP in RTS, or -errno with nothing left allocated.
+ */
+int mlx5_umr_dev_init(struct mlx5_umr_dev *dev)
+{
+	const struct mlx5_umr_hca_ops *ops = dev->hca->ops;
+	struct mlx5_umr_sq *sq = &dev->sq;
+	u8 cqe_version = 0, ts_format = 0;
+	int err;
+
+	mlx5_umr_sq_init(dev);
+	sq->ents = kcalloc(sq->bbs, sizeof(*sq->ents), GFP_KERNEL);
+	sq->scratch = kzalloc(MLX5_SEND_WQE_MAX_SIZE, GFP_KERNEL);
+	if (!sq->ents || !sq->scratch) {
+		err = -ENOMEM;
+		goto err_mem;
+	}
+
+	err = mlx5_umr_query_caps(dev, &cqe_version, &ts_format);
+	if (err)
+		goto err_mem;
+	err = mlx5_umr_alloc_pd(dev);
+	if (err)
+		goto err_mem;
+	err = ops->alloc_uar(dev->hca, &dev->uar);
+	if (err)
+		goto err_pd;
+	err = ops->alloc_dma_buf(dev->hca, PAGE_SIZE, &dev->dbr);
+	if (err)
+		goto err_uar;
+	err = mlx5_umr_create_cq(dev);
+	if (err)
+		goto err_dbr;
+	err = mlx5_umr_create_qp(dev, cqe_version, ts_format);
+	if (err)
+		goto err_cq;
+	dev->wq_ctx.caps = &dev->caps;
+	dev->wq_ctx.qpn = sq->qpn;
+
+	err = mlx5_umr_qp_to_rts(dev);
+	if (err)
+		goto err_qp;
+	mlx5_umr_cq_arm(dev);
+	spin_lock_irq(&sq->lock);
+	sq->state = MLX5_UMR_SQ_RTS;
+	spin_unlock_irq(&sq->lock);
+	return 0;
+
+err_qp:
+	mlx5_umr_destroy_qp(dev);
+err_cq:
+	mlx5_umr_destroy_cq(dev);
+err_dbr:
+	ops->free_dma_buf(dev->hca, &dev->dbr);
+err_uar:
+	ops->free_uar(dev->hca, &dev->uar);
+err_pd:
+	mlx5_umr_dealloc_pd(dev);
+err_mem:
+	kfree(sq->scratch);
+	kfree(sq->ents);
+	return err;
+}
+
+/**
+ * mlx5_umr_dev_cleanup() - tear down what mlx5_umr_dev_init() built
+ * @dev: the device; nothing may be in flight
+ *
+ * Context: process context, may sleep.
+ */
+void mlx5_umr_dev_cleanup(struct mlx5_umr_dev *dev)
+{
+	const struct mlx5_umr_hca_ops *ops = dev->hca->ops;
+
+	mlx5_umr_destroy_qp(dev);
+	mlx5_umr_destroy_cq(dev);
+	ops->free_dma_buf(dev->hca, &dev->dbr);
+	ops->free_uar(dev->hca, &dev->uar);
+	mlx5_umr_dealloc_pd(dev);
+	kfree(dev->sq.scratch);
+	kfree(dev->sq.ents);
+}

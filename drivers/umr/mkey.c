@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * mlx5-umr: UMR-capable mkeys and their pointer-mode translation tables.
+ *
+ * Copyright (c) 2026 The mlx5-umr authors.
+ */
+#include <linux/slab.h>
+#include <linux/log2.h>
+#include <linux/mlx5/mlx5_ifc.h>
+#include <linux/mlx5/device.h>
+#include <linux/mlx5/qp.h>
+
+#include "umr.h"
+
+/* Pointer-mode translation tables are 2048-byte aligned (mr.c MLX5_UMR_ALIGN). */
+#define MLX5_UMR_XLT_ALIGN	2048
+
+static int mlx5_umr_xlt_alloc(struct mlx5_umr_dev *dev,
+			      struct mlx5_umr_mkey_priv *mp, size_t size)
+{
+	/* kmalloc aligns power-of-two sizes to their size. */
+	size_t alloc = roundup_pow_of_two(max_t(size_t, size,
+						MLX5_UMR_XLT_ALIGN));
+	void *cpu;
+	int err;
+
+	cpu = kzalloc_node(alloc, GFP_KERNEL, dev->hca->numa_node);
+	if (!cpu)
+		return -ENOMEM;
+	if (WARN_ON(!IS_ALIGNED((unsigned long)cpu, MLX5_UMR_XLT_ALIGN))) {
+		err = -ENOMEM;
+		goto err_free;
+	}
+	sg_init_one(&mp->xlt_sg, cpu, alloc);
+	mp->xlt_sgt.sgl = &mp->xlt_sg;
+	mp->xlt_sgt.orig_nents = 1;
+	mp->xlt_sgt.nents = 1;
+	err = mlx5_umr_hca_map_sg(dev->hca, &mp->xlt_sgt, DMA_TO_DEVICE);
+	if (err)
+		goto err_free;
+	if (mp->xlt_sgt.nents != 1) {
+		err = -ENOMEM;
+		goto err_unmap;
+	}
+	mp->xlt.cpu = cpu;
+	mp->xlt.dma = sg_dma_address(&mp->xlt_sg);
+	mp->xlt.size = alloc;
+	return 0;
+
+err_unmap:
+	mlx5_umr_hca_unmap_sg(dev->hca, &mp->xlt_sgt, DMA_TO_DEVICE);
+err_free:
+	kfree(cpu);
+	return err;
+}
+
+static void mlx5_umr_xlt_free(struct mlx5_umr_dev *dev,
+			      struct mlx5_umr_mkey_priv *mp)
+{
+	if (!mp->xlt.cpu)
+		return;
+	if (dev->hca)
+		mlx5_umr_hca_unmap_sg(dev->hca, &mp->xlt_sgt, DMA_TO_DEVICE);
+	kfree(mp->xlt.cpu);
+	mp->xlt.cpu = NULL;
+}
+
+static int mlx5_umr_destroy_hw_mkey(struct mlx5_umr_dev *dev, u32 key)
+{
+	u32 out[MLX5_ST_SZ_DW(destroy_mkey_out)] = {};
+	u32 in[MLX5_ST_SZ_DW(destroy_mkey_in)] = {};
+
+	MLX5_SET(destroy_mkey_in, in, opcode, MLX5_CMD_OP_DESTROY_MKEY);
+	MLX5_SET(destroy_mkey_in, in, mkey_index, key >> 8);
+	return mlx5_umr_cmd(dev, in, sizeof(in), out, sizeof(out));
+}
+
+static struct mlx5_umr_mkey *
+mlx5_umr_create_mkey(struct mlx5_umr_dev *dev, u32 max_entries, u32 flags,
+		     bool direct)
+{
+	u32 out[MLX5_ST_SZ_DW(create_mkey_out)] = {};
+	u32 in[MLX5_ST_SZ_DW(create_mkey_in)] = {};
+	struct mlx5_umr_mkey_priv *mp;
+	u8 mode, variant;
+	u32 octo;
+	size_t xlt_bytes;
+	void *mkc;
+	int err;
+
+	might_sleep();
+	if (!max_entries || flags & ~MLX5_UMR_MKEY_REMOTE_INVALIDATE)
+		return ERR_PTR(-EINVAL);
+	if (direct) {
+		/* Two 8-byte MTTs per octoword, 64-byte chunks. */
+		if (max_entries > U32_MAX - 8)
+			return ERR_PTR(-EINVAL);
+		octo = ALIGN(max_entries, 8) / 2;
+		xlt_bytes = (size_t)octo * 16;
+		mode = MLX5_MKC_ACCESS_MODE_MTT;
+	} else {
+		if (max_entries > dev->caps.max_klm_entries)
+			return ERR_PTR(-EINVAL);
+		/* One more entry for the interleaved (repeat block) header. */
+		octo = ALIGN(max_entries + 1, MLX5_UMR_KLM_ALIGNMENT);
+		xlt_bytes = (size_t)octo * sizeof(struct mlx5_klm);
+		mode = MLX5_MKC_ACCESS_MODE_KLMS;
+	}
+
+	if (!percpu_ref_tryget_live(&dev->users))
+		return ERR_PTR(-ENODEV);
+	mp = kzalloc(sizeof(*mp), GFP_KERNEL);
+	if (!mp) {
+		err = -ENOMEM;
+		goto err_put;
+	}
+	if (xlt_bytes > dev->caps.max_inline_entries * sizeof(struct mlx5_klm)) {
+		err = mlx5_umr_xlt_alloc(dev, mp, xlt_bytes);
+		if (err)
+			goto err_free;
+	}
+
+	variant = atomic_inc_return(&dev->mkey_variant);
+	MLX5_SET(create_mkey_in, in, opcode, MLX5_CMD_OP_CREATE_MKEY);
+	mkc = MLX5_ADDR_OF(create_mkey_in, in, memory_key_mkey_entry);
+	MLX5_SET(mkc, mkc, free, 1);
+	MLX5_SET(mkc, mkc, umr_en, 1);
+	MLX5_SET(mkc, mkc, lr, 1);
+	MLX5_SET(mkc, mkc, access_mode_1_0, mode & 0x3);
+	MLX5_SET(mkc, mkc, access_mode_4_2, mode >> 2);
+	MLX5_SET(mkc, mkc, qpn, 0xffffff);
+	MLX5_SET(mkc, mkc, pd, dev->caps.pdn);
+	MLX5_SET(mkc, mkc, mkey_7_0, variant);
+	MLX5_SET(mkc, mkc, translations_octword_size, octo);
+	if (direct)
+		MLX5_SET(mkc, mkc, log_page_size, PAGE_SHIFT);
+	if (flags & MLX5_UMR_MKEY_REMOTE_INVALIDATE)
+		MLX5_SET(mkc, mkc, en_rinval, 1);
+	err = mlx5_umr_cmd(dev, in, sizeof(in), out, sizeof(out));
+	if (err)
+		goto err_xlt;
+
+	mp->pub.dev = dev;
+	mp->pub.key = MLX5_GET(create_mkey_out, out, mkey_index) << 8 |
+		      variant;
+	mp->pub.max_entries = max_entries;
+	mp->pub.flags = flags;
+	mp->pub.direct = direct;
+	mp->hw = true;
+	kref_get(&dev->kref);
+	mutex_lock(&dev->mkeys_lock);
+	list_add_tail(&mp->list, &dev->mkeys);
+	mutex_unlock(&dev->mkeys_lock);
+	percpu_ref_put(&dev->users);
+	return &mp->pub;
+
+err_xlt:
+	mlx5_umr_xlt_free(dev, mp);
+err_free:
+	kfree(mp);
+err_put:
+	percpu_ref_put(&dev->users);
+	return ERR_PTR(err);
+}
+
+/**
+ * mlx5_umr_alloc_mkey() - allocate an indirect (KLM) mkey for UMR
+ * @dev: the device
+ * @max_entries: largest SGE list (or interleaved entry count) the mkey
+ *	will take; at most caps->max_klm_entries
+ * @flags: MLX5_UMR_MKEY_REMOTE_INVALIDATE
+ *
+ * The mkey starts in the free state (no access) and is sized for
+ * @max_entries + 1 translation entries so that an interleaved layout of
+ * @max_entries fits with its header. Mkeys with more entries than fit
+ * inline in a WQE get a pointer-mode translation table.
+ *
+ * Context: process context, may sleep.
+ * Return: the mkey or ERR_PTR(-EINVAL / -ENOMEM / -ENODEV / -EREMOTEIO).
+ */
+struct mlx5_umr_mkey *mlx5_umr_alloc_mkey(struct mlx5_umr_dev *dev,
+					  u32 max_entries, u32 flags)
+{
+	return mlx5_umr_create_mkey(dev, max_entries, flags, false);
+}
+EXPORT_SYMBOL(mlx5_umr_alloc_mkey);
+
+/**
+ * mlx5_umr_alloc_mtt_mkey() - allocate a direct (MTT) mkey for UMR
+ * @dev: the device
+ * @max_pages: pages of PAGE_SIZE the mkey may map
+ * @flags: MLX5_UMR_MKEY_REMOTE_INVALIDATE
+ *
+ * The mkey starts free; MLX5_UMR_OP_REG_PAGES gives it pages and access.
+ *
+ * Context: process context, may sleep.
+ * Return: the mkey or ERR_PTR(-errno).
+ */
+struct mlx5_umr_mkey *mlx5_umr_alloc_mtt_mkey(struct mlx5_umr_dev *dev,
+					      u32 max_pages, u32 flags)
+{
+	return mlx5_umr_create_mkey(dev, max_pages, flags, true);
+}
+EXPORT_SYMBOL(mlx5_umr_alloc_mtt_mkey);
+
+/**
+ * mlx5_umr_free_mkey() - destroy an mkey
+ * @mkey: from mlx5_umr_alloc_mkey() or mlx5_umr_alloc_mtt_mkey(), or NULL
+ *
+ * No request on @mkey may be in flight. After the device was unregistered
+ * this only frees memory (the HCA object is already gone).
+ *
+ * Context: process context, may sleep.
+ */
+void mlx5_umr_free_mkey(struct mlx5_umr_mkey *mkey)
+{
+	struct mlx5_umr_mkey_priv *mp;
+	struct mlx5_umr_dev *dev;
+
+	if (!mkey)
+		return;
+	mp = to_priv(mkey);
+	dev = mkey->dev;
+	WARN_ON_ONCE(test_bit(0, &mp->xlt_busy));
+
+	mutex_lock(&dev->mkeys_lock);
+	list_del(&mp->list);
+	if (mp->hw && dev->hca)
+		mlx5_umr_destroy_hw_mkey(dev, mkey->key);
+	mlx5_umr_xlt_free(dev, mp);
+	mutex_unlock(&dev->mkeys_lock);
+	kfree(mp);
+	mlx5_umr_dev_put(dev);
+}
+EXPORT_SYMBOL(mlx5_umr_free_mkey);
+
+/**
+ * mlx5_umr_mkeys_teardown() - destroy mkeys consumers left behind
+ * @dev: a device being unregistered, nothing in flight
+ *
+ * The structures stay with their owners; mlx5_umr_free_mkey() then only
+ * frees memory.
+ *
+ * Context: process context, may sleep.
+ */
+void mlx5_umr_mkeys_teardown(struct mlx5_umr_dev *dev)
+{
+	struct mlx5_umr_mkey_priv *mp;
+
+	mutex_lock(&dev->mkeys_lock);
+	list_for_each_entry(mp, &dev->mkeys, list) {
+		dev_warn(dev->hca->dev, "umr: mkey 0x%x leaked at unregister\n",
+			 mp->pub.key);
+		if (mp->hw)
+			mlx5_umr_destroy_hw_mkey(dev, mp->pub.key);
+		mp->hw = false;
+		mlx5_umr_xlt_free(dev, mp);
+	}
+	mutex_unlock(&dev->mkeys_lock);
+}

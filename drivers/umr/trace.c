@@ -1,0 +1,8 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * mlx5-umr: tracepoint definitions.
+ *
+ * Copyright (c) 2026 The mlx5-umr authors.
+ */
+#define CREATE_TRACE_POINTS
+#include "trace.h"

@@ -1,0 +1,350 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * mlx5-umr: the character device, one per HCA (/dev/mlx5_umr/<name>).
+ *
+ * The ioctl dispatch follows iommufd: every structure starts with its size,
+ * is read with copy_struct_from_user() and answered up to the smaller of
+ * the two sizes. See uapi/linux/mlx5_umr.h and Documentation/uapi.rst.
+ *
+ * Copyright (c) 2026 The mlx5-umr authors.
+ */
+#include <linux/fs.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "uapi_priv.h"
+
+/* Protects umr_udevs. */
+static DEFINE_MUTEX(umr_udevs_lock);
+static LIST_HEAD(umr_udevs);
+
+int umr_ucmd_respond(struct umr_ucmd *ucmd)
+{
+	if (copy_to_user(ucmd->ubuf, ucmd->cmd,
+			 min_t(u32, ucmd->user_size, ucmd->size)))
+		return -EFAULT;
+	return 0;
+}
+
+/**
+ * umr_check_access() - validate MLX5_UMR_IOC_ACCESS_* bits
+ * @ud: the device
+ * @access: from userspace
+ *
+ * Remote write and atomic need local write, as ib_check_mr_access() says.
+ *
+ * Return: 0, -EINVAL or -EOPNOTSUPP (atomic on a device without it).
+ */
+int umr_check_access(struct umr_udev *ud, u32 access)
+{
+	BUILD_BUG_ON(MLX5_UMR_IOC_ACCESS_LOCAL_WRITE !=
+		     MLX5_UMR_ACCESS_LOCAL_WRITE);
+	BUILD_BUG_ON(MLX5_UMR_IOC_ACCESS_REMOTE_WRITE !=
+		     MLX5_UMR_ACCESS_REMOTE_WRITE);
+	BUILD_BUG_ON(MLX5_UMR_IOC_ACCESS_REMOTE_READ !=
+		     MLX5_UMR_ACCESS_REMOTE_READ);
+	BUILD_BUG_ON(MLX5_UMR_IOC_ACCESS_REMOTE_ATOMIC !=
+		     MLX5_UMR_ACCESS_REMOTE_ATOMIC);
+
+	if (access & ~MLX5_UMR_ACCESS_ALL)
+		return -EINVAL;
+	if ((access & (MLX5_UMR_ACCESS_REMOTE_WRITE |
+		       MLX5_UMR_ACCESS_REMOTE_ATOMIC)) &&
+	    !(access & MLX5_UMR_ACCESS_LOCAL_WRITE))
+		return -EINVAL;
+	if ((access & MLX5_UMR_ACCESS_REMOTE_ATOMIC) &&
+	    !mlx5_umr_dev_caps(ud->dev)->atomic)
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+static u32 umr_access_caps(struct umr_udev *ud)
+{
+	u32 access = MLX5_UMR_ACCESS_ALL;
+
+	if (!mlx5_umr_dev_caps(ud->dev)->atomic)
+		access &= ~MLX5_UMR_ACCESS_REMOTE_ATOMIC;
+	return access;
+}
+
+static int umr_cmd_info(struct umr_ucmd *ucmd)
+{
+	struct mlx5_umr_ioc_info *cmd = ucmd->cmd;
+	struct umr_uctx *ctx = ucmd->ctx;
+	struct umr_udev *ud = ctx->ud;
+	const struct mlx5_umr_caps *caps = mlx5_umr_dev_caps(ud->dev);
+	bool fake = mlx5_umr_dev_is_fake(ud->dev);
+
+	if (cmd->flags)
+		return -EOPNOTSUPP;
+	if (cmd->__reserved || cmd->__reserved2)
+		return -EINVAL;
+	cmd->out_flags = fake ? MLX5_UMR_IOC_INFO_FAKE : 0;
+	cmd->out_max_entries = caps->max_klm_entries;
+	cmd->out_max_inline_entries = caps->max_inline_entries;
+	cmd->out_access = umr_access_caps(ud);
+	cmd->out_fd_objects = atomic_read(&ctx->nobjs);
+	cmd->out_dev_objects = atomic_read(&ud->nobjs);
+	cmd->out_fd_pinned_pages = atomic64_read(&ctx->pinned);
+	cmd->out_dev_pinned_pages = atomic64_read(&ud->pinned);
+	cmd->out_max_xfer = fake ? UMR_UAPI_MAX_XFER : 0;
+	memset(cmd->out_name, 0, sizeof(cmd->out_name));
+	strscpy(cmd->out_name, mlx5_umr_dev_name(ud->dev),
+		sizeof(cmd->out_name));
+	return umr_ucmd_respond(ucmd);
+}
+
+union umr_ucmd_buffer {
+	struct mlx5_umr_ioc_info info;
+	struct mlx5_umr_ioc_reg_mr reg_mr;
+	struct mlx5_umr_ioc_alloc_mkey alloc_mkey;
+	struct mlx5_umr_ioc_configure configure;
+	struct mlx5_umr_ioc_invalidate invalidate;
+	struct mlx5_umr_ioc_destroy destroy;
+	struct mlx5_umr_ioc_xfer xfer;
+};
+
+struct umr_ioctl_op {
+	unsigned int size;
+	unsigned int min_size;
+	unsigned int ioctl_num;
+	int (*execute)(struct umr_ucmd *ucmd);
+};
+
+/* min_size is the first version of each structure: never change it. */
+#define UMR_IOCTL_OP(_nr, _ioctl, _fn, _struct, _last)			\
+	[(_nr) - MLX5_UMR_IOC_BASE] = {					\
+		.size = sizeof(_struct),				\
+		.min_size = offsetofend(_struct, _last),		\
+		.ioctl_num = _ioctl,					\
+		.execute = _fn,						\
+	}
+
+static const struct umr_ioctl_op umr_ioctl_ops[] = {
+	UMR_IOCTL_OP(MLX5_UMR_CMD_INFO, MLX5_UMR_IOCTL_INFO,
+		     umr_cmd_info,
+		     struct mlx5_umr_ioc_info, out_name),
+	UMR_IOCTL_OP(MLX5_UMR_CMD_REG_MR, MLX5_UMR_IOCTL_REG_MR,
+		     umr_cmd_reg_mr,
+		     struct mlx5_umr_ioc_reg_mr, __reserved2),
+	UMR_IOCTL_OP(MLX5_UMR_CMD_ALLOC_MKEY, MLX5_UMR_IOCTL_ALLOC_MKEY,
+		     umr_cmd_alloc_mkey,
+		     struct mlx5_umr_ioc_alloc_mkey, __reserved),
+	UMR_IOCTL_OP(MLX5_UMR_CMD_CONFIGURE, MLX5_UMR_IOCTL_CONFIGURE,
+		     umr_cmd_configure,
+		     struct mlx5_umr_ioc_configure, out_length),
+	UMR_IOCTL_OP(MLX5_UMR_CMD_INVALIDATE, MLX5_UMR_IOCTL_INVALIDATE,
+		     umr_cmd_invalidate,
+		     struct mlx5_umr_ioc_invalidate, __reserved),
+	UMR_IOCTL_OP(MLX5_UMR_CMD_DESTROY, MLX5_UMR_IOCTL_DESTROY,
+		     umr_cmd_destroy,
+		     struct mlx5_umr_ioc_destroy, __reserved),
+	UMR_IOCTL_OP(MLX5_UMR_CMD_XFER, MLX5_UMR_IOCTL_XFER,
+		     umr_cmd_xfer,
+		     struct mlx5_umr_ioc_xfer, __reserved2),
+};
+
+static long umr_fops_ioctl(struct file *filp, unsigned int cmd,
+			   unsigned long arg)
+{
+	struct umr_uctx *ctx = filp->private_data;
+	struct umr_udev *ud = ctx->ud;
+	const struct umr_ioctl_op *op;
+	union umr_ucmd_buffer buf;
+	struct umr_ucmd ucmd = {
+		.ctx = ctx,
+		.ubuf = (void __user *)arg,
+		.cmd = &buf,
+	};
+	unsigned int nr = _IOC_NR(cmd);
+	long ret;
+
+	if (_IOC_TYPE(cmd) != MLX5_UMR_IOC_TYPE || nr < MLX5_UMR_IOC_BASE ||
+	    nr - MLX5_UMR_IOC_BASE >= ARRAY_SIZE(umr_ioctl_ops))
+		return -ENOTTY;
+	op = &umr_ioctl_ops[nr - MLX5_UMR_IOC_BASE];
+	if (op->ioctl_num != cmd)
+		return -ENOTTY;
+
+	ret = get_user(ucmd.user_size, (u32 __user *)ucmd.ubuf);
+	if (ret)
+		return ret;
+	if (ucmd.user_size < op->min_size)
+		return -EINVAL;
+	ucmd.size = op->size;
+	ret = copy_struct_from_user(ucmd.cmd, op->size, ucmd.ubuf,
+				    ucmd.user_size);
+	if (ret)
+		return ret;
+
+	down_read(&ud->rwsem);
+	ret = ud->dead ? -ENODEV : op->execute(&ucmd);
+	up_read(&ud->rwsem);
+	return ret;
+}
+
+static void umr_udev_release(struct kref *kref)
+{
+	struct umr_udev *ud = container_of(kref, struct umr_udev, kref);
+
+	mutex_destroy(&ud->lock);
+	kfree(ud);
+}
+
+static int umr_fops_open(struct inode *inode, struct file *filp)
+{
+	struct umr_udev *ud = container_of(filp->private_data,
+					   struct umr_udev, misc);
+	struct umr_uctx *ctx;
+
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	if (!ctx)
+		return -ENOMEM;
+	xa_init_flags(&ctx->objs, XA_FLAGS_ALLOC1);
+	xa_init(&ctx->keys);
+	ctx->ud = ud;
+
+	mutex_lock(&ud->lock);
+	if (ud->dead) {
+		mutex_unlock(&ud->lock);
+		kfree(ctx);
+		return -ENODEV;
+	}
+	kref_get(&ud->kref);
+	list_add_tail(&ctx->node, &ud->ctxs);
+	mutex_unlock(&ud->lock);
+
+	filp->private_data = ctx;
+	return nonseekable_open(inode, filp);
+}
+
+static int umr_fops_release(struct inode *inode, struct file *filp)
+{
+	struct umr_uctx *ctx = filp->private_data;
+	struct umr_udev *ud = ctx->ud;
+
+	down_read(&ud->rwsem);
+	if (!ud->dead)
+		umr_uobj_destroy_all(ctx);
+	up_read(&ud->rwsem);
+
+	mutex_lock(&ud->lock);
+	list_del(&ctx->node);
+	mutex_unlock(&ud->lock);
+
+	xa_destroy(&ctx->objs);
+	xa_destroy(&ctx->keys);
+	kfree(ctx);
+	kref_put(&ud->kref, umr_udev_release);
+	return 0;
+}
+
+static const struct file_operations umr_fops = {
+	.owner = THIS_MODULE,
+	.open = umr_fops_open,
+	.release = umr_fops_release,
+	.unlocked_ioctl = umr_fops_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.llseek = no_llseek,
+};
+
+static int umr_uapi_add(struct mlx5_umr_dev *dev)
+{
+	struct umr_udev *ud;
+	int ret;
+
+	ud = kzalloc(sizeof(*ud), GFP_KERNEL);
+	if (!ud)
+		return -ENOMEM;
+	ud->dev = dev;
+	kref_init(&ud->kref);
+	init_rwsem(&ud->rwsem);
+	mutex_init(&ud->lock);
+	INIT_LIST_HEAD(&ud->ctxs);
+	snprintf(ud->name, sizeof(ud->name), "mlx5_umr_%s",
+		 mlx5_umr_dev_name(dev));
+	snprintf(ud->nodename, sizeof(ud->nodename), "mlx5_umr/%s",
+		 mlx5_umr_dev_name(dev));
+	ud->misc.minor = MISC_DYNAMIC_MINOR;
+	ud->misc.name = ud->name;
+	ud->misc.nodename = ud->nodename;
+	ud->misc.fops = &umr_fops;
+
+	ret = misc_register(&ud->misc);
+	if (ret) {
+		kref_put(&ud->kref, umr_udev_release);
+		return ret;
+	}
+	mutex_lock(&umr_udevs_lock);
+	list_add_tail(&ud->node, &umr_udevs);
+	mutex_unlock(&umr_udevs_lock);
+	return 0;
+}
+
+/*
+ * The HCA is going away: no new opens, wait for running ioctls, destroy
+ * every object of every open file. Those files only answer ENODEV until
+ * they are closed; the last close frees @ud.
+ */
+static void umr_uapi_remove(struct mlx5_umr_dev *dev)
+{
+	struct umr_udev *ud = NULL, *iter;
+	struct umr_uctx *ctx;
+
+	mutex_lock(&umr_udevs_lock);
+	list_for_each_entry(iter, &umr_udevs, node) {
+		if (iter->dev == dev) {
+			ud = iter;
+			list_del(&ud->node);
+			break;
+		}
+	}
+	mutex_unlock(&umr_udevs_lock);
+	if (!ud)
+		return;
+
+	misc_deregister(&ud->misc);
+	down_write(&ud->rwsem);
+	mutex_lock(&ud->lock);
+	list_for_each_entry(ctx, &ud->ctxs, node)
+		umr_uobj_destroy_all(ctx);
+	ud->dead = true;
+	mutex_unlock(&ud->lock);
+	up_write(&ud->rwsem);
+	kref_put(&ud->kref, umr_udev_release);
+}
+
+static struct mlx5_umr_client umr_uapi_client = {
+	.name = "uapi",
+	.add = umr_uapi_add,
+	.remove = umr_uapi_remove,
+};
+
+/**
+ * mlx5_umr_uapi_init() - create the character devices
+ *
+ * The module init of mlx5_umr.ko: the service itself needs none, the
+ * character device is a client like any other. Should the service grow an
+ * init of its own, it calls this one and the module_init() below goes.
+ *
+ * Return: 0 or -errno.
+ */
+int mlx5_umr_uapi_init(void)
+{
+	return mlx5_umr_register_client(&umr_uapi_client);
+}
+
+/**
+ * mlx5_umr_uapi_exit() - remove the character devices
+ *
+ * Called by the service's module exit. Files still open keep answering
+ * ENODEV; the module cannot be unloaded while they are.
+ */
+void mlx5_umr_uapi_exit(void)
+{
+	mlx5_umr_unregister_client(&umr_uapi_client);
+}
+
+module_init(mlx5_umr_uapi_init);
+module_exit(mlx5_umr_uapi_exit);

@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * mlx5-umr: registration of user memory for the character device.
+ *
+ * Like ib_umem: the pages are pinned with FOLL_LONGTERM, counted in
+ * mm->pinned_vm against RLIMIT_MEMLOCK (unless CAP_IPC_LOCK), mapped for
+ * the HCA, and described by a direct (MTT) mkey whose addresses are the
+ * user's virtual addresses, so that layouts name memory as ibv_sge does.
+ *
+ * Copyright (c) 2026 The mlx5-umr authors.
+ */
+#include <linux/mm.h>
+#include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "uapi_priv.h"
+
+static void umr_mr_unpin(struct umr_umr *mr)
+{
+	struct scatterlist *sg;
+	unsigned int i;
+
+	for_each_sgtable_sg(&mr->sgt.sgt, sg, i)
+		unpin_user_page_range_dirty_lock(sg_page(sg),
+						 DIV_ROUND_UP(sg->length,
+							      PAGE_SIZE),
+						 true);
+	sg_free_append_table(&mr->sgt);
+}
+
+static int umr_mr_pin(struct umr_umr *mr)
+{
+	unsigned long left = mr->npages;
+	unsigned long cur = mr->iova & PAGE_MASK;
+	struct page **list;
+	int pinned, ret = 0;
+
+	list = (struct page **)__get_free_page(GFP_KERNEL);
+	if (!list)
+		return -ENOMEM;
+
+	while (left) {
+		cond_resched();
+		pinned = pin_user_pages_fast(cur,
+					     min_t(unsigned long, left,
+						   PAGE_SIZE / sizeof(*list)),
+					     FOLL_WRITE | FOLL_LONGTERM, list);
+		if (pinned <= 0) {
+			ret = pinned ?: -EFAULT;
+			break;
+		}
+		cur += (unsigned long)pinned << PAGE_SHIFT;
+		left -= pinned;
+		/* One entry per page: the MTT wants per-page addresses. */
+		ret = sg_alloc_append_table_from_pages(&mr->sgt, list, pinned,
+						       0, pinned << PAGE_SHIFT,
+						       PAGE_SIZE, left,
+						       GFP_KERNEL);
+		if (ret) {
+			unpin_user_pages(list, pinned);
+			break;
+		}
+	}
+	free_page((unsigned long)list);
+	if (ret)
+		umr_mr_unpin(mr);
+	return ret;
+}
+
+static int umr_mr_account(struct umr_umr *mr)
+{
+	unsigned long limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
+	u64 pinned;
+
+	pinned = atomic64_add_return(mr->npages, &mr->mm->pinned_vm);
+	if (pinned > limit && !capable(CAP_IPC_LOCK)) {
+		atomic64_sub(mr->npages, &mr->mm->pinned_vm);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Point the MTT mkey at the mapped pages (an XLT update). */
+static int umr_mr_post(struct mlx5_umr_dev *dev, struct umr_umr *mr,
+		       u32 access)
+{
+	struct mlx5_umr_wr wr = {};
+	struct sg_dma_page_iter it;
+	dma_addr_t *addrs;
+	unsigned long i = 0;
+	int ret;
+
+	addrs = kvmalloc_array(mr->npages, sizeof(*addrs), GFP_KERNEL);
+	if (!addrs)
+		return -ENOMEM;
+	for_each_sgtable_dma_page(&mr->sgt.sgt, &it, 0) {
+		if (WARN_ON(i == mr->npages)) {
+			ret = -EIO;
+			goto out;
+		}
+		addrs[i++] = sg_page_iter_dma_address(&it);
+	}
+	if (WARN_ON(i != mr->npages)) {
+		ret = -EIO;
+		goto out;
+	}
+
+	wr.mkey = mr->obj.mkey;
+	wr.op = MLX5_UMR_OP_REG_PAGES;
+	wr.flags = MLX5_UMR_WR_SET_ACCESS;
+	wr.access = access;
+	wr.pages.addrs = addrs;
+	wr.pages.npages = mr->npages;
+	wr.pages.offset = offset_in_page(mr->iova);
+	wr.pages.iova = mr->iova;
+	wr.pages.length = mr->length;
+	ret = mlx5_umr_exec(dev, &wr, UMR_UAPI_TIMEOUT_MS);
+	if (!ret)
+		ret = wr.status;
+out:
+	kvfree(addrs);
+	return ret;
+}
+
+int umr_cmd_reg_mr(struct umr_ucmd *ucmd)
+{
+	struct mlx5_umr_ioc_reg_mr *cmd = ucmd->cmd;
+	struct umr_uctx *ctx = ucmd->ctx;
+	struct umr_udev *ud = ctx->ud;
+	struct mlx5_umr_mkey *mkey;
+	struct umr_umr *mr;
+	u64 end;
+	int ret;
+
+	if (cmd->flags)
+		return -EOPNOTSUPP;
+	if (cmd->__reserved || cmd->__reserved2)
+		return -EINVAL;
+	ret = umr_check_access(ud, cmd->access);
+	if (ret)
+		return ret;
+	if (!cmd->length)
+		return -EINVAL;
+	if (check_add_overflow(cmd->addr, cmd->length, &end) ||
+	    end > TASK_SIZE || PAGE_ALIGN(end) < end)
+		return -EOVERFLOW;
+	if ((PAGE_ALIGN(end) - (cmd->addr & PAGE_MASK)) >> PAGE_SHIFT >
+	    U32_MAX)
+		return -EINVAL;
+
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	if (!mr)
+		return -ENOMEM;
+	mr->obj.type = UMR_UOBJ_MR;
+	mr->iova = cmd->addr;
+	mr->length = cmd->length;
+	mr->npages = (PAGE_ALIGN(end) - (cmd->addr & PAGE_MASK)) >> PAGE_SHIFT;
+	mr->mm = current->mm;
+	mmgrab(mr->mm);
+
+	ret = umr_mr_account(mr);
+	if (ret)
+		goto err_mm;
+	ret = umr_mr_pin(mr);
+	if (ret)
+		goto err_account;
+	ret = mlx5_umr_dma_map_sg(ud->dev, &mr->sgt.sgt, DMA_BIDIRECTIONAL);
+	if (ret)
+		goto err_unpin;
+	mkey = mlx5_umr_alloc_mtt_mkey(ud->dev, mr->npages, 0);
+	if (IS_ERR_OR_NULL(mkey)) {
+		ret = mkey ? PTR_ERR(mkey) : -ENOMEM;
+		goto err_unmap;
+	}
+	mr->obj.mkey = mkey;
+	ret = umr_mr_post(ud->dev, mr, cmd->access);
+	if (ret)
+		goto err_mkey;
+	ret = umr_uobj_insert(ctx, &mr->obj);
+	if (ret)
+		goto err_mkey;
+	atomic64_add(mr->npages, &ctx->pinned);
+	atomic64_add(mr->npages, &ud->pinned);
+
+	cmd->out_handle = mr->obj.handle;
+	cmd->out_lkey = mkey->key;
+	cmd->out_rkey = mkey->key;
+	ret = umr_ucmd_respond(ucmd);
+	if (ret) {
+		umr_uobj_abort(ctx, &mr->obj);
+		return ret;
+	}
+	umr_uobj_publish(ctx, &mr->obj);
+	return 0;
+
+err_mkey:
+	mlx5_umr_free_mkey(mkey);
+err_unmap:
+	mlx5_umr_dma_unmap_sg(ud->dev, &mr->sgt.sgt, DMA_BIDIRECTIONAL);
+err_unpin:
+	umr_mr_unpin(mr);
+err_account:
+	atomic64_sub(mr->npages, &mr->mm->pinned_vm);
+err_mm:
+	mmdrop(mr->mm);
+	kfree(mr);
+	return ret;
+}
+
+/* Called once the object is unreachable and no layout names it. */
+void umr_mr_free(struct umr_uctx *ctx, struct umr_umr *mr)
+{
+	struct umr_udev *ud = ctx->ud;
+
+	/* The HCA stops using the pages before they are unmapped. */
+	mlx5_umr_free_mkey(mr->obj.mkey);
+	mlx5_umr_dma_unmap_sg(ud->dev, &mr->sgt.sgt, DMA_BIDIRECTIONAL);
+	umr_mr_unpin(mr);
+	atomic64_sub(mr->npages, &mr->mm->pinned_vm);
+	atomic64_sub(mr->npages, &ctx->pinned);
+	atomic64_sub(mr->npages, &ud->pinned);
+	mmdrop(mr->mm);
+	kfree(mr);
+}

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * mlx5-umr: the per-file object table of the character device.
+ *
+ * Objects are created in two steps, as in iommufd: a handle is reserved
+ * with XA_ZERO_ENTRY (lookups see nothing), the ioctl's answer is copied
+ * to userspace, then the object is published or, if that copy failed,
+ * aborted. Lookups take a reference under the xarray lock; destroy only
+ * succeeds when the table holds the last one, so an object is never freed
+ * under a running ioctl or under a layout that names it.
+ *
+ * Copyright (c) 2026 The mlx5-umr authors.
+ */
+#include <linux/slab.h>
+
+#include "uapi_priv.h"
+
+/**
+ * umr_uobj_insert() - reserve a handle for a new object
+ * @ctx: the file
+ * @obj: the object, fully built, with @obj->mkey set
+ *
+ * Return: 0 with @obj->handle set, or -errno.
+ */
+int umr_uobj_insert(struct umr_uctx *ctx, struct umr_uobj *obj)
+{
+	int ret;
+
+	refcount_set(&obj->users, 1);
+	ret = xa_alloc(&ctx->objs, &obj->handle, XA_ZERO_ENTRY, xa_limit_32b,
+		       GFP_KERNEL);
+	if (ret)
+		return ret == -EBUSY ? -ENOSPC : ret;
+	/* Reserved, so that publishing cannot fail. */
+	ret = xa_reserve(&ctx->keys, obj->mkey->key, GFP_KERNEL);
+	if (ret) {
+		xa_erase(&ctx->objs, obj->handle);
+		return ret;
+	}
+	atomic_inc(&ctx->nobjs);
+	atomic_inc(&ctx->ud->nobjs);
+	return 0;
+}
+
+/* Make an inserted object reachable through its handle and its key. */
+void umr_uobj_publish(struct umr_uctx *ctx, struct umr_uobj *obj)
+{
+	WARN_ON(xa_store(&ctx->keys, obj->mkey->key, obj, GFP_KERNEL));
+	WARN_ON(xa_store(&ctx->objs, obj->handle, obj, GFP_KERNEL));
+}
+
+static void umr_uobj_free(struct umr_uctx *ctx, struct umr_uobj *obj)
+{
+	atomic_dec(&ctx->nobjs);
+	atomic_dec(&ctx->ud->nobjs);
+	if (obj->type == UMR_UOBJ_MKEY)
+		umr_mkey_free(ctx, container_of(obj, struct umr_umkey, obj));
+	else
+		umr_mr_free(ctx, container_of(obj, struct umr_umr, obj));
+}
+
+/* Undo umr_uobj_insert() and free the object; nobody could look it up. */
+void umr_uobj_abort(struct umr_uctx *ctx, struct umr_uobj *obj)
+{
+	xa_release(&ctx->keys, obj->mkey->key);
+	xa_erase(&ctx->objs, obj->handle);
+	umr_uobj_free(ctx, obj);
+}
+
+static struct umr_uobj *umr_uobj_ref(struct umr_uobj *obj,
+				     enum umr_uobj_type type)
+{
+	if (!obj || (type != UMR_UOBJ_ANY && obj->type != type) ||
+	    !refcount_inc_not_zero(&obj->users))
+		return ERR_PTR(-ENOENT);
+	return obj;
+}
+
+/**
+ * umr_uobj_get() - look up and reference an object by handle
+ * @ctx: the file
+ * @handle: from userspace
+ * @type: the kind required, or UMR_UOBJ_ANY
+ *
+ * Return: the object (release with umr_uobj_put()) or ERR_PTR(-ENOENT).
+ */
+struct umr_uobj *umr_uobj_get(struct umr_uctx *ctx, u32 handle,
+			      enum umr_uobj_type type)
+{
+	struct umr_uobj *obj;
+
+	xa_lock(&ctx->objs);
+	obj = umr_uobj_ref(xa_load(&ctx->objs, handle), type);
+	xa_unlock(&ctx->objs);
+	return obj;
+}
+
+/**
+ * umr_uobj_get_key() - look up and reference an object by its mkey
+ * @ctx: the file
+ * @key: lkey/rkey from userspace
+ * @type: the kind required, or UMR_UOBJ_ANY
+ *
+ * Return: the object (release with umr_uobj_put()) or ERR_PTR(-ENOENT).
+ */
+struct umr_uobj *umr_uobj_get_key(struct umr_uctx *ctx, u32 key,
+				  enum umr_uobj_type type)
+{
+	struct umr_uobj *obj;
+
+	xa_lock(&ctx->keys);
+	obj = umr_uobj_ref(xa_load(&ctx->keys, key), type);
+	xa_unlock(&ctx->keys);
+	return obj;
+}
+
+void umr_uobj_put(struct umr_uobj *obj)
+{
+	refcount_dec(&obj->users);
+}
+
+int umr_cmd_destroy(struct umr_ucmd *ucmd)
+{
+	struct mlx5_umr_ioc_destroy *cmd = ucmd->cmd;
+	struct umr_uctx *ctx = ucmd->ctx;
+	struct umr_uobj *obj;
+
+	if (cmd->flags)
+		return -EOPNOTSUPP;
+	if (cmd->__reserved)
+		return -EINVAL;
+
+	xa_lock(&ctx->objs);
+	obj = xa_load(&ctx->objs, cmd->handle);
+	if (!obj) {
+		xa_unlock(&ctx->objs);
+		return -ENOENT;
+	}
+	if (!refcount_dec_if_one(&obj->users)) {
+		xa_unlock(&ctx->objs);
+		return -EBUSY;
+	}
+	__xa_erase(&ctx->objs, cmd->handle);
+	xa_unlock(&ctx->objs);
+
+	xa_erase(&ctx->keys, obj->mkey->key);
+	umr_uobj_free(ctx, obj);
+	return 0;
+}
+
+static void umr_uobj_destroy_type(struct umr_uctx *ctx,
+				  enum umr_uobj_type type)
+{
+	struct umr_uobj *obj;
+	unsigned long index;
+
+	xa_for_each(&ctx->objs, index, obj) {
+		if (obj->type != type)
+			continue;
+		xa_erase(&ctx->objs, index);
+		xa_erase(&ctx->keys, obj->mkey->key);
+		umr_uobj_free(ctx, obj);
+	}
+}
+
+/**
+ * umr_uobj_destroy_all() - destroy every object of a file
+ * @ctx: the file, with no ioctl running on it
+ *
+ * Indirect mkeys go first: they hold references on the registrations
+ * their layouts name.
+ */
+void umr_uobj_destroy_all(struct umr_uctx *ctx)
+{
+	umr_uobj_destroy_type(ctx, UMR_UOBJ_MKEY);
+	umr_uobj_destroy_type(ctx, UMR_UOBJ_MR);
+	WARN_ON(!xa_empty(&ctx->objs));
+}

@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * mlx5-umr: the character device (uapi) internals.
+ *
+ * Copyright (c) 2026 The mlx5-umr authors.
+ */
+#ifndef MLX5_UMR_UAPI_PRIV_H
+#define MLX5_UMR_UAPI_PRIV_H
+
+#include <linux/types.h>
+#include <linux/atomic.h>
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/miscdevice.h>
+#include <linux/mutex.h>
+#include <linux/refcount.h>
+#include <linux/rwsem.h>
+#include <linux/scatterlist.h>
+#include <linux/xarray.h>
+#include <linux/mlx5_umr.h>
+#include <uapi/linux/mlx5_umr.h>
+
+/* Completion wait of one UMR work request issued for userspace. */
+#define UMR_UAPI_TIMEOUT_MS	10000
+/* Largest MLX5_UMR_IOCTL_XFER (a kernel bounce buffer). */
+#define UMR_UAPI_MAX_XFER	SZ_1M
+
+/**
+ * struct umr_udev - the character device of one HCA
+ * @dev: the service device; valid until @dead is set
+ * @misc: /dev/mlx5_umr/<name>
+ * @name: misc device name, "mlx5_umr_<hca>"
+ * @nodename: "mlx5_umr/<hca>"
+ * @kref: one for the registration, one per open file
+ * @rwsem: held for read by every ioctl and file release while it uses
+ *	@dev, for write by device removal
+ * @lock: protects @ctxs and the transitions of @dead
+ * @ctxs: open files (struct umr_uctx.node)
+ * @dead: the HCA is gone; under @rwsem (read) or @lock
+ * @node: on umr_udevs, under umr_udevs_lock
+ * @nobjs: live objects of all files
+ * @pinned: pages pinned by all files
+ */
+struct umr_udev {
+	struct mlx5_umr_dev *dev;
+	struct miscdevice misc;
+	char name[48];
+	char nodename[48];
+	struct kref kref;
+	struct rw_semaphore rwsem;	/* see @rwsem above */
+	struct mutex lock;		/* protects @ctxs, @dead */
+	struct list_head ctxs;
+	bool dead;
+	struct list_head node;
+	atomic_t nobjs;
+	atomic64_t pinned;
+};
+
+/**
+ * struct umr_uctx - one open file
+ * @ud: its device
+ * @objs: handle -> struct umr_uobj; XA_ZERO_ENTRY while being created.
+ *	Its xa_lock makes lookup + reference atomic against destroy.
+ * @keys: mkey -> struct umr_uobj, the ownership check of layouts
+ * @node: on @ud->ctxs, under @ud->lock
+ * @nobjs: live objects
+ * @pinned: pinned pages
+ */
+struct umr_uctx {
+	struct umr_udev *ud;
+	struct xarray objs;
+	struct xarray keys;
+	struct list_head node;
+	atomic_t nobjs;
+	atomic64_t pinned;
+};
+
+enum umr_uobj_type {
+	UMR_UOBJ_ANY,
+	UMR_UOBJ_MR,
+	UMR_UOBJ_MKEY,
+};
+
+/**
+ * struct umr_uobj - what a handle names
+ * @type: UMR_UOBJ_MR or UMR_UOBJ_MKEY
+ * @handle: index in umr_uctx.objs
+ * @users: 1 for the table, plus 1 per ioctl using the object and per
+ *	layout entry naming it; destroy succeeds only from exactly 1
+ * @mkey: the service's mkey
+ */
+struct umr_uobj {
+	enum umr_uobj_type type;
+	u32 handle;
+	refcount_t users;
+	struct mlx5_umr_mkey *mkey;
+};
+
+/**
+ * struct umr_umr - registered user memory (a direct MTT mkey)
+ * @obj: the object
+ * @iova: user address of the first byte, also the mkey's address
+ * @length: bytes
+ * @npages: pinned pages, as accounted to @mm->pinned_vm
+ * @mm: the address space that was charged
+ * @sgt: the pinned pages, mapped for the HCA
+ */
+struct umr_umr {
+	struct umr_uobj obj;
+	u64 iova;
+	u64 length;
+	unsigned long npages;
+	struct mm_struct *mm;
+	struct sg_append_table sgt;
+};
+
+/**
+ * struct umr_umkey - an indirect mkey
+ * @obj: the object
+ * @lock: serialises reconfiguration; protects @refs, @nrefs and @length
+ * @refs: the registrations the current layout names, one reference each
+ * @nrefs: entries in @refs
+ * @length: bytes the current layout covers, 0 when free
+ */
+struct umr_umkey {
+	struct umr_uobj obj;
+	struct mutex lock;	/* protects @refs, @nrefs, @length */
+	struct umr_uobj **refs;
+	u32 nrefs;
+	u64 length;
+};
+
+/**
+ * struct umr_ucmd - one ioctl being executed
+ * @ctx: the file
+ * @ubuf: the user's structure
+ * @user_size: its size field
+ * @cmd: the kernel copy (the larger of the two sizes is zero-filled)
+ * @size: kernel size of the structure
+ */
+struct umr_ucmd {
+	struct umr_uctx *ctx;
+	void __user *ubuf;
+	u32 user_size;
+	void *cmd;
+	u32 size;
+};
+
+int umr_ucmd_respond(struct umr_ucmd *ucmd);
+int umr_check_access(struct umr_udev *ud, u32 access);
+
+int umr_uobj_insert(struct umr_uctx *ctx, struct umr_uobj *obj);
+void umr_uobj_publish(struct umr_uctx *ctx, struct umr_uobj *obj);
+void umr_uobj_abort(struct umr_uctx *ctx, struct umr_uobj *obj);
+struct umr_uobj *umr_uobj_get(struct umr_uctx *ctx, u32 handle,
+			      enum umr_uobj_type type);
+struct umr_uobj *umr_uobj_get_key(struct umr_uctx *ctx, u32 key,
+				  enum umr_uobj_type type);
+void umr_uobj_put(struct umr_uobj *obj);
+void umr_uobj_destroy_all(struct umr_uctx *ctx);
+
+void umr_mr_free(struct umr_uctx *ctx, struct umr_umr *mr);
+void umr_mkey_free(struct umr_uctx *ctx, struct umr_umkey *mk);
+
+int umr_cmd_reg_mr(struct umr_ucmd *ucmd);
+int umr_cmd_alloc_mkey(struct umr_ucmd *ucmd);
+int umr_cmd_configure(struct umr_ucmd *ucmd);
+int umr_cmd_invalidate(struct umr_ucmd *ucmd);
+int umr_cmd_destroy(struct umr_ucmd *ucmd);
+int umr_cmd_xfer(struct umr_ucmd *ucmd);
+
+/* The module init and exit of mlx5_umr.ko (uapi_main.c). */
+int mlx5_umr_uapi_init(void);
+void mlx5_umr_uapi_exit(void);
+
+#endif /* MLX5_UMR_UAPI_PRIV_H */

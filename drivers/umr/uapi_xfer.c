@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * mlx5-umr: MLX5_UMR_IOCTL_XFER, the data path of fake HCAs.
+ *
+ * A fake HCA can perform an RDMA WRITE or READ through a key as a remote
+ * peer would (mlx5_umr_test_xfer()): this is how userspace
+ * tests prove where the bytes of a layout land. Even so, only keys of the
+ * caller's own file are accepted, so the test path reaches no memory the
+ * caller did not register itself.
+ *
+ * Copyright (c) 2026 The mlx5-umr authors.
+ */
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+
+#include "uapi_priv.h"
+
+int umr_cmd_xfer(struct umr_ucmd *ucmd)
+{
+	struct mlx5_umr_ioc_xfer *cmd = ucmd->cmd;
+	struct umr_uctx *ctx = ucmd->ctx;
+	bool write = cmd->flags & MLX5_UMR_IOC_XFER_WRITE;
+	struct umr_uobj *obj;
+	u64 offset;
+	void *buf;
+	int ret;
+
+	if (cmd->flags & ~(MLX5_UMR_IOC_XFER_WRITE | MLX5_UMR_IOC_XFER_LOCAL))
+		return -EOPNOTSUPP;
+	if (cmd->__reserved || cmd->__reserved2)
+		return -EINVAL;
+	if (!mlx5_umr_dev_is_fake(ctx->ud->dev))
+		return -EOPNOTSUPP;
+	if (!cmd->length || cmd->length > UMR_UAPI_MAX_XFER)
+		return -EINVAL;
+
+	obj = umr_uobj_get_key(ctx, cmd->key, UMR_UOBJ_ANY);
+	if (IS_ERR(obj))
+		return PTR_ERR(obj);
+	buf = kvzalloc(cmd->length, GFP_KERNEL);
+	if (!buf) {
+		ret = -ENOMEM;
+		goto out_put;
+	}
+	if (write && copy_from_user(buf, u64_to_user_ptr(cmd->buf),
+				    cmd->length)) {
+		ret = -EFAULT;
+		goto out_free;
+	}
+	/*
+	 * Registered memory is addressed by user address (mkc.start_addr);
+	 * the service counts from the start. Below it, the offset wraps to a
+	 * huge one and the HCA refuses the access, as it would the address.
+	 */
+	offset = cmd->offset;
+	if (obj->type == UMR_UOBJ_MR)
+		offset -= container_of(obj, struct umr_umr, obj)->iova;
+	ret = mlx5_umr_test_xfer(ctx->ud->dev, cmd->key, offset, buf,
+				 cmd->length, write,
+				 !(cmd->flags & MLX5_UMR_IOC_XFER_LOCAL));
+	if (ret < 0)
+		goto out_free;
+	cmd->out_status = ret;
+	ret = 0;
+	if (!write && !cmd->out_status &&
+	    copy_to_user(u64_to_user_ptr(cmd->buf), buf, cmd->length)) {
+		ret = -EFAULT;
+		goto out_free;
+	}
+	ret = umr_ucmd_respond(ucmd);
+out_free:
+	kvfree(buf);
+out_put:
+	umr_uobj_put(obj);
+	return ret;
+}

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * <linux/mlx5_umr.h> on its own, as C and as C++ (the Makefile builds this
+ * file both ways): it must compile with nothing included before it, and
+ * its ABI must not move. rdma-core's types are compared when present.
+ *
+ * Copyright (c) 2026 The mlx5-umr authors.
+ */
+#include <linux/mlx5_umr.h>
+#include <assert.h>
+#include <stddef.h>
+
+#define ABI(cond) static_assert(cond, #cond)
+
+ABI(sizeof(struct mlx5_umr_ioc_info) == 96);
+ABI(offsetof(struct mlx5_umr_ioc_info, out_fd_pinned_pages) == 40);
+ABI(offsetof(struct mlx5_umr_ioc_info, out_name) == 64);
+ABI(sizeof(struct mlx5_umr_ioc_reg_mr) == 48);
+ABI(offsetof(struct mlx5_umr_ioc_reg_mr, addr) == 16);
+ABI(offsetof(struct mlx5_umr_ioc_reg_mr, out_handle) == 32);
+ABI(sizeof(struct mlx5_umr_ioc_alloc_mkey) == 24);
+ABI(sizeof(struct mlx5_umr_ioc_configure) == 48);
+ABI(offsetof(struct mlx5_umr_ioc_configure, entries) == 32);
+ABI(sizeof(struct mlx5_umr_ioc_invalidate) == 16);
+ABI(sizeof(struct mlx5_umr_ioc_destroy) == 16);
+ABI(sizeof(struct mlx5_umr_ioc_xfer) == 48);
+ABI(offsetof(struct mlx5_umr_ioc_xfer, out_status) == 40);
+ABI(sizeof(struct mlx5_umr_ioc_sge) == 16);
+ABI(sizeof(struct mlx5_umr_ioc_interleaved) == 24);
+ABI(MLX5_UMR_IOCTL_INFO == 0xee80);
+ABI(MLX5_UMR_IOCTL_XFER == 0xee86);
+
+#if defined(__has_include)
+#if __has_include("infiniband/mlx5dv.h")
+#include <infiniband/verbs.h>
+#include <infiniband/mlx5dv.h>
+ABI(sizeof(struct ibv_sge) == sizeof(struct mlx5_umr_ioc_sge));
+ABI(offsetof(struct ibv_sge, length) ==
+	offsetof(struct mlx5_umr_ioc_sge, length));
+ABI(offsetof(struct ibv_sge, lkey) == offsetof(struct mlx5_umr_ioc_sge, lkey));
+ABI(sizeof(struct mlx5dv_mr_interleaved) ==
+	sizeof(struct mlx5_umr_ioc_interleaved));
+ABI(offsetof(struct mlx5dv_mr_interleaved, bytes_skip) ==
+	offsetof(struct mlx5_umr_ioc_interleaved, bytes_skip));
+ABI(offsetof(struct mlx5dv_mr_interleaved, lkey) ==
+	offsetof(struct mlx5_umr_ioc_interleaved, lkey));
+ABI((int)IBV_ACCESS_REMOTE_ATOMIC == (int)MLX5_UMR_IOC_ACCESS_REMOTE_ATOMIC);
+ABI((int)IBV_ACCESS_REMOTE_READ == (int)MLX5_UMR_IOC_ACCESS_REMOTE_READ);
+#endif
+#endif

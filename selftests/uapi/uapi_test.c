@@ -1,0 +1,1066 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * mlx5-umr uapi selftests, on a fake HCA (mlx5_umr_fake).
+ *
+ * Every fixture checks at teardown, through a fresh file, that closing the
+ * test's file left no object and no pinned page on the device and nothing
+ * in this process's VmPin. Bad-input cases additionally check that the
+ * failed call itself created nothing.
+ *
+ * Copyright (c) 2026 The mlx5-umr authors.
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <linux/capability.h>
+
+#include "kselftest_harness.h"
+#include "umr_util.h"
+
+#define BUF_LEN		(2 * PAGE)
+#define BIG_LEN		(8 * PAGE)
+
+static __u8 pat(__u64 i)
+{
+	return (__u8)((i * 13 + 7) ^ (i >> 8));
+}
+
+static void fill_pat(__u8 *p, size_t len, __u64 seed)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		p[i] = pat(i + seed);
+}
+
+FIXTURE(umr) {
+	int fd;
+	struct mlx5_umr_ioc_info info0;	/* device, before the test */
+	long vmpin0;
+	__u8 *buf1, *buf2;
+	__u32 mr1, key1, mr2, key2, mk, mkey;
+	__u32 objs;			/* objects the fixture made */
+	__u64 pages;			/* pages the fixture pinned */
+};
+
+FIXTURE_SETUP(umr)
+{
+	int fd0 = umr_open();
+
+	ASSERT_LE(0, fd0) TH_LOG("no fake mlx5-umr device: %s",
+				 strerror(errno));
+	ASSERT_EQ(0, umr_info(fd0, &self->info0));
+	ASSERT_NE(0, self->info0.out_flags & MLX5_UMR_IOC_INFO_FAKE);
+	close(fd0);
+	self->vmpin0 = umr_vm_pinned_kb();
+
+	self->fd = umr_open();
+	ASSERT_LE(0, self->fd);
+	self->buf1 = umr_map(BUF_LEN, 0xa1);
+	self->buf2 = umr_map(BUF_LEN, 0xb2);
+	ASSERT_NE(NULL, self->buf1);
+	ASSERT_NE(NULL, self->buf2);
+	ASSERT_EQ(0, umr_reg(self->fd, self->buf1, BUF_LEN, UMR_ACCESS_ALL3,
+			     &self->mr1, &self->key1));
+	ASSERT_EQ(0, umr_reg(self->fd, self->buf2, BUF_LEN, UMR_ACCESS_ALL3,
+			     &self->mr2, &self->key2));
+	ASSERT_EQ(0, umr_alloc(self->fd, 8, &self->mk, &self->mkey));
+	self->objs = 3;
+	self->pages = 2 * BUF_LEN / PAGE;
+}
+
+FIXTURE_TEARDOWN(umr)
+{
+	struct mlx5_umr_ioc_info info;
+	int fd;
+
+	close(self->fd);
+	fd = umr_open();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, umr_info(fd, &info));
+	EXPECT_EQ(self->info0.out_dev_objects, info.out_dev_objects);
+	EXPECT_EQ(self->info0.out_dev_pinned_pages,
+		  info.out_dev_pinned_pages);
+	EXPECT_EQ(self->vmpin0, umr_vm_pinned_kb());
+	close(fd);
+}
+
+/* The failed call left the file's objects and pins as the fixture made. */
+static void no_leak(struct __test_metadata *_metadata,
+		    struct _test_data_umr *self, __u32 extra_objs,
+		    __u64 extra_pages)
+{
+	__u64 pages = self->pages + extra_pages;
+	__u32 objs = self->objs + extra_objs;
+	struct mlx5_umr_ioc_info i;
+
+	ASSERT_EQ(0, umr_info(self->fd, &i));
+	EXPECT_EQ(objs, i.out_fd_objects);
+	EXPECT_EQ(pages, i.out_fd_pinned_pages);
+	EXPECT_EQ(self->info0.out_dev_objects + objs, i.out_dev_objects);
+	EXPECT_EQ(self->info0.out_dev_pinned_pages + pages,
+		  i.out_dev_pinned_pages);
+	EXPECT_EQ(self->vmpin0 + (long)(pages * PAGE / 1024),
+		  umr_vm_pinned_kb());
+}
+
+#define EXPECT_NO_LEAK(objs, pages) no_leak(_metadata, self, objs, pages)
+
+/* The same, for this file only (while other files hold objects). */
+static void fd_no_leak(struct __test_metadata *_metadata,
+		       struct _test_data_umr *self)
+{
+	struct mlx5_umr_ioc_info i;
+
+	ASSERT_EQ(0, umr_info(self->fd, &i));
+	EXPECT_EQ(self->objs, i.out_fd_objects);
+	EXPECT_EQ(self->pages, i.out_fd_pinned_pages);
+}
+
+#define EXPECT_FD_NO_LEAK() fd_no_leak(_metadata, self)
+
+/*
+ * iommufd's TEST_LENGTH, plus the reserved field. @init builds a valid
+ * command; @ok checks and undoes a successful one, @fail cleans up after a
+ * refused one. Every structure's first version is its current size.
+ */
+struct len_case {
+	unsigned long ioctl;
+	__u32 size;
+	size_t reserved;	/* offset of __reserved */
+	void (*init)(struct __test_metadata *_metadata,
+		     struct _test_data_umr *self, void *cmd);
+	void (*ok)(struct __test_metadata *_metadata,
+		   struct _test_data_umr *self, void *cmd);
+	void (*fail)(struct __test_metadata *_metadata,
+		     struct _test_data_umr *self, void *cmd);
+};
+
+static void run_length(struct __test_metadata *_metadata,
+		       struct _test_data_umr *self, const struct len_case *c)
+{
+	static const struct {
+		int zero;	/* size = 0 */
+		int delta;	/* else size = sizeof + delta */
+		int tail;	/* a non-zero byte past sizeof */
+		int reserved;	/* __reserved = 1 */
+		int err;
+	} bad[] = {
+		{ 0, -1, 0, 0, -EINVAL },
+		{ 1, 0, 0, 0, -EINVAL },
+		{ 0, 8, 1, 0, -E2BIG },
+		{ 0, 0, 0, 1, -EINVAL },
+	};
+	union {
+		__u8 raw[256];
+		__u64 align;
+	} buf;
+	__u32 *size = (__u32 *)buf.raw;
+	unsigned int k;
+	int i;
+
+	for (k = 0; k < ARRAY_SIZE(bad); k++) {
+		memset(&buf, 0, sizeof(buf));
+		c->init(_metadata, self, buf.raw);
+		*size = bad[k].zero ? 0 : c->size + bad[k].delta;
+		if (bad[k].tail)
+			buf.raw[c->size + 7] = 1;
+		if (bad[k].reserved)
+			*(__u32 *)(buf.raw + c->reserved) = 1;
+		EXPECT_EQ(bad[k].err, umr_ioctl(self->fd, c->ioctl, buf.raw))
+			TH_LOG("case %u", k);
+		if (c->fail)
+			c->fail(_metadata, self, buf.raw);
+	}
+	EXPECT_NO_LEAK(0, 0);
+
+	/* Longer with a zero tail: works, and the tail is not written. */
+	memset(&buf, 0, sizeof(buf));
+	c->init(_metadata, self, buf.raw);
+	*size = c->size + 8;
+	ASSERT_EQ(0, umr_ioctl(self->fd, c->ioctl, buf.raw));
+	for (i = 0; i < 8; i++)
+		EXPECT_EQ(0, buf.raw[c->size + i]);
+	if (c->ok)
+		c->ok(_metadata, self, buf.raw);
+	/* The exact size works. */
+	memset(&buf, 0, sizeof(buf));
+	c->init(_metadata, self, buf.raw);
+	*size = c->size;
+	ASSERT_EQ(0, umr_ioctl(self->fd, c->ioctl, buf.raw));
+	if (c->ok)
+		c->ok(_metadata, self, buf.raw);
+	EXPECT_NO_LEAK(0, 0);
+}
+
+#define LEN_FN(name) \
+	static void name(struct __test_metadata *_metadata, \
+			 struct _test_data_umr *self, void *arg)
+
+LEN_FN(info_init)
+{
+}
+
+LEN_FN(info_ok)
+{
+	struct mlx5_umr_ioc_info *cmd = arg;
+
+	EXPECT_EQ(self->objs, cmd->out_fd_objects);
+	EXPECT_EQ(0, strncmp(cmd->out_name, "fake", 4));
+}
+
+TEST_F(umr, length_info)
+{
+	static const struct len_case c = {
+		MLX5_UMR_IOCTL_INFO, sizeof(struct mlx5_umr_ioc_info),
+		offsetof(struct mlx5_umr_ioc_info, __reserved),
+		info_init, info_ok, NULL,
+	};
+
+	run_length(_metadata, self, &c);
+}
+
+LEN_FN(reg_init)
+{
+	struct mlx5_umr_ioc_reg_mr *cmd = arg;
+
+	cmd->access = UMR_ACCESS_ALL3;
+	cmd->addr = (uintptr_t)self->buf1;
+	cmd->length = 100;
+}
+
+LEN_FN(reg_ok)
+{
+	struct mlx5_umr_ioc_reg_mr *cmd = arg;
+
+	EXPECT_EQ(cmd->out_lkey, cmd->out_rkey);
+	EXPECT_EQ(0, umr_destroy(self->fd, cmd->out_handle));
+}
+
+TEST_F(umr, length_reg_mr)
+{
+	static const struct len_case c = {
+		MLX5_UMR_IOCTL_REG_MR, sizeof(struct mlx5_umr_ioc_reg_mr),
+		offsetof(struct mlx5_umr_ioc_reg_mr, __reserved),
+		reg_init, reg_ok, NULL,
+	};
+
+	run_length(_metadata, self, &c);
+}
+
+LEN_FN(alloc_init)
+{
+	struct mlx5_umr_ioc_alloc_mkey *cmd = arg;
+
+	cmd->max_entries = 4;
+}
+
+LEN_FN(alloc_ok)
+{
+	struct mlx5_umr_ioc_alloc_mkey *cmd = arg;
+
+	EXPECT_NE(0, cmd->out_key);
+	EXPECT_EQ(0, umr_destroy(self->fd, cmd->out_handle));
+}
+
+TEST_F(umr, length_alloc_mkey)
+{
+	static const struct len_case c = {
+		MLX5_UMR_IOCTL_ALLOC_MKEY,
+		sizeof(struct mlx5_umr_ioc_alloc_mkey),
+		offsetof(struct mlx5_umr_ioc_alloc_mkey, __reserved),
+		alloc_init, alloc_ok, NULL,
+	};
+
+	run_length(_metadata, self, &c);
+}
+
+static struct mlx5_umr_ioc_sge one_sge;
+
+LEN_FN(configure_init)
+{
+	struct mlx5_umr_ioc_configure *cmd = arg;
+
+	one_sge.addr = (uintptr_t)self->buf1 + 8;
+	one_sge.length = 100;
+	one_sge.lkey = self->key1;
+	cmd->handle = self->mk;
+	cmd->access = UMR_ACCESS_ALL3;
+	cmd->layout = MLX5_UMR_IOC_LAYOUT_LIST;
+	cmd->num_entries = 1;
+	cmd->entries = (uintptr_t)&one_sge;
+}
+
+LEN_FN(configure_ok)
+{
+	struct mlx5_umr_ioc_configure *cmd = arg;
+
+	EXPECT_EQ(100, cmd->out_length);
+}
+
+TEST_F(umr, length_configure)
+{
+	static const struct len_case c = {
+		MLX5_UMR_IOCTL_CONFIGURE,
+		sizeof(struct mlx5_umr_ioc_configure),
+		offsetof(struct mlx5_umr_ioc_configure, __reserved),
+		configure_init, configure_ok, NULL,
+	};
+
+	run_length(_metadata, self, &c);
+}
+
+LEN_FN(invalidate_init)
+{
+	struct mlx5_umr_ioc_invalidate *cmd = arg;
+
+	one_sge.addr = (uintptr_t)self->buf1;
+	one_sge.length = 64;
+	one_sge.lkey = self->key1;
+	ASSERT_EQ(0, umr_config_list(self->fd, self->mk, &one_sge, 1, NULL));
+	cmd->handle = self->mk;
+}
+
+TEST_F(umr, length_invalidate)
+{
+	static const struct len_case c = {
+		MLX5_UMR_IOCTL_INVALIDATE,
+		sizeof(struct mlx5_umr_ioc_invalidate),
+		offsetof(struct mlx5_umr_ioc_invalidate, __reserved),
+		invalidate_init, NULL, NULL,
+	};
+
+	run_length(_metadata, self, &c);
+}
+
+LEN_FN(destroy_init)
+{
+	struct mlx5_umr_ioc_destroy *cmd = arg;
+	__u32 h;
+
+	ASSERT_EQ(0, umr_alloc(self->fd, 2, &h, NULL));
+	cmd->handle = h;
+}
+
+LEN_FN(destroy_ok)
+{
+	struct mlx5_umr_ioc_destroy *cmd = arg;
+
+	EXPECT_EQ(-ENOENT, umr_destroy(self->fd, cmd->handle));
+}
+
+LEN_FN(destroy_fail)
+{
+	struct mlx5_umr_ioc_destroy *cmd = arg;
+
+	EXPECT_EQ(0, umr_destroy(self->fd, cmd->handle));
+}
+
+TEST_F(umr, length_destroy)
+{
+	static const struct len_case c = {
+		MLX5_UMR_IOCTL_DESTROY, sizeof(struct mlx5_umr_ioc_destroy),
+		offsetof(struct mlx5_umr_ioc_destroy, __reserved),
+		destroy_init, destroy_ok, destroy_fail,
+	};
+
+	run_length(_metadata, self, &c);
+}
+
+static __u8 xfer_buf[64];
+
+LEN_FN(xfer_init)
+{
+	struct mlx5_umr_ioc_xfer *cmd = arg;
+
+	cmd->flags = MLX5_UMR_IOC_XFER_WRITE;
+	cmd->key = self->key1;
+	cmd->offset = (uintptr_t)self->buf1;
+	cmd->buf = (uintptr_t)xfer_buf;
+	cmd->length = sizeof(xfer_buf);
+}
+
+LEN_FN(xfer_ok)
+{
+	struct mlx5_umr_ioc_xfer *cmd = arg;
+
+	EXPECT_EQ(0, cmd->out_status);
+}
+
+TEST_F(umr, length_xfer)
+{
+	static const struct len_case c = {
+		MLX5_UMR_IOCTL_XFER, sizeof(struct mlx5_umr_ioc_xfer),
+		offsetof(struct mlx5_umr_ioc_xfer, __reserved),
+		xfer_init, xfer_ok, NULL,
+	};
+
+	run_length(_metadata, self, &c);
+}
+
+/* The second reserved field of the structures that have one. */
+TEST_F(umr, reserved2)
+{
+	struct mlx5_umr_ioc_info info = { .size = sizeof(info) };
+	struct mlx5_umr_ioc_reg_mr reg = {
+		.size = sizeof(reg),
+		.addr = (uintptr_t)self->buf1,
+		.length = 64,
+		.__reserved2 = 1,
+	};
+	struct mlx5_umr_ioc_xfer x = {
+		.size = sizeof(x),
+		.key = self->key1,
+		.offset = (uintptr_t)self->buf1,
+		.buf = (uintptr_t)xfer_buf,
+		.length = 8,
+		.__reserved2 = 1,
+	};
+
+	info.__reserved2 = 1;
+	EXPECT_EQ(-EINVAL, umr_ioctl(self->fd, MLX5_UMR_IOCTL_INFO, &info));
+	EXPECT_EQ(-EINVAL, umr_ioctl(self->fd, MLX5_UMR_IOCTL_REG_MR, &reg));
+	EXPECT_EQ(-EINVAL, umr_ioctl(self->fd, MLX5_UMR_IOCTL_XFER, &x));
+	EXPECT_NO_LEAK(0, 0);
+}
+
+TEST_F(umr, unknown_ioctl)
+{
+	struct mlx5_umr_ioc_info info = { .size = sizeof(info) };
+
+	EXPECT_EQ(-ENOTTY, umr_ioctl(self->fd,
+				     _IO(MLX5_UMR_IOC_TYPE, 0x7f), &info));
+	EXPECT_EQ(-ENOTTY, umr_ioctl(self->fd, _IO(MLX5_UMR_IOC_TYPE,
+						   MLX5_UMR_CMD_XFER + 1),
+				     &info));
+	EXPECT_EQ(-ENOTTY, umr_ioctl(self->fd, _IOWR(MLX5_UMR_IOC_TYPE,
+						     MLX5_UMR_CMD_INFO,
+						     struct mlx5_umr_ioc_info),
+				     &info));
+	EXPECT_EQ(-EFAULT, umr_ioctl(self->fd, MLX5_UMR_IOCTL_INFO, NULL));
+}
+
+TEST_F(umr, unknown_flags)
+{
+	struct mlx5_umr_ioc_info info = { .size = sizeof(info), .flags = 1 };
+	struct mlx5_umr_ioc_reg_mr reg = {
+		.size = sizeof(reg), .flags = 1,
+		.addr = (uintptr_t)self->buf1, .length = 64,
+	};
+	struct mlx5_umr_ioc_alloc_mkey al = {
+		.size = sizeof(al), .flags = 2, .max_entries = 2,
+	};
+	struct mlx5_umr_ioc_configure cf = {
+		.size = sizeof(cf), .handle = self->mk, .flags = 1,
+		.layout = MLX5_UMR_IOC_LAYOUT_LIST, .num_entries = 1,
+		.entries = (uintptr_t)&one_sge,
+	};
+	struct mlx5_umr_ioc_invalidate inv = {
+		.size = sizeof(inv), .handle = self->mk, .flags = 1,
+	};
+	struct mlx5_umr_ioc_destroy de = {
+		.size = sizeof(de), .handle = self->mk, .flags = 1,
+	};
+	struct mlx5_umr_ioc_xfer x = {
+		.size = sizeof(x), .flags = 4, .key = self->key1,
+		.offset = (uintptr_t)self->buf1, .buf = (uintptr_t)xfer_buf,
+		.length = 8,
+	};
+
+	one_sge = (struct mlx5_umr_ioc_sge){ (uintptr_t)self->buf1, 8,
+					     self->key1 };
+	EXPECT_EQ(-EOPNOTSUPP, umr_ioctl(self->fd, MLX5_UMR_IOCTL_INFO, &info));
+	EXPECT_EQ(-EOPNOTSUPP, umr_ioctl(self->fd, MLX5_UMR_IOCTL_REG_MR, &reg));
+	EXPECT_EQ(-EOPNOTSUPP,
+		  umr_ioctl(self->fd, MLX5_UMR_IOCTL_ALLOC_MKEY, &al));
+	EXPECT_EQ(-EOPNOTSUPP,
+		  umr_ioctl(self->fd, MLX5_UMR_IOCTL_CONFIGURE, &cf));
+	EXPECT_EQ(-EOPNOTSUPP,
+		  umr_ioctl(self->fd, MLX5_UMR_IOCTL_INVALIDATE, &inv));
+	EXPECT_EQ(-EOPNOTSUPP,
+		  umr_ioctl(self->fd, MLX5_UMR_IOCTL_DESTROY, &de));
+	EXPECT_EQ(-EOPNOTSUPP, umr_ioctl(self->fd, MLX5_UMR_IOCTL_XFER, &x));
+	EXPECT_NO_LEAK(0, 0);
+}
+
+TEST_F(umr, unknown_handle)
+{
+	struct mlx5_umr_ioc_sge sge = { (uintptr_t)self->buf1, 8, self->key1 };
+
+	EXPECT_EQ(-ENOENT, umr_destroy(self->fd, 0));
+	EXPECT_EQ(-ENOENT, umr_destroy(self->fd, 9999));
+	EXPECT_EQ(-ENOENT, umr_invalidate(self->fd, 9999));
+	EXPECT_EQ(-ENOENT, umr_config_list(self->fd, 9999, &sge, 1, NULL));
+	/* A registration is not an indirect mkey. */
+	EXPECT_EQ(-ENOENT, umr_config_list(self->fd, self->mr1, &sge, 1,
+					   NULL));
+	EXPECT_EQ(-ENOENT, umr_invalidate(self->fd, self->mr1));
+	/* A layout names registered memory only, by lkey. */
+	sge.lkey = self->mkey;
+	EXPECT_EQ(-ENOENT, umr_config_list(self->fd, self->mk, &sge, 1, NULL));
+	sge.lkey = self->key1 ^ 0xff;
+	EXPECT_EQ(-ENOENT, umr_config_list(self->fd, self->mk, &sge, 1, NULL));
+	EXPECT_EQ(-ENOENT, umr_xfer(self->fd, self->key1 ^ 0xff, 0, xfer_buf,
+				    8, 1));
+	EXPECT_NO_LEAK(0, 0);
+}
+
+TEST_F(umr, other_fd)
+{
+	struct mlx5_umr_ioc_sge sge;
+	__u32 h[8], key = 0, i;
+	int fd2 = umr_open();
+
+	ASSERT_LE(0, fd2);
+	/* fd2's handles go past ours so that the numbers are unknown here. */
+	for (i = 0; i < 8; i++)
+		ASSERT_EQ(0, umr_alloc(fd2, 2, &h[i], NULL));
+	ASSERT_EQ(0, umr_reg(fd2, self->buf1, 64, UMR_ACCESS_ALL3, NULL,
+			     &key));
+	sge = (struct mlx5_umr_ioc_sge){ (uintptr_t)self->buf1, 8, key };
+	EXPECT_EQ(-ENOENT, umr_config_list(self->fd, self->mk, &sge, 1, NULL));
+	EXPECT_EQ(-ENOENT, umr_destroy(self->fd, h[7]));
+	EXPECT_EQ(-ENOENT, umr_invalidate(self->fd, h[7]));
+	EXPECT_EQ(-ENOENT, umr_config_list(self->fd, h[7], &sge, 1, NULL));
+	EXPECT_EQ(-ENOENT, umr_xfer(self->fd, key, (uintptr_t)self->buf1,
+				    xfer_buf, 8, 1));
+	/* and the other way round */
+	sge.lkey = self->key1;
+	EXPECT_EQ(-ENOENT, umr_config_list(fd2, h[0], &sge, 1, NULL));
+	EXPECT_FD_NO_LEAK();
+	close(fd2);
+	EXPECT_NO_LEAK(0, 0);
+}
+
+TEST_F(umr, range_outside)
+{
+	uintptr_t a = (uintptr_t)self->buf1;
+	struct mlx5_umr_ioc_sge sge[2] = {
+		{ a, 8, self->key1 },
+		{ a + BUF_LEN - 8, 9, self->key1 },	/* one byte past */
+	};
+	struct mlx5_umr_ioc_interleaved il = {
+		.addr = a, .bytes_count = 512, .bytes_skip = 4,
+		.lkey = self->key1,
+	};
+
+	EXPECT_EQ(-ERANGE, umr_config_list(self->fd, self->mk, sge, 2, NULL));
+	sge[1].addr = a - 1;
+	sge[1].length = 8;
+	EXPECT_EQ(-ERANGE, umr_config_list(self->fd, self->mk, sge, 2, NULL));
+	/* The last cycle must end inside: 16 * 516 > 8192. */
+	EXPECT_EQ(-ERANGE, umr_config_il(self->fd, self->mk, &il, 1, 16, NULL));
+	/* 15 cycles end at 14 * 516 + 512 = 7736: fine. */
+	EXPECT_EQ(0, umr_config_il(self->fd, self->mk, &il, 1, 15, NULL));
+	/* Memory of the same file, but the range runs into another buffer. */
+	sge[1] = (struct mlx5_umr_ioc_sge){ (uintptr_t)self->buf2 + 8,
+					    BUF_LEN, self->key2 };
+	EXPECT_EQ(-ERANGE, umr_config_list(self->fd, self->mk, sge, 2, NULL));
+	EXPECT_NO_LEAK(0, 0);
+}
+
+TEST_F(umr, zero_length)
+{
+	struct mlx5_umr_ioc_sge sge = { (uintptr_t)self->buf1, 0, self->key1 };
+	struct mlx5_umr_ioc_interleaved il = {
+		.addr = (uintptr_t)self->buf1, .bytes_count = 0,
+		.bytes_skip = 4, .lkey = self->key1,
+	};
+	__u32 h;
+
+	EXPECT_EQ(-EINVAL, umr_config_list(self->fd, self->mk, &sge, 1, NULL));
+	sge.length = 8;
+	EXPECT_EQ(-EINVAL, umr_config_list(self->fd, self->mk, &sge, 0, NULL));
+	EXPECT_EQ(-EINVAL, umr_config_il(self->fd, self->mk, &il, 1, 1, NULL));
+	il.bytes_count = 8;
+	EXPECT_EQ(-EINVAL, umr_config_il(self->fd, self->mk, &il, 1, 0, NULL));
+	EXPECT_EQ(-EINVAL, umr_reg(self->fd, self->buf1, 0, 0, NULL, NULL));
+	EXPECT_EQ(-EINVAL, umr_alloc(self->fd, 0, &h, NULL));
+	EXPECT_EQ(-EINVAL, umr_xfer(self->fd, self->key1,
+				    (uintptr_t)self->buf1, xfer_buf, 0, 1));
+	EXPECT_NO_LEAK(0, 0);
+}
+
+TEST_F(umr, too_many_entries)
+{
+	struct mlx5_umr_ioc_sge sge[9];
+	struct mlx5_umr_ioc_interleaved il[8];
+	__u32 i, small;
+
+	for (i = 0; i < 9; i++)
+		sge[i] = (struct mlx5_umr_ioc_sge){
+			(uintptr_t)self->buf1 + 16 * i, 16, self->key1 };
+	for (i = 0; i < 8; i++)
+		il[i] = (struct mlx5_umr_ioc_interleaved){
+			.addr = (uintptr_t)self->buf1 + 16 * i,
+			.bytes_count = 8, .bytes_skip = 8,
+			.lkey = self->key1 };
+	EXPECT_EQ(-ENOSPC, umr_config_list(self->fd, self->mk, sge, 9, NULL));
+	EXPECT_EQ(0, umr_config_list(self->fd, self->mk, sge, 8, NULL));
+	/* The repeat block header takes one of the 8. */
+	EXPECT_EQ(-ENOSPC, umr_config_il(self->fd, self->mk, il, 8, 1, NULL));
+	EXPECT_EQ(0, umr_config_il(self->fd, self->mk, il, 7, 1, NULL));
+	EXPECT_EQ(-ENOSPC, umr_alloc(self->fd, self->info0.out_max_entries + 1,
+				     &small, NULL));
+	EXPECT_EQ(-ENOSPC, umr_alloc(self->fd, UINT32_MAX, &small, NULL));
+	ASSERT_EQ(0, umr_alloc(self->fd, 1, &small, NULL));
+	EXPECT_EQ(-ENOSPC, umr_config_il(self->fd, small, il, 1, 1, NULL));
+	EXPECT_EQ(0, umr_destroy(self->fd, small));
+	EXPECT_NO_LEAK(0, 0);
+}
+
+TEST_F(umr, repeat_overflow)
+{
+	struct mlx5_umr_ioc_interleaved il[2] = {
+		{ .addr = (uintptr_t)self->buf1, .bytes_count = 16,
+		  .bytes_skip = 0, .lkey = self->key1 },
+		{ .addr = (uintptr_t)self->buf2, .bytes_count = 16,
+		  .bytes_skip = 0, .lkey = self->key2 },
+	};
+
+	/* 2^32 - 1 cycles of 16 bytes do not fit an 8 KiB buffer. */
+	EXPECT_EQ(-ERANGE, umr_config_il(self->fd, self->mk, il, 2,
+					 UINT32_MAX, NULL));
+	/* The span wraps the 64-bit address space. */
+	il[0].addr = UINT64_MAX - 64;
+	EXPECT_EQ(-EOVERFLOW, umr_config_il(self->fd, self->mk, il, 2, 8,
+					    NULL));
+	/* A stride over the hardware's 16 bits. */
+	il[0].addr = (uintptr_t)self->buf1;
+	il[0].bytes_skip = 65536 - 16;
+	EXPECT_EQ(-EOVERFLOW, umr_config_il(self->fd, self->mk, il, 2, 1,
+					    NULL));
+	il[0].bytes_skip = 0;
+	il[0].bytes_count = 65536;
+	EXPECT_EQ(-EOVERFLOW, umr_config_il(self->fd, self->mk, il, 2, 1,
+					    NULL));
+	EXPECT_NO_LEAK(0, 0);
+}
+
+TEST_F(umr, bad_access)
+{
+	struct mlx5_umr_ioc_sge sge = { (uintptr_t)self->buf1, 8, self->key1 };
+	struct mlx5_umr_ioc_configure cf = {
+		.size = sizeof(cf), .handle = self->mk,
+		.layout = MLX5_UMR_IOC_LAYOUT_LIST, .num_entries = 1,
+		.entries = (uintptr_t)&sge,
+	};
+
+	EXPECT_EQ(-EINVAL, umr_reg(self->fd, self->buf1, 64, 1U << 4, NULL,
+				   NULL));
+	EXPECT_EQ(-EINVAL, umr_reg(self->fd, self->buf1, 64,
+				   MLX5_UMR_IOC_ACCESS_REMOTE_WRITE, NULL,
+				   NULL));
+	cf.access = 1U << 31;
+	EXPECT_EQ(-EINVAL, umr_ioctl(self->fd, MLX5_UMR_IOCTL_CONFIGURE, &cf));
+	cf.access = MLX5_UMR_IOC_ACCESS_REMOTE_WRITE;
+	EXPECT_EQ(-EINVAL, umr_ioctl(self->fd, MLX5_UMR_IOCTL_CONFIGURE, &cf));
+	cf.access = MLX5_UMR_IOC_ACCESS_REMOTE_ATOMIC;
+	EXPECT_EQ(-EINVAL, umr_ioctl(self->fd, MLX5_UMR_IOCTL_CONFIGURE, &cf));
+	if (!(self->info0.out_access & MLX5_UMR_IOC_ACCESS_REMOTE_ATOMIC)) {
+		cf.access = MLX5_UMR_IOC_ACCESS_LOCAL_WRITE |
+			    MLX5_UMR_IOC_ACCESS_REMOTE_ATOMIC;
+		EXPECT_EQ(-EOPNOTSUPP,
+			  umr_ioctl(self->fd, MLX5_UMR_IOCTL_CONFIGURE, &cf));
+	}
+	cf.access = 0;
+	cf.layout = 3;
+	EXPECT_EQ(-EINVAL, umr_ioctl(self->fd, MLX5_UMR_IOCTL_CONFIGURE, &cf));
+	cf.layout = MLX5_UMR_IOC_LAYOUT_LIST;
+	cf.repeat_count = 2;	/* only for interleaved */
+	EXPECT_EQ(-EINVAL, umr_ioctl(self->fd, MLX5_UMR_IOCTL_CONFIGURE, &cf));
+	EXPECT_NO_LEAK(0, 0);
+}
+
+TEST_F(umr, bad_pointers)
+{
+	__u64 raw[5];
+	struct mlx5_umr_ioc_interleaved il = {
+		.addr = (uintptr_t)self->buf1, .bytes_count = 8,
+		.lkey = self->key1, .__reserved = 1,
+	};
+	struct mlx5_umr_ioc_configure cf = {
+		.size = sizeof(cf), .handle = self->mk,
+		.layout = MLX5_UMR_IOC_LAYOUT_INTERLEAVED, .num_entries = 1,
+		.repeat_count = 1,
+	};
+	__u8 *hole = umr_map(4 * PAGE, 0);
+
+	ASSERT_NE(NULL, hole);
+	ASSERT_EQ(0, munmap(hole + PAGE, 3 * PAGE));
+
+	/* Entry padding is __reserved. */
+	EXPECT_EQ(-EINVAL, umr_config_il(self->fd, self->mk, &il, 1, 1, NULL));
+	il.__reserved = 0;
+	/* Entries must be 8-byte aligned. */
+	memcpy((__u8 *)raw + 4, &il, sizeof(il));
+	cf.entries = (uintptr_t)raw + 4;
+	EXPECT_EQ(-EINVAL, umr_ioctl(self->fd, MLX5_UMR_IOCTL_CONFIGURE, &cf));
+	/* Unmapped entries, structure, buffers. */
+	cf.entries = (uintptr_t)(hole + PAGE);
+	EXPECT_EQ(-EFAULT, umr_ioctl(self->fd, MLX5_UMR_IOCTL_CONFIGURE, &cf));
+	cf.entries = (uintptr_t)(hole + PAGE - 8);	/* straddles */
+	EXPECT_EQ(-EFAULT, umr_ioctl(self->fd, MLX5_UMR_IOCTL_CONFIGURE, &cf));
+	EXPECT_EQ(-EFAULT, umr_ioctl(self->fd, MLX5_UMR_IOCTL_CONFIGURE,
+				     hole + PAGE));
+	/* Registering a range with an unmapped page pins nothing. */
+	EXPECT_EQ(-EFAULT, umr_reg(self->fd, hole, 2 * PAGE, UMR_ACCESS_ALL3,
+				   NULL, NULL));
+	EXPECT_EQ(-EFAULT, umr_reg(self->fd, hole + PAGE, 8, UMR_ACCESS_ALL3,
+				   NULL, NULL));
+	EXPECT_EQ(-EOVERFLOW, umr_reg(self->fd, (void *)(UINT64_MAX - 8), 64,
+				      UMR_ACCESS_ALL3, NULL, NULL));
+	EXPECT_EQ(-EFAULT, umr_xfer(self->fd, self->key1,
+				    (uintptr_t)self->buf1, hole + PAGE, 8, 1));
+	EXPECT_NO_LEAK(0, 0);
+	munmap(hole, PAGE);
+}
+
+/* Unaligned registrations are fine and are addressed by user address. */
+TEST_F(umr, reg_unaligned)
+{
+	__u32 h, key;
+	__u8 out[100];
+
+	ASSERT_EQ(0, umr_reg(self->fd, self->buf1 + 4000, 200,
+			     UMR_ACCESS_ALL3, &h, &key));
+	/* 4000..4199 spans two pages */
+	EXPECT_NO_LEAK(1, 2);
+	fill_pat(out, sizeof(out), 0);
+	ASSERT_EQ(0, umr_xfer(self->fd, key, (uintptr_t)self->buf1 + 4050,
+			      out, sizeof(out), 1));
+	EXPECT_EQ(0, memcmp(self->buf1 + 4050, out, sizeof(out)));
+	EXPECT_EQ(0xa1, self->buf1[4049]);
+	EXPECT_EQ(0xa1, self->buf1[4150]);
+	/* Outside the registration, though inside its pages. */
+	EXPECT_NE(0, umr_xfer(self->fd, key, (uintptr_t)self->buf1 + 4150,
+			      out, 100, 1));
+	EXPECT_EQ(0xa1, self->buf1[4199 + 1]);
+	EXPECT_EQ(0, umr_destroy(self->fd, h));
+	EXPECT_NO_LEAK(0, 0);
+}
+
+/* mlx5dv_wr_mkey_configure(3): SGE list, 64 bytes of mr1 then 4096 of mr2. */
+TEST_F(umr, seed_list)
+{
+	struct mlx5_umr_ioc_sge sge[2] = {
+		{ (uintptr_t)self->buf1, 64, self->key1 },
+		{ (uintptr_t)self->buf2, 4096, self->key2 },
+	};
+	static __u8 in[4160], out[4160];
+	__u64 len;
+
+	ASSERT_EQ(0, umr_config_list(self->fd, self->mk, sge, 2, &len));
+	EXPECT_EQ(4160, len);
+	fill_pat(in, sizeof(in), 0);
+	ASSERT_EQ(0, umr_xfer(self->fd, self->mkey, 0, in, sizeof(in), 1));
+	EXPECT_EQ(0, memcmp(self->buf1, in, 64));
+	EXPECT_EQ(0xa1, self->buf1[64]);
+	EXPECT_EQ(0, memcmp(self->buf2, in + 64, 4096));
+	EXPECT_EQ(0xb2, self->buf2[4096]);
+	ASSERT_EQ(0, umr_xfer(self->fd, self->mkey, 0, out, sizeof(out), 0));
+	EXPECT_EQ(0, memcmp(in, out, sizeof(out)));
+	/* bytes 60..67 straddle the two entries */
+	ASSERT_EQ(0, umr_xfer(self->fd, self->mkey, 60, out, 8, 0));
+	EXPECT_EQ(0, memcmp(out, in + 60, 8));
+	/* one byte past the end */
+	EXPECT_NE(0, umr_xfer(self->fd, self->mkey, 4160, out, 1, 0));
+}
+
+/*
+ * mlx5dv_wr_mkey_configure(3): interleaved, repeat 2, {mr1 512 B skip 4},
+ * {mr2 8 B skip 0}: 0..511 -> mr1+0, 512..519 -> mr2+0,
+ * 520..1031 -> mr1+516, 1032..1039 -> mr2+8.
+ */
+TEST_F(umr, seed_interleaved)
+{
+	struct mlx5_umr_ioc_interleaved il[2] = {
+		{ .addr = (uintptr_t)self->buf1, .bytes_count = 512,
+		  .bytes_skip = 4, .lkey = self->key1 },
+		{ .addr = (uintptr_t)self->buf2, .bytes_count = 8,
+		  .bytes_skip = 0, .lkey = self->key2 },
+	};
+	__u8 in[1040], out[1040];
+	__u64 len;
+	int i;
+
+	ASSERT_EQ(0, umr_config_il(self->fd, self->mk, il, 2, 2, &len));
+	EXPECT_EQ(1040, len);
+	fill_pat(in, sizeof(in), 0);
+	ASSERT_EQ(0, umr_xfer(self->fd, self->mkey, 0, in, sizeof(in), 1));
+	EXPECT_EQ(0, memcmp(self->buf1 + 0, in + 0, 512));
+	EXPECT_EQ(0, memcmp(self->buf2 + 0, in + 512, 8));
+	EXPECT_EQ(0, memcmp(self->buf1 + 516, in + 520, 512));
+	EXPECT_EQ(0, memcmp(self->buf2 + 8, in + 1032, 8));
+	for (i = 512; i < 516; i++)	/* the skipped bytes */
+		EXPECT_EQ(0xa1, self->buf1[i]);
+	EXPECT_EQ(0xa1, self->buf1[1028]);
+	EXPECT_EQ(0xb2, self->buf2[16]);
+	ASSERT_EQ(0, umr_xfer(self->fd, self->mkey, 0, out, sizeof(out), 0));
+	EXPECT_EQ(0, memcmp(in, out, sizeof(out)));
+	/* 510..521 crosses both entries and a cycle */
+	ASSERT_EQ(0, umr_xfer(self->fd, self->mkey, 510, out, 12, 0));
+	EXPECT_EQ(0, memcmp(out, in + 510, 12));
+	EXPECT_NE(0, umr_xfer(self->fd, self->mkey, 1040, out, 1, 0));
+}
+
+TEST_F(umr, invalidate_then_access_fails)
+{
+	struct mlx5_umr_ioc_sge sge = { (uintptr_t)self->buf1, 256,
+					self->key1 };
+	__u8 in[64];
+
+	fill_pat(in, sizeof(in), 5);
+	ASSERT_EQ(0, umr_config_list(self->fd, self->mk, &sge, 1, NULL));
+	ASSERT_EQ(0, umr_xfer(self->fd, self->mkey, 0, in, 64, 1));
+	EXPECT_EQ(0, memcmp(self->buf1, in, 64));
+	/* a layout pins what it names */
+	EXPECT_EQ(-EBUSY, umr_destroy(self->fd, self->mr1));
+	ASSERT_EQ(0, umr_invalidate(self->fd, self->mk));
+	fill_pat(in, sizeof(in), 77);
+	EXPECT_NE(0, umr_xfer(self->fd, self->mkey, 0, in, 64, 1));
+	EXPECT_NE(0, umr_xfer(self->fd, self->mkey, 0, in, 64, 0));
+	fill_pat(in, sizeof(in), 5);
+	EXPECT_EQ(0, memcmp(self->buf1, in, 64));
+	/* released by the invalidation */
+	EXPECT_EQ(0, umr_destroy(self->fd, self->mr1));
+	self->objs--;
+	self->pages -= BUF_LEN / PAGE;
+	EXPECT_NO_LEAK(0, 0);
+	/* and a destroyed registration is gone from layouts too */
+	EXPECT_EQ(-ENOENT, umr_config_list(self->fd, self->mk, &sge, 1, NULL));
+}
+
+TEST_F(umr, close_releases_pins)
+{
+	struct mlx5_umr_ioc_sge sge[3];
+	struct mlx5_umr_ioc_info info;
+	__u8 *b[3];
+	__u32 mk, key;
+	int fd2 = umr_open(), i;
+
+	ASSERT_LE(0, fd2);
+	for (i = 0; i < 3; i++) {
+		b[i] = umr_map(4 * PAGE, i);
+		ASSERT_NE(NULL, b[i]);
+		ASSERT_EQ(0, umr_reg(fd2, b[i], 4 * PAGE, UMR_ACCESS_ALL3,
+				     NULL, &key));
+		sge[i] = (struct mlx5_umr_ioc_sge){ (uintptr_t)b[i], 100, key };
+	}
+	ASSERT_EQ(0, umr_alloc(fd2, 4, &mk, NULL));
+	ASSERT_EQ(0, umr_config_list(fd2, mk, sge, 3, NULL));
+	ASSERT_EQ(0, umr_info(fd2, &info));
+	EXPECT_EQ(4, info.out_fd_objects);
+	EXPECT_EQ(12, info.out_fd_pinned_pages);
+	EXPECT_EQ(self->info0.out_dev_pinned_pages + self->pages + 12,
+		  info.out_dev_pinned_pages);
+	EXPECT_EQ(self->vmpin0 + (long)((self->pages + 12) * PAGE / 1024),
+		  umr_vm_pinned_kb());
+	close(fd2);
+	EXPECT_NO_LEAK(0, 0);
+	ASSERT_EQ(0, umr_info(self->fd, &info));
+	EXPECT_EQ(self->info0.out_dev_pinned_pages + self->pages,
+		  info.out_dev_pinned_pages);
+}
+
+static int drop_ipc_lock(void)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2];
+
+	if (syscall(SYS_capget, &hdr, data))
+		return -1;
+	data[CAP_IPC_LOCK / 32].effective &= ~(1U << (CAP_IPC_LOCK % 32));
+	return syscall(SYS_capset, &hdr, data);
+}
+
+TEST_F(umr, rlimit_memlock)
+{
+	__u64 have = self->pages;
+	struct rlimit rl = {
+		.rlim_cur = (have + 1) * PAGE,
+		.rlim_max = (have + 1) * PAGE,
+	};
+	__u8 *b = umr_map(2 * PAGE, 0);
+	__u32 h;
+
+	ASSERT_NE(NULL, b);
+	ASSERT_EQ(0, drop_ipc_lock());
+	ASSERT_EQ(0, setrlimit(RLIMIT_MEMLOCK, &rl));
+	EXPECT_EQ(-ENOMEM, umr_reg(self->fd, b, 2 * PAGE, UMR_ACCESS_ALL3,
+				   NULL, NULL));
+	EXPECT_NO_LEAK(0, 0);
+	ASSERT_EQ(0, umr_reg(self->fd, b, PAGE, UMR_ACCESS_ALL3, &h, NULL));
+	EXPECT_NO_LEAK(1, 1);
+	EXPECT_EQ(-ENOMEM, umr_reg(self->fd, b + PAGE, 1, UMR_ACCESS_ALL3,
+				   NULL, NULL));
+	EXPECT_EQ(0, umr_destroy(self->fd, h));
+	EXPECT_NO_LEAK(0, 0);
+}
+
+TEST_F(umr, two_processes_isolated)
+{
+	int to_parent[2], to_child[2], status;
+	struct mlx5_umr_ioc_sge psge;
+	__u8 pin[8] = { 0 };
+	__u32 msg[3];
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(to_parent));
+	ASSERT_EQ(0, pipe(to_child));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct mlx5_umr_ioc_sge sge;
+		struct mlx5_umr_ioc_info info;
+		__u8 *b = umr_map(PAGE, 0x33), in[32], go;
+		__u32 mk, key, mkey, i, h = 0;
+		int fd = umr_open();
+
+		if (fd < 0 || !b)
+			_exit(10);
+		for (i = 0; i < 8; i++)
+			if (umr_alloc(fd, 2, &h, NULL))
+				_exit(11);
+		if (umr_reg(fd, b, PAGE, UMR_ACCESS_ALL3, NULL, &key) ||
+		    umr_alloc(fd, 2, &mk, &mkey))
+			_exit(12);
+		sge = (struct mlx5_umr_ioc_sge){ (uintptr_t)b, 32, key };
+		if (umr_config_list(fd, mk, &sge, 1, NULL))
+			_exit(13);
+		msg[0] = key;
+		msg[1] = mkey;
+		msg[2] = mk;
+		if (write(to_parent[1], msg, sizeof(msg)) != sizeof(msg) ||
+		    read(to_child[0], &go, 1) != 1)
+			_exit(14);
+		/* Nothing of ours was touched by the parent. */
+		if (umr_info(fd, &info) || info.out_fd_objects != 10)
+			_exit(15);
+		fill_pat(in, sizeof(in), 9);
+		if (umr_xfer(fd, mkey, 0, in, sizeof(in), 1) ||
+		    memcmp(b, in, sizeof(in)))
+			_exit(16);
+		/* The parent's keys are unknown here. */
+		if (umr_xfer(fd, self->key1, (uintptr_t)self->buf1, in, 1,
+			     1) != -ENOENT)
+			_exit(17);
+		sge.lkey = self->key1;
+		sge.addr = (uintptr_t)self->buf1;
+		if (umr_config_list(fd, mk, &sge, 1, NULL) != -ENOENT)
+			_exit(18);
+		_exit(0);
+	}
+	ASSERT_EQ(sizeof(msg), read(to_parent[0], msg, sizeof(msg)));
+	psge = (struct mlx5_umr_ioc_sge){ 0, 8, msg[0] };
+	EXPECT_EQ(-ENOENT, umr_config_list(self->fd, self->mk, &psge, 1,
+					   NULL));
+	EXPECT_EQ(-ENOENT, umr_xfer(self->fd, msg[1], 0, pin, 8, 1));
+	EXPECT_EQ(-ENOENT, umr_xfer(self->fd, msg[0], 0, pin, 8, 0));
+	EXPECT_EQ(-ENOENT, umr_destroy(self->fd, msg[2]));
+	EXPECT_EQ(-ENOENT, umr_invalidate(self->fd, msg[2]));
+	EXPECT_FD_NO_LEAK();
+	ASSERT_EQ(1, write(to_child[1], "g", 1));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	/* The child's file died with it, and so did its objects. */
+	EXPECT_NO_LEAK(0, 0);
+}
+
+#define NTHREADS	8
+#define NITER		40
+
+struct thr {
+	int fd;
+	__u8 *base;
+	__u32 key, mr_handle, idx;
+	int err;
+};
+
+/*
+ * Each thread owns an mkey and a 1 KiB slice of one shared registration,
+ * and reconfigures its mkey over and over (list, then interleaved),
+ * proving the data path after each.
+ */
+static void *thr_main(void *arg)
+{
+	struct thr *t = arg;
+	__u8 *slice = t->base + 1024 * t->idx;
+	__u8 in[256];
+	__u32 mk, mkey;
+	int it;
+
+	t->err = umr_alloc(t->fd, 4, &mk, &mkey);
+	if (t->err)
+		return NULL;
+	for (it = 0; it < NITER && !t->err; it++) {
+		struct mlx5_umr_ioc_sge sge[2] = {
+			{ (uintptr_t)slice + 512, 128, t->key },
+			{ (uintptr_t)slice, 128, t->key },
+		};
+		struct mlx5_umr_ioc_interleaved il[1] = {
+			{ .addr = (uintptr_t)slice, .bytes_count = 64,
+			  .bytes_skip = 64, .lkey = t->key },
+		};
+
+		fill_pat(in, sizeof(in), t->idx * 1000 + it);
+		if (it & 1) {
+			t->err = umr_config_il(t->fd, mk, il, 1, 4, NULL);
+			if (!t->err)
+				t->err = umr_xfer(t->fd, mkey, 0, in, 256, 1);
+			if (!t->err &&
+			    (memcmp(slice, in, 64) ||
+			     memcmp(slice + 128, in + 64, 64) ||
+			     memcmp(slice + 384, in + 192, 64)))
+				t->err = 1000 + it;
+		} else {
+			t->err = umr_config_list(t->fd, mk, sge, 2, NULL);
+			if (!t->err)
+				t->err = umr_xfer(t->fd, mkey, 0, in, 256, 1);
+			if (!t->err &&
+			    (memcmp(slice + 512, in, 128) ||
+			     memcmp(slice, in + 128, 128)))
+				t->err = 2000 + it;
+		}
+		/* Referenced by our layout (and maybe others): busy. */
+		if (!t->err && umr_destroy(t->fd, t->mr_handle) != -EBUSY)
+			t->err = 3000 + it;
+	}
+	if (!t->err)
+		t->err = umr_destroy(t->fd, mk);
+	return NULL;
+}
+
+TEST_F(umr, threads_configure)
+{
+	struct thr t[NTHREADS];
+	pthread_t tid[NTHREADS];
+	__u8 *big = umr_map(BIG_LEN, 0);
+	__u32 h, key;
+	int i;
+
+	ASSERT_NE(NULL, big);
+	ASSERT_EQ(0, umr_reg(self->fd, big, BIG_LEN, UMR_ACCESS_ALL3, &h,
+			     &key));
+	for (i = 0; i < NTHREADS; i++) {
+		t[i] = (struct thr){ .fd = self->fd, .base = big, .key = key,
+				     .mr_handle = h, .idx = i };
+		ASSERT_EQ(0, pthread_create(&tid[i], NULL, thr_main, &t[i]));
+	}
+	for (i = 0; i < NTHREADS; i++) {
+		pthread_join(tid[i], NULL);
+		EXPECT_EQ(0, t[i].err) TH_LOG("thread %d", i);
+	}
+	EXPECT_NO_LEAK(1, BIG_LEN / PAGE);
+	EXPECT_EQ(0, umr_destroy(self->fd, h));
+	EXPECT_NO_LEAK(0, 0);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Helpers shared by the mlx5-umr uapi selftests.
+ *
+ * Copyright (c) 2026 The mlx5-umr authors.
+ */
+#ifndef UMR_UTIL_H
+#define UMR_UTIL_H
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <linux/mlx5_umr.h>
+
+#define UMR_DEV_DIR	"/dev/mlx5_umr"
+#define PAGE		4096UL
+
+/*
+ * Path of the fake HCA's device: $MLX5_UMR_DEV, else the first fake* node,
+ * loading mlx5_umr_fake first when there is none.
+ */
+static inline int umr_find_dev(char *path, size_t len)
+{
+	const char *env = getenv("MLX5_UMR_DEV");
+	struct dirent *de;
+	int tries;
+	DIR *dir;
+
+	if (env) {
+		snprintf(path, len, "%s", env);
+		return 0;
+	}
+	for (tries = 0; tries < 50; tries++) {
+		dir = opendir(UMR_DEV_DIR);
+		if (dir) {
+			while ((de = readdir(dir))) {
+				if (strncmp(de->d_name, "fake", 4))
+					continue;
+				snprintf(path, len, UMR_DEV_DIR "/%.200s",
+					 de->d_name);
+				closedir(dir);
+				return 0;
+			}
+			closedir(dir);
+		}
+		if (!tries && system("modprobe mlx5_umr_fake >/dev/null 2>&1"))
+			fprintf(stderr, "# modprobe mlx5_umr_fake failed\n");
+		usleep(100000);
+	}
+	return -1;
+}
+
+static inline int umr_open(void)
+{
+	char path[256];
+
+	if (umr_find_dev(path, sizeof(path)))
+		return -1;
+	return open(path, O_RDWR | O_CLOEXEC);
+}
+
+/* ioctl() that returns -errno. */
+static inline int umr_ioctl(int fd, unsigned long req, void *arg)
+{
+	return ioctl(fd, req, arg) ? -errno : 0;
+}
+
+static inline int umr_info(int fd, struct mlx5_umr_ioc_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->size = sizeof(*info);
+	return umr_ioctl(fd, MLX5_UMR_IOCTL_INFO, info);
+}
+
+/* Registers @len bytes at @addr; returns -errno or 0 with handle/key set. */
+static inline int umr_reg(int fd, void *addr, __u64 len, __u32 access,
+			  __u32 *handle, __u32 *key)
+{
+	struct mlx5_umr_ioc_reg_mr cmd = {
+		.size = sizeof(cmd),
+		.access = access,
+		.addr = (uintptr_t)addr,
+		.length = len,
+	};
+	int ret = umr_ioctl(fd, MLX5_UMR_IOCTL_REG_MR, &cmd);
+
+	if (!ret) {
+		if (handle)
+			*handle = cmd.out_handle;
+		if (key)
+			*key = cmd.out_lkey;
+	}
+	return ret;
+}
+
+static inline int umr_alloc(int fd, __u32 max_entries, __u32 *handle,
+			    __u32 *key)
+{
+	struct mlx5_umr_ioc_alloc_mkey cmd = {
+		.size = sizeof(cmd),
+		.max_entries = max_entries,
+	};
+	int ret = umr_ioctl(fd, MLX5_UMR_IOCTL_ALLOC_MKEY, &cmd);
+
+	if (!ret) {
+		*handle = cmd.out_handle;
+		if (key)
+			*key = cmd.out_key;
+	}
+	return ret;
+}
+
+static inline int umr_destroy(int fd, __u32 handle)
+{
+	struct mlx5_umr_ioc_destroy cmd = {
+		.size = sizeof(cmd),
+		.handle = handle,
+	};
+
+	return umr_ioctl(fd, MLX5_UMR_IOCTL_DESTROY, &cmd);
+}
+
+static inline int umr_invalidate(int fd, __u32 handle)
+{
+	struct mlx5_umr_ioc_invalidate cmd = {
+		.size = sizeof(cmd),
+		.handle = handle,
+	};
+
+	return umr_ioctl(fd, MLX5_UMR_IOCTL_INVALIDATE, &cmd);
+}
+
+#define UMR_ACCESS_ALL3 (MLX5_UMR_IOC_ACCESS_LOCAL_WRITE | \
+			 MLX5_UMR_IOC_ACCESS_REMOTE_WRITE | \
+			 MLX5_UMR_IOC_ACCESS_REMOTE_READ)
+
+static inline int umr_config_list(int fd, __u32 handle,
+				  const struct mlx5_umr_ioc_sge *sge,
+				  __u32 n, __u64 *length)
+{
+	struct mlx5_umr_ioc_configure cmd = {
+		.size = sizeof(cmd),
+		.handle = handle,
+		.access = UMR_ACCESS_ALL3,
+		.layout = MLX5_UMR_IOC_LAYOUT_LIST,
+		.num_entries = n,
+		.entries = (uintptr_t)sge,
+	};
+	int ret = umr_ioctl(fd, MLX5_UMR_IOCTL_CONFIGURE, &cmd);
+
+	if (!ret && length)
+		*length = cmd.out_length;
+	return ret;
+}
+
+static inline int umr_config_il(int fd, __u32 handle,
+				const struct mlx5_umr_ioc_interleaved *ent,
+				__u32 n, __u32 repeat, __u64 *length)
+{
+	struct mlx5_umr_ioc_configure cmd = {
+		.size = sizeof(cmd),
+		.handle = handle,
+		.access = UMR_ACCESS_ALL3,
+		.layout = MLX5_UMR_IOC_LAYOUT_INTERLEAVED,
+		.num_entries = n,
+		.repeat_count = repeat,
+		.entries = (uintptr_t)ent,
+	};
+	int ret = umr_ioctl(fd, MLX5_UMR_IOCTL_CONFIGURE, &cmd);
+
+	if (!ret && length)
+		*length = cmd.out_length;
+	return ret;
+}
+
+/* Returns -errno, or the CQE syndrome (0 = success). */
+static inline int umr_xfer(int fd, __u32 key, __u64 offset, void *buf,
+			   __u64 len, int write)
+{
+	struct mlx5_umr_ioc_xfer cmd = {
+		.size = sizeof(cmd),
+		.flags = write ? MLX5_UMR_IOC_XFER_WRITE : 0,
+		.key = key,
+		.offset = offset,
+		.buf = (uintptr_t)buf,
+		.length = len,
+	};
+	int ret = umr_ioctl(fd, MLX5_UMR_IOCTL_XFER, &cmd);
+
+	return ret ? ret : (int)cmd.out_status;
+}
+
+/* Pages this process has pinned (mm->pinned_vm), from /proc. */
+static inline long umr_vm_pinned_kb(void)
+{
+	char line[256];
+	long kb = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmPin: %ld kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb;
+}
+
+static inline void *umr_map(size_t len, int fill)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	memset(p, fill, len);
+	return p;
+}
+
+#endif /* UMR_UTIL_H */

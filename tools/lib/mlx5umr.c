@@ -1,0 +1,360 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * libmlx5umr: thin wrappers around the mlx5-umr ioctls.
+ *
+ * Copyright (c) 2026 The mlx5-umr authors.
+ */
+#include <assert.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <linux/mlx5_umr.h>
+
+#include "mlx5umr.h"
+
+#define MLX5UMR_DEV_DIR "/dev/mlx5_umr"
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The library hands these arrays to the kernel field by field. */
+static_assert(sizeof(struct ibv_sge) == sizeof(struct mlx5_umr_ioc_sge),
+	      "ibv_sge layout");
+static_assert(sizeof(struct mlx5dv_mr_interleaved) ==
+	      sizeof(struct mlx5_umr_ioc_interleaved),
+	      "mlx5dv_mr_interleaved layout");
+static_assert((int)IBV_ACCESS_REMOTE_ATOMIC ==
+	      (int)MLX5_UMR_IOC_ACCESS_REMOTE_ATOMIC,
+	      "access flag values");
+
+static int fail(int err)
+{
+	errno = err;
+	return err;
+}
+
+static int do_ioctl(struct mlx5umr_context *ctx, unsigned long req, void *arg)
+{
+	if (ioctl(ctx->fd, req, arg))
+		return errno ? errno : EIO;
+	return 0;
+}
+
+static int open_first(char *name, size_t len)
+{
+	struct dirent *de;
+	int fd = -1;
+	DIR *dir;
+
+	dir = opendir(MLX5UMR_DEV_DIR);
+	if (!dir)
+		return -1;
+	while ((de = readdir(dir))) {
+		char path[300];
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), MLX5UMR_DEV_DIR "/%s", de->d_name);
+		fd = open(path, O_RDWR | O_CLOEXEC);
+		if (fd >= 0) {
+			snprintf(name, len, "%.31s", de->d_name);
+			break;
+		}
+	}
+	closedir(dir);
+	if (fd < 0 && !errno)
+		errno = ENODEV;
+	return fd;
+}
+
+struct mlx5umr_context *mlx5umr_open(const char *name)
+{
+	struct mlx5umr_context *ctx;
+	char path[300];
+	const char *base;
+
+	ctx = calloc(1, sizeof(*ctx));
+	if (!ctx)
+		return NULL;
+	if (!name || !*name) {
+		errno = 0;
+		ctx->fd = open_first(ctx->name, sizeof(ctx->name));
+	} else {
+		if (strchr(name, '/'))
+			snprintf(path, sizeof(path), "%s", name);
+		else
+			snprintf(path, sizeof(path), MLX5UMR_DEV_DIR "/%s", name);
+		base = strrchr(path, '/') + 1;
+		snprintf(ctx->name, sizeof(ctx->name), "%.31s", base);
+		ctx->fd = open(path, O_RDWR | O_CLOEXEC);
+	}
+	if (ctx->fd < 0) {
+		int err = errno;
+
+		free(ctx);
+		errno = err;
+		return NULL;
+	}
+	return ctx;
+}
+
+int mlx5umr_close(struct mlx5umr_context *ctx)
+{
+	int ret = close(ctx->fd) ? errno : 0;
+
+	free(ctx);
+	return ret ? fail(ret) : 0;
+}
+
+int mlx5umr_query_device(struct mlx5umr_context *ctx,
+			 struct mlx5umr_device_attr *attr)
+{
+	struct mlx5_umr_ioc_info cmd = { .size = sizeof(cmd) };
+	int ret;
+
+	ret = do_ioctl(ctx, MLX5_UMR_IOCTL_INFO, &cmd);
+	if (ret)
+		return fail(ret);
+	memset(attr, 0, sizeof(*attr));
+	memcpy(attr->name, cmd.out_name, sizeof(attr->name));
+	attr->name[sizeof(attr->name) - 1] = 0;
+	attr->fake = !!(cmd.out_flags & MLX5_UMR_IOC_INFO_FAKE);
+	attr->max_entries = cmd.out_max_entries;
+	attr->max_inline_entries = cmd.out_max_inline_entries;
+	attr->access = cmd.out_access;
+	attr->max_xfer = cmd.out_max_xfer;
+	attr->fd_objects = cmd.out_fd_objects;
+	attr->dev_objects = cmd.out_dev_objects;
+	attr->fd_pinned_pages = cmd.out_fd_pinned_pages;
+	attr->dev_pinned_pages = cmd.out_dev_pinned_pages;
+	return 0;
+}
+
+static int destroy_handle(struct mlx5umr_context *ctx, uint32_t handle)
+{
+	struct mlx5_umr_ioc_destroy cmd = {
+		.size = sizeof(cmd),
+		.handle = handle,
+	};
+
+	return do_ioctl(ctx, MLX5_UMR_IOCTL_DESTROY, &cmd);
+}
+
+struct mlx5umr_mr *mlx5umr_reg_mr(struct mlx5umr_context *ctx, void *addr,
+				  size_t length, unsigned int access)
+{
+	struct mlx5_umr_ioc_reg_mr cmd = {
+		.size = sizeof(cmd),
+		.access = access,
+		.addr = (uintptr_t)addr,
+		.length = length,
+	};
+	struct mlx5umr_mr *mr;
+	int ret;
+
+	mr = calloc(1, sizeof(*mr));
+	if (!mr)
+		return NULL;
+	ret = do_ioctl(ctx, MLX5_UMR_IOCTL_REG_MR, &cmd);
+	if (ret) {
+		free(mr);
+		errno = ret;
+		return NULL;
+	}
+	mr->context = ctx;
+	mr->addr = addr;
+	mr->length = length;
+	mr->handle = cmd.out_handle;
+	mr->lkey = cmd.out_lkey;
+	mr->rkey = cmd.out_rkey;
+	return mr;
+}
+
+int mlx5umr_dereg_mr(struct mlx5umr_mr *mr)
+{
+	int ret = destroy_handle(mr->context, mr->handle);
+
+	if (ret)
+		return fail(ret);
+	free(mr);
+	return 0;
+}
+
+struct mlx5umr_mkey *mlx5umr_create_mkey(struct mlx5umr_context *ctx,
+					 uint32_t max_entries, uint32_t flags)
+{
+	struct mlx5_umr_ioc_alloc_mkey cmd = {
+		.size = sizeof(cmd),
+		.max_entries = max_entries,
+	};
+	struct mlx5umr_mkey *mkey;
+	int ret;
+
+	if (flags & ~MLX5UMR_MKEY_REMOTE_INVALIDATE) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	if (flags & MLX5UMR_MKEY_REMOTE_INVALIDATE)
+		cmd.flags |= MLX5_UMR_IOC_MKEY_REMOTE_INVALIDATE;
+	mkey = calloc(1, sizeof(*mkey));
+	if (!mkey)
+		return NULL;
+	ret = do_ioctl(ctx, MLX5_UMR_IOCTL_ALLOC_MKEY, &cmd);
+	if (ret) {
+		free(mkey);
+		errno = ret;
+		return NULL;
+	}
+	mkey->context = ctx;
+	mkey->handle = cmd.out_handle;
+	mkey->lkey = cmd.out_key;
+	mkey->rkey = cmd.out_key;
+	mkey->max_entries = max_entries;
+	return mkey;
+}
+
+int mlx5umr_destroy_mkey(struct mlx5umr_mkey *mkey)
+{
+	int ret = destroy_handle(mkey->context, mkey->handle);
+
+	if (ret)
+		return fail(ret);
+	free(mkey);
+	return 0;
+}
+
+static int configure(struct mlx5umr_mkey *mkey,
+		     struct mlx5_umr_ioc_configure *cmd)
+{
+	int ret;
+
+	cmd->size = sizeof(*cmd);
+	cmd->handle = mkey->handle;
+	ret = do_ioctl(mkey->context, MLX5_UMR_IOCTL_CONFIGURE, cmd);
+	if (ret)
+		return fail(ret);
+	mkey->length = cmd->out_length;
+	return 0;
+}
+
+int mlx5umr_mkey_configure_list(struct mlx5umr_mkey *mkey, uint32_t access,
+				uint32_t num_sges, const struct ibv_sge *sge)
+{
+	struct mlx5_umr_ioc_configure cmd = {
+		.access = access,
+		.layout = MLX5_UMR_IOC_LAYOUT_LIST,
+		.num_entries = num_sges,
+	};
+	struct mlx5_umr_ioc_sge *ent;
+	uint32_t i;
+	int ret;
+
+	ent = calloc(num_sges ? num_sges : 1, sizeof(*ent));
+	if (!ent)
+		return fail(ENOMEM);
+	for (i = 0; i < num_sges; i++) {
+		ent[i].addr = sge[i].addr;
+		ent[i].length = sge[i].length;
+		ent[i].lkey = sge[i].lkey;
+	}
+	cmd.entries = (uintptr_t)ent;
+	ret = configure(mkey, &cmd);
+	free(ent);
+	return ret ? fail(ret) : 0;
+}
+
+int mlx5umr_mkey_configure_interleaved(struct mlx5umr_mkey *mkey,
+				       uint32_t access, uint32_t repeat_count,
+				       uint32_t num_interleaved,
+				       const struct mlx5dv_mr_interleaved *data)
+{
+	struct mlx5_umr_ioc_configure cmd = {
+		.access = access,
+		.layout = MLX5_UMR_IOC_LAYOUT_INTERLEAVED,
+		.num_entries = num_interleaved,
+		.repeat_count = repeat_count,
+	};
+	struct mlx5_umr_ioc_interleaved *ent;
+	uint32_t i;
+	int ret;
+
+	/* Copied: the padding of the caller's array need not be zero. */
+	ent = calloc(num_interleaved ? num_interleaved : 1, sizeof(*ent));
+	if (!ent)
+		return fail(ENOMEM);
+	for (i = 0; i < num_interleaved; i++) {
+		ent[i].addr = data[i].addr;
+		ent[i].bytes_count = data[i].bytes_count;
+		ent[i].bytes_skip = data[i].bytes_skip;
+		ent[i].lkey = data[i].lkey;
+	}
+	cmd.entries = (uintptr_t)ent;
+	ret = configure(mkey, &cmd);
+	free(ent);
+	return ret ? fail(ret) : 0;
+}
+
+int mlx5umr_mkey_invalidate(struct mlx5umr_mkey *mkey)
+{
+	struct mlx5_umr_ioc_invalidate cmd = {
+		.size = sizeof(cmd),
+		.handle = mkey->handle,
+	};
+	int ret;
+
+	ret = do_ioctl(mkey->context, MLX5_UMR_IOCTL_INVALIDATE, &cmd);
+	if (ret)
+		return fail(ret);
+	mkey->length = 0;
+	return 0;
+}
+
+int mlx5umr_xfer(struct mlx5umr_context *ctx, uint32_t key, uint64_t offset,
+		 void *buf, size_t len, uint32_t flags, uint32_t *status)
+{
+	struct mlx5_umr_ioc_xfer cmd = {
+		.size = sizeof(cmd),
+		.key = key,
+		.offset = offset,
+		.buf = (uintptr_t)buf,
+		.length = len,
+	};
+	int ret;
+
+	if (flags & ~(MLX5UMR_XFER_WRITE | MLX5UMR_XFER_LOCAL))
+		return fail(EOPNOTSUPP);
+	if (flags & MLX5UMR_XFER_WRITE)
+		cmd.flags |= MLX5_UMR_IOC_XFER_WRITE;
+	if (flags & MLX5UMR_XFER_LOCAL)
+		cmd.flags |= MLX5_UMR_IOC_XFER_LOCAL;
+	ret = do_ioctl(ctx, MLX5_UMR_IOCTL_XFER, &cmd);
+	if (ret)
+		return fail(ret);
+	if (status)
+		*status = cmd.out_status;
+	return 0;
+}
+
+const char *mlx5umr_errno_name(int err)
+{
+	static const struct {
+		int err;
+		const char *name;
+	} names[] = {
+#define N(e) { e, #e }
+		N(EPERM), N(ENOENT), N(EIO), N(E2BIG), N(EBADF), N(ENOMEM),
+		N(EFAULT), N(EBUSY), N(ENODEV), N(EINVAL), N(ENOSPC),
+		N(ERANGE), N(ENOTTY), N(EOPNOTSUPP), N(EOVERFLOW),
+		N(ETIMEDOUT), N(EACCES), N(EEXIST), N(EAGAIN),
+#undef N
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++)
+		if (names[i].err == err)
+			return names[i].name;
+	return NULL;
+}

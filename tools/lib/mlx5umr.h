@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * libmlx5umr: userspace access to the mlx5-umr character device.
+ *
+ * The API follows rdma-core: memory is registered like ibv_reg_mr(), an
+ * indirect mkey is created like mlx5dv_create_mkey() and configured with an
+ * array of struct ibv_sge (mlx5dv_wr_set_mkey_layout_list()) or of struct
+ * mlx5dv_mr_interleaved (mlx5dv_wr_set_mkey_layout_interleaved()). When the
+ * rdma-core headers are available those very types are used; otherwise
+ * this header declares layout-identical ones under the same names.
+ * Define MLX5UMR_NO_RDMA_CORE to never include rdma-core headers.
+ *
+ * Errors: functions returning a pointer return NULL and set errno;
+ * functions returning int return 0 or a positive errno value (and set
+ * errno), as rdma-core does. The errno values are those listed in
+ * <linux/mlx5_umr.h>.
+ *
+ * Copyright (c) 2026 The mlx5-umr authors.
+ */
+#ifndef MLX5UMR_H
+#define MLX5UMR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if !defined(MLX5UMR_NO_RDMA_CORE) && defined(__has_include)
+#if __has_include("infiniband/mlx5dv.h")
+#define MLX5UMR_HAVE_RDMA_CORE 1
+#endif
+#endif
+
+#ifdef MLX5UMR_HAVE_RDMA_CORE
+#include <infiniband/verbs.h>
+#include <infiniband/mlx5dv.h>
+#else
+struct ibv_sge {
+	uint64_t addr;
+	uint32_t length;
+	uint32_t lkey;
+};
+
+struct mlx5dv_mr_interleaved {
+	uint64_t addr;
+	uint32_t bytes_count;
+	uint32_t bytes_skip;
+	uint32_t lkey;
+};
+
+enum ibv_access_flags {
+	IBV_ACCESS_LOCAL_WRITE = 1,
+	IBV_ACCESS_REMOTE_WRITE = 1 << 1,
+	IBV_ACCESS_REMOTE_READ = 1 << 2,
+	IBV_ACCESS_REMOTE_ATOMIC = 1 << 3,
+};
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Flags of mlx5umr_create_mkey(). */
+enum {
+	MLX5UMR_MKEY_REMOTE_INVALIDATE = 1 << 0,
+};
+
+/* Flags of mlx5umr_xfer(). */
+enum {
+	MLX5UMR_XFER_WRITE = 1 << 0,	/* else a read */
+	MLX5UMR_XFER_LOCAL = 1 << 1,	/* through an lkey, else an rkey */
+};
+
+struct mlx5umr_context {
+	int fd;
+	char name[32];
+};
+
+/* Like struct ibv_mr. */
+struct mlx5umr_mr {
+	struct mlx5umr_context *context;
+	void *addr;
+	size_t length;
+	uint32_t handle;
+	uint32_t lkey;
+	uint32_t rkey;
+};
+
+/* Like struct mlx5dv_mkey. */
+struct mlx5umr_mkey {
+	struct mlx5umr_context *context;
+	uint32_t handle;
+	uint32_t lkey;
+	uint32_t rkey;
+	uint32_t max_entries;
+	uint64_t length;	/* bytes covered by the current layout */
+};
+
+struct mlx5umr_device_attr {
+	char name[32];
+	int fake;			/* mlx5umr_xfer() works */
+	uint32_t max_entries;		/* of mlx5umr_create_mkey() */
+	uint32_t max_inline_entries;
+	uint32_t access;		/* IBV_ACCESS_* granted */
+	uint64_t max_xfer;
+	/* Counters, for leak checks. */
+	uint32_t fd_objects;
+	uint32_t dev_objects;
+	uint64_t fd_pinned_pages;
+	uint64_t dev_pinned_pages;
+};
+
+/* @name: "fake0", "mlx5_0", a path, or NULL for the first device. */
+struct mlx5umr_context *mlx5umr_open(const char *name);
+int mlx5umr_close(struct mlx5umr_context *ctx);
+int mlx5umr_query_device(struct mlx5umr_context *ctx,
+			 struct mlx5umr_device_attr *attr);
+
+struct mlx5umr_mr *mlx5umr_reg_mr(struct mlx5umr_context *ctx, void *addr,
+				  size_t length, unsigned int access);
+int mlx5umr_dereg_mr(struct mlx5umr_mr *mr);
+
+struct mlx5umr_mkey *mlx5umr_create_mkey(struct mlx5umr_context *ctx,
+					 uint32_t max_entries, uint32_t flags);
+int mlx5umr_destroy_mkey(struct mlx5umr_mkey *mkey);
+
+int mlx5umr_mkey_configure_list(struct mlx5umr_mkey *mkey, uint32_t access,
+				uint32_t num_sges, const struct ibv_sge *sge);
+int mlx5umr_mkey_configure_interleaved(struct mlx5umr_mkey *mkey,
+				       uint32_t access, uint32_t repeat_count,
+				       uint32_t num_interleaved,
+				       const struct mlx5dv_mr_interleaved *data);
+int mlx5umr_mkey_invalidate(struct mlx5umr_mkey *mkey);
+
+/*
+ * Fake HCAs only: an RDMA WRITE (MLX5UMR_XFER_WRITE) or READ of @len bytes
+ * at @offset of @key's address space, as a remote peer. Returns 0 when the
+ * transfer was attempted, with *@status the CQE syndrome (0 = success).
+ */
+int mlx5umr_xfer(struct mlx5umr_context *ctx, uint32_t key, uint64_t offset,
+		 void *buf, size_t len, uint32_t flags, uint32_t *status);
+
+/* "ERANGE" for ERANGE; NULL when unknown. */
+const char *mlx5umr_errno_name(int err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MLX5UMR_H */

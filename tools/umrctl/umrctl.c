@@ -1,0 +1,1047 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * umrctl: drive the mlx5-umr character device from the command line.
+ *
+ * Objects live as long as the open file, so one invocation runs either one
+ * command or a batch (-b FILE, one command per line) on one file.
+ *
+ * Copyright (c) 2026 The mlx5-umr authors.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+
+#include "mlx5umr.h"
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+typedef unsigned long long u64;
+
+#define MAX_OBJS	64
+#define MAX_ARGS	128
+#define MAX_ENTRIES	4096
+
+enum { OBJ_MR, OBJ_MKEY };
+
+struct obj {
+	char name[32];
+	int kind;
+	struct mlx5umr_mr *mr;
+	struct mlx5umr_mkey *mk;
+	void *map;
+	size_t map_len;
+};
+
+static struct mlx5umr_context *ctx;
+static const char *dev_name;
+static struct obj objs[MAX_OBJS];
+static bool json;
+static bool expect_fail;	/* the running command is expected to fail */
+
+/* Returned for a command line that could not be parsed. */
+#define USAGE	1000
+
+/* --- output helpers --- */
+
+static void jstr(const char *key, const char *val, bool last)
+{
+	printf("\"%s\":\"%s\"%s", key, val, last ? "" : ",");
+}
+
+static void jnum(const char *key, u64 val, bool last)
+{
+	printf("\"%s\":%llu%s", key, val, last ? "" : ",");
+}
+
+static int report_errno(const char *cmd, int err, bool expected)
+{
+	const char *name = mlx5umr_errno_name(err);
+
+	if (json) {
+		printf("{");
+		jstr("cmd", cmd, false);
+		if (expected)
+			printf("\"expected_failure\":true,");
+		jstr("error", name ? name : "?", false);
+		jnum("errno", err, false);
+		jstr("message", strerror(err), true);
+		printf("}\n");
+	} else if (expect_fail && !expected) {
+		/* reported by run() */
+	} else if (expected) {
+		printf("%s: rejected as expected: %s (%s)\n", cmd,
+		       name ? name : "?", strerror(err));
+	} else {
+		fprintf(stderr, "umrctl: %s: %s (%s)\n", cmd,
+			name ? name : "?", strerror(err));
+	}
+	return err;
+}
+
+static int usage_err(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "umrctl: %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (see umrctl %s --help)\n", cmd);
+	return USAGE;
+}
+
+static void hexdump(const char *label, u64 base, const uint8_t *p,
+		    size_t len)
+{
+	size_t i, j;
+
+	if (json) {
+		printf("\"%s\":\"", label);
+		for (i = 0; i < len; i++)
+			printf("%02x", p[i]);
+		printf("\"");
+		return;
+	}
+	for (i = 0; i < len; i += 16) {
+		printf("%s+%-6llu ", label, base + i);
+		for (j = i; j < i + 16; j++) {
+			if (j < len)
+				printf(" %02x", p[j]);
+			else
+				printf("   ");
+		}
+		printf("  |");
+		for (j = i; j < i + 16 && j < len; j++)
+			putchar(isprint(p[j]) ? p[j] : '.');
+		printf("|\n");
+	}
+}
+
+/* --- argument helpers --- */
+
+static int parse_u64(const char *s, u64 *v)
+{
+	char *end;
+
+	if (!s || !*s)
+		return -EINVAL;
+	errno = 0;
+	*v = strtoull(s, &end, 0);
+	if (errno || *end)
+		return -EINVAL;
+	return 0;
+}
+
+static int parse_access(const char *s, uint32_t *access)
+{
+	char buf[128], *tok, *save;
+
+	*access = 0;
+	snprintf(buf, sizeof(buf), "%s", s);
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		u64 v;
+
+		if (!strcmp(tok, "lw") || !strcmp(tok, "local_write"))
+			*access |= IBV_ACCESS_LOCAL_WRITE;
+		else if (!strcmp(tok, "rw") || !strcmp(tok, "remote_write"))
+			*access |= IBV_ACCESS_REMOTE_WRITE;
+		else if (!strcmp(tok, "rr") || !strcmp(tok, "remote_read"))
+			*access |= IBV_ACCESS_REMOTE_READ;
+		else if (!strcmp(tok, "ra") || !strcmp(tok, "remote_atomic"))
+			*access |= IBV_ACCESS_REMOTE_ATOMIC;
+		else if (!strcmp(tok, "none"))
+			;
+		else if (!parse_u64(tok, &v) && v <= UINT32_MAX)
+			*access |= (uint32_t)v;
+		else
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static void access_str(uint32_t a, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s%s%s",
+		 a & IBV_ACCESS_LOCAL_WRITE ? "lw," : "",
+		 a & IBV_ACCESS_REMOTE_WRITE ? "rw," : "",
+		 a & IBV_ACCESS_REMOTE_READ ? "rr," : "",
+		 a & IBV_ACCESS_REMOTE_ATOMIC ? "ra," : "",
+		 a ? "" : "none");
+	if (a && buf[strlen(buf) - 1] == ',')
+		buf[strlen(buf) - 1] = 0;
+}
+
+static struct obj *find_obj(const char *name)
+{
+	int i;
+
+	for (i = 0; i < MAX_OBJS; i++)
+		if (objs[i].name[0] && !strcmp(objs[i].name, name))
+			return &objs[i];
+	return NULL;
+}
+
+static struct obj *new_obj(const char *name)
+{
+	int i;
+
+	if (find_obj(name))
+		return NULL;
+	for (i = 0; i < MAX_OBJS; i++) {
+		if (!objs[i].name[0]) {
+			memset(&objs[i], 0, sizeof(objs[i]));
+			snprintf(objs[i].name, sizeof(objs[i].name), "%s",
+				 name);
+			return &objs[i];
+		}
+	}
+	return NULL;
+}
+
+static uint32_t obj_key(const struct obj *o)
+{
+	return o->kind == OBJ_MR ? o->mr->lkey : o->mk->lkey;
+}
+
+/*
+ * A key operand: an object name, or a number taken as a raw key (to try
+ * keys this file does not own).
+ */
+static int parse_key(const char *s, uint32_t *key, struct obj **o)
+{
+	u64 v;
+
+	*o = find_obj(s);
+	if (*o) {
+		*key = obj_key(*o);
+		return 0;
+	}
+	if (!parse_u64(s, &v) && v <= UINT32_MAX) {
+		*key = v;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+struct opts {
+	const char *name[16];
+	const char *val[16];
+	int n;
+	const char *pos[MAX_ARGS];
+	int npos;
+	bool help;
+};
+
+/* Options are "--name value"; flags listed in @flags take no value. */
+static int parse_opts(int argc, char **argv, const char *flags,
+		      struct opts *o)
+{
+	int i;
+
+	memset(o, 0, sizeof(*o));
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			o->help = true;
+			continue;
+		}
+		if (strncmp(a, "--", 2) || !a[2]) {
+			if (o->npos == MAX_ARGS)
+				return -E2BIG;
+			o->pos[o->npos++] = a;
+			continue;
+		}
+		if (o->n == 16)
+			return -E2BIG;
+		o->name[o->n] = a + 2;
+		if (strstr(flags, a + 2)) {
+			o->val[o->n++] = "1";
+			continue;
+		}
+		if (i + 1 >= argc)
+			return -EINVAL;
+		o->val[o->n++] = argv[++i];
+	}
+	return 0;
+}
+
+static const char *opt(const struct opts *o, const char *name)
+{
+	int i;
+
+	for (i = 0; i < o->n; i++)
+		if (!strcmp(o->name[i], name))
+			return o->val[i];
+	return NULL;
+}
+
+static int check_opts(const char *cmd, const struct opts *o,
+		      const char *const *known)
+{
+	int i, k;
+
+	for (i = 0; i < o->n; i++) {
+		for (k = 0; known[k]; k++)
+			if (!strcmp(o->name[i], known[k]))
+				break;
+		if (!known[k])
+			return usage_err(cmd, "unknown option --%s",
+					 o->name[i]);
+	}
+	return 0;
+}
+
+static int opt_u64(const struct opts *o, const char *name, u64 def,
+		   u64 *v)
+{
+	const char *s = opt(o, name);
+
+	if (!s) {
+		*v = def;
+		return 0;
+	}
+	return parse_u64(s, v);
+}
+
+/* --- commands --- */
+
+struct cmd {
+	const char *name;
+	int (*fn)(const struct opts *o);
+	const char *usage;
+	const char *help;
+	const char *flags;
+	const char *const opts[8];
+};
+
+static int cmd_info(const struct opts *o)
+{
+	struct mlx5umr_device_attr a;
+	char acc[64];
+	int ret, i;
+
+	(void)o;
+	ret = mlx5umr_query_device(ctx, &a);
+	if (ret)
+		return report_errno("info", ret, false);
+	access_str(a.access, acc, sizeof(acc));
+	if (json) {
+		printf("{");
+		jstr("cmd", "info", false);
+		jstr("device", a.name, false);
+		printf("\"fake\":%s,", a.fake ? "true" : "false");
+		jnum("max_entries", a.max_entries, false);
+		jnum("max_inline_entries", a.max_inline_entries, false);
+		jstr("access", acc, false);
+		jnum("max_xfer", a.max_xfer, false);
+		jnum("fd_objects", a.fd_objects, false);
+		jnum("dev_objects", a.dev_objects, false);
+		jnum("fd_pinned_pages", a.fd_pinned_pages, false);
+		jnum("dev_pinned_pages", a.dev_pinned_pages, false);
+		printf("\"objects\":[");
+		for (i = 0; i < MAX_OBJS; i++) {
+			if (!objs[i].name[0])
+				continue;
+			printf("%s{", ret++ ? "," : "");
+			jstr("name", objs[i].name, false);
+			jstr("kind", objs[i].kind == OBJ_MR ? "mr" : "mkey",
+			     false);
+			jnum("key", obj_key(&objs[i]), true);
+			printf("}");
+		}
+		printf("]}\n");
+		return 0;
+	}
+	printf("device       %s%s\n", a.name,
+	       a.fake ? " (fake HCA: write/read available)" : "");
+	printf("max_entries  %u (inline %u)\n", a.max_entries,
+	       a.max_inline_entries);
+	printf("access       %s\n", acc);
+	printf("objects      %u in this file, %u on the device\n",
+	       a.fd_objects, a.dev_objects);
+	printf("pinned       %llu pages in this file, %llu on the device\n",
+	       (u64)a.fd_pinned_pages, (u64)a.dev_pinned_pages);
+	for (i = 0; i < MAX_OBJS; i++) {
+		const struct obj *ob = &objs[i];
+
+		if (!ob->name[0])
+			continue;
+		if (ob->kind == OBJ_MR)
+			printf("  %-8s mr   key 0x%08x addr %p length %zu\n",
+			       ob->name, ob->mr->lkey, ob->mr->addr,
+			       ob->mr->length);
+		else
+			printf("  %-8s mkey key 0x%08x max_entries %u length %llu\n",
+			       ob->name, ob->mk->lkey, ob->mk->max_entries,
+			       (u64)ob->mk->length);
+	}
+	return 0;
+}
+
+static int cmd_reg(const struct opts *o)
+{
+	u64 len, off, fill;
+	uint32_t access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+			  IBV_ACCESS_REMOTE_READ;
+	size_t pg = sysconf(_SC_PAGESIZE);
+	struct obj *ob;
+	char acc[64];
+	void *map;
+
+	if (o->npos != 1)
+		return usage_err("reg", "expected one NAME");
+	if (opt_u64(o, "length", 0, &len) || !len)
+		return usage_err("reg", "--length N (bytes, > 0) is required");
+	if (opt_u64(o, "offset", 0, &off) || opt_u64(o, "fill", 0, &fill) ||
+	    fill > 255)
+		return usage_err("reg", "bad --offset or --fill");
+	if (opt(o, "access") && parse_access(opt(o, "access"), &access))
+		return usage_err("reg", "bad --access");
+	ob = new_obj(o->pos[0]);
+	if (!ob)
+		return usage_err("reg", "name %s in use or too many objects",
+				 o->pos[0]);
+	ob->map_len = (off + len + pg - 1) / pg * pg;
+	map = mmap(NULL, ob->map_len, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (map == MAP_FAILED) {
+		ob->name[0] = 0;
+		return report_errno("reg", errno, false);
+	}
+	memset(map, (int)fill, ob->map_len);
+	ob->map = map;
+	ob->kind = OBJ_MR;
+	ob->mr = mlx5umr_reg_mr(ctx, (char *)map + off, len, access);
+	if (!ob->mr) {
+		int err = errno;
+
+		munmap(map, ob->map_len);
+		ob->name[0] = 0;
+		return report_errno("reg", err, false);
+	}
+	access_str(access, acc, sizeof(acc));
+	if (json) {
+		printf("{");
+		jstr("cmd", "reg", false);
+		jstr("name", ob->name, false);
+		jnum("handle", ob->mr->handle, false);
+		jnum("lkey", ob->mr->lkey, false);
+		jnum("rkey", ob->mr->rkey, false);
+		jnum("addr", (uintptr_t)ob->mr->addr, false);
+		jnum("length", len, false);
+		jstr("access", acc, true);
+		printf("}\n");
+	} else {
+		printf("%s: registered %llu bytes at %p: handle %u key 0x%08x access %s\n",
+		       ob->name, len, ob->mr->addr, ob->mr->handle,
+		       ob->mr->lkey, acc);
+	}
+	return 0;
+}
+
+static int cmd_alloc(const struct opts *o)
+{
+	u64 max;
+	uint32_t flags = 0;
+	struct obj *ob;
+
+	if (o->npos != 1)
+		return usage_err("alloc", "expected one NAME");
+	if (opt_u64(o, "max-entries", 16, &max) || max > UINT32_MAX)
+		return usage_err("alloc", "bad --max-entries");
+	if (opt(o, "remote-invalidate"))
+		flags |= MLX5UMR_MKEY_REMOTE_INVALIDATE;
+	ob = new_obj(o->pos[0]);
+	if (!ob)
+		return usage_err("alloc", "name %s in use or too many objects",
+				 o->pos[0]);
+	ob->kind = OBJ_MKEY;
+	ob->mk = mlx5umr_create_mkey(ctx, max, flags);
+	if (!ob->mk) {
+		ob->name[0] = 0;
+		return report_errno("alloc", errno, false);
+	}
+	if (json) {
+		printf("{");
+		jstr("cmd", "alloc", false);
+		jstr("name", ob->name, false);
+		jnum("handle", ob->mk->handle, false);
+		jnum("key", ob->mk->lkey, false);
+		jnum("max_entries", max, true);
+		printf("}\n");
+	} else {
+		printf("%s: indirect mkey: handle %u key 0x%08x max_entries %llu\n",
+		       ob->name, ob->mk->handle, ob->mk->lkey, max);
+	}
+	return 0;
+}
+
+/* "MR[+OFF]:A[:B]": a registered buffer by name, or a raw key number. */
+static int parse_entry(const char *s, u64 *addr, uint32_t *key,
+		       u64 *a, u64 *b, bool two)
+{
+	char buf[128], *p, *c1, *c2, *plus;
+	struct obj *ob;
+	u64 off = 0;
+
+	snprintf(buf, sizeof(buf), "%s", s);
+	c1 = strchr(buf, ':');
+	if (!c1)
+		return -EINVAL;
+	*c1++ = 0;
+	c2 = strchr(c1, ':');
+	if (two != !!c2)
+		return -EINVAL;
+	if (c2)
+		*c2++ = 0;
+	plus = strchr(buf, '+');
+	if (plus) {
+		*plus++ = 0;
+		if (parse_u64(plus, &off))
+			return -EINVAL;
+	}
+	p = buf;
+	if (parse_key(p, key, &ob))
+		return -EINVAL;
+	if (ob && ob->kind == OBJ_MR)
+		*addr = (uintptr_t)ob->mr->addr + off;
+	else
+		*addr = off;
+	if (parse_u64(c1, a) || *a > UINT32_MAX)
+		return -EINVAL;
+	if (two && (parse_u64(c2, b) || *b > UINT32_MAX))
+		return -EINVAL;
+	return 0;
+}
+
+static int cmd_configure(const struct opts *o)
+{
+	static struct ibv_sge sge[MAX_ENTRIES];
+	static struct mlx5dv_mr_interleaved il[MAX_ENTRIES];
+	uint32_t access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+			  IBV_ACCESS_REMOTE_READ;
+	bool list;
+	u64 repeat;
+	struct obj *ob;
+	int i, n, ret;
+	char acc[64];
+
+	if (o->npos < 3)
+		return usage_err("configure",
+				 "expected list|interleaved MKEY ENTRY...");
+	if (!strcmp(o->pos[0], "list"))
+		list = true;
+	else if (!strcmp(o->pos[0], "interleaved"))
+		list = false;
+	else
+		return usage_err("configure", "layout must be list or interleaved");
+	ob = find_obj(o->pos[1]);
+	if (!ob || ob->kind != OBJ_MKEY)
+		return usage_err("configure", "%s is not an mkey of this session",
+				 o->pos[1]);
+	if (opt(o, "access") && parse_access(opt(o, "access"), &access))
+		return usage_err("configure", "bad --access");
+	if (opt_u64(o, "repeat", list ? 0 : 1, &repeat) || repeat > UINT32_MAX)
+		return usage_err("configure", "bad --repeat");
+	n = o->npos - 2;
+	if (n > MAX_ENTRIES)
+		return usage_err("configure", "too many entries");
+	for (i = 0; i < n; i++) {
+		u64 addr, a, b = 0;
+		uint32_t key;
+
+		if (parse_entry(o->pos[2 + i], &addr, &key, &a, &b, !list))
+			return usage_err("configure", "bad entry '%s'",
+					 o->pos[2 + i]);
+		if (list) {
+			sge[i].addr = addr;
+			sge[i].length = a;
+			sge[i].lkey = key;
+		} else {
+			il[i].addr = addr;
+			il[i].bytes_count = a;
+			il[i].bytes_skip = b;
+			il[i].lkey = key;
+		}
+	}
+	if (list)
+		ret = mlx5umr_mkey_configure_list(ob->mk, access, n, sge);
+	else
+		ret = mlx5umr_mkey_configure_interleaved(ob->mk, access, repeat,
+							 n, il);
+	if (ret)
+		return report_errno("configure", ret, false);
+	access_str(access, acc, sizeof(acc));
+	if (json) {
+		printf("{");
+		jstr("cmd", "configure", false);
+		jstr("name", ob->name, false);
+		jstr("layout", list ? "list" : "interleaved", false);
+		jnum("entries", n, false);
+		jnum("repeat", repeat, false);
+		jstr("access", acc, false);
+		jnum("length", ob->mk->length, true);
+		printf("}\n");
+	} else if (list) {
+		printf("%s: list of %d entries, %llu bytes, access %s\n",
+		       ob->name, n, (u64)ob->mk->length, acc);
+	} else {
+		printf("%s: interleaved, %d entries x %llu cycles, %llu bytes, access %s\n",
+		       ob->name, n, repeat, (u64)ob->mk->length, acc);
+	}
+	return 0;
+}
+
+static int cmd_invalidate(const struct opts *o)
+{
+	struct obj *ob;
+	int ret;
+
+	if (o->npos != 1)
+		return usage_err("invalidate", "expected one MKEY");
+	ob = find_obj(o->pos[0]);
+	if (!ob || ob->kind != OBJ_MKEY)
+		return usage_err("invalidate", "%s is not an mkey of this session",
+				 o->pos[0]);
+	ret = mlx5umr_mkey_invalidate(ob->mk);
+	if (ret)
+		return report_errno("invalidate", ret, false);
+	if (json)
+		printf("{\"cmd\":\"invalidate\",\"name\":\"%s\"}\n", ob->name);
+	else
+		printf("%s: invalidated\n", ob->name);
+	return 0;
+}
+
+static int cmd_destroy(const struct opts *o)
+{
+	struct obj *ob;
+	int ret;
+
+	if (o->npos != 1)
+		return usage_err("destroy", "expected one NAME");
+	ob = find_obj(o->pos[0]);
+	if (!ob)
+		return usage_err("destroy", "no object %s", o->pos[0]);
+	if (ob->kind == OBJ_MR)
+		ret = mlx5umr_dereg_mr(ob->mr);
+	else
+		ret = mlx5umr_destroy_mkey(ob->mk);
+	if (ret)
+		return report_errno("destroy", ret, false);
+	if (ob->map)
+		munmap(ob->map, ob->map_len);
+	if (json)
+		printf("{\"cmd\":\"destroy\",\"name\":\"%s\"}\n", ob->name);
+	else
+		printf("%s: destroyed\n", ob->name);
+	ob->name[0] = 0;
+	return 0;
+}
+
+/*
+ * Pattern "offset": every 4-byte word holds, big endian, the offset of its
+ * first byte in the transfer; a dump then shows where each byte came from.
+ */
+static uint8_t pattern_byte(const char *pattern, u64 i)
+{
+	u64 v;
+
+	if (!strcmp(pattern, "offset"))
+		return (uint8_t)((i & ~3ULL) >> (8 * (3 - (i & 3))));
+	if (!strcmp(pattern, "inc"))
+		return (uint8_t)i;
+	parse_u64(pattern, &v);
+	return (uint8_t)v;
+}
+
+static int valid_pattern(const char *p)
+{
+	u64 v;
+
+	return !strcmp(p, "offset") || !strcmp(p, "inc") ||
+	       (!parse_u64(p, &v) && v <= 255);
+}
+
+static int cmd_dump(const struct opts *o)
+{
+	u64 off, len, exp;
+	const char *expect = opt(o, "expect");
+	const char *pattern = opt(o, "pattern");
+	const uint8_t *p;
+	struct obj *ob;
+	u64 i, bad = 0;
+
+	if (o->npos != 1)
+		return usage_err("dump", "expected one MR");
+	ob = find_obj(o->pos[0]);
+	if (!ob || ob->kind != OBJ_MR)
+		return usage_err("dump", "%s is not registered memory of this session",
+				 o->pos[0]);
+	if (opt_u64(o, "offset", 0, &off) ||
+	    opt_u64(o, "length", ob->mr->length, &len) ||
+	    off > ob->mr->length || len > ob->mr->length - off)
+		return usage_err("dump", "range outside %s (%zu bytes)",
+				 ob->name, ob->mr->length);
+	if (!pattern)
+		pattern = "offset";
+	if (!valid_pattern(pattern) || (expect && parse_u64(expect, &exp)))
+		return usage_err("dump", "bad --pattern or --expect");
+	p = (const uint8_t *)ob->mr->addr + off;
+	if (expect)
+		for (i = 0; i < len; i++)
+			bad += p[i] != pattern_byte(pattern, exp + i);
+	if (json) {
+		printf("{");
+		jstr("cmd", "dump", false);
+		jstr("name", ob->name, false);
+		jnum("offset", off, false);
+		jnum("length", len, false);
+		if (expect) {
+			jnum("expect", exp, false);
+			jnum("mismatches", bad, false);
+		}
+		hexdump("data", off, p, len);
+		printf("}\n");
+	} else {
+		if (opt(o, "brief") && len > 32) {
+			hexdump(ob->name, off, p, 16);
+			printf("%s  ...\n", ob->name);
+			hexdump(ob->name, off + len - 16, p + len - 16, 16);
+		} else {
+			hexdump(ob->name, off, p, len);
+		}
+		if (expect)
+			printf("%s+%llu..%llu: %s (bytes %llu..%llu of the %s pattern)\n",
+			       ob->name, off, off + len - 1,
+			       bad ? "MISMATCH" : "ok", exp, exp + len - 1,
+			       pattern);
+	}
+	return bad ? EIO : 0;
+}
+
+static int do_xfer(const char *cmd, const struct opts *o, bool write)
+{
+	const char *pattern = opt(o, "pattern");
+	u64 off, len, i;
+	uint32_t key, status = 0, flags = 0;
+	struct obj *ob;
+	uint8_t *buf;
+	int ret;
+
+	if (o->npos != 1)
+		return usage_err(cmd, "expected one KEY (object name or number)");
+	if (parse_key(o->pos[0], &key, &ob))
+		return usage_err(cmd, "unknown key %s", o->pos[0]);
+	if (opt_u64(o, "offset", 0, &off) || opt_u64(o, "length", 0, &len) ||
+	    !len || len > (1U << 30))
+		return usage_err(cmd, "--length N (> 0) is required");
+	if (!pattern)
+		pattern = "offset";
+	if (!valid_pattern(pattern))
+		return usage_err(cmd, "bad --pattern");
+	/* Registered memory is addressed by its user addresses. */
+	if (ob && ob->kind == OBJ_MR && !opt(o, "absolute"))
+		off += (uintptr_t)ob->mr->addr;
+	if (opt(o, "local"))
+		flags |= MLX5UMR_XFER_LOCAL;
+	if (write)
+		flags |= MLX5UMR_XFER_WRITE;
+	buf = calloc(1, len);
+	if (!buf)
+		return report_errno(cmd, ENOMEM, false);
+	if (write)
+		for (i = 0; i < len; i++)
+			buf[i] = pattern_byte(pattern, i);
+	ret = mlx5umr_xfer(ctx, key, off, buf, len, flags, &status);
+	if (ret) {
+		free(buf);
+		return report_errno(cmd, ret, false);
+	}
+	if (json) {
+		printf("{");
+		jstr("cmd", cmd, false);
+		jnum("key", key, false);
+		jnum("offset", off, false);
+		jnum("length", len, false);
+		if (!write && !status)
+			hexdump("data", 0, buf, len);
+		else
+			jstr("pattern", write ? pattern : "", false);
+		printf("%s", !write && !status ? "," : "");
+		jnum("status", status, true);
+		printf("}\n");
+	} else if (status) {
+		printf("%s 0x%08x: %llu bytes at %llu: completion error, syndrome 0x%x\n",
+		       cmd, key, len, off, status);
+	} else if (write) {
+		printf("write 0x%08x: %llu bytes at offset %llu (pattern %s): ok\n",
+		       key, len, off, pattern);
+	} else {
+		hexdump(o->pos[0], off, buf, len);
+	}
+	free(buf);
+	return status ? EIO : 0;
+}
+
+static int cmd_write(const struct opts *o)
+{
+	return do_xfer("write", o, true);
+}
+
+static int cmd_read(const struct opts *o)
+{
+	return do_xfer("read", o, false);
+}
+
+static const struct cmd cmds[] = {
+	{ "info", cmd_info, "info",
+	  "Show the device's capabilities, its object and pin counters and\n"
+	  "the objects of this session.\n", "", { NULL } },
+	{ "reg", cmd_reg,
+	  "reg NAME --length N [--offset O] [--access A] [--fill B]",
+	  "Map N bytes of anonymous memory (starting O bytes into the first\n"
+	  "page), fill them with byte B (default 0) and register them.\n"
+	  "A is a comma list of lw,rw,rr,ra (default lw,rw,rr) or a number.\n",
+	  "", { "length", "offset", "access", "fill", NULL } },
+	{ "alloc", cmd_alloc,
+	  "alloc NAME [--max-entries N] [--remote-invalidate]",
+	  "Allocate an indirect mkey for up to N entries (default 16).\n",
+	  "remote-invalidate", { "max-entries", "remote-invalidate", NULL } },
+	{ "configure", cmd_configure,
+	  "configure list MKEY [--access A] MR[+OFF]:LEN...\n"
+	  "       configure interleaved MKEY --repeat N [--access A] MR[+OFF]:COUNT:SKIP...",
+	  "Give MKEY a layout. MR is a registered buffer of this session\n"
+	  "(OFF bytes into it) or a raw key number (OFF is then the address).\n"
+	  "A list concatenates the entries (mlx5dv_wr_set_mkey_layout_list);\n"
+	  "interleaved repeats N cycles of COUNT bytes taken, SKIP skipped\n"
+	  "(mlx5dv_wr_set_mkey_layout_interleaved). Access defaults to lw,rw,rr.\n",
+	  "", { "access", "repeat", NULL } },
+	{ "invalidate", cmd_invalidate, "invalidate MKEY",
+	  "Move MKEY back to the free state; accesses through it then fail.\n",
+	  "", { NULL } },
+	{ "destroy", cmd_destroy, "destroy NAME",
+	  "Destroy an object (deregister memory, free an mkey).\n",
+	  "", { NULL } },
+	{ "dump", cmd_dump,
+	  "dump MR [--offset O] [--length N] [--expect S [--pattern P]] [--brief]",
+	  "Hex dump of registered memory as the CPU sees it. With --expect,\n"
+	  "check that the bytes are bytes S.. of pattern P (default offset)\n"
+	  "and fail (EIO) on a mismatch. --brief shows the first and last line.\n",
+	  "brief", { "offset", "length", "expect", "pattern", "brief", NULL } },
+	{ "write", cmd_write,
+	  "write KEY --length N [--offset O] [--pattern P] [--local] [--absolute]",
+	  "Fake HCAs: RDMA WRITE N bytes at offset O through KEY as a remote\n"
+	  "peer (--local: through the lkey). P: offset (each 4-byte word holds\n"
+	  "its offset in the transfer, big endian; default), inc, or a byte.\n"
+	  "For registered memory O is relative to the buffer unless --absolute.\n",
+	  "local,absolute",
+	  { "length", "offset", "pattern", "local", "absolute", NULL } },
+	{ "read", cmd_read,
+	  "read KEY --length N [--offset O] [--local] [--absolute]",
+	  "Fake HCAs: RDMA READ N bytes at offset O through KEY and dump them.\n",
+	  "local,absolute", { "length", "offset", "local", "absolute", NULL } },
+};
+
+static void print_usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f,
+		"usage: umrctl [-d DEV] [-j] [-b FILE] COMMAND [ARGS]\n"
+		"  -d DEV   device name under /dev/mlx5_umr or a path (default: the first)\n"
+		"  -j       JSON output, one object per command\n"
+		"  -b FILE  run commands from FILE ('-' = stdin), one per line, on one\n"
+		"           open file; a line starting with '!' must fail (it prints the\n"
+		"           errno and counts as success), '#' starts a comment\n"
+		"Objects live until destroyed or until umrctl exits.\n"
+		"commands:\n");
+	for (i = 0; i < ARRAY_SIZE(cmds); i++)
+		fprintf(f, "  %s\n", cmds[i].usage);
+	fprintf(f, "'umrctl COMMAND --help' describes one command.\n");
+}
+
+static const struct cmd *find_cmd(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cmds); i++)
+		if (!strcmp(cmds[i].name, name))
+			return &cmds[i];
+	return NULL;
+}
+
+static int ensure_open(void)
+{
+	if (ctx)
+		return 0;
+	ctx = mlx5umr_open(dev_name);
+	if (!ctx) {
+		int err = errno;
+
+		fprintf(stderr, "umrctl: cannot open %s: %s\n",
+			dev_name ? dev_name : "/dev/mlx5_umr/*", strerror(err));
+		return err ? err : ENODEV;
+	}
+	return 0;
+}
+
+/* Returns 0, an errno value, or USAGE. */
+static int run(int argc, char **argv, bool must_fail)
+{
+	const struct cmd *c;
+	struct opts o;
+	int ret;
+
+	if (!strcmp(argv[0], "help")) {
+		if (argc > 1 && find_cmd(argv[1])) {
+			c = find_cmd(argv[1]);
+			printf("usage: umrctl %s\n\n%s", c->usage, c->help);
+		} else {
+			print_usage(stdout);
+		}
+		return 0;
+	}
+	c = find_cmd(argv[0]);
+	if (!c) {
+		fprintf(stderr, "umrctl: unknown command '%s'\n", argv[0]);
+		print_usage(stderr);
+		return USAGE;
+	}
+	if (parse_opts(argc, argv, c->flags, &o))
+		return usage_err(c->name, "bad options");
+	if (o.help) {
+		printf("usage: umrctl %s\n\n%s", c->usage, c->help);
+		return 0;
+	}
+	ret = check_opts(c->name, &o, c->opts);
+	if (ret)
+		return ret;
+	ret = ensure_open();
+	if (ret)
+		return ret;
+	if (!must_fail)
+		return c->fn(&o);
+
+	/* An expected failure: report its errno instead of the error. */
+	expect_fail = true;
+	ret = c->fn(&o);
+	expect_fail = false;
+	if (ret == USAGE)
+		return ret;
+	if (!ret) {
+		fprintf(stderr, "umrctl: %s: succeeded but was expected to fail\n",
+			c->name);
+		return USAGE;
+	}
+	report_errno(c->name, ret, true);
+	return 0;
+}
+
+static int run_batch(const char *path)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	char line[4096];
+	int lineno = 0;
+
+	if (!f) {
+		fprintf(stderr, "umrctl: %s: %s\n", path, strerror(errno));
+		return errno;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *argv[MAX_ARGS], *p = line, *hash;
+		bool must_fail = false;
+		int argc = 0, ret;
+
+		lineno++;
+		hash = strchr(line, '#');
+		if (hash)
+			*hash = 0;
+		while (isspace((unsigned char)*p))
+			p++;
+		if (*p == '!') {
+			must_fail = true;
+			p++;
+		}
+		for (p = strtok(p, " \t\r\n"); p && argc < MAX_ARGS;
+		     p = strtok(NULL, " \t\r\n"))
+			argv[argc++] = p;
+		if (!argc)
+			continue;
+		if (!json) {
+			int i;
+
+			printf("%s", must_fail ? "# ! " : "# ");
+			for (i = 0; i < argc; i++)
+				printf("%s%s", argv[i], i + 1 < argc ? " " : "\n");
+		}
+		fflush(stdout);
+		ret = run(argc, argv, must_fail);
+		fflush(stdout);
+		if (ret) {
+			fprintf(stderr, "umrctl: %s:%d: failed\n", path, lineno);
+			if (f != stdin)
+				fclose(f);
+			return ret;
+		}
+	}
+	if (f != stdin)
+		fclose(f);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *batch = NULL;
+	int i = 1, ret;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	while (i < argc && argv[i][0] == '-') {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			print_usage(stdout);
+			return 0;
+		}
+		if (!strcmp(a, "-j") || !strcmp(a, "--json")) {
+			json = true;
+			i++;
+			continue;
+		}
+		if (i + 1 < argc && !strcmp(a, "-d"))
+			dev_name = argv[i + 1];
+		else if (i + 1 < argc && !strcmp(a, "-b"))
+			batch = argv[i + 1];
+		else
+			break;
+		i += 2;
+	}
+	if (i < argc && argv[i][0] == '-') {
+		print_usage(stderr);
+		return 2;
+	}
+	if (batch) {
+		if (i != argc) {
+			print_usage(stderr);
+			return 2;
+		}
+		ret = run_batch(batch);
+	} else {
+		if (i == argc) {
+			print_usage(stderr);
+			return 2;
+		}
+		ret = run(argc - i, argv + i, false);
+	}
+	if (ctx)
+		mlx5umr_close(ctx);
+	return ret == USAGE ? 2 : ret ? 1 : 0;
+}

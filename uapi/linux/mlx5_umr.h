@@ -1,0 +1,334 @@
+/* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR BSD-2-Clause */
+/*
+ * mlx5-umr: userspace interface of the UMR service.
+ *
+ * Copyright (c) 2026 The mlx5-umr authors.
+ */
+#ifndef _UAPI_LINUX_MLX5_UMR_H
+#define _UAPI_LINUX_MLX5_UMR_H
+
+#include <linux/types.h>
+#include <linux/ioctl.h>
+
+/**
+ * DOC: mlx5-umr character device
+ *
+ * Every HCA the UMR service drives gets one character device,
+ * /dev/mlx5_umr/<name>, where <name> is the RDMA device name (mlx5_0) or
+ * "fakeN" for a fake HCA. Each open file is an isolated context: the
+ * objects it creates (registered memory, indirect mkeys) are named by
+ * handles private to that file, and all of them are destroyed when the
+ * file is closed.
+ *
+ * Threat model: the service posts UMR work requests on a REG_UMR QP, and
+ * such a QP can rewrite *any* mkey of the device, including mkeys owned
+ * by other processes or by the kernel. The hardware checks nothing on
+ * their behalf, so this interface is the only guard. It therefore accepts
+ * in a layout only lkeys of memory registered through the same file, and
+ * only address ranges that lie inside that registration. Memory named by a
+ * configured layout cannot be destroyed until the layout is replaced,
+ * invalidated or destroyed (EBUSY).
+ *
+ * Every ioctl takes a pointer to a structure whose first member is
+ * "__u32 size", the size userspace compiled in. Structures only grow at
+ * the end. The kernel reads them like copy_struct_from_user(): a shorter
+ * size than the first version of the structure is refused, a longer one is
+ * accepted when the bytes the kernel does not know are zero. Output fields
+ * are written back up to the smaller of the two sizes. Pointers and
+ * lengths are __aligned_u64. Fields named __reserved must be zero.
+ *
+ * Errors (negative return of ioctl(), errno set):
+ *
+ * - EINVAL: size below the first version of the structure; a __reserved
+ *   field or entry padding is not zero; a zero length, entry count or
+ *   repeat count; an unknown layout; access bits outside
+ *   MLX5_UMR_IOC_ACCESS_*, or remote write/atomic without local write; an
+ *   entries pointer not aligned to 8 bytes.
+ * - E2BIG: size larger than the kernel knows and the unknown tail is not
+ *   all zero.
+ * - EOPNOTSUPP: an unknown flag; MLX5_UMR_IOCTL_XFER on a real HCA; an
+ *   access bit the HCA does not support (remote atomic).
+ * - ENOTTY: an unknown ioctl.
+ * - ENOENT: the handle or key is not an object of this file, or not an
+ *   object of the required kind. Another file's handles and keys are
+ *   indistinguishable from unknown ones.
+ * - ERANGE: an entry's [addr, addr + length) is not inside the memory
+ *   registration its lkey names.
+ * - EOVERFLOW: arithmetic wraps: addr + length, or the span of an
+ *   interleaved entry over repeat_count cycles; a per-cycle byte count or
+ *   stride that does not fit the 16-bit (entry) or 32-bit (cycle) fields
+ *   of the hardware format.
+ * - ENOSPC: more entries than the mkey was allocated for (an interleaved
+ *   layout uses one more for its header), or than the HCA supports.
+ * - EBUSY: the object is named by a configured layout or is in use by a
+ *   concurrent ioctl.
+ * - EFAULT: a user pointer is not mapped (the structure, an entries
+ *   array, the memory to register, a transfer buffer).
+ * - ENOMEM: RLIMIT_MEMLOCK would be exceeded (without CAP_IPC_LOCK), or
+ *   the kernel is out of memory.
+ * - EIO: the HCA completed the UMR work request with an error.
+ * - ETIMEDOUT: the HCA did not complete the work request in time.
+ * - ENODEV: the HCA was removed; the file can only be closed.
+ */
+
+#define MLX5_UMR_IOC_TYPE	0xEE
+#define MLX5_UMR_IOC_BASE	0x80
+
+enum {
+	MLX5_UMR_CMD_INFO = MLX5_UMR_IOC_BASE,
+	MLX5_UMR_CMD_REG_MR,
+	MLX5_UMR_CMD_ALLOC_MKEY,
+	MLX5_UMR_CMD_CONFIGURE,
+	MLX5_UMR_CMD_INVALIDATE,
+	MLX5_UMR_CMD_DESTROY,
+	MLX5_UMR_CMD_XFER,
+};
+
+/* Access rights, with the values of enum ibv_access_flags. */
+enum mlx5_umr_ioc_access {
+	MLX5_UMR_IOC_ACCESS_LOCAL_WRITE = 1 << 0,
+	MLX5_UMR_IOC_ACCESS_REMOTE_WRITE = 1 << 1,
+	MLX5_UMR_IOC_ACCESS_REMOTE_READ = 1 << 2,
+	MLX5_UMR_IOC_ACCESS_REMOTE_ATOMIC = 1 << 3,
+};
+
+enum mlx5_umr_ioc_info_flags {
+	MLX5_UMR_IOC_INFO_FAKE = 1 << 0,	/* MLX5_UMR_IOCTL_XFER works */
+};
+
+/**
+ * struct mlx5_umr_ioc_info - MLX5_UMR_IOCTL_INFO: device caps and counters
+ * @size: sizeof(struct mlx5_umr_ioc_info)
+ * @flags: must be 0
+ * @out_flags: MLX5_UMR_IOC_INFO_*
+ * @out_max_entries: largest max_entries of MLX5_UMR_IOCTL_ALLOC_MKEY
+ * @out_max_inline_entries: entries that fit inline in one work request
+ * @out_access: MLX5_UMR_IOC_ACCESS_* bits this device grants
+ * @out_fd_objects: live objects of this file
+ * @out_dev_objects: live objects of all files of this device
+ * @__reserved: must be 0
+ * @out_fd_pinned_pages: pages pinned by this file
+ * @out_dev_pinned_pages: pages pinned by all files of this device
+ * @out_max_xfer: largest length of MLX5_UMR_IOCTL_XFER (0 on real HCAs)
+ * @out_name: device name, NUL terminated
+ */
+struct mlx5_umr_ioc_info {
+	__u32 size;
+	__u32 flags;
+	__u32 out_flags;
+	__u32 out_max_entries;
+	__u32 out_max_inline_entries;
+	__u32 out_access;
+	__u32 out_fd_objects;
+	__u32 out_dev_objects;
+	__u32 __reserved;
+	__u32 __reserved2;
+	__aligned_u64 out_fd_pinned_pages;
+	__aligned_u64 out_dev_pinned_pages;
+	__aligned_u64 out_max_xfer;
+	char out_name[32];
+};
+
+#define MLX5_UMR_IOCTL_INFO	_IO(MLX5_UMR_IOC_TYPE, MLX5_UMR_CMD_INFO)
+
+/**
+ * struct mlx5_umr_ioc_reg_mr - MLX5_UMR_IOCTL_REG_MR: register user memory
+ * @size: sizeof(struct mlx5_umr_ioc_reg_mr)
+ * @flags: must be 0
+ * @access: MLX5_UMR_IOC_ACCESS_* of the new (direct) mkey
+ * @__reserved: must be 0
+ * @addr: first byte; any alignment. It is also the mkey's address: layouts
+ *	name this memory by its user virtual addresses, as with ibv_reg_mr()
+ * @length: bytes, not 0
+ * @out_handle: handle of the new object
+ * @out_lkey: its lkey
+ * @out_rkey: its rkey
+ * @__reserved2: must be 0
+ *
+ * The pages are pinned (FOLL_LONGTERM) and counted in the caller's
+ * RLIMIT_MEMLOCK until the object is destroyed.
+ */
+struct mlx5_umr_ioc_reg_mr {
+	__u32 size;
+	__u32 flags;
+	__u32 access;
+	__u32 __reserved;
+	__aligned_u64 addr;
+	__aligned_u64 length;
+	__u32 out_handle;
+	__u32 out_lkey;
+	__u32 out_rkey;
+	__u32 __reserved2;
+};
+
+#define MLX5_UMR_IOCTL_REG_MR	_IO(MLX5_UMR_IOC_TYPE, MLX5_UMR_CMD_REG_MR)
+
+enum mlx5_umr_ioc_mkey_flags {
+	/* The key may be invalidated by a peer's SEND_WITH_INV. */
+	MLX5_UMR_IOC_MKEY_REMOTE_INVALIDATE = 1 << 0,
+};
+
+/**
+ * struct mlx5_umr_ioc_alloc_mkey - MLX5_UMR_IOCTL_ALLOC_MKEY: an indirect mkey
+ * @size: sizeof(struct mlx5_umr_ioc_alloc_mkey)
+ * @flags: MLX5_UMR_IOC_MKEY_*
+ * @max_entries: translation entries to size it for, not 0
+ * @out_handle: handle of the new object
+ * @out_key: its lkey and rkey
+ * @__reserved: must be 0
+ *
+ * The mkey starts free (unusable) until configured, like
+ * mlx5dv_create_mkey() with MLX5DV_MKEY_INIT_ATTR_FLAGS_INDIRECT.
+ */
+struct mlx5_umr_ioc_alloc_mkey {
+	__u32 size;
+	__u32 flags;
+	__u32 max_entries;
+	__u32 out_handle;
+	__u32 out_key;
+	__u32 __reserved;
+};
+
+#define MLX5_UMR_IOCTL_ALLOC_MKEY _IO(MLX5_UMR_IOC_TYPE, MLX5_UMR_CMD_ALLOC_MKEY)
+
+/**
+ * struct mlx5_umr_ioc_sge - an SGE-list entry, layout of struct ibv_sge
+ * @addr: first byte, an address of the memory @lkey registered
+ * @length: bytes, not 0
+ * @lkey: lkey of memory registered through the same file
+ */
+struct mlx5_umr_ioc_sge {
+	__aligned_u64 addr;
+	__u32 length;
+	__u32 lkey;
+};
+
+/**
+ * struct mlx5_umr_ioc_interleaved - an interleaved entry, layout of
+ *	struct mlx5dv_mr_interleaved (including its tail padding)
+ * @addr: first byte of the first cycle, in the memory @lkey registered
+ * @bytes_count: bytes taken per cycle, not 0
+ * @bytes_skip: bytes skipped after them per cycle
+ * @lkey: lkey of memory registered through the same file
+ * @__reserved: must be 0 (the padding of struct mlx5dv_mr_interleaved)
+ *
+ * Cycle c takes [@addr + c * (@bytes_count + @bytes_skip), + @bytes_count).
+ */
+struct mlx5_umr_ioc_interleaved {
+	__aligned_u64 addr;
+	__u32 bytes_count;
+	__u32 bytes_skip;
+	__u32 lkey;
+	__u32 __reserved;
+};
+
+enum mlx5_umr_ioc_layout {
+	MLX5_UMR_IOC_LAYOUT_LIST = 1,		/* struct mlx5_umr_ioc_sge[] */
+	MLX5_UMR_IOC_LAYOUT_INTERLEAVED = 2,	/* struct mlx5_umr_ioc_interleaved[] */
+};
+
+/**
+ * struct mlx5_umr_ioc_configure - MLX5_UMR_IOCTL_CONFIGURE: give an indirect
+ *	mkey access rights and a layout (mlx5dv_wr_mkey_configure() with
+ *	mlx5dv_wr_set_mkey_access_flags() and one layout setter)
+ * @size: sizeof(struct mlx5_umr_ioc_configure)
+ * @handle: an indirect mkey of this file
+ * @flags: must be 0
+ * @access: MLX5_UMR_IOC_ACCESS_*
+ * @layout: enum mlx5_umr_ioc_layout
+ * @num_entries: entries at @entries, not 0
+ * @repeat_count: cycles of an interleaved layout, not 0; 0 for a list
+ * @__reserved: must be 0
+ * @entries: user pointer to the entry array, 8-byte aligned
+ * @out_length: bytes the mkey now covers; its addresses are zero based
+ *
+ * The mkey's address space is the concatenation of the entries (list) or of
+ * @repeat_count cycles over the entries (interleaved).
+ */
+struct mlx5_umr_ioc_configure {
+	__u32 size;
+	__u32 handle;
+	__u32 flags;
+	__u32 access;
+	__u32 layout;
+	__u32 num_entries;
+	__u32 repeat_count;
+	__u32 __reserved;
+	__aligned_u64 entries;
+	__aligned_u64 out_length;
+};
+
+#define MLX5_UMR_IOCTL_CONFIGURE _IO(MLX5_UMR_IOC_TYPE, MLX5_UMR_CMD_CONFIGURE)
+
+/**
+ * struct mlx5_umr_ioc_invalidate - MLX5_UMR_IOCTL_INVALIDATE: move an
+ *	indirect mkey back to the free state (local invalidation)
+ * @size: sizeof(struct mlx5_umr_ioc_invalidate)
+ * @handle: an indirect mkey of this file
+ * @flags: must be 0
+ * @__reserved: must be 0
+ *
+ * Afterwards every access through the key fails, and the memory its
+ * layout named may be destroyed.
+ */
+struct mlx5_umr_ioc_invalidate {
+	__u32 size;
+	__u32 handle;
+	__u32 flags;
+	__u32 __reserved;
+};
+
+#define MLX5_UMR_IOCTL_INVALIDATE _IO(MLX5_UMR_IOC_TYPE, MLX5_UMR_CMD_INVALIDATE)
+
+/**
+ * struct mlx5_umr_ioc_destroy - MLX5_UMR_IOCTL_DESTROY: destroy an object
+ * @size: sizeof(struct mlx5_umr_ioc_destroy)
+ * @handle: an object of this file
+ * @flags: must be 0
+ * @__reserved: must be 0
+ */
+struct mlx5_umr_ioc_destroy {
+	__u32 size;
+	__u32 handle;
+	__u32 flags;
+	__u32 __reserved;
+};
+
+#define MLX5_UMR_IOCTL_DESTROY	_IO(MLX5_UMR_IOC_TYPE, MLX5_UMR_CMD_DESTROY)
+
+enum mlx5_umr_ioc_xfer_flags {
+	MLX5_UMR_IOC_XFER_WRITE = 1 << 0,	/* else a read */
+	MLX5_UMR_IOC_XFER_LOCAL = 1 << 1,	/* as an lkey, else an rkey */
+};
+
+/**
+ * struct mlx5_umr_ioc_xfer - MLX5_UMR_IOCTL_XFER: fake HCAs only: an RDMA
+ *	WRITE or READ through a key, as a remote peer would issue it
+ * @size: sizeof(struct mlx5_umr_ioc_xfer)
+ * @flags: MLX5_UMR_IOC_XFER_*
+ * @key: key of an object of this file
+ * @__reserved: must be 0
+ * @offset: byte offset in the key's address space (the user address for
+ *	registered memory, zero based for indirect mkeys)
+ * @buf: user buffer of @length bytes (source of a write, destination of
+ *	a read)
+ * @length: bytes, 1..out_max_xfer of MLX5_UMR_IOCTL_INFO
+ * @out_status: the CQE syndrome the requester would see, 0 for success;
+ *	the ioctl itself succeeds when the transfer was attempted
+ * @__reserved2: must be 0
+ */
+struct mlx5_umr_ioc_xfer {
+	__u32 size;
+	__u32 flags;
+	__u32 key;
+	__u32 __reserved;
+	__aligned_u64 offset;
+	__aligned_u64 buf;
+	__aligned_u64 length;
+	__u32 out_status;
+	__u32 __reserved2;
+};
+
+#define MLX5_UMR_IOCTL_XFER	_IO(MLX5_UMR_IOC_TYPE, MLX5_UMR_CMD_XFER)
+
+#endif /* _UAPI_LINUX_MLX5_UMR_H */
