@@ -647,6 +647,9 @@ static int fake_modify_qp(struct fake_cmd *c, u16 opcode)
 		qp->state = to;
 		qp->ci = 0;
 		qp->last_pi = 0;
+		/* a pending run must not read the pre-reset record later */
+		if (qp->delayed && cancel_delayed_work(&qp->delay_work))
+			qp->delayed = false;
 	} else {
 		qp->state = to;
 	}
@@ -709,6 +712,7 @@ static int fake_create_psv(struct fake_cmd *c)
 		    xa_alloc_irq(&fd->psvs, &id, psv[i], FAKE_LIMIT,
 				 GFP_KERNEL)) {
 			kfree(psv[i]);
+			psv[i] = NULL;
 			goto err;
 		}
 		psv[i]->psvn = id;

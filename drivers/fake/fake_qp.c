@@ -341,7 +341,9 @@ static void fake_sq_doorbell(struct mlx5_umr_fake *fd, u32 uar,
 		fd->cnt.bad_doorbells++;
 		return;
 	}
-	if (fd->faults.delay_ms && !qp->delayed) {
+	if (qp->delayed)
+		return;		/* the pending run reads the record again */
+	if (fd->faults.delay_ms || (fd->flags & MLX5_UMR_FAKE_F_ASYNC_EXEC)) {
 		qp->delayed = true;
 		queue_delayed_work(fd->wq, &qp->delay_work,
 				   msecs_to_jiffies(fd->faults.delay_ms));

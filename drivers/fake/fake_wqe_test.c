@@ -7,6 +7,8 @@
  */
 #include <kunit/test.h>
 #include <linux/module.h>
+#include <linux/timer.h>
+#include <linux/completion.h>
 
 #include "fake_test_util.h"
 
@@ -616,6 +618,31 @@ static void fake_wqe_arm_async(struct kunit *test)
 	ft_teardown(ft);
 }
 
+/* ASYNC_EXEC: WQEs run from the workqueue, later doorbells fold in. */
+static void fake_wqe_async_exec(struct kunit *test)
+{
+	struct ft *ft = ft_setup(test, MLX5_UMR_FAKE_F_ASYNC_EXEC, NULL, 6, 6);
+	struct mlx5_umr_fake_attr attr;
+	struct mlx5_cqe64 cqe;
+	int i;
+
+	ft_arm(ft);
+	for (i = 0; i < 3; i++)
+		ft_nop_post(ft, true);
+	mlx5_umr_fake_flush(ft->fake);
+	for (i = 0; i < 3; i++) {
+		KUNIT_ASSERT_TRUE(test, ft_poll(ft, &cqe));
+		KUNIT_EXPECT_EQ(test, be16_to_cpu(cqe.wqe_counter), i);
+	}
+	KUNIT_EXPECT_FALSE(test, ft_poll(ft, &cqe));
+	KUNIT_EXPECT_EQ(test, atomic_read(&ft->comps), 1);
+	ft_teardown(ft);
+
+	mlx5_umr_fake_attr_init(&attr);
+	attr.flags = MLX5_UMR_FAKE_F_SYNC | MLX5_UMR_FAKE_F_ASYNC_EXEC;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(mlx5_umr_fake_create(&attr)), -EINVAL);
+}
+
 /* Fault injection: error CQE, dropped CQE, delayed doorbell. */
 static void fake_wqe_faults(struct kunit *test)
 {
@@ -781,6 +808,53 @@ static void fake_wqe_ds_past_pi(struct kunit *test)
 	ft_teardown(ft);
 }
 
+struct ft_timer {
+	struct timer_list timer;
+	struct ft *ft;
+	struct ft_nop nop;
+	struct completion done;
+	int xfer;
+};
+
+static void ft_timer_fn(struct timer_list *t)
+{
+	struct ft_timer *ftt = from_timer(ftt, t, timer);
+	u8 byte;
+
+	/* softirq context: the doorbell, the arm and the data path */
+	ft_arm(ftt->ft);
+	ft_post(ftt->ft, &ftt->nop, sizeof(ftt->nop), MLX5_OPCODE_NOP, true);
+	ftt->xfer = ftt->ft->hca->ops->test_xfer(ftt->ft->hca, 0x12345600, 0,
+						 &byte, 1, false, true);
+	complete(&ftt->done);
+}
+
+/* write_db and test_xfer work from softirq context (lockdep is on). */
+static void fake_wqe_softirq(struct kunit *test)
+{
+	struct ft_timer *ftt = kunit_kzalloc(test, sizeof(*ftt), GFP_KERNEL);
+	struct mlx5_cqe64 cqe;
+	u32 flags[] = { 0, MLX5_UMR_FAKE_F_SYNC };
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, ftt);
+	for (i = 0; i < ARRAY_SIZE(flags); i++) {
+		ftt->ft = ft_setup(test, flags[i], NULL, 6, 6);
+		init_completion(&ftt->done);
+		timer_setup(&ftt->timer, ft_timer_fn, 0);
+		mod_timer(&ftt->timer, jiffies + 1);
+		wait_for_completion(&ftt->done);
+		del_timer_sync(&ftt->timer);
+		mlx5_umr_fake_flush(ftt->ft->fake);
+		KUNIT_EXPECT_EQ(test, ftt->xfer,
+				MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+		KUNIT_ASSERT_TRUE(test, ft_poll(ftt->ft, &cqe));
+		KUNIT_EXPECT_EQ(test, cqe.op_own >> 4, MLX5_CQE_REQ);
+		KUNIT_EXPECT_EQ(test, atomic_read(&ftt->ft->comps), 1);
+		ft_teardown(ftt->ft);
+	}
+}
+
 /* A full CQ is never overwritten: the CQE is lost and counted. */
 static void fake_wqe_cq_overrun(struct kunit *test)
 {
@@ -873,12 +947,14 @@ static struct kunit_case fake_wqe_cases[] = {
 	KUNIT_CASE(fake_wqe_2err_flush),
 	KUNIT_CASE(fake_wqe_arm_sync),
 	KUNIT_CASE(fake_wqe_arm_async),
+	KUNIT_CASE(fake_wqe_async_exec),
 	KUNIT_CASE(fake_wqe_faults),
 	KUNIT_CASE(fake_wqe_umr_pointer),
 	KUNIT_CASE(fake_wqe_set_psv),
 	KUNIT_CASE(fake_wqe_db_overrun),
 	KUNIT_CASE(fake_wqe_cq_overrun),
 	KUNIT_CASE(fake_wqe_ds_past_pi),
+	KUNIT_CASE(fake_wqe_softirq),
 	KUNIT_CASE(fake_wqe_umr_bsf),
 	{}
 };

@@ -189,6 +189,11 @@ struct mlx5_umr_fake_caps {
 #define MLX5_UMR_FAKE_F_SYNC		BIT(0)
 /* Offer the fake to the UMR service (mlx5_umr_register_hca()). */
 #define MLX5_UMR_FAKE_F_REGISTER	BIT(1)
+/*
+ * Execute WQEs from the workqueue instead of inside write_db, so CQEs
+ * appear some time after the doorbell, as on hardware. Not with F_SYNC.
+ */
+#define MLX5_UMR_FAKE_F_ASYNC_EXEC	BIT(2)
 
 /**
  * struct mlx5_umr_fake_attr - how to build a private fake
