@@ -109,6 +109,7 @@ enum mlx5_umr_ioc_info_flags {
  * @out_fd_objects: live objects of this file
  * @out_dev_objects: live objects of all files of this device
  * @__reserved: must be 0
+ * @__reserved2: must be 0
  * @out_fd_pinned_pages: pages pinned by this file
  * @out_dev_pinned_pages: pages pinned by all files of this device
  * @out_max_xfer: largest length of MLX5_UMR_IOCTL_XFER (0 on real HCAs)
