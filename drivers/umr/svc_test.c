@@ -211,9 +211,28 @@ static void svc_bringup(struct kunit *test)
 	struct svc_ctx *c = test->priv;
 	const struct mlx5_umr_caps *caps = mlx5_umr_dev_caps(c->dev);
 	struct mlx5_umr_fake_counters cnt;
+	u8 mkc[MLX5_ST_SZ_BYTES(mkc)];
 	u16 ci;
 
-	KUNIT_EXPECT_EQ(test, caps->reserved_lkey, MLX5_UMR_FAKE_RESD_LKEY);
+	/* Device addresses go through a PA mkey, not the firmware's resd_lkey */
+	KUNIT_EXPECT_NE(test, caps->reserved_lkey, MLX5_UMR_FAKE_RESD_LKEY);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_query_mkey(c->fake,
+						       caps->reserved_lkey,
+						       mkc, NULL, 0), 0);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, access_mode_1_0),
+			MLX5_MKC_ACCESS_MODE_PA);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, access_mode_4_2), 0);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, length64), 1);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, lr), 1);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, lw), 1);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, rr), 0);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, rw), 0);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, free), 0);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, umr_en), 0);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, qpn), 0xffffff);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, pd), caps->pdn);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, mkey_7_0),
+			caps->reserved_lkey & 0xff);
 	KUNIT_EXPECT_GE(test, caps->max_klm_entries, 1024U);
 	KUNIT_EXPECT_EQ(test, caps->max_inline_entries, 56U);
 	KUNIT_EXPECT_TRUE(test, mlx5_umr_dev_is_fake(c->dev));
@@ -224,7 +243,8 @@ static void svc_bringup(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cnt.cqs, 1U);
 	KUNIT_EXPECT_EQ(test, cnt.pds, 1U);
 	KUNIT_EXPECT_EQ(test, cnt.uars, 1U);
-	KUNIT_EXPECT_EQ(test, cnt.mkeys, 2U);
+	/* the fixture's two registrations and the PA mkey */
+	KUNIT_EXPECT_EQ(test, cnt.mkeys, 3U);
 	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_qp_state(c->fake, c->dev->sq.qpn,
 						     &ci), MLX5_QP_STATE_RTS);
 	/* Two REG_PAGES so far, nothing in flight. */
@@ -1047,7 +1067,7 @@ static void svc_concurrent_run(struct kunit *test, bool faults)
 	for (i = 0; i < SVC_THREADS; i++) {
 		t[i].dev = dev;
 		t[i].faults = faults;
-		/* indirect through the reserved lkey: device address 0 */
+		/* indirect through the PA mkey: device address 0 */
 		t[i].sge.key = mlx5_umr_dev_caps(dev)->reserved_lkey;
 		t[i].sge.length = 16;
 		t[i].mk = mlx5_umr_alloc_mkey(dev, 1, 0);
