@@ -16,6 +16,7 @@
 #include <linux/mlx5/cq.h>
 
 #include "umr.h"
+#include "xlt.h"
 
 /**
  * mlx5_umr_cmd() - execute one mailbox and log a firmware failure
@@ -64,6 +65,7 @@ static int mlx5_umr_query_caps(struct mlx5_umr_dev *dev, u8 *cqe_version,
 	int outlen = MLX5_ST_SZ_BYTES(query_hca_cap_out);
 	struct mlx5_umr_caps *caps = &dev->caps;
 	void *out, *hcap;
+	u32 max_wqe;
 	int err;
 
 	out = kzalloc(outlen, GFP_KERNEL);
@@ -90,9 +92,23 @@ static int mlx5_umr_query_caps(struct mlx5_umr_dev *dev, u8 *cqe_version,
 	caps->atomic = MLX5_GET(cmd_hca_cap, hcap, atomic);
 	caps->max_klm_entries =
 		1U << MLX5_GET(cmd_hca_cap, hcap, log_max_klm_list_size);
-	/* Entries after the ctrl, UMR ctrl and mkey segments of a max WQE. */
-	caps->max_inline_entries = (MLX5_SEND_WQE_MAX_SIZE -
-				    2 * MLX5_SEND_WQE_BB) /
+	/*
+	 * Entries after the ctrl, UMR ctrl and mkey segments of the largest
+	 * WQE the SQ takes (mlx5_ib checks max_wqe_sz_sq, qp.c
+	 * calc_sq_size(); en.h mlx5e_get_max_sq_wqebbs()); 0 is taken as
+	 * not reported. A pointer-mode WQE must fit.
+	 */
+	max_wqe = MLX5_GET(cmd_hca_cap, hcap, max_wqe_sz_sq);
+	if (!max_wqe || max_wqe > MLX5_UMR_WQE_MAX_SIZE)
+		max_wqe = MLX5_UMR_WQE_MAX_SIZE;
+	max_wqe = ALIGN_DOWN(max_wqe, MLX5_SEND_WQE_BB);
+	if (max_wqe < MLX5_UMR_WQE_PTR_SIZE) {
+		dev_err(dev->hca->dev, "umr: max_wqe_sz_sq %u is too small\n",
+			max_wqe);
+		err = -EOPNOTSUPP;
+		goto out;
+	}
+	caps->max_inline_entries = (max_wqe - MLX5_UMR_WQE_HDR_SIZE) /
 				   sizeof(struct mlx5_klm);
 	*cqe_version = MLX5_GET(cmd_hca_cap, hcap, cqe_version);
 	/* As mlx5_get_qp_default_ts() for a QP without RoCE. */

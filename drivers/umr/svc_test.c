@@ -234,7 +234,7 @@ static void svc_bringup(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, mkey_7_0),
 			caps->reserved_lkey & 0xff);
 	KUNIT_EXPECT_GE(test, caps->max_klm_entries, 1024U);
-	KUNIT_EXPECT_EQ(test, caps->max_inline_entries, 56U);
+	KUNIT_EXPECT_EQ(test, caps->max_inline_entries, 52U);
 	KUNIT_EXPECT_TRUE(test, mlx5_umr_dev_is_fake(c->dev));
 	KUNIT_EXPECT_STREQ(test, mlx5_umr_dev_name(c->dev),
 			   mlx5_umr_fake_hca(c->fake)->name);
@@ -395,11 +395,10 @@ static void svc_interleaved_several(struct kunit *test)
 	svc_interleaved(test, ent, ARRAY_SIZE(ent), 5);
 }
 
-/* More entries than fit inline: the mkey's pointer-mode table is used. */
-static void svc_ptr_1000(struct kunit *test)
+/* An SGE list of @n entries, the mkey sized for exactly @n. */
+static void svc_list_n(struct kunit *test, u32 n)
 {
 	struct svc_ctx *c = test->priv;
-	const u32 n = 1000;
 	struct mlx5_umr_sge *sge;
 	struct svc_seg *segs;
 	struct mlx5_umr_mkey *mk;
@@ -433,6 +432,23 @@ static void svc_ptr_1000(struct kunit *test)
 	/* The table is free again after the completion. */
 	KUNIT_EXPECT_EQ(test, to_priv(mk)->xlt_busy, 0UL);
 	mlx5_umr_free_mkey(mk);
+}
+
+/* More entries than fit inline: the mkey's pointer-mode table is used. */
+static void svc_ptr_1000(struct kunit *test)
+{
+	svc_list_n(test, 1000);
+}
+
+/*
+ * The inline limit as the HCA parses it: 52 KLMs make a 960-byte WQE (ds
+ * 60); 56 would make 1024 bytes, whose ds of 64 the 6-bit field reads as
+ * 0, so they must go by pointer.
+ */
+static void svc_inline_limit(struct kunit *test)
+{
+	svc_list_n(test, 52);
+	svc_list_n(test, 56);
 }
 
 /* Access rights, invalidation and the PD, each taking effect. */
@@ -1131,6 +1147,7 @@ static struct kunit_case svc_cases[] = {
 	KUNIT_CASE(svc_seed_interleaved),
 	KUNIT_CASE(svc_interleaved_several),
 	KUNIT_CASE(svc_ptr_1000),
+	KUNIT_CASE(svc_inline_limit),
 	KUNIT_CASE(svc_access_inval_pd),
 	KUNIT_CASE(svc_batch_and_wrap),
 	KUNIT_CASE(svc_error_mid_batch),
