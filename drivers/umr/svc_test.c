@@ -399,6 +399,7 @@ static void svc_interleaved_several(struct kunit *test)
 static void svc_list_n(struct kunit *test, u32 n)
 {
 	struct svc_ctx *c = test->priv;
+	struct mlx5_umr_fake_counters before, after;
 	struct mlx5_umr_sge *sge;
 	struct svc_seg *segs;
 	struct mlx5_umr_mkey *mk;
@@ -420,11 +421,15 @@ static void svc_list_n(struct kunit *test, u32 n)
 		sge[i].length = segs[i].len;
 		sge[i].key = mr->mkey->key;
 	}
+	mlx5_umr_fake_get_counters(c->fake, &before);
 	mk = mlx5_umr_alloc_mkey(c->dev, n, MLX5_UMR_MKEY_REMOTE_INVALIDATE);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(mk));
 	KUNIT_ASSERT_NOT_NULL(test, to_priv(mk)->xlt.cpu);
-	KUNIT_EXPECT_TRUE(test, IS_ALIGNED((unsigned long)to_priv(mk)->xlt.cpu,
-					   2048));
+	KUNIT_EXPECT_TRUE(test, IS_ALIGNED(to_priv(mk)->xlt.dma, 2048));
+	/* coherent memory the CPU may rewrite, not a streaming mapping */
+	mlx5_umr_fake_get_counters(c->fake, &after);
+	KUNIT_EXPECT_EQ(test, after.dma_bufs, before.dma_bufs + 1);
+	KUNIT_EXPECT_EQ(test, after.sg_maps, before.sg_maps);
 	KUNIT_EXPECT_GE(test, to_priv(mk)->xlt.size, (n + 1) * 16);
 	svc_wr_list(&wr, mk, sge, n, ACC_ALL);
 	KUNIT_ASSERT_EQ(test, mlx5_umr_exec(c->dev, &wr, 0), 0);
