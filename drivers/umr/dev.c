@@ -285,6 +285,7 @@ static int mlx5_umr_create_qp(struct mlx5_umr_dev *dev, u8 cqe_version,
 	qpc = MLX5_ADDR_OF(create_qp_in, in, qpc);
 	MLX5_SET(qpc, qpc, st, MLX5_QP_ST_REG_UMR);
 	MLX5_SET(qpc, qpc, pm_state, MLX5_QP_PM_MIGRATED);
+	/* qp.c leaves pd 0 for REG_UMR; ours is the PD of the PA mkey it reads */
 	MLX5_SET(qpc, qpc, pd, dev->caps.pdn);
 	MLX5_SET(qpc, qpc, uar_page, dev->uar.index);
 	MLX5_SET(qpc, qpc, log_page_size, PAGE_SHIFT - MLX5_ADAPTER_PAGE_SHIFT);
