@@ -131,7 +131,11 @@ static int tap_cmd_exec(struct mlx5_umr_hca *hca, const void *in, int inlen,
 	cin = kmemdup(in, inlen, GFP_KERNEL);
 	ret = t->fhca->ops->cmd_exec(t->fhca, in, inlen, out, outlen);
 	mutex_lock(&t->lock);
-	r = cin ? tap_slot(t, TAP_CMD) : NULL;
+	r = NULL;
+	if (!cin)
+		t->lost++;
+	else
+		r = tap_slot(t, TAP_CMD);
 	if (r) {
 		r->ret = ret;
 		r->opcode = MLX5_GET(query_hca_cap_in, in, opcode);
@@ -140,8 +144,6 @@ static int tap_cmd_exec(struct mlx5_umr_hca *hca, const void *in, int inlen,
 		r->out = kmemdup(out, outlen, GFP_KERNEL);
 		r->outlen = outlen;
 		cin = NULL;
-	} else {
-		t->lost++;
 	}
 	mutex_unlock(&t->lock);
 	kfree(cin);
@@ -160,7 +162,11 @@ static int tap_create_cq(struct mlx5_umr_hca *hca, struct mlx5_umr_hca_cq *cq,
 	cin = kmemdup(in, inlen, GFP_KERNEL);
 	ret = t->fhca->ops->create_cq(t->fhca, cq, in, inlen);
 	mutex_lock(&t->lock);
-	r = cin ? tap_slot(t, TAP_CREATE_CQ) : NULL;
+	r = NULL;
+	if (!cin)
+		t->lost++;
+	else
+		r = tap_slot(t, TAP_CREATE_CQ);
 	if (r) {
 		r->ret = ret;
 		r->opcode = MLX5_GET(create_cq_in, cin, opcode);
@@ -168,8 +174,6 @@ static int tap_create_cq(struct mlx5_umr_hca *hca, struct mlx5_umr_hca_cq *cq,
 		r->inlen = inlen;
 		r->num = cq->cqn;
 		cin = NULL;
-	} else {
-		t->lost++;
 	}
 	mutex_unlock(&t->lock);
 	kfree(cin);
@@ -790,7 +794,14 @@ static void bu_check_bringup(struct kunit *test)
 	bu_no_more(test, "bring-up");
 }
 
-/* Teardown: DESTROY_QP, the CQ, rings, doorbells, UAR, PA mkey, PD. */
+/*
+ * Teardown: DESTROY_QP, the CQ, rings, doorbells, UAR, PA mkey, PD, as
+ * umr.c mlx5r_umr_resource_cleanup() (QP, CQ, PD). DESTROY_QP is sent
+ * with the QP in RTS, as dr_send.c dr_destroy_qp() does; qp.c
+ * destroy_qp_common() moves a kernel QP to RESET first so that it can
+ * clean the QP's CQEs out of a CQ that lives on, while the service
+ * destroys its CQ next.
+ */
 static void bu_check_teardown(struct kunit *test)
 {
 	struct bu_ctx *c = test->priv;
@@ -840,7 +851,9 @@ static void bu_mkeys(struct kunit *test)
 {
 	struct bu_ctx *c = test->priv;
 	struct mlx5_umr_dev *dev = c->tap->hca.umr;
-	struct mlx5_umr_mkey *klm, *klm_ri, *mtt;
+	struct mlx5_umr_mkey *klm, *klm_ri, *mtt, *big;
+	const struct tap_rec *r;
+	void *xlt_cpu;
 	u32 key;
 
 	bu_check_bringup(test);
@@ -878,6 +891,31 @@ static void bu_mkeys(struct kunit *test)
 	mlx5_umr_free_mkey(mtt);
 	bu_check_simple(test, "DESTROY_MKEY (MTT)", MLX5_CMD_OP_DESTROY_MKEY,
 			key);
+	bu_no_more(test, "MTT mkey destruction");
+
+	/*
+	 * More entries than fit inline: the translation table comes first,
+	 * as mr.c _mlx5_alloc_mkey_descs() allocates and maps the
+	 * descriptors before creating the mkey; 2048-byte aligned
+	 * (MLX5_UMR_ALIGN), in one device-contiguous piece.
+	 */
+	big = mlx5_umr_alloc_mkey(dev, 100, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(big));
+	r = bu_next(test, TAP_BUF, 0);
+	KUNIT_EXPECT_EQ(test, r->size, ALIGN(100 + 1, 4) * sizeof(struct mlx5_klm));
+	KUNIT_EXPECT_TRUE(test, IS_ALIGNED(r->pages[0], 2048));
+	xlt_cpu = r->cpu;
+	bu_check_umr_mkey(test, "CREATE_MKEY (KLM, pointer mode)", big,
+			  MLX5_MKC_ACCESS_MODE_KLMS, ALIGN(100 + 1, 4), false);
+	bu_no_more(test, "pointer-mode KLM mkey");
+	key = big->key;
+	mlx5_umr_free_mkey(big);
+	bu_check_simple(test, "DESTROY_MKEY (KLM, pointer mode)",
+			MLX5_CMD_OP_DESTROY_MKEY, key);
+	r = bu_next(test, TAP_FREE_BUF, 0);
+	KUNIT_EXPECT_PTR_EQ(test, r->cpu, xlt_cpu);
+	bu_no_more(test, "pointer-mode KLM mkey destruction");
+
 	key = klm_ri->key;
 	mlx5_umr_free_mkey(klm_ri);
 	bu_check_simple(test, "DESTROY_MKEY (KLM, rinval)",
