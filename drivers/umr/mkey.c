@@ -93,8 +93,13 @@ mlx5_umr_create_mkey(struct mlx5_umr_dev *dev, u32 max_entries, u32 flags,
 	} else {
 		if (max_entries > dev->caps.max_klm_entries)
 			return ERR_PTR(-EINVAL);
-		/* One more entry for the interleaved (repeat block) header. */
-		octo = ALIGN(max_entries + 1, MLX5_UMR_KLM_ALIGNMENT);
+		/*
+		 * One more entry for the interleaved (repeat block) header,
+		 * but never more than the HCA's KLM list: validation keeps
+		 * an interleaved layout one entry short of it.
+		 */
+		octo = min(ALIGN(max_entries + 1, MLX5_UMR_KLM_ALIGNMENT),
+			   dev->caps.max_klm_entries);
 		xlt_bytes = (size_t)octo * sizeof(struct mlx5_klm);
 		mode = MLX5_MKC_ACCESS_MODE_KLMS;
 	}

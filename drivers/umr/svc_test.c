@@ -257,6 +257,7 @@ static void svc_mkey_create(struct kunit *test)
 {
 	struct svc_ctx *c = test->priv;
 	u32 pdn = mlx5_umr_dev_caps(c->dev)->pdn;
+	u32 caps_max = mlx5_umr_dev_caps(c->dev)->max_klm_entries;
 	struct mlx5_umr_mkey *klm, *mtt;
 	u8 mkc[MLX5_ST_SZ_BYTES(mkc)];
 	u32 key;
@@ -300,6 +301,15 @@ static void svc_mkey_create(struct kunit *test)
 						       NULL, 0), -ENOENT);
 	KUNIT_EXPECT_TRUE(test, IS_ERR(mlx5_umr_alloc_mkey(c->dev, 0, 0)));
 	KUNIT_EXPECT_TRUE(test, IS_ERR(mlx5_umr_alloc_mkey(c->dev, 1, BIT(7))));
+
+	/* the largest KLM mkey: the header's entry may not exceed the cap */
+	klm = mlx5_umr_alloc_mkey(c->dev, caps_max, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(klm));
+	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_query_mkey(c->fake, klm->key, NULL,
+						       NULL, 0), (int)caps_max);
+	mlx5_umr_free_mkey(klm);
+	KUNIT_EXPECT_TRUE(test, IS_ERR(mlx5_umr_alloc_mkey(c->dev, caps_max + 1,
+							   0)));
 }
 
 /* mlx5dv_wr_mkey_configure(3): 64 bytes of mr1, then 4096 of mr2. */
