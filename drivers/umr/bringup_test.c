@@ -484,10 +484,9 @@ static void bu_check_simple(struct kunit *test, const char *what, u16 opcode,
  *   transition (st, pd, cqn_snd/rcv, rlky; mtu/log_msg_max outside
  *   INIT2RTR) and log_ack_req_freq (RC acks): dr_send.c does not repeat
  *   them either;
- * - counter_set_id: mlx5_ib's per-port Q counter, the service owns none
- *   (0 is the default counter set);
- * - opt_param_mask: qp.c computes PKEY_INDEX & opt_mask[RST][INIT], which
- *   has no REG_UMR entry, so 0.
+ * - counter_set_id: mlx5_ib's per-port Q counter, the service owns none.
+ * Zero in mlx5_ib's too: opt_param_mask (opt_mask[][][] has no REG_UMR
+ * entry) and lag_tx_port_affinity (qp_supports_affinity() is false).
  */
 static void bu_check_modify(struct kunit *test, u16 opcode)
 {
