@@ -662,6 +662,8 @@ static void bu_check_bringup(struct kunit *test)
 			(int)MLX5_ST_SZ_BYTES(query_hca_cap_out));
 	hcap = MLX5_ADDR_OF(query_hca_cap_out, r->out, capability);
 	c->cqe_version = MLX5_GET(cmd_hca_cap, hcap, cqe_version);
+	/* The fake reports 1, so CREATE_QP's user_index is exercised. */
+	KUNIT_EXPECT_EQ(test, c->cqe_version, 1);
 	c->sq_ts_format = MLX5_GET(cmd_hca_cap, hcap, sq_ts_format);
 
 	bu_check_simple(test, "ALLOC_PD", MLX5_CMD_OP_ALLOC_PD, 0);
@@ -980,10 +982,70 @@ static void bu_recovery(struct kunit *test)
 	bu_check_teardown(test);
 }
 
+/*
+ * A CREATE_QP the HCA refuses: what bring-up built before it is undone in
+ * reverse order, with the same destroy mailboxes as a normal teardown.
+ */
+static void bu_unwind(struct kunit *test)
+{
+	struct bu_ctx *c = test->priv;
+	struct mlx5_umr_fake_counters cnt;
+	void *sq_cpu, *cq_cpu, *dbr_cpu;
+	u32 pdn, pa_key, uar, cqn;
+	const struct tap_rec *r;
+
+	bu_check_bringup(test);
+	bu_check_teardown(test);
+
+	mlx5_umr_fake_inject_cmd_error(c->fake, MLX5_CMD_OP_CREATE_QP,
+				       MLX5_CMD_STAT_LIM_ERR, 0x5eed);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_register_hca(&c->tap->hca),
+			-EREMOTEIO);
+	KUNIT_EXPECT_NULL(test, c->tap->hca.umr);
+
+	bu_next(test, TAP_CMD, MLX5_CMD_OP_QUERY_HCA_CAP);
+	r = bu_next(test, TAP_CMD, MLX5_CMD_OP_ALLOC_PD);
+	pdn = MLX5_GET(alloc_pd_out, r->out, pd);
+	r = bu_next(test, TAP_CMD, MLX5_CMD_OP_CREATE_MKEY);
+	pa_key = MLX5_GET(create_mkey_out, r->out, mkey_index) << 8;
+	uar = bu_next(test, TAP_UAR, 0)->num;
+	dbr_cpu = bu_next(test, TAP_BUF, 0)->cpu;
+	cq_cpu = bu_next(test, TAP_BUF, 0)->cpu;
+	cqn = bu_next(test, TAP_CREATE_CQ, MLX5_CMD_OP_CREATE_CQ)->num;
+	sq_cpu = bu_next(test, TAP_BUF, 0)->cpu;
+
+	KUNIT_ASSERT_LT(test, c->cur, c->tap->n);
+	r = &c->tap->rec[c->cur++];
+	KUNIT_EXPECT_EQ(test, r->kind, TAP_CMD);
+	KUNIT_EXPECT_EQ(test, r->opcode, MLX5_CMD_OP_CREATE_QP);
+	KUNIT_EXPECT_EQ(test, r->ret, -EREMOTEIO);
+
+	r = bu_next(test, TAP_FREE_BUF, 0);
+	KUNIT_EXPECT_PTR_EQ(test, r->cpu, sq_cpu);
+	r = bu_next(test, TAP_DESTROY_CQ, 0);
+	KUNIT_EXPECT_EQ(test, r->num, cqn);
+	r = bu_next(test, TAP_FREE_BUF, 0);
+	KUNIT_EXPECT_PTR_EQ(test, r->cpu, cq_cpu);
+	r = bu_next(test, TAP_FREE_BUF, 0);
+	KUNIT_EXPECT_PTR_EQ(test, r->cpu, dbr_cpu);
+	r = bu_next(test, TAP_FREE_UAR, 0);
+	KUNIT_EXPECT_EQ(test, r->num, uar);
+	bu_check_simple(test, "DESTROY_MKEY (PA, unwind)",
+			MLX5_CMD_OP_DESTROY_MKEY, pa_key);
+	bu_check_simple(test, "DEALLOC_PD (unwind)", MLX5_CMD_OP_DEALLOC_PD,
+			pdn);
+	bu_no_more(test, "unwind");
+
+	mlx5_umr_fake_get_counters(c->fake, &cnt);
+	KUNIT_EXPECT_EQ(test, cnt.pds + cnt.mkeys + cnt.cqs + cnt.qps +
+			cnt.uars + cnt.dma_bufs, 0U);
+}
+
 static struct kunit_case bu_cases[] = {
 	KUNIT_CASE(bu_lifecycle),
 	KUNIT_CASE(bu_mkeys),
 	KUNIT_CASE(bu_recovery),
+	KUNIT_CASE(bu_unwind),
 	{}
 };
 
