@@ -424,13 +424,19 @@ static void *bu_alloc(struct kunit *test, size_t len)
 }
 
 /* The mailbox-header-only commands: opcode plus one object number. */
+#define BU_SIMPLE_MAX	64
 static void bu_check_simple(struct kunit *test, const char *what, u16 opcode,
 			    u32 num)
 {
 	const struct tap_rec *r = bu_next(test, TAP_CMD, opcode);
-	u32 *in = bu_alloc(test, MLX5_ST_SZ_BYTES(destroy_qp_in));
+	u32 *in = bu_alloc(test, BU_SIMPLE_MAX);
 	int len;
 
+	BUILD_BUG_ON(MLX5_ST_SZ_BYTES(alloc_pd_in) > BU_SIMPLE_MAX ||
+		     MLX5_ST_SZ_BYTES(dealloc_pd_in) > BU_SIMPLE_MAX ||
+		     MLX5_ST_SZ_BYTES(destroy_qp_in) > BU_SIMPLE_MAX ||
+		     MLX5_ST_SZ_BYTES(destroy_mkey_in) > BU_SIMPLE_MAX ||
+		     MLX5_ST_SZ_BYTES(qp_2rst_in) > BU_SIMPLE_MAX);
 	switch (opcode) {
 	case MLX5_CMD_OP_ALLOC_PD:
 		/* pd.c mlx5_core_alloc_pd(); main.c mlx5_ib_alloc_pd() uid 0 */
