@@ -24,6 +24,7 @@ struct fake_cmd {
 	int outlen;
 	struct mlx5_umr_hca_cq *hcq;
 	struct fake_notify nt;
+	struct fake_cq *dead_cq;	/* freed after cmd_lock is dropped */
 };
 
 static int fake_fail(struct fake_cmd *c, u8 status, u32 synd)
@@ -438,13 +439,20 @@ static int fake_destroy_cq(struct fake_cmd *c)
 	fake_xa_erase(fd, &fd->cqs, cqn);
 	fd->cnt.cqs--;
 	spin_unlock_irqrestore(&fd->lock, flags);
+	c->dead_cq = cq;
+	return 0;
+}
 
-	/* no event runs or will run once we return */
+/*
+ * Once the command returns no event runs or will run. Waited for outside
+ * cmd_lock: a completion handler may itself issue commands.
+ */
+static void fake_cq_reap(struct mlx5_umr_fake *fd, struct fake_cq *cq)
+{
 	cancel_work_sync(&cq->work);
 	wait_event(fd->waitq, !atomic_read(&cq->sync_inflight));
 	kfree(cq->pas);
 	kfree(cq);
-	return 0;
 }
 
 static int fake_create_qp(struct fake_cmd *c)
@@ -824,6 +832,8 @@ int fake_cmd_do(struct mlx5_umr_fake *fd, const void *in, int inlen,
 out:
 	mutex_unlock(&fd->cmd_lock);
 	fake_notify_deliver(fd, &c.nt);
+	if (c.dead_cq)
+		fake_cq_reap(fd, c.dead_cq);
 	return ret;
 }
 

@@ -11,11 +11,44 @@
  */
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
-#include <linux/uaccess.h>
+#include <linux/uio.h>
 
 #include "fake.h"
 
 static struct dentry *fake_dbg_root;
+
+/*
+ * Like DEFINE_SHOW_ATTRIBUTE, but with read_iter so that kernel_read()
+ * works (the KUnit suite reads these files). The files are created with
+ * debugfs_create_file_unsafe() because the debugfs proxy only forwards
+ * .read/.write; fake_dbg_get() takes the removal protection the proxy
+ * would have taken.
+ */
+#define FAKE_SHOW(__name)						\
+static int __name##_show_safe(struct seq_file *s, void *unused)	\
+{									\
+	struct dentry *d = s->file->f_path.dentry;			\
+	int ret = debugfs_file_get(d);					\
+									\
+	if (ret)							\
+		return ret;						\
+	ret = __name##_show(s, unused);					\
+	debugfs_file_put(d);						\
+	return ret;							\
+}									\
+									\
+static int __name##_open(struct inode *inode, struct file *file)	\
+{									\
+	return single_open(file, __name##_show_safe, inode->i_private);	\
+}									\
+									\
+static const struct file_operations __name##_fops = {			\
+	.owner = THIS_MODULE,						\
+	.open = __name##_open,						\
+	.read_iter = seq_read_iter,					\
+	.llseek = seq_lseek,						\
+	.release = single_release,					\
+}
 
 static int fake_caps_show(struct seq_file *s, void *unused)
 {
@@ -40,7 +73,8 @@ static int fake_caps_show(struct seq_file *s, void *unused)
 		   MLX5_UMR_FAKE_RESD_LKEY);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(fake_caps);
+
+FAKE_SHOW(fake_caps);
 
 static int fake_counters_show(struct seq_file *s, void *unused)
 {
@@ -57,7 +91,8 @@ static int fake_counters_show(struct seq_file *s, void *unused)
 		   c.events, c.cq_overruns, c.bad_doorbells);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(fake_counters);
+
+FAKE_SHOW(fake_counters);
 
 static int fake_qps_show(struct seq_file *s, void *unused)
 {
@@ -75,7 +110,8 @@ static int fake_qps_show(struct seq_file *s, void *unused)
 	spin_unlock_irqrestore(&fd->lock, flags);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(fake_qps);
+
+FAKE_SHOW(fake_qps);
 
 static int fake_cqs_show(struct seq_file *s, void *unused)
 {
@@ -91,7 +127,8 @@ static int fake_cqs_show(struct seq_file *s, void *unused)
 	spin_unlock_irqrestore(&fd->lock, flags);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(fake_cqs);
+
+FAKE_SHOW(fake_cqs);
 
 static int fake_mkeys_show(struct seq_file *s, void *unused)
 {
@@ -117,7 +154,8 @@ static int fake_mkeys_show(struct seq_file *s, void *unused)
 	spin_unlock_irqrestore(&fd->lock, flags);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(fake_mkeys);
+
+FAKE_SHOW(fake_mkeys);
 
 static int fake_wqes_show(struct seq_file *s, void *unused)
 {
@@ -147,20 +185,22 @@ static int fake_wqes_show(struct seq_file *s, void *unused)
 	kfree(l);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(fake_wqes);
 
-static ssize_t fake_knob_write(struct file *file, const char __user *ubuf,
-			       size_t count, loff_t *ppos)
+FAKE_SHOW(fake_wqes);
+
+static ssize_t fake_knob_do(struct kiocb *iocb, struct iov_iter *from)
 {
+	struct file *file = iocb->ki_filp;
 	struct mlx5_umr_fake *fd = file->private_data;
 	const char *name = file->f_path.dentry->d_name.name;
+	size_t count = iov_iter_count(from);
 	unsigned int a = 0, b = 0, c = 0;
 	char buf[64];
 	int n;
 
 	if (count >= sizeof(buf))
 		return -EINVAL;
-	if (copy_from_user(buf, ubuf, count))
+	if (copy_from_iter(buf, count, from) != count)
 		return -EFAULT;
 	buf[count] = 0;
 	n = sscanf(buf, "%i %i %i", &a, &b, &c);
@@ -187,31 +227,54 @@ static ssize_t fake_knob_write(struct file *file, const char __user *ubuf,
 	return count;
 }
 
+static ssize_t fake_knob_write(struct kiocb *iocb, struct iov_iter *from)
+{
+	struct dentry *d = iocb->ki_filp->f_path.dentry;
+	ssize_t ret = debugfs_file_get(d);
+
+	if (ret)
+		return ret;
+	ret = fake_knob_do(iocb, from);
+	debugfs_file_put(d);
+	return ret;
+}
+
 static const struct file_operations fake_knob_fops = {
 	.owner = THIS_MODULE,
 	.open = simple_open,
-	.write = fake_knob_write,
+	.write_iter = fake_knob_write,
 	.llseek = no_llseek,
+};
+
+static const struct {
+	const char *name;
+	umode_t mode;
+	const struct file_operations *fops;
+} fake_dbg_files[] = {
+	{ "caps", 0400, &fake_caps_fops },
+	{ "counters", 0400, &fake_counters_fops },
+	{ "qps", 0400, &fake_qps_fops },
+	{ "cqs", 0400, &fake_cqs_fops },
+	{ "mkeys", 0400, &fake_mkeys_fops },
+	{ "wqes", 0400, &fake_wqes_fops },
+	{ "fail_cmd", 0200, &fake_knob_fops },
+	{ "fail_wqe", 0200, &fake_knob_fops },
+	{ "drop_cqe", 0200, &fake_knob_fops },
+	{ "delay_ms", 0200, &fake_knob_fops },
+	{ "internal_error", 0200, &fake_knob_fops },
 };
 
 void fake_debugfs_add(struct mlx5_umr_fake *fd)
 {
+	unsigned int i;
+
 	if (!fake_dbg_root)
 		return;
 	fd->dbg = debugfs_create_dir(dev_name(&fd->dev), fake_dbg_root);
-	debugfs_create_file("caps", 0400, fd->dbg, fd, &fake_caps_fops);
-	debugfs_create_file("counters", 0400, fd->dbg, fd,
-			    &fake_counters_fops);
-	debugfs_create_file("qps", 0400, fd->dbg, fd, &fake_qps_fops);
-	debugfs_create_file("cqs", 0400, fd->dbg, fd, &fake_cqs_fops);
-	debugfs_create_file("mkeys", 0400, fd->dbg, fd, &fake_mkeys_fops);
-	debugfs_create_file("wqes", 0400, fd->dbg, fd, &fake_wqes_fops);
-	debugfs_create_file("fail_cmd", 0200, fd->dbg, fd, &fake_knob_fops);
-	debugfs_create_file("fail_wqe", 0200, fd->dbg, fd, &fake_knob_fops);
-	debugfs_create_file("drop_cqe", 0200, fd->dbg, fd, &fake_knob_fops);
-	debugfs_create_file("delay_ms", 0200, fd->dbg, fd, &fake_knob_fops);
-	debugfs_create_file("internal_error", 0200, fd->dbg, fd,
-			    &fake_knob_fops);
+	for (i = 0; i < ARRAY_SIZE(fake_dbg_files); i++)
+		debugfs_create_file_unsafe(fake_dbg_files[i].name,
+					   fake_dbg_files[i].mode, fd->dbg, fd,
+					   fake_dbg_files[i].fops);
 }
 
 void fake_debugfs_remove(struct mlx5_umr_fake *fd)

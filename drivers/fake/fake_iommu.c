@@ -30,20 +30,35 @@ static u64 fake_iova_alloc(struct mlx5_umr_fake *fd, unsigned int npages)
 	return atomic64_add_return(len, &fd->next_iova) - len;
 }
 
+/*
+ * The IOMMU xarray's lock is never taken under fd->lock, so a doorbell
+ * from (soft)irq context cannot invert the two; fd->lock only guards the
+ * counters here.
+ */
+static void fake_iommu_count(struct mlx5_umr_fake *fd, long pages)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&fd->lock, flags);
+	fd->cnt.iommu_pages += pages;
+	spin_unlock_irqrestore(&fd->lock, flags);
+}
+
 static void fake_iommu_unmap(struct mlx5_umr_fake *fd, u64 iova,
 			     unsigned int npages)
 {
 	unsigned int i;
+	long n = 0;
 
 	for (i = 0; i < npages; i++)
 		if (xa_erase(&fd->iommu, (iova >> PAGE_SHIFT) + i))
-			fd->cnt.iommu_pages--;
+			n++;
+	fake_iommu_count(fd, -n);
 }
 
 static int fake_iommu_map(struct mlx5_umr_fake *fd, u64 iova,
 			  struct page **pages, unsigned int npages)
 {
-	unsigned long flags;
 	unsigned int i;
 	int err;
 
@@ -51,15 +66,12 @@ static int fake_iommu_map(struct mlx5_umr_fake *fd, u64 iova,
 		err = xa_err(xa_store(&fd->iommu, (iova >> PAGE_SHIFT) + i,
 				      pages[i], GFP_KERNEL));
 		if (err) {
-			spin_lock_irqsave(&fd->lock, flags);
+			fake_iommu_count(fd, i);
 			fake_iommu_unmap(fd, iova, i);
-			spin_unlock_irqrestore(&fd->lock, flags);
 			return err;
 		}
-		spin_lock_irqsave(&fd->lock, flags);
-		fd->cnt.iommu_pages++;
-		spin_unlock_irqrestore(&fd->lock, flags);
 	}
+	fake_iommu_count(fd, npages);
 	return 0;
 }
 
@@ -168,8 +180,8 @@ void fake_free_dma_buf(struct mlx5_umr_hca *hca, struct mlx5_umr_dma_buf *buf)
 
 	if (!fb)
 		return;
-	spin_lock_irqsave(&fd->lock, flags);
 	fake_iommu_unmap(fd, fb->iova, buf->npages);
+	spin_lock_irqsave(&fd->lock, flags);
 	fd->cnt.dma_bufs--;
 	spin_unlock_irqrestore(&fd->lock, flags);
 	kfree(buf->pages);
@@ -189,10 +201,8 @@ static void fake_unmap_sg_n(struct mlx5_umr_fake *fd, struct sg_table *sgt,
 			    unsigned int n)
 {
 	struct scatterlist *sg;
-	unsigned long flags;
 	unsigned int i;
 
-	spin_lock_irqsave(&fd->lock, flags);
 	for_each_sg(sgt->sgl, sg, n, i) {
 		u64 dma = sg_dma_address(sg);
 
@@ -200,7 +210,6 @@ static void fake_unmap_sg_n(struct mlx5_umr_fake *fd, struct sg_table *sgt,
 				 fake_sg_npages(dma & ~PAGE_MASK,
 						sg_dma_len(sg)));
 	}
-	spin_unlock_irqrestore(&fd->lock, flags);
 }
 
 int fake_dma_map_sg(struct mlx5_umr_hca *hca, struct sg_table *sgt,

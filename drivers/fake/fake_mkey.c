@@ -178,3 +178,33 @@ int mlx5_umr_fake_query_mkey(struct mlx5_umr_fake *fake, u32 key, void *mkc,
 	return ret;
 }
 EXPORT_SYMBOL(mlx5_umr_fake_query_mkey);
+
+/**
+ * mlx5_umr_fake_query_bsf() - read an mkey's BSF as a UMR left it (test-only)
+ * @fake: the fake
+ * @key: full key (index and variant)
+ * @bsf: receives up to @len bytes
+ * @len: size of @bsf
+ *
+ * Context: any.
+ * Return: bsf_octword_size of the mkey (0 without BSF), or -ENOENT.
+ */
+int mlx5_umr_fake_query_bsf(struct mlx5_umr_fake *fake, u32 key, void *bsf,
+			    size_t len)
+{
+	struct fake_mkey *mk;
+	unsigned long flags;
+	int ret = -ENOENT;
+
+	spin_lock_irqsave(&fake->lock, flags);
+	mk = fake_mkey_lookup(fake, key);
+	if (mk) {
+		if (mk->bsf)
+			memcpy(bsf, mk->bsf,
+			       min_t(size_t, len, (size_t)mk->bsf_oct * 16));
+		ret = mk->bsf_oct;
+	}
+	spin_unlock_irqrestore(&fake->lock, flags);
+	return ret;
+}
+EXPORT_SYMBOL(mlx5_umr_fake_query_bsf);

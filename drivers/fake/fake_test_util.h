@@ -14,6 +14,7 @@
 #include <kunit/test.h>
 #include <linux/slab.h>
 #include <linux/io.h>
+#include <linux/fs.h>
 #include <linux/mlx5/mlx5_ifc.h>
 #include <linux/mlx5/device.h>
 #include <linux/mlx5/qp.h>
@@ -545,6 +546,31 @@ static inline void ft_expect_err(struct ft *ft, void *w, size_t size,
 			(u32)opcode << 24 | ft->qpn);
 	KUNIT_EXPECT_EQ(ft->test, ft_qp_state(ft), MLX5_QP_STATE_ERR);
 	KUNIT_EXPECT_FALSE(ft->test, ft_poll(ft, &cqe));
+}
+
+/* Read or write one of the fake's debugfs files. */
+static inline ssize_t ft_dbg_io(struct ft *ft, const char *file, char *buf,
+				size_t len, bool write)
+{
+	char path[96];
+	struct file *f;
+	loff_t pos = 0;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/mlx5_umr_fake/%s/%s",
+		 ft->hca->name, file);
+	f = filp_open(path, write ? O_WRONLY : O_RDONLY, 0);
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	if (write) {
+		n = kernel_write(f, buf, len, &pos);
+	} else {
+		n = kernel_read(f, buf, len - 1, &pos);
+		if (n >= 0)
+			buf[n] = 0;
+	}
+	filp_close(f, NULL);
+	return n;
 }
 
 #endif /* _MLX5_UMR_FAKE_TEST_UTIL_H */

@@ -150,6 +150,25 @@ static void fake_wqe_umr_klm(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, memcmp(xlt, klm, sizeof(klm)), 0);
 	KUNIT_EXPECT_NULL(test, memchr_inv(xlt + 32, 0, 32));
 
+	/* debugfs: the QP and the WQE as executed (klm[1].bcount at 0x90) */
+	{
+		char *buf = kunit_kzalloc(test, 8192, GFP_KERNEL);
+		char want[64];
+
+		KUNIT_ASSERT_NOT_NULL(test, buf);
+		KUNIT_ASSERT_GT(test, ft_dbg_io(ft, "qps", buf, 8192, false),
+				0);
+		snprintf(want, sizeof(want), "0x%x RTS 6 3 3 ", ft->qpn);
+		KUNIT_EXPECT_NOT_NULL(test, strstr(buf, want));
+		KUNIT_ASSERT_GT(test, ft_dbg_io(ft, "wqes", buf, 8192, false),
+				0);
+		snprintf(want, sizeof(want), "qpn 0x%x idx 0 len 192\n",
+			 ft->qpn);
+		KUNIT_EXPECT_NOT_NULL(test, strstr(buf, want));
+		KUNIT_EXPECT_NOT_NULL(test,
+				      strstr(buf, "00000090: 00100000 "));
+	}
+
 	/* QUERY_MKEY returns the same context through the command path */
 	{
 		u32 in[MLX5_ST_SZ_DW(query_mkey_in)] = {};
@@ -370,6 +389,13 @@ static void mut_bad_rb(struct ft_rej *r)
 		cpu_to_be32(r->mrkey);
 }
 
+static void mut_bsf_no_room(struct ft_rej *r)
+{
+	/* r->key was created without BSF */
+	r->w->uc.bsf_octowords = cpu_to_be16(MLX5_MKEY_BSF_OCTO_SIZE);
+	r->size += sizeof(struct mlx5_bsf);
+}
+
 static void mut_bad_opcode(struct ft_rej *r)
 {
 	/* the opcode comes from the case; the WQE is otherwise valid */
@@ -405,6 +431,7 @@ static const struct ft_rej_case ft_rej_cases[] = {
 	    XLT_OFFSET),
 	REJ(bad_pd, NULL, MLX5_OPCODE_UMR, LOCAL_PROT_ERR, BAD_PD),
 	REJ(bad_rb, NULL, MLX5_OPCODE_UMR, LOCAL_QP_OP_ERR, XLT_BAD_RB),
+	REJ(bsf_no_room, NULL, MLX5_OPCODE_UMR, LOCAL_PROT_ERR, BSF),
 	REJ(bad_opcode, NULL, 0x7f, LOCAL_QP_OP_ERR, BAD_OPCODE),
 };
 
@@ -687,6 +714,111 @@ static void fake_wqe_set_psv(struct kunit *test)
 	ft_teardown(ft);
 }
 
+/* A doorbell record more than a ring ahead stops the QP. */
+static void fake_wqe_db_overrun(struct kunit *test)
+{
+	struct ft *ft = ft_setup(test, MLX5_UMR_FAKE_F_SYNC, NULL, 3, 6);
+	struct ft_nop nop = {};
+	struct mlx5_err_cqe *err;
+	struct mlx5_cqe64 cqe;
+
+	ft_post_nodb(ft, &nop, sizeof(nop), MLX5_OPCODE_NOP, true);
+	ft->pi += 8;	/* 9 WQEBBs "posted" on an 8-WQEBB ring */
+	ft_ring(ft, &nop);
+	KUNIT_ASSERT_TRUE(test, ft_poll(ft, &cqe));
+	err = (void *)&cqe;
+	KUNIT_EXPECT_EQ(test, err->op_own >> 4, MLX5_CQE_REQ_ERR);
+	KUNIT_EXPECT_EQ(test, err->syndrome, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
+	KUNIT_EXPECT_EQ(test, err->vendor_err_synd,
+			MLX5_UMR_FAKE_VS_DB_OVERRUN);
+	KUNIT_EXPECT_EQ(test, ft_qp_state(ft), MLX5_QP_STATE_ERR);
+	ft_qp_recover(ft);
+	ft_nop_post(ft, true);
+	KUNIT_ASSERT_TRUE(test, ft_poll(ft, &cqe));
+	KUNIT_EXPECT_EQ(test, cqe.op_own >> 4, MLX5_CQE_REQ);
+	ft_teardown(ft);
+}
+
+/* A full CQ is never overwritten: the CQE is lost and counted. */
+static void fake_wqe_cq_overrun(struct kunit *test)
+{
+	struct ft *ft = ft_setup(test, MLX5_UMR_FAKE_F_SYNC, NULL, 6, 2);
+	struct mlx5_umr_fake_counters c;
+	struct mlx5_cqe64 cqe;
+	int i;
+
+	for (i = 0; i < 5; i++)
+		ft_nop_post(ft, true);
+	mlx5_umr_fake_get_counters(ft->fake, &c);
+	KUNIT_EXPECT_EQ(test, c.cqes, 4ULL);
+	KUNIT_EXPECT_EQ(test, c.cq_overruns, 1ULL);
+	for (i = 0; i < 4; i++) {
+		KUNIT_ASSERT_TRUE(test, ft_poll(ft, &cqe));
+		KUNIT_EXPECT_EQ(test, be16_to_cpu(cqe.wqe_counter), i);
+	}
+	KUNIT_EXPECT_FALSE(test, ft_poll(ft, &cqe));
+	ft_teardown(ft);
+}
+
+/* A BSF after the inline translation lands in the mkey with bsf_en. */
+static void fake_wqe_umr_bsf(struct kunit *test)
+{
+	struct ft *ft = ft_setup(test, MLX5_UMR_FAKE_F_SYNC, NULL, 6, 6);
+	struct ft_umr *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+	int inlen = MLX5_ST_SZ_BYTES(create_mkey_in);
+	u32 out[MLX5_ST_SZ_DW(create_mkey_out)] = {};
+	u8 mkc[MLX5_ST_SZ_BYTES(mkc)], got[64];
+	struct mlx5_umr_dma_buf mr;
+	struct mlx5_klm klm = {};
+	struct mlx5_bsf *bsf;
+	void *in, *c;
+	u32 k1, key;
+	size_t size;
+
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	k1 = ft_mr(ft, &mr, PAGE_SIZE, 0x1000, FT_LW);
+	in = kunit_kzalloc(test, inlen, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, in);
+	MLX5_SET(create_mkey_in, in, opcode, MLX5_CMD_OP_CREATE_MKEY);
+	c = MLX5_ADDR_OF(create_mkey_in, in, memory_key_mkey_entry);
+	MLX5_SET(mkc, c, access_mode_1_0, MLX5_MKC_ACCESS_MODE_KLMS);
+	MLX5_SET(mkc, c, umr_en, 1);
+	MLX5_SET(mkc, c, free, 1);
+	MLX5_SET(mkc, c, pd, ft->pdn);
+	MLX5_SET(mkc, c, qpn, 0xffffff);
+	MLX5_SET(mkc, c, bsf_en, 1);
+	MLX5_SET(mkc, c, bsf_octword_size, MLX5_MKEY_BSF_OCTO_SIZE);
+	MLX5_SET(mkc, c, translations_octword_size, 4);
+	KUNIT_ASSERT_EQ(test, ft_cmd(ft, in, inlen, out, sizeof(out)), 0);
+	key = MLX5_GET(create_mkey_out, out, mkey_index) << 8;
+
+	ft_klm(&klm, 512, k1, 0x1000);
+	size = ft_umr_init(w, key, FT_RR, 512, &klm, sizeof(klm));
+	w->uc.bsf_octowords = cpu_to_be16(MLX5_MKEY_BSF_OCTO_SIZE);
+	w->uc.mkey_mask |= cpu_to_be64(MLX5_MKEY_MASK_BSF_EN);
+	MLX5_SET(mkc, &w->mkey, bsf_en, 1);
+	bsf = (void *)(w->xlt + 64);
+	bsf->basic.bsf_size_sbs = 1 << 7;
+	bsf->basic.raw_data_size = cpu_to_be32(4096);
+	bsf->w_inl.vld_refresh = cpu_to_be16(MLX5_BSF_INL_VALID);
+	ft_umr_ok(ft, w, size + sizeof(*bsf));
+
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_query_bsf(ft->fake, key, got,
+						      sizeof(got)), 4);
+	KUNIT_EXPECT_EQ(test, memcmp(got, bsf, sizeof(got)), 0);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_query_mkey(ft->fake, key, mkc,
+						       NULL, 0), 4);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, bsf_en), 1);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, free), 0);
+	/* an mkey created without BSF has none */
+	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_query_bsf(ft->fake, k1, got,
+						      sizeof(got)), 0);
+	ft_del_mkey(ft, key);
+	ft_del_mkey(ft, k1);
+	ft->hca->ops->free_dma_buf(ft->hca, &mr);
+	ft_teardown(ft);
+}
+
 static struct kunit_case fake_wqe_cases[] = {
 	KUNIT_CASE(fake_wqe_nop_cqe),
 	KUNIT_CASE(fake_wqe_unsignalled),
@@ -702,6 +834,9 @@ static struct kunit_case fake_wqe_cases[] = {
 	KUNIT_CASE(fake_wqe_faults),
 	KUNIT_CASE(fake_wqe_umr_pointer),
 	KUNIT_CASE(fake_wqe_set_psv),
+	KUNIT_CASE(fake_wqe_db_overrun),
+	KUNIT_CASE(fake_wqe_cq_overrun),
+	KUNIT_CASE(fake_wqe_umr_bsf),
 	{}
 };
 

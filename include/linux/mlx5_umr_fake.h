@@ -95,6 +95,32 @@ enum mlx5_umr_fake_vsynd {
 
 /**
  * enum mlx5_umr_fake_cmd_synd - syndromes of failed commands
+ * @MLX5_UMR_FAKE_SYND_BAD_OPCODE: opcode the fake does not implement
+ * @MLX5_UMR_FAKE_SYND_BAD_INLEN: input mailbox shorter than its layout
+ *	(or than its PAS list)
+ * @MLX5_UMR_FAKE_SYND_BAD_OUTLEN: output mailbox shorter than its layout
+ * @MLX5_UMR_FAKE_SYND_NO_RESOURCES: out of memory or object numbers
+ * @MLX5_UMR_FAKE_SYND_BAD_PD: PD does not exist
+ * @MLX5_UMR_FAKE_SYND_PD_BUSY: PD still used by an mkey, QP or PSV
+ * @MLX5_UMR_FAKE_SYND_BAD_CQ: CQ does not exist
+ * @MLX5_UMR_FAKE_SYND_CQ_BUSY: CQ still used by a QP
+ * @MLX5_UMR_FAKE_SYND_BAD_UAR: uar_page is not an allocated UAR
+ * @MLX5_UMR_FAKE_SYND_BAD_DBR: doorbell record unaligned or not mapped
+ * @MLX5_UMR_FAKE_SYND_BAD_PAS: PAS entry unaligned or not mapped
+ * @MLX5_UMR_FAKE_SYND_BAD_SIZE: queue larger than the caps allow
+ * @MLX5_UMR_FAKE_SYND_BAD_ST: QP service type other than REG_UMR
+ * @MLX5_UMR_FAKE_SYND_BAD_RQ: QP with a receive queue, or without SQ
+ * @MLX5_UMR_FAKE_SYND_BAD_QP: QP does not exist
+ * @MLX5_UMR_FAKE_SYND_BAD_QP_STATE: transition not allowed from the state
+ * @MLX5_UMR_FAKE_SYND_BAD_MKEY: mkey index does not exist
+ * @MLX5_UMR_FAKE_SYND_BAD_ACCESS_MODE: access mode other than PA, MTT,
+ *	KLMS, KSM
+ * @MLX5_UMR_FAKE_SYND_XLT_TOO_BIG: translation larger than the caps allow,
+ *	or inline translation larger than translations_octword_size
+ * @MLX5_UMR_FAKE_SYND_BAD_PSV: PSV does not exist
+ * @MLX5_UMR_FAKE_SYND_BAD_CAP_TYPE: capability type other than general
+ * @MLX5_UMR_FAKE_SYND_BAD_CQE_SIZE: CQE size other than 64 bytes
+ * @MLX5_UMR_FAKE_SYND_BAD_FIELD: another field the fake does not accept
  *
  * Real firmware returns opaque 32-bit syndromes; the fake returns these so
  * tests can tell causes apart. The status (MLX5_CMD_STAT_*) is what real
@@ -102,7 +128,6 @@ enum mlx5_umr_fake_vsynd {
  */
 enum mlx5_umr_fake_cmd_synd {
 	MLX5_UMR_FAKE_SYND_BAD_OPCODE = 0xfa4e0001,
-	MLX5_UMR_FAKE_SYND_BAD_OP_MOD,
 	MLX5_UMR_FAKE_SYND_BAD_INLEN,
 	MLX5_UMR_FAKE_SYND_BAD_OUTLEN,
 	MLX5_UMR_FAKE_SYND_NO_RESOURCES,
@@ -222,6 +247,8 @@ void mlx5_umr_fake_get_counters(struct mlx5_umr_fake *fake,
 				struct mlx5_umr_fake_counters *cnt);
 int mlx5_umr_fake_query_mkey(struct mlx5_umr_fake *fake, u32 key, void *mkc,
 			     void *xlt, size_t xlt_len);
+int mlx5_umr_fake_query_bsf(struct mlx5_umr_fake *fake, u32 key, void *bsf,
+			    size_t len);
 int mlx5_umr_fake_qp_state(struct mlx5_umr_fake *fake, u32 qpn, u16 *sq_ci);
 int mlx5_umr_fake_xfer(struct mlx5_umr_fake *fake, u32 key, u64 offset,
 		       void *buf, size_t len, bool write, bool remote);
