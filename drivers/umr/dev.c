@@ -57,7 +57,8 @@ static u8 mlx5_umr_fence_mode(u8 cap)
 	}
 }
 
-static int mlx5_umr_query_caps(struct mlx5_umr_dev *dev, u8 *cqe_version)
+static int mlx5_umr_query_caps(struct mlx5_umr_dev *dev, u8 *cqe_version,
+			       u8 *ts_format)
 {
 	u32 sin[MLX5_ST_SZ_DW(query_special_contexts_in)] = {};
 	u32 sout[MLX5_ST_SZ_DW(query_special_contexts_out)] = {};
@@ -96,6 +97,10 @@ static int mlx5_umr_query_caps(struct mlx5_umr_dev *dev, u8 *cqe_version)
 				    2 * MLX5_SEND_WQE_BB) /
 				   sizeof(struct mlx5_klm);
 	*cqe_version = MLX5_GET(cmd_hca_cap, hcap, cqe_version);
+	/* As mlx5_get_qp_default_ts() for a QP without RoCE. */
+	*ts_format = MLX5_GET(cmd_hca_cap, hcap, sq_ts_format) ?
+		     MLX5_TIMESTAMP_FORMAT_DEFAULT :
+		     MLX5_TIMESTAMP_FORMAT_FREE_RUNNING;
 	if (!MLX5_GET(cmd_hca_cap, hcap, log_max_klm_list_size)) {
 		dev_err(dev->hca->dev, "umr: HCA reports no KLM support\n");
 		err = -EOPNOTSUPP;
@@ -204,7 +209,8 @@ static void mlx5_umr_destroy_cq(struct mlx5_umr_dev *dev)
 	dev->hca->ops->free_dma_buf(dev->hca, &dev->cq_buf);
 }
 
-static int mlx5_umr_create_qp(struct mlx5_umr_dev *dev, u8 cqe_version)
+static int mlx5_umr_create_qp(struct mlx5_umr_dev *dev, u8 cqe_version,
+			      u8 ts_format)
 {
 	const struct mlx5_umr_hca_ops *ops = dev->hca->ops;
 	u32 out[MLX5_ST_SZ_DW(create_qp_out)] = {};
@@ -239,6 +245,7 @@ static int mlx5_umr_create_qp(struct mlx5_umr_dev *dev, u8 cqe_version)
 	MLX5_SET(qpc, qpc, cqn_rcv, dev->cq.cqn);
 	MLX5_SET(qpc, qpc, rq_type, MLX5_ZERO_LEN_RQ);
 	MLX5_SET(qpc, qpc, log_sq_size, ilog2(sq->bbs));
+	MLX5_SET(qpc, qpc, ts_format, ts_format);
 	MLX5_SET64(qpc, qpc, dbr_addr, dev->dbr.pages[0]);
 	if (cqe_version == 1)
 		MLX5_SET(qpc, qpc, user_index, 0xffffff);
@@ -347,7 +354,7 @@ int mlx5_umr_dev_init(struct mlx5_umr_dev *dev)
 {
 	const struct mlx5_umr_hca_ops *ops = dev->hca->ops;
 	struct mlx5_umr_sq *sq = &dev->sq;
-	u8 cqe_version = 0;
+	u8 cqe_version = 0, ts_format = 0;
 	int err;
 
 	mlx5_umr_sq_init(dev);
@@ -358,7 +365,7 @@ int mlx5_umr_dev_init(struct mlx5_umr_dev *dev)
 		goto err_mem;
 	}
 
-	err = mlx5_umr_query_caps(dev, &cqe_version);
+	err = mlx5_umr_query_caps(dev, &cqe_version, &ts_format);
 	if (err)
 		goto err_mem;
 	err = mlx5_umr_alloc_pd(dev);
@@ -373,7 +380,7 @@ int mlx5_umr_dev_init(struct mlx5_umr_dev *dev)
 	err = mlx5_umr_create_cq(dev);
 	if (err)
 		goto err_dbr;
-	err = mlx5_umr_create_qp(dev, cqe_version);
+	err = mlx5_umr_create_qp(dev, cqe_version, ts_format);
 	if (err)
 		goto err_cq;
 	dev->wq_ctx.caps = &dev->caps;

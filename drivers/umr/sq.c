@@ -30,6 +30,9 @@
 #define MLX5_UMR_PRIV_SIZE	1	/* WQE bytes */
 #define MLX5_UMR_WRF_XLT	BIT(0)	/* holds the mkey's xlt table */
 
+/* How often mlx5_umr_exec() checks for internal error while waiting. */
+#define MLX5_UMR_EXEC_POLL	(HZ / 10)
+
 static __be32 *mlx5_umr_sq_dbrec(struct mlx5_umr_dev *dev)
 {
 	return (__be32 *)dev->dbr.cpu;
@@ -50,6 +53,7 @@ void mlx5_umr_sq_init(struct mlx5_umr_dev *dev)
 
 	spin_lock_init(&sq->lock);
 	init_waitqueue_head(&sq->wait);
+	INIT_LIST_HEAD(&sq->resubmit);
 	sq->state = MLX5_UMR_SQ_RESET;
 	sq->bbs = 1U << MLX5_UMR_LOG_SQ_BBS;
 	sq->ncqe = 1U << MLX5_UMR_LOG_CQ_SIZE;
@@ -171,9 +175,9 @@ static void mlx5_umr_handle_cqe(struct mlx5_umr_dev *dev,
 		trace_mlx5_umr_error(dev->hca->name, sq->qpn, wqe_counter,
 				     err->syndrome, err->vendor_err_synd);
 		if (err->syndrome == MLX5_CQE_SYNDROME_WR_FLUSH_ERR) {
-			/* Never executed: the QP was already in error. */
+			/* Never executed: recovery posts them again. */
 			ok = mlx5_umr_sq_retire(sq, wqe_counter, -ECANCELED,
-						-ECANCELED, 0, done);
+						-ECANCELED, 0, &sq->resubmit);
 		} else {
 			dev_err_ratelimited(dev->hca->dev,
 					    "umr: error CQE qpn 0x%x wqe %u syndrome 0x%x vendor 0x%x\n",
@@ -280,7 +284,8 @@ void mlx5_umr_poll_work(struct work_struct *work)
 }
 
 /**
- * mlx5_umr_sq_fail_all() - complete every request in flight with @status
+ * mlx5_umr_sq_fail_all() - complete every request in flight or waiting to
+ * be resubmitted with @status
  * @dev: the device
  * @status: the negative errno they get
  *
@@ -289,10 +294,14 @@ void mlx5_umr_poll_work(struct work_struct *work)
  */
 void mlx5_umr_sq_fail_all(struct mlx5_umr_dev *dev, int status)
 {
+	struct mlx5_umr_wr *wr;
 	LIST_HEAD(done);
 
 	spin_lock_irq(&dev->sq.lock);
 	mlx5_umr_sq_retire_all(&dev->sq, status, &done);
+	list_for_each_entry(wr, &dev->sq.resubmit, node)
+		wr->status = status;
+	list_splice_tail_init(&dev->sq.resubmit, &done);
 	spin_unlock_irq(&dev->sq.lock);
 	mlx5_umr_sq_finish(dev, &done);
 }
@@ -314,21 +323,127 @@ static bool mlx5_umr_hca_dead(struct mlx5_umr_dev *dev)
 	return ops->internal_error && ops->internal_error(dev->hca);
 }
 
+/* Write the WQE for @wr at the producer index. Caller holds sq->lock. */
+static int mlx5_umr_sq_write(struct mlx5_umr_dev *dev,
+			     struct mlx5_umr_wr *wr, unsigned int size,
+			     u8 fm_ce_se, __be32 *db)
+{
+	struct mlx5_umr_sq *sq = &dev->sq;
+	struct mlx5_umr_mkey_priv *mp = to_priv(wr->mkey);
+	unsigned int slot = sq->pc & (sq->bbs - 1);
+	unsigned int room = (sq->bbs - slot) * MLX5_SEND_WQE_BB;
+	u8 *dst = (u8 *)dev->sq_buf.cpu + slot * MLX5_SEND_WQE_BB;
+	const struct mlx5_umr_xlt *xlt = mp->xlt.cpu ? &mp->xlt : NULL;
+	u8 *buf = size <= room ? dst : sq->scratch;
+	int ret;
+
+	ret = mlx5_umr_wqe_encode(&dev->wq_ctx, wr, xlt, (u16)sq->pc,
+				  fm_ce_se, buf, size);
+	if (ret < 0)
+		return ret;
+	if (ret != size)
+		return -EINVAL;
+	if (buf == sq->scratch) {
+		/* The WQE wraps: the tail goes to the start of the ring. */
+		memcpy(dst, buf, room);
+		memcpy(dev->sq_buf.cpu, buf + room, size - room);
+	}
+	memcpy(db, buf, 2 * sizeof(*db));
+	return 0;
+}
+
+/*
+ * Append @wr's WQE (validated, sized in priv) at the producer index;
+ * @last asks for a CQE. Caller holds sq->lock and checked the room.
+ */
+static int mlx5_umr_sq_push(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr,
+			    bool last, __be32 *db)
+{
+	struct mlx5_umr_sq *sq = &dev->sq;
+	unsigned int size = wr->priv[MLX5_UMR_PRIV_SIZE];
+	unsigned int nbb = size / MLX5_SEND_WQE_BB;
+	bool signal = last || sq->unsignaled + nbb >= MLX5_UMR_SIGNAL_BBS;
+	u8 fm = sq->next_fence | (signal ? MLX5_WQE_CTRL_CQ_UPDATE : 0);
+	int err;
+
+	err = mlx5_umr_sq_write(dev, wr, size, fm, db);
+	if (err)
+		return err;
+	sq->ents[sq->pc & (sq->bbs - 1)].wr = wr;
+	sq->ents[sq->pc & (sq->bbs - 1)].nbb = nbb;
+	wr->status = 0;
+	wr->syndrome = 0;
+	trace_mlx5_umr_post(dev->hca->name, sq->qpn, (u16)sq->pc,
+			    wr->mkey->key, wr->op, nbb, signal);
+	sq->pc += nbb;
+	sq->unsignaled = signal ? 0 : sq->unsignaled + nbb;
+	sq->next_fence = dev->caps.umr_fence;
+	return 0;
+}
+
+/*
+ * Post again, in their order, the requests an error flushed, then let new
+ * work in. They still hold their users reference and translation table;
+ * the ring is empty and held them all before, so they fit.
+ */
+static void mlx5_umr_sq_resubmit(struct mlx5_umr_dev *dev)
+{
+	struct mlx5_umr_sq *sq = &dev->sq;
+	struct mlx5_umr_wr *wr, *tmp;
+	bool posted = false;
+	LIST_HEAD(done);
+	__be32 db[2];
+
+	spin_lock_irq(&sq->lock);
+	list_for_each_entry_safe(wr, tmp, &sq->resubmit, node) {
+		list_del(&wr->node);
+		if (wr->priv[MLX5_UMR_PRIV_SIZE] / MLX5_SEND_WQE_BB >
+		    sq->bbs - (sq->pc - sq->cc) ||
+		    mlx5_umr_sq_push(dev, wr, list_empty(&sq->resubmit), db)) {
+			wr->status = -ECANCELED;
+			list_add_tail(&wr->node, &done);
+			continue;
+		}
+		posted = true;
+	}
+	if (posted) {
+		sq->progress = jiffies;
+		/* WQEs before the record that announces them. */
+		dma_wmb();
+		mlx5_umr_sq_dbrec(dev)[MLX5_SND_DBR] =
+			cpu_to_be32(sq->pc & 0xffff);
+	}
+	sq->state = MLX5_UMR_SQ_RTS;
+	sq->events++;
+	spin_unlock_irq(&sq->lock);
+
+	if (posted) {
+		/* Record before the MMIO doorbell; no lock across write_db. */
+		wmb();
+		dev->hca->ops->write_db(dev->hca, &dev->uar, MLX5_BF_OFFSET, db);
+		queue_delayed_work(system_wq, &dev->watchdog, dev->timeout);
+	}
+	wake_up_all(&sq->wait);
+	mlx5_umr_sq_finish(dev, &done);
+}
+
 /**
  * mlx5_umr_recover_work() - bring the UMR QP back to RTS after an error
  * @work: mlx5_umr_dev.recover_work
  *
  * RESET discards what the QP still holds and stops CQE generation for it,
  * so after one more CQ poll every request still in flight was never going
- * to complete: it fails with -ECANCELED (-ETIMEDOUT after a timeout). Then
- * RESET->INIT->RTR->RTS, with producer and consumer back at zero as the
- * HCA's WQE counter is after RESET.
+ * to complete. After an error CQE those never ran (the QP stopped at the
+ * failed WQE): with the flushed ones they are posted again once the QP is
+ * back in RTS. After a timeout they fail with -ETIMEDOUT. Producer and
+ * consumer go back to zero, as the HCA's WQE counter does in RESET.
  */
 void mlx5_umr_recover_work(struct work_struct *work)
 {
 	struct mlx5_umr_dev *dev = container_of(work, struct mlx5_umr_dev,
 						 recover_work);
 	struct mlx5_umr_sq *sq = &dev->sq;
+	LIST_HEAD(done);
 	bool timed_out;
 	int err;
 
@@ -352,9 +467,16 @@ void mlx5_umr_recover_work(struct work_struct *work)
 
 	err = mlx5_umr_qp_modify(dev, MLX5_CMD_OP_2RST_QP);
 	mlx5_umr_cq_poll(dev, false);
-	mlx5_umr_sq_fail_all(dev, timed_out ? -ETIMEDOUT : -ECANCELED);
 
 	spin_lock_irq(&sq->lock);
+	/*
+	 * After an error CQE the QP stopped at the failed WQE: the ones after
+	 * it never ran and go again. After a timeout nobody knows.
+	 */
+	if (timed_out)
+		mlx5_umr_sq_retire_all(sq, -ETIMEDOUT, &done);
+	else
+		mlx5_umr_sq_retire_all(sq, -ECANCELED, &sq->resubmit);
 	sq->pc = 0;
 	sq->cc = 0;
 	sq->unsignaled = 0;
@@ -363,16 +485,18 @@ void mlx5_umr_recover_work(struct work_struct *work)
 	mlx5_umr_sq_dbrec(dev)[MLX5_SND_DBR] = 0;
 	mlx5_umr_sq_dbrec(dev)[MLX5_RCV_DBR] = 0;
 	spin_unlock_irq(&sq->lock);
+	mlx5_umr_sq_finish(dev, &done);
 
 	if (!err)
 		err = mlx5_umr_qp_to_rts(dev);
 	if (err) {
 		dev_err(dev->hca->dev, "umr: QP recovery failed: %d\n", err);
+		mlx5_umr_sq_fail_all(dev, -ECANCELED);
 		mlx5_umr_sq_set_state(dev, MLX5_UMR_SQ_DEAD);
 		goto out;
 	}
 	mlx5_umr_cq_arm(dev);
-	mlx5_umr_sq_set_state(dev, MLX5_UMR_SQ_RTS);
+	mlx5_umr_sq_resubmit(dev);
 	dev_info_ratelimited(dev->hca->dev, "umr: QP 0x%x recovered\n",
 			     sq->qpn);
 out:
@@ -436,35 +560,6 @@ void mlx5_umr_sq_stop(struct mlx5_umr_dev *dev)
 	cancel_delayed_work_sync(&dev->watchdog);
 }
 
-/* Write the WQE for @wr at the producer index. Caller holds sq->lock. */
-static int mlx5_umr_sq_write(struct mlx5_umr_dev *dev,
-			     struct mlx5_umr_wr *wr, unsigned int size,
-			     u8 fm_ce_se, __be32 *db)
-{
-	struct mlx5_umr_sq *sq = &dev->sq;
-	struct mlx5_umr_mkey_priv *mp = to_priv(wr->mkey);
-	unsigned int slot = sq->pc & (sq->bbs - 1);
-	unsigned int room = (sq->bbs - slot) * MLX5_SEND_WQE_BB;
-	u8 *dst = (u8 *)dev->sq_buf.cpu + slot * MLX5_SEND_WQE_BB;
-	const struct mlx5_umr_xlt *xlt = mp->xlt.cpu ? &mp->xlt : NULL;
-	u8 *buf = size <= room ? dst : sq->scratch;
-	int ret;
-
-	ret = mlx5_umr_wqe_encode(&dev->wq_ctx, wr, xlt, (u16)sq->pc,
-				  fm_ce_se, buf, size);
-	if (ret < 0)
-		return ret;
-	if (ret != size)
-		return -EINVAL;
-	if (buf == sq->scratch) {
-		/* The WQE wraps: the tail goes to the start of the ring. */
-		memcpy(dst, buf, room);
-		memcpy(dev->sq_buf.cpu, buf + room, size - room);
-	}
-	memcpy(db, buf, 2 * sizeof(*db));
-	return 0;
-}
-
 /* Needs the mkey's translation table? Then it must be idle. */
 static bool mlx5_umr_wr_uses_xlt(const struct mlx5_umr_wr *wr)
 {
@@ -486,17 +581,26 @@ static void mlx5_umr_release_xlts(struct mlx5_umr_wr **wrs, unsigned int n)
 	}
 }
 
+/*
+ * Take the pointer-mode tables the batch needs: -EBUSY while an earlier
+ * request still uses one, -EINVAL when two requests of the batch would
+ * (that can never succeed).
+ */
 static int mlx5_umr_claim_xlts(struct mlx5_umr_wr **wrs, unsigned int n)
 {
-	unsigned int i;
+	unsigned int i, j;
 
 	for (i = 0; i < n; i++) {
 		wrs[i]->priv[MLX5_UMR_PRIV_FLAGS] = 0;
 		if (!mlx5_umr_wr_uses_xlt(wrs[i]))
 			continue;
 		if (test_and_set_bit_lock(0, &to_priv(wrs[i]->mkey)->xlt_busy)) {
+			for (j = 0; j < i; j++)
+				if (wrs[j]->mkey == wrs[i]->mkey &&
+				    wrs[j]->priv[MLX5_UMR_PRIV_FLAGS])
+					break;
 			mlx5_umr_release_xlts(wrs, i);
-			return -EBUSY;
+			return j < i ? -EINVAL : -EBUSY;
 		}
 		wrs[i]->priv[MLX5_UMR_PRIV_FLAGS] = MLX5_UMR_WRF_XLT;
 	}
@@ -567,12 +671,12 @@ static int mlx5_umr_check_batch(struct mlx5_umr_dev *dev,
  * this function returns an error, in which case none is called. The
  * requests and the memory they point to (entry arrays, scatterlists) must
  * stay valid until then. Two requests of one batch may not rewrite the
- * translation of the same pointer-mode mkey.
+ * translation of the same pointer-mode mkey (-EINVAL).
  *
  * Context: any context except hard IRQ; does not sleep. done() may be
  * called before this function returns.
  * Return: 0 when the whole batch was posted; -EINVAL, -ENOMEM, -EOPNOTSUPP
- * or -EOVERFLOW when a request is invalid; -EBUSY when the send queue has
+ * or -EOVERFLOW when a request (or the batch) is invalid; -EBUSY when the send queue has
  * no room for the batch right now, is being recovered, or a pointer-mode
  * mkey's table is still in use (retry after a completion); -EIO when the
  * device is in internal error; -ENODEV after the device was unregistered.
@@ -581,7 +685,7 @@ int mlx5_umr_post(struct mlx5_umr_dev *dev, struct mlx5_umr_wr **wrs,
 		  unsigned int n)
 {
 	struct mlx5_umr_sq *sq = &dev->sq;
-	unsigned int i, nbb, total;
+	unsigned int i, total;
 	unsigned long flags;
 	u32 start, unsignaled;
 	bool was_idle;
@@ -597,6 +701,11 @@ int mlx5_umr_post(struct mlx5_umr_dev *dev, struct mlx5_umr_wr **wrs,
 	if (err)
 		goto out;
 	if (mlx5_umr_hca_dead(dev)) {
+		/* Nothing in flight will complete: fail it now, not at timeout. */
+		spin_lock_irqsave(&sq->lock, flags);
+		if (sq->pc != sq->cc)
+			mlx5_umr_sq_set_err(dev, false);
+		spin_unlock_irqrestore(&sq->lock, flags);
 		err = -EIO;
 		goto out;
 	}
@@ -619,16 +728,7 @@ int mlx5_umr_post(struct mlx5_umr_dev *dev, struct mlx5_umr_wr **wrs,
 	fence = sq->next_fence;
 	was_idle = sq->pc == sq->cc;
 	for (i = 0; i < n; i++) {
-		struct mlx5_umr_wr *wr = wrs[i];
-		unsigned int size = wr->priv[MLX5_UMR_PRIV_SIZE];
-		bool signal;
-		u8 fm;
-
-		nbb = size / MLX5_SEND_WQE_BB;
-		signal = i == n - 1 ||
-			 sq->unsignaled + nbb >= MLX5_UMR_SIGNAL_BBS;
-		fm = sq->next_fence | (signal ? MLX5_WQE_CTRL_CQ_UPDATE : 0);
-		err = mlx5_umr_sq_write(dev, wr, size, fm, db);
+		err = mlx5_umr_sq_push(dev, wrs[i], i == n - 1, db);
 		if (err) {
 			/* Nothing was published: forget what was written. */
 			while (sq->pc != start) {
@@ -640,15 +740,6 @@ int mlx5_umr_post(struct mlx5_umr_dev *dev, struct mlx5_umr_wr **wrs,
 			mlx5_umr_release_xlts(wrs, n);
 			goto unlock;
 		}
-		sq->ents[sq->pc & (sq->bbs - 1)].wr = wr;
-		sq->ents[sq->pc & (sq->bbs - 1)].nbb = nbb;
-		wr->status = 0;
-		wr->syndrome = 0;
-		trace_mlx5_umr_post(dev->hca->name, sq->qpn, (u16)sq->pc,
-				    wr->mkey->key, wr->op, nbb, signal);
-		sq->pc += nbb;
-		sq->unsignaled = signal ? 0 : sq->unsignaled + nbb;
-		sq->next_fence = dev->caps.umr_fence;
 	}
 	/* One reference per request, dropped after its done(). */
 	percpu_ref_get_many(&dev->users, n);
@@ -728,10 +819,21 @@ int mlx5_umr_exec(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr,
 				   max_t(long, deadline - jiffies, 1));
 	}
 	if (!err) {
-		if (!wait_for_completion_timeout(&done, tmo)) {
-			mlx5_umr_sq_timeout(dev);
+		/* Look at the device now and then: a dead HCA fails fast. */
+		while (!wait_for_completion_timeout(&done,
+						    min_t(unsigned long, tmo,
+							  MLX5_UMR_EXEC_POLL))) {
+			bool dead = mlx5_umr_hca_dead(dev);
+
+			tmo -= min_t(unsigned long, tmo, MLX5_UMR_EXEC_POLL);
+			if (!dead && tmo)
+				continue;
+			spin_lock_irq(&dev->sq.lock);
+			mlx5_umr_sq_set_err(dev, !dead);
+			spin_unlock_irq(&dev->sq.lock);
 			/* Recovery completes every request in flight. */
 			wait_for_completion(&done);
+			break;
 		}
 		err = wr->status;
 	}

@@ -624,7 +624,7 @@ static void svc_error_mid_batch(struct kunit *test)
 	svc_kill_mkey(test, c, mk[2]->key);
 
 	KUNIT_ASSERT_EQ(test, mlx5_umr_post(c->dev, wrs, 5), 0);
-	/* Requests the HCA did not flush are failed by recovery. */
+	/* Recovery resubmits what the error flushed. */
 	flush_work(&c->dev->recover_work);
 	for (i = 0; i < 5; i++)
 		KUNIT_EXPECT_EQ(test, req[i].calls, 1);
@@ -632,10 +632,12 @@ static void svc_error_mid_batch(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, req[1].wr.status, 0);
 	KUNIT_EXPECT_EQ(test, req[2].wr.status, -EIO);
 	KUNIT_EXPECT_NE(test, req[2].wr.syndrome, 0);
-	KUNIT_EXPECT_EQ(test, req[3].wr.status, -ECANCELED);
-	KUNIT_EXPECT_EQ(test, req[4].wr.status, -ECANCELED);
+	/* never executed: posted again after recovery, and done */
+	KUNIT_EXPECT_EQ(test, req[3].wr.status, 0);
+	KUNIT_EXPECT_EQ(test, req[4].wr.status, 0);
+	svc_check_layout(test, c->dev, mk[3]->key, segs, 1);
 
-	/* The next configure waits for recovery and succeeds. */
+	/* The next configure succeeds. */
 	svc_wr_list(&wr, mk[4], sge, 1, ACC_ALL);
 	KUNIT_ASSERT_EQ(test, mlx5_umr_exec(c->dev, &wr, 0), 0);
 	svc_check_layout(test, c->dev, mk[4]->key, segs, 1);
@@ -786,8 +788,12 @@ static void svc_batch_refused(struct kunit *test)
 	svc_wr_list(&req[2].wr, big, many, 100, ACC_ALL);
 	req[1].wr.done = svc_req_done;
 	req[2].wr.done = svc_req_done;
-	KUNIT_EXPECT_EQ(test, mlx5_umr_post(c->dev, wrs, 3), -EBUSY);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_post(c->dev, wrs, 3), -EINVAL);
 	KUNIT_EXPECT_EQ(test, to_priv(big)->xlt_busy, 0UL);
+	/* the table held by a request in flight: retry later */
+	set_bit(0, &to_priv(big)->xlt_busy);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_post(c->dev, &wrs[1], 1), -EBUSY);
+	clear_bit(0, &to_priv(big)->xlt_busy);
 	/* a request without a callback */
 	req[2].wr.done = NULL;
 	KUNIT_EXPECT_EQ(test, mlx5_umr_post(c->dev, wrs, 3), -EINVAL);
@@ -861,20 +867,55 @@ static void svc_irq_off_completion(struct kunit *test)
 	mlx5_umr_free_mkey(mk);
 }
 
+static struct mlx5_umr_fake *svc_dying_fake;
+
+static void svc_kill_fake(struct work_struct *work)
+{
+	mlx5_umr_fake_inject_internal_error(svc_dying_fake);
+}
+
+/*
+ * Internal error: a waiting mlx5_umr_exec() and requests in flight fail
+ * with -EIO well before their timeout, new ones fail at once.
+ */
 static void svc_internal_error(struct kunit *test)
 {
 	struct svc_ctx *c = test->priv;
 	struct mlx5_umr_sge sge[] = { { MR_IOVA, 32, c->mr[1].mkey->key } };
+	struct svc_req req = {}, req2 = {};
+	struct mlx5_umr_wr *p = &req.wr, *q = &req2.wr, wr;
+	struct delayed_work kill;
 	struct mlx5_umr_mkey *mk;
-	struct mlx5_umr_wr wr, *p = &wr;
+	unsigned long t0;
 
 	mk = mlx5_umr_alloc_mkey(c->dev, 1, 0);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(mk));
+	svc_wr_list(&req.wr, mk, sge, 1, ACC_ALL);
+	req.wr.done = svc_req_done;
+	svc_wr_list(&req2.wr, mk, sge, 1, ACC_ALL);
+	req2.wr.done = svc_req_done;
 	svc_wr_list(&wr, mk, sge, 1, ACC_ALL);
-	wr.done = (void *)svc_req_done;
-	mlx5_umr_fake_inject_internal_error(c->fake);
-	KUNIT_EXPECT_EQ(test, mlx5_umr_post(c->dev, &p, 1), -EIO);
+
+	/* Two requests whose CQEs are lost; the device dies meanwhile. */
+	mlx5_umr_fake_inject_drop_cqe(c->fake, 2);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_post(c->dev, &p, 1), 0);
+	KUNIT_EXPECT_EQ(test, req.calls, 0);
+	svc_dying_fake = c->fake;
+	INIT_DELAYED_WORK_ONSTACK(&kill, svc_kill_fake);
+	schedule_delayed_work(&kill, msecs_to_jiffies(30));
+	t0 = jiffies;
+	KUNIT_EXPECT_EQ(test, mlx5_umr_exec(c->dev, &wr, 10000), -EIO);
+	KUNIT_EXPECT_LT(test, jiffies - t0, 2UL * HZ);
+	flush_delayed_work(&kill);
+	destroy_delayed_work_on_stack(&kill);
+	flush_work(&c->dev->recover_work);
+	KUNIT_EXPECT_EQ(test, req.calls, 1);
+	KUNIT_EXPECT_EQ(test, req.wr.status, -EIO);
+	KUNIT_EXPECT_EQ(test, c->dev->sq.state, MLX5_UMR_SQ_DEAD);
+
+	KUNIT_EXPECT_EQ(test, mlx5_umr_post(c->dev, &q, 1), -EIO);
 	KUNIT_EXPECT_EQ(test, mlx5_umr_exec(c->dev, &wr, 0), -EIO);
+	KUNIT_EXPECT_EQ(test, req2.calls, 0);
 	KUNIT_EXPECT_EQ(test, c->dev->sq.pc, c->dev->sq.cc);
 	mlx5_umr_free_mkey(mk);
 }
@@ -945,8 +986,17 @@ struct svc_thread {
 	atomic_t ndone;
 	int posted;
 	int errors;
+	bool faults;
 	struct completion exited;
 };
+
+/* With injected faults a request may fail itself; flushed ones go again. */
+static bool svc_status_ok(const struct svc_thread *t, int status)
+{
+	if (!status)
+		return true;
+	return t->faults && status == -EIO;
+}
 
 static int svc_thread_fn(void *arg)
 {
@@ -967,7 +1017,7 @@ static int svc_thread_fn(void *arg)
 		if (it % 3 == 0) {
 			t->req[it][0].ndone = NULL;
 			err = mlx5_umr_exec(t->dev, wrs[0], 0);
-			if (err || t->req[it][0].calls)
+			if (!svc_status_ok(t, err) || t->req[it][0].calls)
 				t->errors++;
 			t->req[it][0].calls = 1;
 			continue;
@@ -983,18 +1033,20 @@ static int svc_thread_fn(void *arg)
 	return 0;
 }
 
-static void svc_concurrent(struct kunit *test)
+static void svc_concurrent_run(struct kunit *test, bool faults)
 {
 	struct mlx5_umr_fake *fake = svc_fake(test, 0);
 	struct mlx5_umr_dev *dev = mlx5_umr_fake_hca(fake)->umr;
-	struct svc_thread *t;
+	struct mlx5_umr_fake_counters cnt;
 	struct task_struct *task;
+	struct svc_thread *t;
 	int i, it, j, bad = 0;
 
 	t = kvcalloc(SVC_THREADS, sizeof(*t), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, t);
 	for (i = 0; i < SVC_THREADS; i++) {
 		t[i].dev = dev;
+		t[i].faults = faults;
 		/* indirect through the reserved lkey: device address 0 */
 		t[i].sge.key = mlx5_umr_dev_caps(dev)->reserved_lkey;
 		t[i].sge.length = 16;
@@ -1007,6 +1059,13 @@ static void svc_concurrent(struct kunit *test)
 		KUNIT_ASSERT_FALSE(test, IS_ERR(task));
 	}
 	for (i = 0; i < SVC_THREADS; i++) {
+		/* errors injected while the submitters run */
+		while (faults && !completion_done(&t[i].exited)) {
+			mlx5_umr_fake_inject_wqe_error(fake,
+						       MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
+						       MLX5_UMR_FAKE_VS_INJECTED);
+			usleep_range(1000, 2000);
+		}
 		wait_for_completion(&t[i].exited);
 		for (j = 0; j < 500 && atomic_read(&t[i].ndone) < t[i].posted;
 		     j++)
@@ -1018,14 +1077,31 @@ static void svc_concurrent(struct kunit *test)
 		for (it = 0; it < SVC_ITERS; it++)
 			for (j = 0; j < (it % 3 == 0 ? 1 : SVC_BATCH); j++)
 				if (t[i].req[it][j].calls != 1 ||
-				    t[i].req[it][j].wr.status)
+				    !svc_status_ok(&t[i],
+						   t[i].req[it][j].wr.status))
 					bad++;
 		mlx5_umr_free_mkey(t[i].mk);
 	}
 	KUNIT_EXPECT_EQ(test, bad, 0);
 	KUNIT_EXPECT_EQ(test, dev->sq.pc, dev->sq.cc);
+	mlx5_umr_fake_get_counters(fake, &cnt);
+	if (faults)
+		KUNIT_EXPECT_GT(test, cnt.err_cqes, 0ULL);
+	else
+		KUNIT_EXPECT_EQ(test, cnt.err_cqes, 0ULL);
 	kvfree(t);
 	mlx5_umr_fake_destroy(fake);
+}
+
+static void svc_concurrent(struct kunit *test)
+{
+	svc_concurrent_run(test, false);
+}
+
+/* The same while errors are injected: recovery under load loses nothing. */
+static void svc_concurrent_faults(struct kunit *test)
+{
+	svc_concurrent_run(test, true);
 }
 
 static struct kunit_case svc_cases[] = {
@@ -1047,6 +1123,7 @@ static struct kunit_case svc_cases[] = {
 	KUNIT_CASE(svc_internal_error),
 	KUNIT_CASE(svc_unregister),
 	KUNIT_CASE(svc_concurrent),
+	KUNIT_CASE(svc_concurrent_faults),
 	{}
 };
 

@@ -69,6 +69,7 @@ struct mlx5_umr_sq_ent {
  * @events: bumped on every retired WQE and state change (retry hint)
  * @cq_ci: CQ consumer index (free running)
  * @cq_arm_sn: CQ arm sequence number
+ * @resubmit: flushed requests recovery posts again, in order (->node)
  * @ents: one entry per basic block slot
  * @scratch: linear WQE buffer for WQEs that wrap around the ring end
  * @qpn: QP number (constant while the device is up)
@@ -88,6 +89,7 @@ struct mlx5_umr_sq {
 	unsigned long events;
 	u32 cq_ci;
 	u32 cq_arm_sn;
+	struct list_head resubmit;
 	struct mlx5_umr_sq_ent *ents;
 	u8 *scratch;
 

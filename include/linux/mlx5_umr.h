@@ -177,8 +177,10 @@ enum mlx5_umr_layout {
  * @done: completion callback for mlx5_umr_post(); called once, in process
  *	or softirq context, with @status set
  * @context: for the caller
- * @status: 0, or -EIO (error CQE, @syndrome set), -ETIMEDOUT, -ENODEV,
- *	-ECANCELED (flushed by recovery and not resubmitted)
+ * @status: 0, or -EIO (error CQE or internal error; @syndrome set for an
+ *	error CQE), -ETIMEDOUT (recovered after a timeout), -ECANCELED (the
+ *	QP could not be recovered); requests flushed by another's error are
+ *	resubmitted, not failed
  * @syndrome: CQE syndrome when @status is -EIO
  * @node: private to the service while the request is in flight
  * @priv: private to the service
