@@ -246,6 +246,15 @@ static void fake_sq_process(struct mlx5_umr_fake *fd, struct fake_qp *qp,
 			continue;
 		}
 
+		if (fd->flags & MLX5_UMR_FAKE_F_NULL) {
+			qp->ci += nbb;
+			qp->nr_wqes++;
+			fd->cnt.wqes++;
+			if (fm & MLX5_WQE_CTRL_CQ_UPDATE)
+				fake_req_cqe(fd, qp, opcode, idx, nt);
+			continue;
+		}
+
 		for (i = 1; i < nbb && !err; i++)
 			if (fake_q_rw(fd, qp->pas, qp->npas, qp->log_pg,
 				      (u64)((qp->ci + i) & (wqe_cnt - 1)) *

@@ -186,6 +186,11 @@ struct mlx5_umr_fake_caps {
 #define MLX5_UMR_FAKE_F_SYNC		BIT(0)
 /* Offer the fake to the UMR service (mlx5_umr_register_hca()). */
 #define MLX5_UMR_FAKE_F_REGISTER	BIT(1)
+/*
+ * Null device, for benchmarks: WQEs are consumed (ctrl segment read for the
+ * index, size and CQE request) and completed, never decoded or executed.
+ */
+#define MLX5_UMR_FAKE_F_NULL		BIT(2)
 
 /**
  * struct mlx5_umr_fake_attr - how to build a private fake
