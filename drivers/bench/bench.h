@@ -113,6 +113,6 @@ void bench_ops_fini(void);
 typedef int (*bench_fn)(struct bench_set *s, unsigned int arg,
 			unsigned long n);
 int bench_measure(bench_fn fn, struct bench_set *s, unsigned int arg,
-		  u64 *ps_per_op);
+		  unsigned int unit, u64 *ps_per_op);
 
 #endif /* MLX5_UMR_BENCH_H */

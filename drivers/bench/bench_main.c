@@ -128,15 +128,15 @@ static int bench_layout_run(struct bench_dev *bd, const struct bench_layout *lo,
 		row->enc = host->enc;
 		row->cpy = host->cpy;
 	} else {
-		err = bench_measure(bench_encode, &s, 0, &row->enc);
+		err = bench_measure(bench_encode, &s, 0, 1, &row->enc);
 		if (!err)
-			err = bench_measure(bench_memcpy, &s, 0, &row->cpy);
+			err = bench_measure(bench_memcpy, &s, 0, 1, &row->cpy);
 	}
 	if (!err)
-		err = bench_measure(bench_upstream, &s, 0, &row->up);
+		err = bench_measure(bench_upstream, &s, 0, 1, &row->up);
 	for (i = 0; i < BENCH_NB && !err; i++) {
 		err = bench_measure(bench_batched, &s, bench_batches[i],
-				    &row->b[i]);
+				    bench_batches[i], &row->b[i]);
 		if (err == -EINVAL) {
 			/* A batch this large can never fit the ring. */
 			row->b[i] = 0;
@@ -287,7 +287,7 @@ static int bench_growth(struct bench_dev *bd)
 				bench_set_bind(&s[d], spread[d], BENCH_POOL);
 			if (err)
 				goto out;
-			err = bench_measure(bench_batched, &s[d], 32, &ps[d]);
+			err = bench_measure(bench_batched, &s[d], 32, 32, &ps[d]);
 			if (err)
 				goto out;
 		}

@@ -21,14 +21,14 @@
 #include "bench.h"
 
 /* Ring of the encode and memcpy loops: the service's ring size. */
-#define BENCH_RING	(256 * MLX5_SEND_WQE_BB)
+#define BENCH_RING	(1024 * MLX5_SEND_WQE_BB)
 /* Largest pointer-mode translation: 4096 entries and a header, padded. */
 #define BENCH_XLT_MAX	(128 * 1024)
 /* Calibrate until one run takes this long, then time runs this long. */
 #define BENCH_CAL_NS	(2 * NSEC_PER_MSEC)
 #define BENCH_RUN_NS	(10 * NSEC_PER_MSEC)
 /* Best of this many runs: other load on a shared machine only adds. */
-#define BENCH_RUNS	3
+#define BENCH_RUNS	5
 
 static u8 *bench_ring;
 static u8 *bench_wqe;
@@ -239,15 +239,16 @@ static int bench_time(bench_fn fn, struct bench_set *s, unsigned int arg,
  * @fn: the operation
  * @s: its requests
  * @arg: its argument
+ * @unit: every run is a multiple of this many configures (the batch)
  * @ps_per_op: picoseconds per configure
  *
  * Return: 0 or the operation's error.
  */
 int bench_measure(bench_fn fn, struct bench_set *s, unsigned int arg,
-		  u64 *ps_per_op)
+		  unsigned int unit, u64 *ps_per_op)
 {
+	unsigned long n = roundup(8, unit);
 	u64 t, best = U64_MAX;
-	unsigned long n = 8;
 	int r, err;
 
 	/* Warm up and calibrate: double n until a run is long enough. */
@@ -259,7 +260,7 @@ int bench_measure(bench_fn fn, struct bench_set *s, unsigned int arg,
 			break;
 		n *= 2;
 	}
-	n = max_t(u64, 1, div64_u64((u64)n * BENCH_RUN_NS, t));
+	n = roundup(max_t(u64, 1, div64_u64((u64)n * BENCH_RUN_NS, t)), unit);
 	for (r = 0; r < BENCH_RUNS; r++) {
 		err = bench_time(fn, s, arg, n, &t);
 		if (err)
