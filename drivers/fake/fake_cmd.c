@@ -647,11 +647,47 @@ static int fake_modify_qp(struct fake_cmd *c, u16 opcode)
 		qp->state = to;
 		qp->ci = 0;
 		qp->last_pi = 0;
+		/* a pending run must not read the pre-reset record later */
+		if (qp->delayed && cancel_delayed_work(&qp->delay_work))
+			qp->delayed = false;
 	} else {
 		qp->state = to;
 	}
 	spin_unlock_irqrestore(&fd->lock, flags);
 	return ret;
+}
+
+static int fake_query_qp(struct fake_cmd *c)
+{
+	struct mlx5_umr_fake *fd = c->fd;
+	void *qpc = MLX5_ADDR_OF(query_qp_out, c->out, qpc);
+	struct fake_qp *qp;
+	unsigned long flags;
+
+	if (fake_len(c, MLX5_ST_SZ_BYTES(query_qp_in),
+		     MLX5_ST_SZ_BYTES(query_qp_out)))
+		return -EREMOTEIO;
+	spin_lock_irqsave(&fd->lock, flags);
+	qp = xa_load(&fd->qps, MLX5_GET(query_qp_in, c->in, qpn));
+	if (qp) {
+		MLX5_SET(qpc, qpc, state, qp->state);
+		MLX5_SET(qpc, qpc, st, MLX5_QP_ST_REG_UMR);
+		MLX5_SET(qpc, qpc, pm_state, MLX5_QP_PM_MIGRATED);
+		MLX5_SET(qpc, qpc, pd, qp->pdn);
+		MLX5_SET(qpc, qpc, log_sq_size, qp->log_sq);
+		MLX5_SET(qpc, qpc, rq_type, MLX5_ZERO_LEN_RQ);
+		MLX5_SET(qpc, qpc, rlky, qp->rlky);
+		MLX5_SET(qpc, qpc, fre, qp->fre);
+		MLX5_SET(qpc, qpc, uar_page, qp->uar);
+		MLX5_SET(qpc, qpc, log_page_size, qp->log_pg);
+		MLX5_SET(qpc, qpc, cqn_snd, qp->scq->cqn);
+		MLX5_SET(qpc, qpc, cqn_rcv, qp->rcq ? qp->rcq->cqn : 0);
+		MLX5_SET64(qpc, qpc, dbr_addr, qp->dbr);
+		MLX5_SET(qpc, qpc, hw_sq_wqebb_counter, qp->ci);
+		MLX5_SET(qpc, qpc, sw_sq_wqebb_counter, qp->last_pi);
+	}
+	spin_unlock_irqrestore(&fd->lock, flags);
+	return qp ? 0 : FAIL(c, BAD_RES_ERR, BAD_QP);
 }
 
 static int fake_create_psv(struct fake_cmd *c)
@@ -676,6 +712,7 @@ static int fake_create_psv(struct fake_cmd *c)
 		    xa_alloc_irq(&fd->psvs, &id, psv[i], FAKE_LIMIT,
 				 GFP_KERNEL)) {
 			kfree(psv[i]);
+			psv[i] = NULL;
 			goto err;
 		}
 		psv[i]->psvn = id;
@@ -774,6 +811,8 @@ static int fake_dispatch(struct fake_cmd *c, u16 opcode)
 	case MLX5_CMD_OP_2ERR_QP:
 	case MLX5_CMD_OP_2RST_QP:
 		return fake_modify_qp(c, opcode);
+	case MLX5_CMD_OP_QUERY_QP:
+		return fake_query_qp(c);
 	case MLX5_CMD_OP_CREATE_PSV:
 		return fake_create_psv(c);
 	case MLX5_CMD_OP_DESTROY_PSV:

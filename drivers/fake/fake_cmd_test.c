@@ -320,6 +320,32 @@ static void fake_cmd_cq(struct kunit *test)
 	ft_teardown(ft);
 }
 
+/* QUERY_QP reports the state and the context given at creation. */
+static void fc_query_qp(struct ft *ft, u8 state)
+{
+	u32 in[MLX5_ST_SZ_DW(query_qp_in)] = {};
+	int outlen = MLX5_ST_SZ_BYTES(query_qp_out);
+	void *out = kunit_kzalloc(ft->test, outlen, GFP_KERNEL);
+	void *qpc;
+
+	KUNIT_ASSERT_NOT_NULL(ft->test, out);
+	MLX5_SET(query_qp_in, in, opcode, MLX5_CMD_OP_QUERY_QP);
+	MLX5_SET(query_qp_in, in, qpn, ft->qpn);
+	KUNIT_ASSERT_EQ(ft->test, ft_cmd(ft, in, sizeof(in), out, outlen), 0);
+	qpc = MLX5_ADDR_OF(query_qp_out, out, qpc);
+	KUNIT_EXPECT_EQ(ft->test, MLX5_GET(qpc, qpc, state), state);
+	KUNIT_EXPECT_EQ(ft->test, MLX5_GET(qpc, qpc, st), MLX5_QP_ST_REG_UMR);
+	KUNIT_EXPECT_EQ(ft->test, MLX5_GET(qpc, qpc, log_sq_size), ft->log_sq);
+	KUNIT_EXPECT_EQ(ft->test, MLX5_GET(qpc, qpc, cqn_snd), ft->cq.cqn);
+	KUNIT_EXPECT_EQ(ft->test, MLX5_GET(qpc, qpc, uar_page), ft->uar.index);
+	KUNIT_EXPECT_EQ(ft->test, MLX5_GET(qpc, qpc, rlky), 1);
+	KUNIT_EXPECT_EQ(ft->test, MLX5_GET64(qpc, qpc, dbr_addr),
+			ft->db.pages[0] + FT_QP_DBR);
+	MLX5_SET(query_qp_in, in, qpn, ft->qpn + 1);
+	fc_expect_fail(ft->test, ft_cmd(ft, in, sizeof(in), out, outlen), out,
+		       MLX5_CMD_STAT_BAD_RES_ERR, MLX5_UMR_FAKE_SYND_BAD_QP);
+}
+
 static void fake_cmd_qp(struct kunit *test)
 {
 	struct ft *ft = fc_queues(test);
@@ -374,9 +400,11 @@ static void fake_cmd_qp(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, ft_qp_cmd(ft, MLX5_CMD_OP_RTR2RTS_QP, ft->qpn,
 					out), 0);
 	KUNIT_EXPECT_EQ(test, ft_qp_state(ft), MLX5_QP_STATE_RTS);
+	fc_query_qp(ft, MLX5_QP_STATE_RTS);
 	KUNIT_ASSERT_EQ(test, ft_qp_cmd(ft, MLX5_CMD_OP_2ERR_QP, ft->qpn, out),
 			0);
 	KUNIT_EXPECT_EQ(test, ft_qp_state(ft), MLX5_QP_STATE_ERR);
+	fc_query_qp(ft, MLX5_QP_STATE_ERR);
 	KUNIT_ASSERT_EQ(test, ft_qp_cmd(ft, MLX5_CMD_OP_2RST_QP, ft->qpn, out),
 			0);
 	KUNIT_EXPECT_EQ(test, ft_qp_state(ft), MLX5_QP_STATE_RST);

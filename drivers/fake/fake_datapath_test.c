@@ -426,6 +426,109 @@ static void fake_dp_map_sg(struct kunit *test)
 	fdp_teardown(d);
 }
 
+/* SEND with invalidate frees only mkeys enabled for remote invalidation. */
+static void fake_dp_remote_invalidate(struct kunit *test)
+{
+	struct fdp *d = fdp_setup(test);
+	struct mlx5_klm klm;
+	size_t size;
+
+	ft_klm(&klm, 64, d->mr1, MR1_VA);
+	fdp_umr(d, &klm, sizeof(klm), FT_RR, 64);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_remote_invalidate(d->ft->fake,
+							      d->key),
+			MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR);
+	KUNIT_EXPECT_EQ(test, fdp_xfer(d, d->key, 0, d->tmp, 1, false, true),
+			0);
+
+	/* invalidate locally, re-enable with en_rinval */
+	memset(d->w, 0, sizeof(*d->w));
+	d->w->ctrl.umr_mkey = cpu_to_be32(d->key);
+	d->w->uc.flags = MLX5_UMR_INLINE;
+	d->w->uc.mkey_mask = cpu_to_be64(MLX5_MKEY_MASK_FREE);
+	MLX5_SET(mkc, &d->w->mkey, free, 1);
+	ft_umr_ok(d->ft, d->w, 128);
+	size = ft_umr_init(d->w, d->key, FT_RR, 64, &klm, sizeof(klm));
+	d->w->uc.mkey_mask |= cpu_to_be64(MLX5_MKEY_MASK_EN_RINVAL);
+	MLX5_SET(mkc, &d->w->mkey, en_rinval, 1);
+	ft_umr_ok(d->ft, d->w, size);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_remote_invalidate(d->ft->fake,
+							      d->key), 0);
+	KUNIT_EXPECT_EQ(test, fdp_xfer(d, d->key, 0, d->tmp, 1, false, true),
+			MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+	/* already free */
+	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_remote_invalidate(d->ft->fake,
+							      d->key),
+			MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR);
+	fdp_teardown(d);
+}
+
+/*
+ * An MTT mkey filled by a pointer-mode UMR at a translation offset, the way
+ * mlx5_ib updates MRs: 8 pages, the second half written separately.
+ */
+static void fake_dp_mtt_umr(struct kunit *test)
+{
+	struct fdp *d = fdp_setup(test);
+	struct mlx5_umr_dma_buf data, tbl;
+	struct mlx5_wqe_data_seg *ds;
+	__be64 *mtt;
+	u32 key, i;
+	u8 *p;
+
+	KUNIT_ASSERT_EQ(test, ft_dma_buf(d->ft, 8 * PAGE_SIZE, &data), 0);
+	KUNIT_ASSERT_EQ(test, ft_dma_buf(d->ft, PAGE_SIZE, &tbl), 0);
+	key = ft_create_mkey_full(d->ft, MLX5_MKC_ACCESS_MODE_MTT, 4, true,
+				  true, 0, 0, 0, PAGE_SHIFT, NULL, 0, NULL);
+	KUNIT_ASSERT_NE(test, key, 0U);
+	/* pages in reverse order, so a linear walk would be wrong */
+	mtt = tbl.cpu;
+	for (i = 0; i < 8; i++)
+		mtt[i] = cpu_to_be64(data.pages[7 - i]);
+
+	memset(d->w, 0, sizeof(*d->w));
+	d->w->ctrl.umr_mkey = cpu_to_be32(key);
+	d->w->uc.flags = MLX5_UMR_TRANSLATION_OFFSET_EN;
+	d->w->uc.xlt_octowords = cpu_to_be16(2);
+	d->w->uc.xlt_offset = cpu_to_be16(2);
+	ds = (void *)d->w->xlt;
+	ds->byte_count = cpu_to_be32(32);
+	ds->lkey = cpu_to_be32(MLX5_UMR_FAKE_RESD_LKEY);
+	ds->addr = cpu_to_be64(tbl.pages[0] + 32);
+	ft_umr_ok(d->ft, d->w, 128 + 16);
+
+	d->w->uc.flags = MLX5_UMR_TRANSLATION_OFFSET_EN |
+			 MLX5_UMR_CHECK_NOT_FREE;
+	d->w->uc.xlt_offset = 0;
+	ds->addr = cpu_to_be64(tbl.pages[0]);
+	d->w->uc.mkey_mask = cpu_to_be64(MLX5_MKEY_MASK_FREE |
+					 MLX5_MKEY_MASK_LEN |
+					 MLX5_MKEY_MASK_START_ADDR |
+					 MLX5_MKEY_MASK_RR);
+	MLX5_SET64(mkc, &d->w->mkey, start_addr, 0x7000000);
+	MLX5_SET64(mkc, &d->w->mkey, len, 8 * PAGE_SIZE);
+	MLX5_SET(mkc, &d->w->mkey, rr, 1);
+	ft_umr_ok(d->ft, d->w, 128 + 16);
+
+	p = data.cpu;
+	memcpy(p + 7 * PAGE_SIZE, d->pat, PAGE_SIZE);		/* page 0 */
+	memcpy(p + 2 * PAGE_SIZE, d->pat + PAGE_SIZE, PAGE_SIZE); /* page 5 */
+	KUNIT_ASSERT_EQ(test, fdp_xfer(d, key, 10, d->tmp, 100, false, true),
+			0);
+	KUNIT_EXPECT_EQ(test, memcmp(d->tmp, d->pat + 10, 100), 0);
+	KUNIT_ASSERT_EQ(test, fdp_xfer(d, key, 5 * PAGE_SIZE + 3, d->tmp, 50,
+				       false, true), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(d->tmp, d->pat + PAGE_SIZE + 3, 50), 0);
+	KUNIT_EXPECT_EQ(test, fdp_xfer(d, key, 8 * PAGE_SIZE - 1, d->tmp, 2,
+				       false, true),
+			MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+
+	ft_del_mkey(d->ft, key);
+	d->ft->hca->ops->free_dma_buf(d->ft->hca, &tbl);
+	d->ft->hca->ops->free_dma_buf(d->ft->hca, &data);
+	fdp_teardown(d);
+}
+
 static struct kunit_case fake_dp_cases[] = {
 	KUNIT_CASE(fake_dp_sge_list),
 	KUNIT_CASE(fake_dp_interleaved),
@@ -436,6 +539,8 @@ static struct kunit_case fake_dp_cases[] = {
 	KUNIT_CASE(fake_dp_nesting),
 	KUNIT_CASE(fake_dp_ksm),
 	KUNIT_CASE(fake_dp_map_sg),
+	KUNIT_CASE(fake_dp_remote_invalidate),
+	KUNIT_CASE(fake_dp_mtt_umr),
 	{}
 };
 

@@ -31,9 +31,9 @@ static u64 fake_iova_alloc(struct mlx5_umr_fake *fd, unsigned int npages)
 }
 
 /*
- * The IOMMU xarray's lock is never taken under fd->lock, so a doorbell
- * from (soft)irq context cannot invert the two; fd->lock only guards the
- * counters here.
+ * The IOMMU xarray's lock is never taken under fd->lock and always with
+ * interrupts off (it shares its lock class with the object xarrays, which
+ * nest inside fd->lock); fd->lock only guards the counters here.
  */
 static void fake_iommu_count(struct mlx5_umr_fake *fd, long pages)
 {
@@ -47,12 +47,16 @@ static void fake_iommu_count(struct mlx5_umr_fake *fd, long pages)
 static void fake_iommu_unmap(struct mlx5_umr_fake *fd, u64 iova,
 			     unsigned int npages)
 {
+	unsigned long flags;
 	unsigned int i;
 	long n = 0;
 
+	/* irqsave: dma_unmap_sg may be called with interrupts off */
+	xa_lock_irqsave(&fd->iommu, flags);
 	for (i = 0; i < npages; i++)
-		if (xa_erase(&fd->iommu, (iova >> PAGE_SHIFT) + i))
+		if (__xa_erase(&fd->iommu, (iova >> PAGE_SHIFT) + i))
 			n++;
+	xa_unlock_irqrestore(&fd->iommu, flags);
 	fake_iommu_count(fd, -n);
 }
 
@@ -63,8 +67,8 @@ static int fake_iommu_map(struct mlx5_umr_fake *fd, u64 iova,
 	int err;
 
 	for (i = 0; i < npages; i++) {
-		err = xa_err(xa_store(&fd->iommu, (iova >> PAGE_SHIFT) + i,
-				      pages[i], GFP_KERNEL));
+		err = xa_err(xa_store_irq(&fd->iommu, (iova >> PAGE_SHIFT) + i,
+					  pages[i], GFP_KERNEL));
 		if (err) {
 			fake_iommu_count(fd, i);
 			fake_iommu_unmap(fd, iova, i);

@@ -15,6 +15,11 @@ static unsigned int nr_devs = 1;
 module_param(nr_devs, uint, 0444);
 MODULE_PARM_DESC(nr_devs, "number of fake HCAs registered at load (default 1)");
 
+static bool async_exec;
+module_param(async_exec, bool, 0444);
+MODULE_PARM_DESC(async_exec,
+		 "load-time fakes execute WQEs from a workqueue (default: in write_db)");
+
 static DEFINE_IDA(fake_ida);
 static struct device *fake_root;
 static struct mlx5_umr_fake **fake_devs;
@@ -165,6 +170,11 @@ struct mlx5_umr_fake *mlx5_umr_fake_create(const struct mlx5_umr_fake_attr *attr
 		err = fd->id;
 		goto err_put;
 	}
+	if ((attr->flags & MLX5_UMR_FAKE_F_SYNC) &&
+	    (attr->flags & MLX5_UMR_FAKE_F_ASYNC_EXEC)) {
+		err = -EINVAL;
+		goto err_put;
+	}
 	fd->flags = attr->flags;
 	fd->caps = attr->caps;
 	mutex_init(&fd->cmd_lock);
@@ -175,7 +185,8 @@ struct mlx5_umr_fake *mlx5_umr_fake_create(const struct mlx5_umr_fake_attr *attr
 	xa_init_flags(&fd->qps, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&fd->mkeys, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&fd->psvs, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
-	xa_init(&fd->iommu);
+	/* all xarrays of this file share one lock class: keep every use irq-safe */
+	xa_init_flags(&fd->iommu, XA_FLAGS_LOCK_IRQ);
 	/* distinct IOVA ranges per fake catch cross-device addresses */
 	atomic64_set(&fd->next_iova, (u64)(fd->id + 1) << 40);
 	init_waitqueue_head(&fd->waitq);
@@ -485,6 +496,8 @@ static int __init fake_init(void)
 	}
 	mlx5_umr_fake_attr_init(&attr);
 	attr.flags = MLX5_UMR_FAKE_F_REGISTER;
+	if (async_exec)
+		attr.flags |= MLX5_UMR_FAKE_F_ASYNC_EXEC;
 	for (i = 0; i < nr_devs; i++) {
 		fake_devs[i] = mlx5_umr_fake_create(&attr);
 		if (IS_ERR(fake_devs[i])) {

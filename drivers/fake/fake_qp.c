@@ -112,8 +112,12 @@ static void fake_cq_write(struct mlx5_umr_fake *fd, struct fake_cq *cq,
 	cqe->op_own |= !!(cq->pi & ncqe);
 	/* body first, then the byte carrying the owner bit */
 	if (fake_q_rw(fd, cq->pas, cq->npas, cq->log_pg,
-		      (u64)(cq->pi & (ncqe - 1)) * 64, cqe, 63, true) ||
-	    fake_q_rw(fd, cq->pas, cq->npas, cq->log_pg,
+		      (u64)(cq->pi & (ncqe - 1)) * 64, cqe, 63, true)) {
+		fd->cnt.cq_overruns++;
+		return;
+	}
+	wmb(); /* CQE body visible before its owner bit */
+	if (fake_q_rw(fd, cq->pas, cq->npas, cq->log_pg,
 		      (u64)(cq->pi & (ncqe - 1)) * 64 + 63, &cqe->op_own, 1,
 		      true)) {
 		fd->cnt.cq_overruns++;
@@ -184,7 +188,6 @@ static void fake_sq_process(struct mlx5_umr_fake *fd, struct fake_qp *qp,
 			    struct fake_notify *nt)
 {
 	u32 wqe_cnt = 1U << qp->log_sq;
-	u64 sq_bytes = (u64)wqe_cnt * MLX5_SEND_WQE_BB;
 	__be32 dbr;
 	u16 pi;
 
@@ -238,6 +241,16 @@ static void fake_sq_process(struct mlx5_umr_fake *fd, struct fake_qp *qp,
 		idx = (op & MLX5_WQE_CTRL_WQE_INDEX_MASK) >>
 		      MLX5_WQE_CTRL_WQE_INDEX_SHIFT;
 
+		/* a WQE claiming more WQEBBs than posted ends the pass */
+		if (nbb > (u16)(pi - qp->ci)) {
+			if (qp->state == MLX5_QP_STATE_RTS)
+				fake_qp_error(fd, qp, opcode, idx,
+					      fake_wqe_err(MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR,
+							   MLX5_UMR_FAKE_VS_BAD_DS),
+					      nt);
+			qp->ci = pi;
+			return;
+		}
 		if (qp->state == MLX5_QP_STATE_ERR) {
 			fake_err_cqe(fd, qp, opcode, idx,
 				     MLX5_CQE_SYNDROME_WR_FLUSH_ERR,
@@ -271,7 +284,7 @@ static void fake_sq_process(struct mlx5_umr_fake *fd, struct fake_qp *qp,
 		else if (fd->faults.wqe_armed)
 			err = fake_wqe_err(fd->faults.wqe_synd,
 					   fd->faults.wqe_vsynd);
-		else if (!ds || ds * MLX5_SEND_WQE_DS > sq_bytes)
+		else if (!ds)
 			err = fake_wqe_err(MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR,
 					   MLX5_UMR_FAKE_VS_BAD_DS);
 		else if ((qpn_ds >> MLX5_WQE_CTRL_QPN_SHIFT) != qp->qpn)
@@ -337,7 +350,9 @@ static void fake_sq_doorbell(struct mlx5_umr_fake *fd, u32 uar,
 		fd->cnt.bad_doorbells++;
 		return;
 	}
-	if (fd->faults.delay_ms && !qp->delayed) {
+	if (qp->delayed)
+		return;		/* the pending run reads the record again */
+	if (fd->faults.delay_ms || (fd->flags & MLX5_UMR_FAKE_F_ASYNC_EXEC)) {
 		qp->delayed = true;
 		queue_delayed_work(fd->wq, &qp->delay_work,
 				   msecs_to_jiffies(fd->faults.delay_ms));

@@ -177,6 +177,11 @@ static int fake_umr_exec(struct mlx5_umr_fake *fd, struct fake_qp *qp,
 		return ERR_PROT(MKEY_UNKNOWN);
 	if (!MLX5_GET(mkc, mk->mkc, umr_en))
 		return ERR_PROT(MKEY_NOT_UMR);
+	mode = fake_mkey_access_mode(mk->mkc);
+	if (fd->caps.umr_indirect_mkey_disabled &&
+	    (mode == MLX5_MKC_ACCESS_MODE_KLMS ||
+	     mode == MLX5_MKC_ACCESS_MODE_KSM))
+		return ERR_PROT(INDIRECT_DISABLED);
 	/* Kernel names: CHECK_FREE = fail if free, CHECK_NOT_FREE = fail if not free */
 	if ((flags & MLX5_UMR_CHECK_FREE) && MLX5_GET(mkc, mk->mkc, free))
 		return ERR_PROT(MKEY_FREE);
@@ -194,7 +199,6 @@ static int fake_umr_exec(struct mlx5_umr_fake *fd, struct fake_qp *qp,
 		if (!xa_load(&fd->pds, newpd))
 			return ERR_PROT(BAD_PD);
 	}
-	mode = fake_mkey_access_mode(mk->mkc);
 	err = fake_umr_check_entries(&u, mode, xlt_off);
 	if (err)
 		return err;

@@ -7,6 +7,8 @@
  */
 #include <kunit/test.h>
 #include <linux/module.h>
+#include <linux/timer.h>
+#include <linux/completion.h>
 
 #include "fake_test_util.h"
 
@@ -230,7 +232,7 @@ static void ft_rej_fini(struct ft_rej *r)
  * After an error the QP executes nothing: a later WQE completes with a
  * flush error and has no effect; after reset the QP works again.
  */
-static void ft_rej_check_stopped(struct ft_rej *r)
+static void ft_rej_check_stopped(struct ft_rej *r, bool retry)
 {
 	struct kunit *test = r->ft->test;
 	u8 mkc[MLX5_ST_SZ_BYTES(mkc)];
@@ -257,6 +259,8 @@ static void ft_rej_check_stopped(struct ft_rej *r)
 	KUNIT_EXPECT_EQ(test, ft_qp_state(r->ft), MLX5_QP_STATE_ERR);
 
 	ft_qp_recover(r->ft);
+	if (!retry)
+		return;
 	ft_umr_ok(r->ft, good, size);
 	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_query_mkey(r->ft->fake, r->key,
 						       mkc, NULL, 0), 4);
@@ -396,6 +400,16 @@ static void mut_bsf_no_room(struct ft_rej *r)
 	r->size += sizeof(struct mlx5_bsf);
 }
 
+static void mut_none(struct ft_rej *r)
+{
+	/* the caps alone make this valid WQE illegal */
+}
+
+static void caps_no_indirect(struct mlx5_umr_fake_caps *c)
+{
+	c->umr_indirect_mkey_disabled = true;
+}
+
 static void mut_bad_opcode(struct ft_rej *r)
 {
 	/* the opcode comes from the case; the WQE is otherwise valid */
@@ -431,6 +445,10 @@ static const struct ft_rej_case ft_rej_cases[] = {
 	    XLT_OFFSET),
 	REJ(bad_pd, NULL, MLX5_OPCODE_UMR, LOCAL_PROT_ERR, BAD_PD),
 	REJ(bad_rb, NULL, MLX5_OPCODE_UMR, LOCAL_QP_OP_ERR, XLT_BAD_RB),
+	{ .name = "indirect_disabled", .caps = caps_no_indirect,
+	  .mutate = mut_none, .opcode = MLX5_OPCODE_UMR,
+	  .synd = MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
+	  .vsynd = MLX5_UMR_FAKE_VS_INDIRECT_DISABLED },
 	REJ(bsf_no_room, NULL, MLX5_OPCODE_UMR, LOCAL_PROT_ERR, BSF),
 	REJ(bad_opcode, NULL, 0x7f, LOCAL_QP_OP_ERR, BAD_OPCODE),
 };
@@ -458,7 +476,8 @@ static void fake_wqe_reject(struct kunit *test)
 	ft_rej_init(test, &r, &attr.caps);
 	c->mutate(&r);
 	ft_expect_err(r.ft, r.w, r.size, c->opcode, c->synd, c->vsynd);
-	ft_rej_check_stopped(&r);
+	/* after reset the valid UMR works again, unless the caps forbid it */
+	ft_rej_check_stopped(&r, c->mutate != mut_none);
 	ft_rej_fini(&r);
 }
 
@@ -480,7 +499,7 @@ static void fake_wqe_rej_bad_qpn(struct kunit *test)
 	err = (void *)&cqe;
 	KUNIT_EXPECT_EQ(test, err->syndrome, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
 	KUNIT_EXPECT_EQ(test, err->vendor_err_synd, MLX5_UMR_FAKE_VS_BAD_QPN);
-	ft_rej_check_stopped(&r);
+	ft_rej_check_stopped(&r, true);
 	ft_rej_fini(&r);
 }
 
@@ -533,7 +552,7 @@ static void fake_wqe_flush_all(struct kunit *test)
 	mlx5_umr_fake_get_counters(r.ft->fake, &c);
 	KUNIT_EXPECT_EQ(test, c.err_cqes, 1ULL);
 	KUNIT_EXPECT_EQ(test, c.flush_cqes, 2ULL);
-	ft_rej_check_stopped(&r);
+	ft_rej_check_stopped(&r, true);
 	ft_rej_fini(&r);
 }
 
@@ -597,6 +616,31 @@ static void fake_wqe_arm_async(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&ft->comps), 1);
 	KUNIT_ASSERT_TRUE(test, ft_poll(ft, &cqe));
 	ft_teardown(ft);
+}
+
+/* ASYNC_EXEC: WQEs run from the workqueue, later doorbells fold in. */
+static void fake_wqe_async_exec(struct kunit *test)
+{
+	struct ft *ft = ft_setup(test, MLX5_UMR_FAKE_F_ASYNC_EXEC, NULL, 6, 6);
+	struct mlx5_umr_fake_attr attr;
+	struct mlx5_cqe64 cqe;
+	int i;
+
+	ft_arm(ft);
+	for (i = 0; i < 3; i++)
+		ft_nop_post(ft, true);
+	mlx5_umr_fake_flush(ft->fake);
+	for (i = 0; i < 3; i++) {
+		KUNIT_ASSERT_TRUE(test, ft_poll(ft, &cqe));
+		KUNIT_EXPECT_EQ(test, be16_to_cpu(cqe.wqe_counter), i);
+	}
+	KUNIT_EXPECT_FALSE(test, ft_poll(ft, &cqe));
+	KUNIT_EXPECT_EQ(test, atomic_read(&ft->comps), 1);
+	ft_teardown(ft);
+
+	mlx5_umr_fake_attr_init(&attr);
+	attr.flags = MLX5_UMR_FAKE_F_SYNC | MLX5_UMR_FAKE_F_ASYNC_EXEC;
+	KUNIT_EXPECT_EQ(test, PTR_ERR(mlx5_umr_fake_create(&attr)), -EINVAL);
 }
 
 /* Fault injection: error CQE, dropped CQE, delayed doorbell. */
@@ -739,6 +783,78 @@ static void fake_wqe_db_overrun(struct kunit *test)
 	ft_teardown(ft);
 }
 
+/* A WQE whose ds runs past the doorbell record is a length error. */
+static void fake_wqe_ds_past_pi(struct kunit *test)
+{
+	struct ft *ft = ft_setup(test, MLX5_UMR_FAKE_F_SYNC, NULL, 6, 6);
+	struct mlx5_umr_fake_counters c;
+	struct ft_nop nop = {};
+	struct mlx5_err_cqe *err;
+	struct mlx5_cqe64 cqe;
+	struct mlx5_wqe_ctrl_seg *ctrl = ft->sqbuf.cpu;
+
+	ft_post_nodb(ft, &nop, sizeof(nop), MLX5_OPCODE_NOP, true);
+	ctrl->qpn_ds = cpu_to_be32(ft->qpn << 8 | 8);	/* 2 WQEBBs, 1 posted */
+	ft_ring(ft, &nop);
+	KUNIT_ASSERT_TRUE(test, ft_poll(ft, &cqe));
+	err = (void *)&cqe;
+	KUNIT_EXPECT_EQ(test, err->syndrome, MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR);
+	KUNIT_EXPECT_EQ(test, err->vendor_err_synd, MLX5_UMR_FAKE_VS_BAD_DS);
+	KUNIT_EXPECT_FALSE(test, ft_poll(ft, &cqe));
+	mlx5_umr_fake_get_counters(ft->fake, &c);
+	KUNIT_EXPECT_EQ(test, c.cqes, 1ULL);
+	KUNIT_EXPECT_EQ(test, ft_qp_state(ft), MLX5_QP_STATE_ERR);
+	ft_qp_recover(ft);
+	ft_teardown(ft);
+}
+
+struct ft_timer {
+	struct timer_list timer;
+	struct ft *ft;
+	struct ft_nop nop;
+	struct completion done;
+	int xfer;
+};
+
+static void ft_timer_fn(struct timer_list *t)
+{
+	struct ft_timer *ftt = from_timer(ftt, t, timer);
+	u8 byte;
+
+	/* softirq context: the doorbell, the arm and the data path */
+	ft_arm(ftt->ft);
+	ft_post(ftt->ft, &ftt->nop, sizeof(ftt->nop), MLX5_OPCODE_NOP, true);
+	ftt->xfer = ftt->ft->hca->ops->test_xfer(ftt->ft->hca, 0x12345600, 0,
+						 &byte, 1, false, true);
+	complete(&ftt->done);
+}
+
+/* write_db and test_xfer work from softirq context (lockdep is on). */
+static void fake_wqe_softirq(struct kunit *test)
+{
+	struct ft_timer *ftt = kunit_kzalloc(test, sizeof(*ftt), GFP_KERNEL);
+	struct mlx5_cqe64 cqe;
+	u32 flags[] = { 0, MLX5_UMR_FAKE_F_SYNC };
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, ftt);
+	for (i = 0; i < ARRAY_SIZE(flags); i++) {
+		ftt->ft = ft_setup(test, flags[i], NULL, 6, 6);
+		init_completion(&ftt->done);
+		timer_setup(&ftt->timer, ft_timer_fn, 0);
+		mod_timer(&ftt->timer, jiffies + 1);
+		wait_for_completion(&ftt->done);
+		del_timer_sync(&ftt->timer);
+		mlx5_umr_fake_flush(ftt->ft->fake);
+		KUNIT_EXPECT_EQ(test, ftt->xfer,
+				MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+		KUNIT_ASSERT_TRUE(test, ft_poll(ftt->ft, &cqe));
+		KUNIT_EXPECT_EQ(test, cqe.op_own >> 4, MLX5_CQE_REQ);
+		KUNIT_EXPECT_EQ(test, atomic_read(&ftt->ft->comps), 1);
+		ft_teardown(ftt->ft);
+	}
+}
+
 /* A full CQ is never overwritten: the CQE is lost and counted. */
 static void fake_wqe_cq_overrun(struct kunit *test)
 {
@@ -831,11 +947,14 @@ static struct kunit_case fake_wqe_cases[] = {
 	KUNIT_CASE(fake_wqe_2err_flush),
 	KUNIT_CASE(fake_wqe_arm_sync),
 	KUNIT_CASE(fake_wqe_arm_async),
+	KUNIT_CASE(fake_wqe_async_exec),
 	KUNIT_CASE(fake_wqe_faults),
 	KUNIT_CASE(fake_wqe_umr_pointer),
 	KUNIT_CASE(fake_wqe_set_psv),
 	KUNIT_CASE(fake_wqe_db_overrun),
 	KUNIT_CASE(fake_wqe_cq_overrun),
+	KUNIT_CASE(fake_wqe_ds_past_pi),
+	KUNIT_CASE(fake_wqe_softirq),
 	KUNIT_CASE(fake_wqe_umr_bsf),
 	{}
 };

@@ -317,3 +317,34 @@ int mlx5_umr_fake_xfer(struct mlx5_umr_fake *fake, u32 key, u64 offset,
 	return fake_test_xfer(&fake->hca, key, offset, buf, len, write, remote);
 }
 EXPORT_SYMBOL(mlx5_umr_fake_xfer);
+
+/**
+ * mlx5_umr_fake_remote_invalidate() - a SEND with invalidate arrives (test-only)
+ * @fake: the fake
+ * @key: the rkey the peer invalidates
+ *
+ * Models the responder side of IB_WR_SEND_WITH_INV: the mkey becomes free
+ * when it was enabled for remote invalidation (mkc.en_rinval).
+ *
+ * Context: any.
+ * Return: 0, or MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR (the sender's
+ * completion: the responder NAKs an invalid request) when the key is
+ * unknown, free or not enabled for remote invalidation.
+ */
+int mlx5_umr_fake_remote_invalidate(struct mlx5_umr_fake *fake, u32 key)
+{
+	struct fake_mkey *mk;
+	unsigned long flags;
+	int ret = MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR;
+
+	spin_lock_irqsave(&fake->lock, flags);
+	mk = fake_mkey_lookup(fake, key);
+	if (mk && !MLX5_GET(mkc, mk->mkc, free) &&
+	    MLX5_GET(mkc, mk->mkc, en_rinval)) {
+		MLX5_SET(mkc, mk->mkc, free, 1);
+		ret = 0;
+	}
+	spin_unlock_irqrestore(&fake->lock, flags);
+	return ret;
+}
+EXPORT_SYMBOL(mlx5_umr_fake_remote_invalidate);

@@ -62,6 +62,8 @@ struct mlx5_umr_fake;
  * @MLX5_UMR_FAKE_VS_PTR_NO_RLKY: reserved lkey used on a QP without rlky
  * @MLX5_UMR_FAKE_VS_PTR_LEN: pointer data segment shorter than the
  *	translation
+ * @MLX5_UMR_FAKE_VS_INDIRECT_DISABLED: UMR on a KLM/KSM mkey while the
+ *	umr_indirect_mkey_disabled cap is set
  * @MLX5_UMR_FAKE_VS_PSV_UNKNOWN: SET_PSV names an unknown PSV
  * @MLX5_UMR_FAKE_VS_INJECTED: error injected by the test
  */
@@ -89,6 +91,7 @@ enum mlx5_umr_fake_vsynd {
 	MLX5_UMR_FAKE_VS_BSF = 0x1d,
 	MLX5_UMR_FAKE_VS_PTR_NO_RLKY = 0x1e,
 	MLX5_UMR_FAKE_VS_PTR_LEN = 0x1f,
+	MLX5_UMR_FAKE_VS_INDIRECT_DISABLED = 0x20,
 	MLX5_UMR_FAKE_VS_PSV_UNKNOWN = 0x30,
 	MLX5_UMR_FAKE_VS_INJECTED = 0xfe,
 };
@@ -158,7 +161,7 @@ enum mlx5_umr_fake_cmd_synd {
  * @umr_fence: MLX5_FENCE_MODE_* index the service must use (0..2)
  * @umr_modify_entity_size_disabled: UMR may not change log_page_size
  * @umr_modify_atomic_disabled: UMR may not change the A access bit
- * @umr_indirect_mkey_disabled: reported only
+ * @umr_indirect_mkey_disabled: UMR may not modify KLM/KSM mkeys
  * @umr_extended_translation_offset: xlt_offset_47_16 may be non-zero
  * @relaxed_ordering_write_umr: UMR may set relaxed_ordering_write
  * @relaxed_ordering_read_umr: UMR may set relaxed_ordering_read
@@ -187,10 +190,15 @@ struct mlx5_umr_fake_caps {
 /* Offer the fake to the UMR service (mlx5_umr_register_hca()). */
 #define MLX5_UMR_FAKE_F_REGISTER	BIT(1)
 /*
+ * Execute WQEs from the workqueue instead of inside write_db, so CQEs
+ * appear some time after the doorbell, as on hardware. Not with F_SYNC.
+ */
+#define MLX5_UMR_FAKE_F_ASYNC_EXEC	BIT(2)
+/*
  * Null device, for benchmarks: WQEs are consumed (ctrl segment read for the
  * index, size and CQE request) and completed, never decoded or executed.
  */
-#define MLX5_UMR_FAKE_F_NULL		BIT(2)
+#define MLX5_UMR_FAKE_F_NULL		BIT(3)
 
 /**
  * struct mlx5_umr_fake_attr - how to build a private fake
@@ -257,6 +265,7 @@ int mlx5_umr_fake_query_bsf(struct mlx5_umr_fake *fake, u32 key, void *bsf,
 int mlx5_umr_fake_qp_state(struct mlx5_umr_fake *fake, u32 qpn, u16 *sq_ci);
 int mlx5_umr_fake_xfer(struct mlx5_umr_fake *fake, u32 key, u64 offset,
 		       void *buf, size_t len, bool write, bool remote);
+int mlx5_umr_fake_remote_invalidate(struct mlx5_umr_fake *fake, u32 key);
 void mlx5_umr_fake_flush(struct mlx5_umr_fake *fake);
 
 void mlx5_umr_fake_inject_cmd_error(struct mlx5_umr_fake *fake, u16 opcode,

@@ -13,7 +13,7 @@ logdir=${MLX5_UMR_LOGDIR:-${TMPDIR:-/tmp}}
 mkdir -p "$logdir"
 log=$logdir/kunit-$name.log
 ( timeout 300 "$uml" mem=512M root=/dev/root rootfstype=hostfs rootflags=/ rw \
-	init="$tb/uml-init.sh" KMODS="$mods" </dev/null >"$log" 2>&1 ) 2>/dev/null
+	init="$tb/uml-init.sh" KMODS="$mods" </dev/null >"$log" 2>&1; exit $? ) 2>/dev/null
 rc=$?
 cases=$(sed -n '/MLX5_UMR_TESTBED: loading/,$p' "$log" | grep -E '^    (not )?ok [0-9]+ ')
 passed=$(grep -E '^    ok ' <<<"$cases" | grep -vc '# SKIP')
