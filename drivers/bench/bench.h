@@ -21,6 +21,9 @@
 /* Registered memory every translation entry points into. */
 #define BENCH_MR_PAGES	16
 #define BENCH_MR_IOVA	0x10000000ULL
+/* Interleaved entries: this many bytes read, as many skipped, repeated. */
+#define BENCH_IL_BYTES	64
+#define BENCH_IL_REPEAT	4
 /* Access every configure grants. */
 #define BENCH_ACCESS	(MLX5_UMR_ACCESS_LOCAL_WRITE |		\
 			 MLX5_UMR_ACCESS_REMOTE_READ |		\

@@ -96,24 +96,36 @@ static int bench_check(struct bench_set *s)
 {
 	u8 mkc[MLX5_ST_SZ_BYTES(mkc)];
 	struct mlx5_umr_fake_counters cnt;
-	struct mlx5_klm klm;
+	union {
+		struct mlx5_klm klm;
+		struct mlx5_stride_block_ctrl_seg rb;
+	} e;
 	int oct;
 
 	mlx5_umr_fake_get_counters(s->bd->fake, &cnt);
 	if (cnt.err_cqes || cnt.flush_cqes || cnt.cq_overruns || !cnt.wqes)
 		return -EIO;
 	oct = mlx5_umr_fake_query_mkey(s->bd->fake, s->mkeys[0]->key, mkc,
-				       &klm, sizeof(klm));
+				       &e, sizeof(e));
 	if (oct < 0)
 		return oct;
 	/* A null device executes nothing: the mkey is still free. */
 	if (MLX5_GET(mkc, mkc, free) != s->bd->null)
 		return -EIO;
-	if (s->bd->null || s->lo->interleaved)
+	if (s->bd->null)
 		return 0;
-	if (be32_to_cpu(klm.bcount) != s->sge[0].length ||
-	    be32_to_cpu(klm.key) != s->sge[0].key ||
-	    be64_to_cpu(klm.va) != s->sge[0].addr)
+	/* The first translation entry: a KLM, or the repeat block header. */
+	if (s->lo->interleaved) {
+		if (be32_to_cpu(e.rb.bcount_per_cycle) !=
+		    BENCH_IL_BYTES * s->lo->entries ||
+		    be32_to_cpu(e.rb.repeat_count) != BENCH_IL_REPEAT ||
+		    be16_to_cpu(e.rb.num_entries) != s->lo->entries)
+			return -EIO;
+		return 0;
+	}
+	if (be32_to_cpu(e.klm.bcount) != s->sge[0].length ||
+	    be32_to_cpu(e.klm.key) != s->sge[0].key ||
+	    be64_to_cpu(e.klm.va) != s->sge[0].addr)
 		return -EIO;
 	return 0;
 }

@@ -151,10 +151,10 @@ static void bench_fill_entries(struct bench_set *s)
 
 	for (i = 0; i < s->lo->entries; i++) {
 		if (s->lo->interleaved) {
-			/* 4 cycles of 64 bytes read, 64 skipped: 448 B */
+			/* within a page: 4 cycles of 64 read, 64 skipped */
 			s->il[i].addr = BENCH_MR_IOVA + i * PAGE_SIZE;
-			s->il[i].bytes_count = 64;
-			s->il[i].bytes_skip = 64;
+			s->il[i].bytes_count = BENCH_IL_BYTES;
+			s->il[i].bytes_skip = BENCH_IL_BYTES;
 			s->il[i].key = key;
 		} else {
 			s->sge[i].addr = BENCH_MR_IOVA + (i * 256) % mr_bytes;
@@ -245,7 +245,7 @@ int bench_set_init(struct bench_set *s, struct bench_dev *bd,
 			wr->layout = MLX5_UMR_LAYOUT_INTERLEAVED;
 			wr->interleaved.ent = s->il;
 			wr->interleaved.num_entries = n;
-			wr->interleaved.repeat_count = 4;
+			wr->interleaved.repeat_count = BENCH_IL_REPEAT;
 		} else {
 			wr->layout = MLX5_UMR_LAYOUT_LIST;
 			wr->list.sge = s->sge;
