@@ -74,9 +74,10 @@ static const char *bench_ratio(char *buf, size_t len, u64 a, u64 b)
 {
 	u64 r = bench_r10(a, b);
 
-	if (!r)
-		return "n/a";
-	snprintf(buf, len, "%llu.%llux", div_u64(r, 10), r % 10);
+	if (r)
+		snprintf(buf, len, "%llu.%llux", div_u64(r, 10), r % 10);
+	else
+		strscpy(buf, "n/a", len);
 	return buf;
 }
 
@@ -166,20 +167,49 @@ static int bench_layout_run(struct bench_dev *bd, const struct bench_layout *lo,
 	return err;
 }
 
-/* The reStructuredText rule of the main tables: '=' under each column. */
-static void bench_rule(void)
+static const u8 bench_main_w[] = { 15, 9, 9, 9, 9, 9, 9, 9, 7, 7 };
+static const u8 bench_ratio_w[] = { 15, 7, 7, 7, 7, 7, 7, 7, 7 };
+
+/* A reStructuredText table rule: '=' under each column of widths @w. */
+static void bench_rule(const u8 *w, unsigned int n)
 {
-	static const u8 w[] = { 15, 9, 9, 9, 9, 9, 9, 9, 7, 7 };
 	char line[128], *p = line;
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(w); i++) {
+	for (i = 0; i < n; i++) {
 		memset(p, '=', w[i]);
 		p += w[i];
 		*p++ = ' ';
 	}
 	p[-1] = '\0';
 	bout("%s", line);
+}
+
+/* (d)/(b) and (c)/(d) at every batch size. */
+static void bench_print_ratios(unsigned int d)
+{
+	char v[8][16];
+	unsigned int i, j;
+
+	bout("Ratios: batched over the floor, upstream-style over batched:");
+	bout("");
+	bench_rule(bench_ratio_w, ARRAY_SIZE(bench_ratio_w));
+	bout("%-15s %7s %7s %7s %7s %7s %7s %7s %7s", "layout", "d1/b",
+	     "d8/b", "d32/b", "d128/b", "c/d1", "c/d8", "c/d32", "c/d128");
+	bench_rule(bench_ratio_w, ARRAY_SIZE(bench_ratio_w));
+	for (i = 0; i < BENCH_NL; i++) {
+		const struct bench_row *r = &bench_rows[d][i];
+
+		for (j = 0; j < BENCH_NB; j++) {
+			bench_ratio(v[j], 16, r->b[j], r->cpy);
+			bench_ratio(v[BENCH_NB + j], 16, r->up, r->b[j]);
+		}
+		bout("%-15s %7s %7s %7s %7s %7s %7s %7s %7s",
+		     bench_layouts[i].name, v[0], v[1], v[2], v[3], v[4], v[5],
+		     v[6], v[7]);
+	}
+	bench_rule(bench_ratio_w, ARRAY_SIZE(bench_ratio_w));
+	bout("");
 }
 
 static void bench_print_table(unsigned int d, const char *title)
@@ -189,11 +219,11 @@ static void bench_print_table(unsigned int d, const char *title)
 
 	bout("%s", title);
 	bout("");
-	bench_rule();
+	bench_rule(bench_main_w, ARRAY_SIZE(bench_main_w));
 	bout("%-15s %9s %9s %9s %9s %9s %9s %9s %7s %7s", "layout", "(a) enc",
 	     "(b) copy", "(c) sync", "(d) 1", "(d) 8", "(d) 32", "(d) 128",
 	     "d/b", "c/d32");
-	bench_rule();
+	bench_rule(bench_main_w, ARRAY_SIZE(bench_main_w));
 	for (i = 0; i < BENCH_NL; i++) {
 		const struct bench_row *r = &bench_rows[d][i];
 
@@ -205,7 +235,7 @@ static void bench_print_table(unsigned int d, const char *title)
 		     bench_ratio(v[7], 16, bench_best(r), r->cpy),
 		     bench_ratio(v[8], 16, r->up, r->b[BENCH_B32]));
 	}
-	bench_rule();
+	bench_rule(bench_main_w, ARRAY_SIZE(bench_main_w));
 	bout("");
 }
 
@@ -273,7 +303,9 @@ static int bench_tables(struct bench_dev *bd)
 		}
 	}
 	bench_print_table(0, "Null device (host-side cost only), ns per configure:");
+	bench_print_ratios(0);
 	bench_print_table(1, "Fully decoding fake ((a) and (b) as above), ns per configure:");
+	bench_print_ratios(1);
 	bench_targets();
 	return 0;
 }

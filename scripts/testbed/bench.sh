@@ -19,7 +19,7 @@ tree=$(MLX5_UMR_BUILD=$BUILD/bench "$TESTBED/uml-modules.sh" "$uml" MLX5_UMR_BEN
 mods=$("$TESTBED/kunit-modules.sh" "$tree" "$tree/drivers/bench/mlx5_umr_bench.ko")
 log=$BUILD/logs/bench.log
 mkdir -p "$(dirname "$log")"
-tb_log "benchmarking (about a minute; log: $log)"
+tb_log "benchmarking (about 15 seconds; log: $log)"
 rc=0
 timeout 300 "$uml/linux" mem=512M root=/dev/root rootfstype=hostfs rootflags=/ rw \
 	init="$TESTBED/uml-init.sh" KMODS="$mods" </dev/null >"$log" 2>&1 || rc=$?
