@@ -131,8 +131,8 @@ static void fake_cq_write(struct mlx5_umr_fake *fd, struct fake_cq *cq,
 	}
 }
 
-static void fake_req_cqe(struct mlx5_umr_fake *fd, struct fake_qp *qp,
-			 u8 opcode, u16 idx, struct fake_notify *nt)
+void fake_req_cqe(struct mlx5_umr_fake *fd, struct fake_qp *qp, u8 opcode,
+		  u16 idx, struct fake_notify *nt)
 {
 	struct mlx5_cqe64 cqe = {};
 
@@ -208,6 +208,11 @@ static void fake_sq_process(struct mlx5_umr_fake *fd, struct fake_qp *qp,
 		qp->ci = pi;
 		return;
 	}
+
+	/* A null device's fast path; anything unusual is left to the loop. */
+	if ((fd->flags & MLX5_UMR_FAKE_F_NULL) &&
+	    qp->state == MLX5_QP_STATE_RTS)
+		fake_null_consume(fd, qp, pi, nt);
 
 	while (qp->ci != pi) {
 		struct mlx5_wqe_ctrl_seg *ctrl = (void *)qp->wqe;
