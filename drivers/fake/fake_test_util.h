@@ -41,6 +41,7 @@ struct ft {
 	u16 pi;
 	u32 cq_ci;
 	atomic_t comps;
+	bool own_fake;
 };
 
 static inline void ft_comp(struct mlx5_umr_hca_cq *cq)
@@ -180,13 +181,12 @@ static inline int ft_dma_buf(struct ft *ft, size_t size,
 	return ft->hca->ops->alloc_dma_buf(ft->hca, size, buf);
 }
 
-/* A fake with a PD, a UAR, a CQ and a REG_UMR QP in RTS. */
-static inline struct ft *ft_setup(struct kunit *test, u32 flags,
-				  const struct mlx5_umr_fake_caps *caps,
-				  u8 log_sq, u8 log_cq)
+/* A PD, a UAR, a CQ and a REG_UMR QP in RTS on an existing fake. */
+static inline struct ft *ft_setup_on(struct kunit *test,
+				     struct mlx5_umr_fake *fake, u8 log_sq,
+				     u8 log_cq)
 {
 	u32 out[MLX5_ST_SZ_DW(create_qp_out)] = {};
-	struct mlx5_umr_fake_attr attr;
 	struct ft *ft;
 	void *in;
 	int inlen;
@@ -196,12 +196,7 @@ static inline struct ft *ft_setup(struct kunit *test, u32 flags,
 	ft->test = test;
 	ft->log_sq = log_sq;
 	ft->log_cq = log_cq;
-	mlx5_umr_fake_attr_init(&attr);
-	attr.flags = flags;
-	if (caps)
-		attr.caps = *caps;
-	ft->fake = mlx5_umr_fake_create(&attr);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(ft->fake));
+	ft->fake = fake;
 	ft->hca = mlx5_umr_fake_hca(ft->fake);
 	ft->pdn = ft_alloc_pd(ft);
 	KUNIT_ASSERT_EQ(test, ft->hca->ops->alloc_uar(ft->hca, &ft->uar), 0);
@@ -215,6 +210,26 @@ static inline struct ft *ft_setup(struct kunit *test, u32 flags,
 	KUNIT_ASSERT_EQ(test, ft_cmd(ft, in, inlen, out, sizeof(out)), 0);
 	ft->qpn = MLX5_GET(create_qp_out, out, qpn);
 	ft_qp_to_rts(ft);
+	return ft;
+}
+
+/* A new fake (owned by the returned ft) with ft_setup_on()'s objects. */
+static inline struct ft *ft_setup(struct kunit *test, u32 flags,
+				  const struct mlx5_umr_fake_caps *caps,
+				  u8 log_sq, u8 log_cq)
+{
+	struct mlx5_umr_fake_attr attr;
+	struct mlx5_umr_fake *fake;
+	struct ft *ft;
+
+	mlx5_umr_fake_attr_init(&attr);
+	attr.flags = flags;
+	if (caps)
+		attr.caps = *caps;
+	fake = mlx5_umr_fake_create(&attr);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(fake));
+	ft = ft_setup_on(test, fake, log_sq, log_cq);
+	ft->own_fake = true;
 	return ft;
 }
 
@@ -262,6 +277,8 @@ static inline void ft_teardown(struct ft *ft)
 	ft->hca->ops->free_dma_buf(ft->hca, &ft->db);
 	ft->hca->ops->free_uar(ft->hca, &ft->uar);
 	KUNIT_EXPECT_EQ(ft->test, ft_dealloc_pd(ft, ft->pdn, out), 0);
+	if (!ft->own_fake)
+		return;
 	mlx5_umr_fake_get_counters(ft->fake, &c);
 	KUNIT_EXPECT_EQ(ft->test, c.pds, 0U);
 	KUNIT_EXPECT_EQ(ft->test, c.mkeys, 0U);

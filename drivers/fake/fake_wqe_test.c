@@ -9,6 +9,7 @@
 #include <linux/module.h>
 #include <linux/timer.h>
 #include <linux/completion.h>
+#include <linux/kthread.h>
 
 #include "fake_test_util.h"
 
@@ -855,6 +856,103 @@ static void fake_wqe_softirq(struct kunit *test)
 	}
 }
 
+#define FT_STRESS_N	300
+
+struct ft_stress {
+	struct ft *ft;
+	u32 key;	/* for the data path thread */
+	struct completion done;
+	int errors;
+};
+
+/* Post signalled NOPs one at a time and wait for each CQE. */
+static int ft_stress_post(void *arg)
+{
+	struct ft_stress *s = arg;
+	struct mlx5_cqe64 cqe;
+	int i, spins;
+
+	for (i = 0; i < FT_STRESS_N; i++) {
+		ft_nop_post(s->ft, true);
+		for (spins = 0; !ft_poll(s->ft, &cqe); spins++) {
+			if (spins > 100000) {
+				s->errors++;
+				goto out;
+			}
+			cond_resched();
+		}
+		if (cqe.op_own >> 4 != MLX5_CQE_REQ ||
+		    be16_to_cpu(cqe.wqe_counter) != (u16)i)
+			s->errors++;
+	}
+out:
+	complete(&s->done);
+	return 0;
+}
+
+static int ft_stress_xfer(void *arg)
+{
+	struct ft_stress *s = arg;
+	u8 buf[64];
+	int i;
+
+	for (i = 0; i < FT_STRESS_N; i++) {
+		memset(buf, i, sizeof(buf));
+		if (s->ft->hca->ops->test_xfer(s->ft->hca, s->key, i % 64, buf,
+					       sizeof(buf), true, false) ||
+		    s->ft->hca->ops->test_xfer(s->ft->hca, s->key, i % 64, buf,
+					       sizeof(buf), false, false) ||
+		    memchr_inv(buf, i & 0xff, sizeof(buf)))
+			s->errors++;
+		cond_resched();
+	}
+	complete(&s->done);
+	return 0;
+}
+
+/*
+ * Two QPs of one fake with asynchronous execution, and the data path, all
+ * at once: counts and bytes stay exact (KASAN and lockdep watch).
+ */
+static void fake_wqe_concurrent(struct kunit *test)
+{
+	struct mlx5_umr_fake_counters c;
+	struct mlx5_umr_fake_attr attr;
+	struct mlx5_umr_fake *fake;
+	struct mlx5_umr_dma_buf mr;
+	struct ft_stress s[3] = {};
+	int i;
+
+	mlx5_umr_fake_attr_init(&attr);
+	attr.flags = MLX5_UMR_FAKE_F_ASYNC_EXEC;
+	fake = mlx5_umr_fake_create(&attr);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(fake));
+	for (i = 0; i < 3; i++) {
+		s[i].ft = ft_setup_on(test, fake, 4, 4);
+		init_completion(&s[i].done);
+	}
+	s[2].key = ft_mr(s[2].ft, &mr, PAGE_SIZE, 0x1000, FT_LW);
+	kthread_run(ft_stress_post, &s[0], "ft_stress0");
+	kthread_run(ft_stress_post, &s[1], "ft_stress1");
+	kthread_run(ft_stress_xfer, &s[2], "ft_stress2");
+	for (i = 0; i < 3; i++) {
+		wait_for_completion(&s[i].done);
+		KUNIT_EXPECT_EQ(test, s[i].errors, 0);
+	}
+	mlx5_umr_fake_get_counters(fake, &c);
+	KUNIT_EXPECT_EQ(test, c.wqes, 2ULL * FT_STRESS_N);
+	KUNIT_EXPECT_EQ(test, c.cqes, 2ULL * FT_STRESS_N);
+	KUNIT_EXPECT_EQ(test, c.qps, 3U);
+	ft_del_mkey(s[2].ft, s[2].key);
+	s[2].ft->hca->ops->free_dma_buf(s[2].ft->hca, &mr);
+	for (i = 0; i < 3; i++)
+		ft_teardown(s[i].ft);
+	mlx5_umr_fake_get_counters(fake, &c);
+	KUNIT_EXPECT_EQ(test, c.pds + c.cqs + c.qps + c.uars + c.mkeys, 0U);
+	KUNIT_EXPECT_EQ(test, c.iommu_pages, 0ULL);
+	mlx5_umr_fake_destroy(fake);
+}
+
 /* A full CQ is never overwritten: the CQE is lost and counted. */
 static void fake_wqe_cq_overrun(struct kunit *test)
 {
@@ -955,6 +1053,7 @@ static struct kunit_case fake_wqe_cases[] = {
 	KUNIT_CASE(fake_wqe_cq_overrun),
 	KUNIT_CASE(fake_wqe_ds_past_pi),
 	KUNIT_CASE(fake_wqe_softirq),
+	KUNIT_CASE(fake_wqe_concurrent),
 	KUNIT_CASE(fake_wqe_umr_bsf),
 	{}
 };
