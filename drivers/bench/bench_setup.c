@@ -274,17 +274,31 @@ err_free:
 	kfree(s->wrs);
 	kfree(s->il);
 	kfree(s->sge);
+	/* Leave nothing for a caller that looks at the set to free again. */
+	memset(s, 0, sizeof(*s));
 	return err;
 }
 
 /**
  * bench_set_fini() - undo bench_set_init()
- * @s: the set, nothing in flight
+ * @s: the set
+ *
+ * After a failed run requests may still be in flight: the service
+ * completes every request (its watchdog fails a stuck one), so wait for
+ * them; should that never happen, leak the set rather than free what the
+ * service still uses.
  */
 void bench_set_fini(struct bench_set *s)
 {
 	unsigned int i;
 
+	if (!wait_event_timeout(s->wait,
+				atomic_long_read(&s->completed) == s->posted,
+				30 * HZ)) {
+		pr_err("mlx5_umr_bench: %s: requests never completed, leaking them\n",
+		       s->lo->name);
+		return;
+	}
 	if (s->own_mkeys) {
 		for (i = 0; i < s->nmkeys; i++)
 			mlx5_umr_free_mkey(s->mkeys[i]);
