@@ -12,8 +12,9 @@ set -euo pipefail
 doc=$TOP/Documentation/bench.rst
 start='.. bench-results-start'
 end='.. bench-results-end'
-grep -qx -- "$start" "$doc" && grep -qx -- "$end" "$doc" ||
+if ! grep -qx -- "$start" "$doc" || ! grep -qx -- "$end" "$doc"; then
 	tb_die "$doc lacks the '$start' / '$end' markers"
+fi
 
 san=${MLX5_UMR_BENCH_SANITIZERS:-}
 if [ -n "$san" ]; then
@@ -34,8 +35,8 @@ timeout 300 "$uml/linux" mem=512M root=/dev/root rootfstype=hostfs rootflags=/ r
 "$TESTBED/judge-kernel-log.sh" "$log" 'MLX5_UMR_TESTBED: loading' 'MLX5_UMR_TESTBED: done' ||
 	tb_die "kernel reports during the benchmark (log: $log)"
 results=$(sed -n 's/^.*BENCH|//p' "$log")
-grep -qx done <<<"$results" || tb_die "benchmark failed (log: $log)"
-results=$(grep -vx done <<<"$results")
+grep -qx 'done' <<<"$results" || tb_die "benchmark failed (log: $log)"
+results=$(grep -vx 'done' <<<"$results")
 echo "$results"
 if [ -n "$san" ]; then
 	tb_log "clean under the sanitizers; $doc left as it is"
@@ -58,10 +59,6 @@ trap 'rm -f "$section"' EXIT
 	EOT
 	echo
 	echo "$results"
-if [ -n "$san" ]; then
-	tb_log "clean under the sanitizers; $doc left as it is"
-	exit 0
-fi
 	echo
 	echo "$end"
 } >"$section"
