@@ -324,9 +324,9 @@ static struct mlx5_umr_client umr_uapi_client = {
 /**
  * mlx5_umr_uapi_init() - create the character devices
  *
- * The module init of mlx5_umr.ko: the service itself needs none, the
- * character device is a client like any other. Should the service grow an
- * init of its own, it calls this one and the module_init() below goes.
+ * Context: the module init of mlx5_umr.ko. The service itself needs none;
+ * the character device is a client like any other. Should the service grow
+ * an init of its own, it calls this one and the module_init() below goes.
  *
  * Return: 0 or -errno.
  */

@@ -275,10 +275,14 @@ int umr_cmd_configure(struct umr_ucmd *ucmd)
 		mk->length = length;
 		refs = old;
 		kvfree(both);
+	} else if (ret != -EIO && ret != -ETIMEDOUT) {
+		/* Refused before it reached the HCA: nothing changed. */
+		kvfree(both);
 	} else {
 		/*
-		 * A timed-out request may or may not have executed: keep
-		 * both layouts' memory until a later request succeeds.
+		 * The HCA failed it or did not answer: it may or may not have
+		 * applied the new layout. Keep both layouts' memory until a
+		 * later request succeeds.
 		 */
 		memcpy(both, mk->refs, mk->nrefs * sizeof(*both));
 		memcpy(both + mk->nrefs, refs,

@@ -144,8 +144,10 @@ int umr_cmd_reg_mr(struct umr_ucmd *ucmd)
 	if (!cmd->length)
 		return -EINVAL;
 	if (check_add_overflow(cmd->addr, cmd->length, &end) ||
-	    end > TASK_SIZE || PAGE_ALIGN(end) < end)
+	    PAGE_ALIGN(end) < end)
 		return -EOVERFLOW;
+	if (end > TASK_SIZE)
+		return -EFAULT;
 	if ((PAGE_ALIGN(end) - (cmd->addr & PAGE_MASK)) >> PAGE_SHIFT >
 	    U32_MAX)
 		return -EINVAL;

@@ -28,6 +28,8 @@ step checkpatch "$TESTBED/checkpatch.sh"
 step uapi-header uapi_header
 step kunit "$TESTBED/kunit-all.sh"
 step vm "$TESTBED/vm-all.sh"
+# The ioctl paths once more, under UML's KASAN/UBSAN/lockdep/kmemleak.
+step uapi-uml "$TOP/selftests/uapi/uml-sanitizers.sh"
 step dkms "$TESTBED/dkms-check.sh"
 step proofs "$TESTBED/proofs.sh"
 echo "=== summary ($(($(date +%s) - start)) s)"

@@ -12,7 +12,7 @@ dst=$BUILD/debian
 mkdir -p "$dst"
 rsync -a --delete --exclude /build --exclude /.git --exclude '*.order' --exclude '*.symvers' --exclude '*.o' --exclude '*.ko' --exclude '*.cmd' --exclude '*.mod*' "$TOP/" "$dst/src/"
 make -C "$kdir" M="$dst/src" W=1 C=2 modules >"$dst/build.log" 2>&1 || {
-	grep -E 'error|warning' "$dst/build.log" | head -40 >&2
+	grep -iE 'error|warning' "$dst/build.log" | head -40 >&2
 	tb_die "module build for $K failed (log: $dst/build.log)"
 }
 # "Skipping BTF generation" is Debian's headers lacking vmlinux, not ours.

@@ -16,7 +16,7 @@ rsync -a --delete --exclude /build --exclude /.git --exclude '*.o' --exclude '*.
 # rsync keeps excluded build products; drop modules whose source may be gone.
 find "$dst/src" -name '*.ko' -delete
 make -C "$uml" ARCH=um M="$dst/src" W=1 "$@" modules >"$dst/build.log" 2>&1 || {
-	grep -E 'error|warning' "$dst/build.log" | head -40 >&2
+	grep -iE 'error|warning' "$dst/build.log" | head -40 >&2
 	tb_die "module build for UML failed (log: $dst/build.log)"
 }
 if grep -E 'warning:' "$dst/build.log" >&2; then

@@ -39,7 +39,9 @@ static void fill_pat(__u8 *p, size_t len, __u64 seed)
 
 FIXTURE(umr) {
 	int fd;
+	char path[256];
 	struct mlx5_umr_ioc_info info0;	/* device, before the test */
+	long long hca0[3];		/* the fake's counters, before */
 	long vmpin0;
 	__u8 *buf1, *buf2;
 	__u32 mr1, key1, mr2, key2, mk, mkey;
@@ -47,12 +49,21 @@ FIXTURE(umr) {
 	__u64 pages;			/* pages the fixture pinned */
 };
 
+/* What the HCA holds: its mkeys, mapped scatterlists and IOMMU pages. */
+static const char * const hca_counters[3] = {
+	"mkeys", "sg_maps", "iommu_pages"
+};
+
 FIXTURE_SETUP(umr)
 {
-	int fd0 = umr_open();
+	int fd0, i;
 
-	ASSERT_LE(0, fd0) TH_LOG("no fake mlx5-umr device: %s",
-				 strerror(errno));
+	ASSERT_EQ(0, umr_find_dev(self->path, sizeof(self->path)))
+		TH_LOG("no fake mlx5-umr device");
+	fd0 = open(self->path, O_RDWR);
+	ASSERT_LE(0, fd0) TH_LOG("%s: %s", self->path, strerror(errno));
+	for (i = 0; i < 3; i++)
+		self->hca0[i] = umr_fake_counter(self->path, hca_counters[i]);
 	ASSERT_EQ(0, umr_info(fd0, &self->info0));
 	ASSERT_NE(0, self->info0.out_flags & MLX5_UMR_IOC_INFO_FAKE);
 	close(fd0);
@@ -76,7 +87,7 @@ FIXTURE_SETUP(umr)
 FIXTURE_TEARDOWN(umr)
 {
 	struct mlx5_umr_ioc_info info;
-	int fd;
+	int fd, i;
 
 	close(self->fd);
 	fd = umr_open();
@@ -87,6 +98,12 @@ FIXTURE_TEARDOWN(umr)
 		  info.out_dev_pinned_pages);
 	EXPECT_EQ(self->vmpin0, umr_vm_pinned_kb());
 	close(fd);
+	/* The HCA holds nothing more either (when debugfs is mounted). */
+	for (i = 0; i < 3; i++)
+		if (self->hca0[i] >= 0)
+			EXPECT_EQ(self->hca0[i],
+				  umr_fake_counter(self->path, hca_counters[i]))
+				TH_LOG("fake counter #%d", i);
 }
 
 /* The failed call left the file's objects and pins as the fixture made. */
@@ -106,6 +123,10 @@ static void no_leak(struct __test_metadata *_metadata,
 		  i.out_dev_pinned_pages);
 	EXPECT_EQ(self->vmpin0 + (long)(pages * PAGE / 1024),
 		  umr_vm_pinned_kb());
+	/* one HCA mkey per object */
+	if (self->hca0[0] >= 0)
+		EXPECT_EQ(self->hca0[0] + objs,
+			  umr_fake_counter(self->path, "mkeys"));
 }
 
 #define EXPECT_NO_LEAK(objs, pages) no_leak(_metadata, self, objs, pages)
@@ -714,6 +735,9 @@ TEST_F(umr, bad_pointers)
 				   NULL, NULL));
 	EXPECT_EQ(-EOVERFLOW, umr_reg(self->fd, (void *)(UINT64_MAX - 8), 64,
 				      UMR_ACCESS_ALL3, NULL, NULL));
+	/* kernel addresses are not user memory */
+	EXPECT_EQ(-EFAULT, umr_reg(self->fd, (void *)(UINT64_MAX << 47), 64,
+				   UMR_ACCESS_ALL3, NULL, NULL));
 	EXPECT_EQ(-EFAULT, umr_xfer(self->fd, self->key1,
 				    (uintptr_t)self->buf1, hole + PAGE, 8, 1));
 	EXPECT_NO_LEAK(0, 0);
@@ -826,6 +850,8 @@ TEST_F(umr, invalidate_then_access_fails)
 	EXPECT_NE(0, umr_xfer(self->fd, self->mkey, 0, in, 64, 0));
 	fill_pat(in, sizeof(in), 5);
 	EXPECT_EQ(0, memcmp(self->buf1, in, 64));
+	/* invalidating a free mkey is harmless */
+	EXPECT_EQ(0, umr_invalidate(self->fd, self->mk));
 	/* released by the invalidation */
 	EXPECT_EQ(0, umr_destroy(self->fd, self->mr1));
 	self->objs--;
@@ -860,6 +886,10 @@ TEST_F(umr, close_releases_pins)
 		  info.out_dev_pinned_pages);
 	EXPECT_EQ(self->vmpin0 + (long)((self->pages + 12) * PAGE / 1024),
 		  umr_vm_pinned_kb());
+	/* The HCA holds them too: 3 + 4 mkeys, 2 + 3 mapped scatterlists. */
+	ASSERT_LE(0, self->hca0[0]) TH_LOG("needs debugfs");
+	EXPECT_EQ(self->hca0[0] + 7, umr_fake_counter(self->path, "mkeys"));
+	EXPECT_EQ(self->hca0[1] + 5, umr_fake_counter(self->path, "sg_maps"));
 	close(fd2);
 	EXPECT_NO_LEAK(0, 0);
 	ASSERT_EQ(0, umr_info(self->fd, &info));
@@ -1061,6 +1091,66 @@ TEST_F(umr, threads_configure)
 	EXPECT_NO_LEAK(1, BIG_LEN / PAGE);
 	EXPECT_EQ(0, umr_destroy(self->fd, h));
 	EXPECT_NO_LEAK(0, 0);
+}
+
+/*
+ * The HCA fails a reconfiguration: the error is EIO, and until a later
+ * request succeeds the mkey may hold either layout, so both layouts'
+ * memory stays referenced (EBUSY); then the service has recovered.
+ */
+TEST_F(umr, hca_error_keeps_references)
+{
+	struct mlx5_umr_ioc_sge sge1 = { (__u64)(uintptr_t)self->buf1, 64,
+					 self->key1 };
+	struct mlx5_umr_ioc_sge sge2 = { (__u64)(uintptr_t)self->buf2, 64,
+					 self->key2 };
+	__u8 in[64];
+
+	ASSERT_EQ(0, umr_config_list(self->fd, self->mk, &sge1, 1, NULL));
+	/* the next WQE completes with a local protection error */
+	if (umr_fake_knob(self->path, "fail_wqe", "0x4 0"))
+		SKIP(return, "needs the fake's debugfs");
+	EXPECT_EQ(-EIO, umr_config_list(self->fd, self->mk, &sge2, 1, NULL));
+	EXPECT_EQ(-EBUSY, umr_destroy(self->fd, self->mr1));
+	EXPECT_EQ(-EBUSY, umr_destroy(self->fd, self->mr2));
+	EXPECT_NO_LEAK(0, 0);
+	/* recovered: the next request works and releases the failed one */
+	ASSERT_EQ(0, umr_config_list(self->fd, self->mk, &sge1, 1, NULL));
+	EXPECT_EQ(0, umr_destroy(self->fd, self->mr2));
+	self->objs--;
+	self->pages -= BUF_LEN / PAGE;
+	EXPECT_EQ(-EBUSY, umr_destroy(self->fd, self->mr1));
+	fill_pat(in, sizeof(in), 3);
+	ASSERT_EQ(0, umr_xfer(self->fd, self->mkey, 0, in, sizeof(in), 1));
+	EXPECT_EQ(0, memcmp(self->buf1, in, sizeof(in)));
+	EXPECT_NO_LEAK(0, 0);
+}
+
+/*
+ * The HCA goes away under an open file with live objects: everything is
+ * released at once (pins included), the file answers ENODEV until closed.
+ * Runs last: it unloads and reloads the fake HCA.
+ */
+TEST_F(umr, hot_remove)
+{
+	struct mlx5_umr_ioc_sge sge = { (__u64)(uintptr_t)self->buf1, 64,
+					self->key1 };
+	struct mlx5_umr_ioc_info info;
+	__u32 h;
+
+	if (!umr_loaded_fake)
+		SKIP(return, "mlx5_umr_fake was loaded by someone else");
+	ASSERT_EQ(0, umr_config_list(self->fd, self->mk, &sge, 1, NULL));
+	ASSERT_EQ(0, system("rmmod mlx5_umr_fake"));
+	EXPECT_EQ(-ENODEV, umr_info(self->fd, &info));
+	EXPECT_EQ(-ENODEV, umr_alloc(self->fd, 2, &h, NULL));
+	EXPECT_EQ(-ENODEV, umr_destroy(self->fd, self->mr1));
+	/* the pins went with the device, not with the file */
+	EXPECT_EQ(self->vmpin0, umr_vm_pinned_kb());
+	EXPECT_EQ(0, close(self->fd));
+	self->fd = -1;
+	ASSERT_EQ(0, umr_load_fake());
+	ASSERT_EQ(0, umr_find_dev(self->path, sizeof(self->path)));
 }
 
 TEST_HARNESS_MAIN

@@ -16,15 +16,85 @@
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <linux/mlx5_umr.h>
 
 #define UMR_DEV_DIR	"/dev/mlx5_umr"
 #define PAGE		4096UL
 
+/* What the test program loaded itself, to unload it again at exit. */
+static int umr_loaded_fake, umr_loaded_svc;
+
 /*
- * Path of the fake HCA's device: $MLX5_UMR_DEV, else the first fake* node,
- * loading mlx5_umr_fake first when there is none.
+ * Load the fake HCA: modprobe, or insmod $MLX5_UMR_FAKE_KO where modules
+ * are not installed (the UML sanitizer run).
  */
+static inline int umr_load_fake(void)
+{
+	const char *ko = getenv("MLX5_UMR_FAKE_KO");
+	char cmd[512];
+
+	if (ko)
+		snprintf(cmd, sizeof(cmd), "insmod %.480s", ko);
+	else
+		snprintf(cmd, sizeof(cmd), "modprobe mlx5_umr_fake");
+	return system(cmd);
+}
+
+static void __attribute__((constructor)) umr_load(void)
+{
+	if (getenv("MLX5_UMR_DEV"))
+		return;
+	umr_loaded_svc = access("/sys/module/mlx5_umr", F_OK) != 0;
+	umr_loaded_fake = access("/sys/module/mlx5_umr_fake", F_OK) != 0;
+	if (umr_loaded_fake && umr_load_fake())
+		fprintf(stderr, "# loading mlx5_umr_fake failed\n");
+}
+
+static void __attribute__((destructor)) umr_unload(void)
+{
+	/* Runs in the harness's parent, after every test's files closed. */
+	if (umr_loaded_fake && system("rmmod mlx5_umr_fake"))
+		fprintf(stderr, "# rmmod mlx5_umr_fake failed\n");
+	if (umr_loaded_svc && system("rmmod mlx5_umr"))
+		fprintf(stderr, "# rmmod mlx5_umr failed\n");
+}
+
+/* Without devtmpfs (UML), make the nodes from sysfs. */
+static inline void umr_mknod(void)
+{
+	char path[300], dev[32];
+	unsigned int maj, min;
+	struct dirent *de;
+	FILE *f;
+	DIR *dir;
+
+	dir = opendir("/sys/class/misc");
+	if (!dir)
+		return;
+	mkdir(UMR_DEV_DIR, 0755);
+	while ((de = readdir(dir))) {
+		if (strncmp(de->d_name, "mlx5_umr_", 9))
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/misc/%.200s/dev",
+			 de->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(dev, sizeof(dev), f) &&
+		    sscanf(dev, "%u:%u", &maj, &min) == 2) {
+			snprintf(path, sizeof(path), UMR_DEV_DIR "/%.200s",
+				 de->d_name + 9);
+			unlink(path);
+			mknod(path, S_IFCHR | 0600, makedev(maj, min));
+		}
+		fclose(f);
+	}
+	closedir(dir);
+}
+
+/* Path of the fake HCA's device: $MLX5_UMR_DEV, else the first fake*. */
 static inline int umr_find_dev(char *path, size_t len)
 {
 	const char *env = getenv("MLX5_UMR_DEV");
@@ -37,6 +107,8 @@ static inline int umr_find_dev(char *path, size_t len)
 		return 0;
 	}
 	for (tries = 0; tries < 50; tries++) {
+		if (getenv("MLX5_UMR_MKNOD"))
+			umr_mknod();
 		dir = opendir(UMR_DEV_DIR);
 		if (dir) {
 			while ((de = readdir(dir))) {
@@ -49,11 +121,52 @@ static inline int umr_find_dev(char *path, size_t len)
 			}
 			closedir(dir);
 		}
-		if (!tries && system("modprobe mlx5_umr_fake >/dev/null 2>&1"))
-			fprintf(stderr, "# modprobe mlx5_umr_fake failed\n");
 		usleep(100000);
 	}
 	return -1;
+}
+
+/*
+ * A counter of the fake HCA behind @path from its debugfs "counters"
+ * (mkeys, sg_maps, iommu_pages: what the HCA holds), or -1.
+ */
+static inline long long umr_fake_counter(const char *path, const char *name)
+{
+	const char *base = strrchr(path, '/');
+	char file[300], key[64];
+	long long v, found = -1;
+	FILE *f;
+
+	snprintf(file, sizeof(file),
+		 "/sys/kernel/debug/mlx5_umr_fake/%.200s/counters",
+		 base ? base + 1 : path);
+	f = fopen(file, "r");
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %lld", key, &v) == 2)
+		if (!strcmp(key, name))
+			found = v;
+	fclose(f);
+	return found;
+}
+
+/* Write @val to the fake HCA's debugfs knob @knob; 0 or -errno. */
+static inline int umr_fake_knob(const char *path, const char *knob,
+				const char *val)
+{
+	const char *base = strrchr(path, '/');
+	char file[300];
+	int fd, ret = 0;
+
+	snprintf(file, sizeof(file), "/sys/kernel/debug/mlx5_umr_fake/%.200s/%s",
+		 base ? base + 1 : path, knob);
+	fd = open(file, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, strlen(val)) != (ssize_t)strlen(val))
+		ret = -errno;
+	close(fd);
+	return ret;
 }
 
 static inline int umr_open(void)

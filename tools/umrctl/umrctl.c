@@ -714,16 +714,15 @@ static int cmd_dump(const struct opts *o)
 	} else {
 		if (opt(o, "brief") && len > 32) {
 			hexdump(ob->name, off, p, 16);
-			printf("%s  ...\n", ob->name);
+			printf("%*s...\n", (int)strlen(ob->name) + 1, "");
 			hexdump(ob->name, off + len - 16, p + len - 16, 16);
 		} else {
 			hexdump(ob->name, off, p, len);
 		}
 		if (expect)
-			printf("%s+%llu..%llu: %s (bytes %llu..%llu of the %s pattern)\n",
-			       ob->name, off, off + len - 1,
-			       bad ? "MISMATCH" : "ok", exp, exp + len - 1,
-			       pattern);
+			printf("bytes %llu..%llu -> %s+%llu..%llu: %s (%s pattern)\n",
+			       exp, exp + len - 1, ob->name, off,
+			       off + len - 1, bad ? "MISMATCH" : "ok", pattern);
 	}
 	return bad ? EIO : 0;
 }

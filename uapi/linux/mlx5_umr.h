@@ -40,10 +40,11 @@
  * Errors (negative return of ioctl(), errno set):
  *
  * - EINVAL: size below the first version of the structure; a __reserved
- *   field or entry padding is not zero; a zero length, entry count or
- *   repeat count; an unknown layout; access bits outside
- *   MLX5_UMR_IOC_ACCESS_*, or remote write/atomic without local write; an
- *   entries pointer not aligned to 8 bytes.
+ *   field or entry padding is not zero; a zero length, entry count,
+ *   max_entries or repeat count; a repeat count for a list; an unknown
+ *   layout; access bits outside MLX5_UMR_IOC_ACCESS_*, or remote
+ *   write/atomic without local write; an entries pointer not aligned to
+ *   8 bytes; a transfer longer than out_max_xfer.
  * - E2BIG: size larger than the kernel knows and the unknown tail is not
  *   all zero.
  * - EOPNOTSUPP: an unknown flag; MLX5_UMR_IOCTL_XFER on a real HCA; an
@@ -62,8 +63,9 @@
  *   layout uses one more for its header), or than the HCA supports.
  * - EBUSY: the object is named by a configured layout or is in use by a
  *   concurrent ioctl.
- * - EFAULT: a user pointer is not mapped (the structure, an entries
- *   array, the memory to register, a transfer buffer).
+ * - EFAULT: a user pointer is not mapped or not in user space (the
+ *   structure, an entries array, the memory to register, a transfer
+ *   buffer).
  * - ENOMEM: RLIMIT_MEMLOCK would be exceeded (without CAP_IPC_LOCK), or
  *   the kernel is out of memory.
  * - EIO: the HCA completed the UMR work request with an error.
@@ -107,6 +109,7 @@ enum mlx5_umr_ioc_info_flags {
  * @out_fd_objects: live objects of this file
  * @out_dev_objects: live objects of all files of this device
  * @__reserved: must be 0
+ * @__reserved2: must be 0
  * @out_fd_pinned_pages: pages pinned by this file
  * @out_dev_pinned_pages: pages pinned by all files of this device
  * @out_max_xfer: largest length of MLX5_UMR_IOCTL_XFER (0 on real HCAs)

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * libmlx5umr as an rdma-core user sees it: struct ibv_sge and
+ * struct mlx5dv_mr_interleaved arrays (rdma-core's own types when its
+ * headers are installed), errno-style returns, on a fake HCA.
+ *
+ * Copyright (c) 2026 The mlx5-umr authors.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "kselftest_harness.h"
+#include "mlx5umr.h"
+#include "umr_util.h"
+
+#define ACCESS (IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | \
+		IBV_ACCESS_REMOTE_READ)
+
+FIXTURE(lib) {
+	struct mlx5umr_context *ctx;
+	struct mlx5umr_device_attr attr0;
+	__u8 *b1, *b2;
+	struct mlx5umr_mr *mr1, *mr2;
+	struct mlx5umr_mkey *mk;
+};
+
+FIXTURE_SETUP(lib)
+{
+	char path[256];
+
+	ASSERT_EQ(0, umr_find_dev(path, sizeof(path)));
+	self->ctx = mlx5umr_open(path);
+	ASSERT_NE(NULL, self->ctx);
+	ASSERT_EQ(0, mlx5umr_query_device(self->ctx, &self->attr0));
+	ASSERT_TRUE(self->attr0.fake);
+	self->b1 = umr_map(2 * PAGE, 0x11);
+	self->b2 = umr_map(2 * PAGE, 0x22);
+	ASSERT_NE(NULL, self->b1);
+	ASSERT_NE(NULL, self->b2);
+	self->mr1 = mlx5umr_reg_mr(self->ctx, self->b1, 2 * PAGE, ACCESS);
+	self->mr2 = mlx5umr_reg_mr(self->ctx, self->b2, 2 * PAGE, ACCESS);
+	ASSERT_NE(NULL, self->mr1);
+	ASSERT_NE(NULL, self->mr2);
+	self->mk = mlx5umr_create_mkey(self->ctx, 4, 0);
+	ASSERT_NE(NULL, self->mk);
+}
+
+FIXTURE_TEARDOWN(lib)
+{
+	struct mlx5umr_device_attr a;
+	struct mlx5umr_context *ctx;
+
+	ASSERT_EQ(0, mlx5umr_close(self->ctx));
+	ctx = mlx5umr_open(NULL);
+	ASSERT_NE(NULL, ctx);
+	ASSERT_EQ(0, mlx5umr_query_device(ctx, &a));
+	EXPECT_EQ(self->attr0.dev_objects, a.dev_objects);
+	EXPECT_EQ(self->attr0.dev_pinned_pages, a.dev_pinned_pages);
+	mlx5umr_close(ctx);
+}
+
+TEST_F(lib, objects)
+{
+	struct mlx5umr_device_attr a;
+
+	EXPECT_EQ(self->mr1->lkey, self->mr1->rkey);
+	EXPECT_EQ(self->b1, self->mr1->addr);
+	EXPECT_EQ(2 * PAGE, self->mr1->length);
+	EXPECT_NE(self->mr1->lkey, self->mr2->lkey);
+	EXPECT_EQ(4, self->mk->max_entries);
+	ASSERT_EQ(0, mlx5umr_query_device(self->ctx, &a));
+	EXPECT_EQ(3, a.fd_objects);
+	EXPECT_EQ(4, a.fd_pinned_pages);
+	EXPECT_EQ(0, strncmp(a.name, "fake", 4));
+	EXPECT_NE(0, a.max_entries);
+	EXPECT_NE(0, a.max_xfer);
+}
+
+/* The interleaved example of mlx5dv_wr_mkey_configure(3), via the library. */
+TEST_F(lib, seed_interleaved)
+{
+	struct mlx5dv_mr_interleaved il[2];
+	__u8 in[1040];
+	__u32 st = 1;
+	int i;
+
+	/* Garbage in the padding: the library copies field by field. */
+	memset(il, 0xff, sizeof(il));
+	il[0].addr = (uintptr_t)self->b1;
+	il[0].bytes_count = 512;
+	il[0].bytes_skip = 4;
+	il[0].lkey = self->mr1->lkey;
+	il[1].addr = (uintptr_t)self->b2;
+	il[1].bytes_count = 8;
+	il[1].bytes_skip = 0;
+	il[1].lkey = self->mr2->lkey;
+	ASSERT_EQ(0, mlx5umr_mkey_configure_interleaved(self->mk, ACCESS, 2, 2,
+							il));
+	EXPECT_EQ(1040, self->mk->length);
+	for (i = 0; i < (int)sizeof(in); i++)
+		in[i] = (__u8)(i * 7 + 1);
+	ASSERT_EQ(0, mlx5umr_xfer(self->ctx, self->mk->rkey, 0, in,
+				  sizeof(in), MLX5UMR_XFER_WRITE, &st));
+	EXPECT_EQ(0, st);
+	EXPECT_EQ(0, memcmp(self->b1, in, 512));
+	EXPECT_EQ(0, memcmp(self->b2, in + 512, 8));
+	EXPECT_EQ(0, memcmp(self->b1 + 516, in + 520, 512));
+	EXPECT_EQ(0, memcmp(self->b2 + 8, in + 1032, 8));
+	EXPECT_EQ(0x11, self->b1[512]);
+}
+
+/* mlx5dv_wr_mkey_configure(3): 64 bytes of mr1, then 4096 of mr2. */
+TEST_F(lib, seed_list)
+{
+	struct ibv_sge sge[2] = {
+		{ (uintptr_t)self->b1, 64, self->mr1->lkey },
+		{ (uintptr_t)self->b2, 4096, self->mr2->lkey },
+	};
+	static __u8 in[4160], out[4160];
+	__u32 st = 1;
+	int i;
+
+	ASSERT_EQ(0, mlx5umr_mkey_configure_list(self->mk, ACCESS, 2, sge));
+	EXPECT_EQ(4160, self->mk->length);
+	for (i = 0; i < (int)sizeof(in); i++)
+		in[i] = (__u8)(i * 3 + 5);
+	ASSERT_EQ(0, mlx5umr_xfer(self->ctx, self->mk->rkey, 0, in,
+				  sizeof(in), MLX5UMR_XFER_WRITE, &st));
+	EXPECT_EQ(0, st);
+	EXPECT_EQ(0, memcmp(self->b1, in, 64));
+	EXPECT_EQ(0, memcmp(self->b2, in + 64, 4096));
+	ASSERT_EQ(0, mlx5umr_xfer(self->ctx, self->mk->rkey, 0, out,
+				  sizeof(out), 0, &st));
+	EXPECT_EQ(0, st);
+	EXPECT_EQ(0, memcmp(in, out, sizeof(out)));
+}
+
+/* int calls return the errno value and set errno; pointers NULL + errno. */
+TEST_F(lib, errors)
+{
+	struct ibv_sge sge = { (uintptr_t)self->b1 + 2 * PAGE - 4, 8,
+			       self->mr1->lkey };
+	__u32 st = 0;
+	__u8 in[16] = { 0 };
+
+	errno = 0;
+	EXPECT_EQ(ERANGE, mlx5umr_mkey_configure_list(self->mk, 0, 1, &sge));
+	EXPECT_EQ(ERANGE, errno);
+	sge.lkey ^= 0xff;
+	EXPECT_EQ(ENOENT, mlx5umr_mkey_configure_list(self->mk, 0, 1, &sge));
+	errno = 0;
+	EXPECT_EQ(NULL, mlx5umr_reg_mr(self->ctx, self->b1, 0, 0));
+	EXPECT_EQ(EINVAL, errno);
+	errno = 0;
+	EXPECT_EQ(NULL, mlx5umr_create_mkey(self->ctx, 4, 1U << 7));
+	EXPECT_EQ(EOPNOTSUPP, errno);
+	EXPECT_EQ(NULL, mlx5umr_create_mkey(self->ctx,
+					    self->attr0.max_entries + 1, 0));
+	EXPECT_EQ(ENOSPC, errno);
+	EXPECT_EQ(NULL, mlx5umr_open("no-such-device"));
+	EXPECT_EQ(ENOENT, errno);
+
+	/* Layouts hold registrations: EBUSY until invalidated. */
+	sge.lkey = self->mr1->lkey;
+	sge.addr = (uintptr_t)self->b1;
+	ASSERT_EQ(0, mlx5umr_mkey_configure_list(self->mk,
+						 IBV_ACCESS_LOCAL_WRITE |
+						 IBV_ACCESS_REMOTE_WRITE,
+						 1, &sge));
+	EXPECT_EQ(EBUSY, mlx5umr_dereg_mr(self->mr1));
+	ASSERT_EQ(0, mlx5umr_mkey_invalidate(self->mk));
+	EXPECT_EQ(0, self->mk->length);
+	/* The HCA refuses the access: a completion error, not an errno. */
+	EXPECT_EQ(0, mlx5umr_xfer(self->ctx, self->mk->rkey, 0, in, 8,
+				  MLX5UMR_XFER_WRITE, &st));
+	EXPECT_NE(0, st);
+	ASSERT_EQ(0, mlx5umr_dereg_mr(self->mr1));
+	ASSERT_EQ(0, mlx5umr_destroy_mkey(self->mk));
+	ASSERT_EQ(0, mlx5umr_dereg_mr(self->mr2));
+	self->mr1 = NULL;
+	self->mr2 = NULL;
+	self->mk = NULL;
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,116 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# umrctl on a fake HCA: --help of every subcommand, human and --json
+# output, batch sessions, expected failures and usage errors (KTAP).
+UMRCTL=${UMRCTL:-$(command -v umrctl)}
+[ -x "$UMRCTL" ] || UMRCTL=$(dirname "$0")/../../tools/umrctl/umrctl
+T=$(mktemp -d)
+# Unload at exit what this script loads.
+[ -d /sys/module/mlx5_umr ] || unload_svc=1
+[ -d /sys/module/mlx5_umr_fake ] || unload_fake=1
+cleanup() {
+	rm -rf "$T"
+	[ -z "$unload_fake" ] || rmmod mlx5_umr_fake
+	[ -z "$unload_svc" ] || rmmod mlx5_umr
+}
+trap cleanup EXIT
+n=0 pass=0 fail=0
+
+echo "TAP version 13"
+echo "1..18"
+ok() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		pass=$((pass + 1)); echo "ok $n $2"
+	else
+		fail=$((fail + 1)); echo "not ok $n $2"
+		tail -n 25 "$T/out" 2>/dev/null | sed 's/^/# /'
+	fi
+}
+
+modprobe mlx5_umr_fake 2>/dev/null
+i=0
+while ! ls /dev/mlx5_umr/fake* >/dev/null 2>&1 && [ $i -lt 50 ]; do
+	sleep 0.1; i=$((i + 1))
+done
+dev=$(basename "$(ls -d /dev/mlx5_umr/fake* | head -n 1)")
+
+for c in info reg alloc configure invalidate destroy dump write read; do
+	"$UMRCTL" "$c" --help >"$T/out" 2>&1 && grep -q "^usage: umrctl $c" "$T/out"
+	ok $? "$c --help"
+done
+
+"$UMRCTL" --help >"$T/out" 2>&1 && grep -q '^commands:' "$T/out"
+ok $? "--help"
+
+"$UMRCTL" frobnicate >"$T/out" 2>&1
+[ $? = 2 ]
+ok $? "unknown command: exit 2"
+
+"$UMRCTL" -d "$dev" reg mr --length 4096 --bogus 1 >"$T/out" 2>&1
+[ $? = 2 ] && grep -q "unknown option --bogus" "$T/out"
+ok $? "unknown option: exit 2"
+
+"$UMRCTL" -d "$dev" -j info >"$T/out" 2>&1 &&
+	grep -q "\"device\":\"$dev\"" "$T/out" && grep -q '"fake":true' "$T/out"
+ok $? "info --json"
+
+# The seed's interleaved example, with every landed range checked.
+cat >"$T/seed" <<'CMDS'
+reg mr1 --length 4096 --fill 0xee
+reg mr2 --length 4096 --fill 0xee
+alloc mk --max-entries 4
+configure interleaved mk --repeat 2 mr1:512:4 mr2:8:0
+write mk --length 1040 --pattern offset
+dump mr1 --offset 0 --length 512 --expect 0
+dump mr1 --offset 512 --length 4 --pattern 0xee --expect 0
+dump mr2 --offset 0 --length 8 --expect 512
+dump mr1 --offset 516 --length 512 --expect 520
+dump mr2 --offset 8 --length 8 --expect 1032
+! configure interleaved mk --repeat 2 mr1:512:4 mr2+4090:8:0
+! destroy mr1
+invalidate mk
+! write mk --length 16
+CMDS
+"$UMRCTL" -d "$dev" -b "$T/seed" >"$T/out" 2>&1
+urc=$?
+[ $urc = 0 ] && [ "$(grep -c '^bytes .* -> .*: ok (' "$T/out")" = 5 ] &&
+	grep -q '^bytes 520..1031 -> mr1+516..1027: ok' "$T/out" &&
+	grep -q 'rejected as expected: ERANGE' "$T/out" &&
+	grep -q 'rejected as expected: EBUSY' "$T/out" &&
+	grep -q 'rejected as expected: EIO' "$T/out"
+rc=$?
+[ $rc = 0 ] || echo "# umrctl exited $urc"
+ok $rc "seed interleaved session"
+
+# --json: one object per command; a wrong landing fails the dump.
+printf '%s\n' 'reg a --length 64' 'alloc m --max-entries 2' \
+	'configure list m a+8:16' 'write m --length 16' \
+	'dump a --offset 8 --length 16 --expect 0' \
+	'! dump a --offset 0 --length 16 --expect 0' >"$T/json"
+"$UMRCTL" -d "$dev" -j -b "$T/json" >"$T/out" 2>&1 &&
+	[ "$(grep -c '^{"cmd":' "$T/out")" = 7 ] &&
+	grep -q '"mismatches":0' "$T/out" &&
+	grep -q '"expected_failure":true,"error":"EIO"' "$T/out"
+ok $? "batch --json"
+
+# An expected failure that succeeds, and a real failure, stop the batch.
+printf '%s\n' 'reg a --length 64' '! reg b --length 64' 'info' >"$T/b1"
+"$UMRCTL" -d "$dev" -b "$T/b1" >"$T/out" 2>&1
+[ $? != 0 ] && grep -q 'expected to fail' "$T/out" && ! grep -q '^device' "$T/out"
+ok $? "unexpected success fails the batch"
+
+printf '%s\n' 'alloc m --max-entries 0' 'info' >"$T/b2"
+"$UMRCTL" -d "$dev" -b "$T/b2" >"$T/out" 2>&1
+[ $? = 1 ] && grep -q 'alloc: EINVAL' "$T/out" && ! grep -q '^device' "$T/out"
+ok $? "failure stops the batch with exit 1"
+
+# Nothing is left behind once the sessions are gone.
+"$UMRCTL" -d "$dev" info >"$T/out" 2>&1 &&
+	grep -q '^objects *0 in this file, 0 on the device' "$T/out" &&
+	grep -q '^pinned *0 pages in this file, 0 on the device' "$T/out"
+ok $? "no objects or pins left"
+
+echo "# Totals: pass:$pass fail:$fail xfail:0 xpass:0 skip:0 error:0"
+[ $fail = 0 ]
