@@ -16,6 +16,7 @@
 #include <linux/mlx5/cq.h>
 
 #include "umr.h"
+#include "xlt.h"
 
 /**
  * mlx5_umr_cmd() - execute one mailbox and log a firmware failure
@@ -60,12 +61,11 @@ static u8 mlx5_umr_fence_mode(u8 cap)
 static int mlx5_umr_query_caps(struct mlx5_umr_dev *dev, u8 *cqe_version,
 			       u8 *ts_format)
 {
-	u32 sin[MLX5_ST_SZ_DW(query_special_contexts_in)] = {};
-	u32 sout[MLX5_ST_SZ_DW(query_special_contexts_out)] = {};
 	u32 in[MLX5_ST_SZ_DW(query_hca_cap_in)] = {};
 	int outlen = MLX5_ST_SZ_BYTES(query_hca_cap_out);
 	struct mlx5_umr_caps *caps = &dev->caps;
 	void *out, *hcap;
+	u32 max_wqe;
 	int err;
 
 	out = kzalloc(outlen, GFP_KERNEL);
@@ -92,9 +92,23 @@ static int mlx5_umr_query_caps(struct mlx5_umr_dev *dev, u8 *cqe_version,
 	caps->atomic = MLX5_GET(cmd_hca_cap, hcap, atomic);
 	caps->max_klm_entries =
 		1U << MLX5_GET(cmd_hca_cap, hcap, log_max_klm_list_size);
-	/* Entries after the ctrl, UMR ctrl and mkey segments of a max WQE. */
-	caps->max_inline_entries = (MLX5_SEND_WQE_MAX_SIZE -
-				    2 * MLX5_SEND_WQE_BB) /
+	/*
+	 * Entries after the ctrl, UMR ctrl and mkey segments of the largest
+	 * WQE the SQ takes (mlx5_ib checks max_wqe_sz_sq, qp.c
+	 * calc_sq_size(); en.h mlx5e_get_max_sq_wqebbs()); 0 is taken as
+	 * not reported. A pointer-mode WQE must fit.
+	 */
+	max_wqe = MLX5_GET(cmd_hca_cap, hcap, max_wqe_sz_sq);
+	if (!max_wqe || max_wqe > MLX5_UMR_WQE_MAX_SIZE)
+		max_wqe = MLX5_UMR_WQE_MAX_SIZE;
+	max_wqe = ALIGN_DOWN(max_wqe, MLX5_SEND_WQE_BB);
+	if (max_wqe < MLX5_UMR_WQE_PTR_SIZE) {
+		dev_err(dev->hca->dev, "umr: max_wqe_sz_sq %u is too small\n",
+			max_wqe);
+		err = -EOPNOTSUPP;
+		goto out;
+	}
+	caps->max_inline_entries = (max_wqe - MLX5_UMR_WQE_HDR_SIZE) /
 				   sizeof(struct mlx5_klm);
 	*cqe_version = MLX5_GET(cmd_hca_cap, hcap, cqe_version);
 	/* As mlx5_get_qp_default_ts() for a QP without RoCE. */
@@ -104,16 +118,7 @@ static int mlx5_umr_query_caps(struct mlx5_umr_dev *dev, u8 *cqe_version,
 	if (!MLX5_GET(cmd_hca_cap, hcap, log_max_klm_list_size)) {
 		dev_err(dev->hca->dev, "umr: HCA reports no KLM support\n");
 		err = -EOPNOTSUPP;
-		goto out;
 	}
-
-	MLX5_SET(query_special_contexts_in, sin, opcode,
-		 MLX5_CMD_OP_QUERY_SPECIAL_CONTEXTS);
-	err = mlx5_umr_cmd(dev, sin, sizeof(sin), sout, sizeof(sout));
-	if (err)
-		goto out;
-	caps->reserved_lkey = MLX5_GET(query_special_contexts_out, sout,
-				       resd_lkey);
 out:
 	kfree(out);
 	return err;
@@ -140,6 +145,52 @@ static void mlx5_umr_dealloc_pd(struct mlx5_umr_dev *dev)
 
 	MLX5_SET(dealloc_pd_in, in, opcode, MLX5_CMD_OP_DEALLOC_PD);
 	MLX5_SET(dealloc_pd_in, in, pd, dev->caps.pdn);
+	mlx5_umr_cmd(dev, in, sizeof(in), out, sizeof(out));
+}
+
+/*
+ * The key through which the UMR data segment and scatterlist KLMs address
+ * device (DMA) addresses: a PA mkey over the whole address space, local
+ * read/write, in the service's PD. mlx5_ib does the same (its
+ * local_dma_lkey is 0, "not supported", so ib_alloc_pd() makes a DMA MR,
+ * mlx5_ib_get_dma_mr(), used by umr.c mlx5r_umr_create_xlt() and mr.c
+ * mlx5_ib_sg_to_klms()), as does steering/dr_send.c dr_create_mkey(). The
+ * firmware's reserved lkey (QUERY_SPECIAL_CONTEXTS resd_lkey) is valid in
+ * a UMR pointer only with cmd_hca_cap.umr_ptr_rlky (en_main.c) and has no
+ * in-tree user inside a KLM.
+ */
+static int mlx5_umr_create_dma_mkey(struct mlx5_umr_dev *dev)
+{
+	u32 out[MLX5_ST_SZ_DW(create_mkey_out)] = {};
+	u32 in[MLX5_ST_SZ_DW(create_mkey_in)] = {};
+	u8 variant = atomic_inc_return(&dev->mkey_variant);
+	void *mkc;
+	int err;
+
+	MLX5_SET(create_mkey_in, in, opcode, MLX5_CMD_OP_CREATE_MKEY);
+	mkc = MLX5_ADDR_OF(create_mkey_in, in, memory_key_mkey_entry);
+	MLX5_SET(mkc, mkc, access_mode_1_0, MLX5_MKC_ACCESS_MODE_PA);
+	MLX5_SET(mkc, mkc, lw, 1);
+	MLX5_SET(mkc, mkc, lr, 1);
+	MLX5_SET(mkc, mkc, length64, 1);
+	MLX5_SET(mkc, mkc, qpn, 0xffffff);
+	MLX5_SET(mkc, mkc, pd, dev->caps.pdn);
+	MLX5_SET(mkc, mkc, mkey_7_0, variant);
+	err = mlx5_umr_cmd(dev, in, sizeof(in), out, sizeof(out));
+	if (err)
+		return err;
+	dev->caps.reserved_lkey = MLX5_GET(create_mkey_out, out, mkey_index) << 8 |
+				  variant;
+	return 0;
+}
+
+static void mlx5_umr_destroy_dma_mkey(struct mlx5_umr_dev *dev)
+{
+	u32 out[MLX5_ST_SZ_DW(destroy_mkey_out)] = {};
+	u32 in[MLX5_ST_SZ_DW(destroy_mkey_in)] = {};
+
+	MLX5_SET(destroy_mkey_in, in, opcode, MLX5_CMD_OP_DESTROY_MKEY);
+	MLX5_SET(destroy_mkey_in, in, mkey_index, dev->caps.reserved_lkey >> 8);
 	mlx5_umr_cmd(dev, in, sizeof(in), out, sizeof(out));
 }
 
@@ -234,6 +285,7 @@ static int mlx5_umr_create_qp(struct mlx5_umr_dev *dev, u8 cqe_version,
 	qpc = MLX5_ADDR_OF(create_qp_in, in, qpc);
 	MLX5_SET(qpc, qpc, st, MLX5_QP_ST_REG_UMR);
 	MLX5_SET(qpc, qpc, pm_state, MLX5_QP_PM_MIGRATED);
+	/* qp.c leaves pd 0 for REG_UMR; ours is the PD of the PA mkey it reads */
 	MLX5_SET(qpc, qpc, pd, dev->caps.pdn);
 	MLX5_SET(qpc, qpc, uar_page, dev->uar.index);
 	MLX5_SET(qpc, qpc, log_page_size, PAGE_SHIFT - MLX5_ADAPTER_PAGE_SHIFT);
@@ -371,9 +423,12 @@ int mlx5_umr_dev_init(struct mlx5_umr_dev *dev)
 	err = mlx5_umr_alloc_pd(dev);
 	if (err)
 		goto err_mem;
-	err = ops->alloc_uar(dev->hca, &dev->uar);
+	err = mlx5_umr_create_dma_mkey(dev);
 	if (err)
 		goto err_pd;
+	err = ops->alloc_uar(dev->hca, &dev->uar);
+	if (err)
+		goto err_mkey;
 	err = ops->alloc_dma_buf(dev->hca, PAGE_SIZE, &dev->dbr);
 	if (err)
 		goto err_uar;
@@ -403,6 +458,8 @@ err_dbr:
 	ops->free_dma_buf(dev->hca, &dev->dbr);
 err_uar:
 	ops->free_uar(dev->hca, &dev->uar);
+err_mkey:
+	mlx5_umr_destroy_dma_mkey(dev);
 err_pd:
 	mlx5_umr_dealloc_pd(dev);
 err_mem:
@@ -425,6 +482,7 @@ void mlx5_umr_dev_cleanup(struct mlx5_umr_dev *dev)
 	mlx5_umr_destroy_cq(dev);
 	ops->free_dma_buf(dev->hca, &dev->dbr);
 	ops->free_uar(dev->hca, &dev->uar);
+	mlx5_umr_destroy_dma_mkey(dev);
 	mlx5_umr_dealloc_pd(dev);
 	kfree(dev->sq.scratch);
 	kfree(dev->sq.ents);

@@ -15,43 +15,36 @@
 /* Pointer-mode translation tables are 2048-byte aligned (mr.c MLX5_UMR_ALIGN). */
 #define MLX5_UMR_XLT_ALIGN	2048
 
+/*
+ * The table is rewritten by the CPU for every layout while the device may
+ * read it, so it lives in coherent queue memory (the seam's
+ * alloc_dma_buf), not in a streaming mapping the service would have to
+ * sync around each post (umr.c dma_sync_single_for_device()); with
+ * swiotlb a streaming mapping would show the HCA a stale bounce buffer.
+ * One data segment addresses it, so it must be contiguous for the device.
+ */
 static int mlx5_umr_xlt_alloc(struct mlx5_umr_dev *dev,
 			      struct mlx5_umr_mkey_priv *mp, size_t size)
 {
-	/* kmalloc aligns power-of-two sizes to their size. */
-	size_t alloc = roundup_pow_of_two(max_t(size_t, size,
-						MLX5_UMR_XLT_ALIGN));
-	void *cpu;
+	struct mlx5_umr_dma_buf *buf = &mp->xlt_buf;
+	unsigned int i;
 	int err;
 
-	cpu = kzalloc_node(alloc, GFP_KERNEL, dev->hca->numa_node);
-	if (!cpu)
-		return -ENOMEM;
-	if (WARN_ON(!IS_ALIGNED((unsigned long)cpu, MLX5_UMR_XLT_ALIGN))) {
-		err = -ENOMEM;
-		goto err_free;
-	}
-	sg_init_one(&mp->xlt_sg, cpu, alloc);
-	mp->xlt_sgt.sgl = &mp->xlt_sg;
-	mp->xlt_sgt.orig_nents = 1;
-	mp->xlt_sgt.nents = 1;
-	err = mlx5_umr_hca_map_sg(dev->hca, &mp->xlt_sgt, DMA_TO_DEVICE);
+	err = dev->hca->ops->alloc_dma_buf(dev->hca, size, buf);
 	if (err)
-		goto err_free;
-	if (mp->xlt_sgt.nents != 1) {
-		err = -ENOMEM;
-		goto err_unmap;
+		return err;
+	for (i = 1; i < buf->npages; i++)
+		if (buf->pages[i] != buf->pages[0] + (dma_addr_t)i * PAGE_SIZE)
+			break;
+	if (i < buf->npages ||
+	    WARN_ON(!IS_ALIGNED(buf->pages[0], MLX5_UMR_XLT_ALIGN))) {
+		dev->hca->ops->free_dma_buf(dev->hca, buf);
+		return -ENOMEM;
 	}
-	mp->xlt.cpu = cpu;
-	mp->xlt.dma = sg_dma_address(&mp->xlt_sg);
-	mp->xlt.size = alloc;
+	mp->xlt.cpu = buf->cpu;
+	mp->xlt.dma = buf->pages[0];
+	mp->xlt.size = buf->size;
 	return 0;
-
-err_unmap:
-	mlx5_umr_hca_unmap_sg(dev->hca, &mp->xlt_sgt, DMA_TO_DEVICE);
-err_free:
-	kfree(cpu);
-	return err;
 }
 
 static void mlx5_umr_xlt_free(struct mlx5_umr_dev *dev,
@@ -60,8 +53,7 @@ static void mlx5_umr_xlt_free(struct mlx5_umr_dev *dev,
 	if (!mp->xlt.cpu)
 		return;
 	if (dev->hca)
-		mlx5_umr_hca_unmap_sg(dev->hca, &mp->xlt_sgt, DMA_TO_DEVICE);
-	kfree(mp->xlt.cpu);
+		dev->hca->ops->free_dma_buf(dev->hca, &mp->xlt_buf);
 	mp->xlt.cpu = NULL;
 }
 
@@ -101,8 +93,13 @@ mlx5_umr_create_mkey(struct mlx5_umr_dev *dev, u32 max_entries, u32 flags,
 	} else {
 		if (max_entries > dev->caps.max_klm_entries)
 			return ERR_PTR(-EINVAL);
-		/* One more entry for the interleaved (repeat block) header. */
-		octo = ALIGN(max_entries + 1, MLX5_UMR_KLM_ALIGNMENT);
+		/*
+		 * One more entry for the interleaved (repeat block) header,
+		 * but never more than the HCA's KLM list: validation keeps
+		 * an interleaved layout one entry short of it.
+		 */
+		octo = min(ALIGN(max_entries + 1, MLX5_UMR_KLM_ALIGNMENT),
+			   dev->caps.max_klm_entries);
 		xlt_bytes = (size_t)octo * sizeof(struct mlx5_klm);
 		mode = MLX5_MKC_ACCESS_MODE_KLMS;
 	}

@@ -377,6 +377,10 @@ static int mlx5_umr_sq_push(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr,
 			    wr->mkey->key, wr->op, nbb, signal);
 	sq->pc += nbb;
 	sq->unsignaled = signal ? 0 : sq->unsignaled + nbb;
+	/*
+	 * A UMR after a UMR carries the cap's fence, as wr.c gives a REG_MR
+	 * dev->umr_fence; umr.c's own UMR QP always uses INITIATOR_SMALL.
+	 */
 	sq->next_fence = dev->caps.umr_fence;
 	return 0;
 }

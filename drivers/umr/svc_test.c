@@ -211,11 +211,30 @@ static void svc_bringup(struct kunit *test)
 	struct svc_ctx *c = test->priv;
 	const struct mlx5_umr_caps *caps = mlx5_umr_dev_caps(c->dev);
 	struct mlx5_umr_fake_counters cnt;
+	u8 mkc[MLX5_ST_SZ_BYTES(mkc)];
 	u16 ci;
 
-	KUNIT_EXPECT_EQ(test, caps->reserved_lkey, MLX5_UMR_FAKE_RESD_LKEY);
+	/* Device addresses go through a PA mkey, not the firmware's resd_lkey */
+	KUNIT_EXPECT_NE(test, caps->reserved_lkey, MLX5_UMR_FAKE_RESD_LKEY);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_query_mkey(c->fake,
+						       caps->reserved_lkey,
+						       mkc, NULL, 0), 0);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, access_mode_1_0),
+			MLX5_MKC_ACCESS_MODE_PA);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, access_mode_4_2), 0);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, length64), 1);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, lr), 1);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, lw), 1);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, rr), 0);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, rw), 0);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, free), 0);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, umr_en), 0);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, qpn), 0xffffff);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, pd), caps->pdn);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, mkey_7_0),
+			caps->reserved_lkey & 0xff);
 	KUNIT_EXPECT_GE(test, caps->max_klm_entries, 1024U);
-	KUNIT_EXPECT_EQ(test, caps->max_inline_entries, 56U);
+	KUNIT_EXPECT_EQ(test, caps->max_inline_entries, 52U);
 	KUNIT_EXPECT_TRUE(test, mlx5_umr_dev_is_fake(c->dev));
 	KUNIT_EXPECT_STREQ(test, mlx5_umr_dev_name(c->dev),
 			   mlx5_umr_fake_hca(c->fake)->name);
@@ -224,7 +243,8 @@ static void svc_bringup(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cnt.cqs, 1U);
 	KUNIT_EXPECT_EQ(test, cnt.pds, 1U);
 	KUNIT_EXPECT_EQ(test, cnt.uars, 1U);
-	KUNIT_EXPECT_EQ(test, cnt.mkeys, 2U);
+	/* the fixture's two registrations and the PA mkey */
+	KUNIT_EXPECT_EQ(test, cnt.mkeys, 3U);
 	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_qp_state(c->fake, c->dev->sq.qpn,
 						     &ci), MLX5_QP_STATE_RTS);
 	/* Two REG_PAGES so far, nothing in flight. */
@@ -237,6 +257,7 @@ static void svc_mkey_create(struct kunit *test)
 {
 	struct svc_ctx *c = test->priv;
 	u32 pdn = mlx5_umr_dev_caps(c->dev)->pdn;
+	u32 caps_max = mlx5_umr_dev_caps(c->dev)->max_klm_entries;
 	struct mlx5_umr_mkey *klm, *mtt;
 	u8 mkc[MLX5_ST_SZ_BYTES(mkc)];
 	u32 key;
@@ -280,6 +301,15 @@ static void svc_mkey_create(struct kunit *test)
 						       NULL, 0), -ENOENT);
 	KUNIT_EXPECT_TRUE(test, IS_ERR(mlx5_umr_alloc_mkey(c->dev, 0, 0)));
 	KUNIT_EXPECT_TRUE(test, IS_ERR(mlx5_umr_alloc_mkey(c->dev, 1, BIT(7))));
+
+	/* the largest KLM mkey: the header's entry may not exceed the cap */
+	klm = mlx5_umr_alloc_mkey(c->dev, caps_max, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(klm));
+	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_query_mkey(c->fake, klm->key, NULL,
+						       NULL, 0), (int)caps_max);
+	mlx5_umr_free_mkey(klm);
+	KUNIT_EXPECT_TRUE(test, IS_ERR(mlx5_umr_alloc_mkey(c->dev, caps_max + 1,
+							   0)));
 }
 
 /* mlx5dv_wr_mkey_configure(3): 64 bytes of mr1, then 4096 of mr2. */
@@ -375,11 +405,11 @@ static void svc_interleaved_several(struct kunit *test)
 	svc_interleaved(test, ent, ARRAY_SIZE(ent), 5);
 }
 
-/* More entries than fit inline: the mkey's pointer-mode table is used. */
-static void svc_ptr_1000(struct kunit *test)
+/* An SGE list of @n entries, the mkey sized for exactly @n. */
+static void svc_list_n(struct kunit *test, u32 n)
 {
 	struct svc_ctx *c = test->priv;
-	const u32 n = 1000;
+	struct mlx5_umr_fake_counters before, after;
 	struct mlx5_umr_sge *sge;
 	struct svc_seg *segs;
 	struct mlx5_umr_mkey *mk;
@@ -401,11 +431,15 @@ static void svc_ptr_1000(struct kunit *test)
 		sge[i].length = segs[i].len;
 		sge[i].key = mr->mkey->key;
 	}
+	mlx5_umr_fake_get_counters(c->fake, &before);
 	mk = mlx5_umr_alloc_mkey(c->dev, n, MLX5_UMR_MKEY_REMOTE_INVALIDATE);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(mk));
 	KUNIT_ASSERT_NOT_NULL(test, to_priv(mk)->xlt.cpu);
-	KUNIT_EXPECT_TRUE(test, IS_ALIGNED((unsigned long)to_priv(mk)->xlt.cpu,
-					   2048));
+	KUNIT_EXPECT_TRUE(test, IS_ALIGNED(to_priv(mk)->xlt.dma, 2048));
+	/* coherent memory the CPU may rewrite, not a streaming mapping */
+	mlx5_umr_fake_get_counters(c->fake, &after);
+	KUNIT_EXPECT_EQ(test, after.dma_bufs, before.dma_bufs + 1);
+	KUNIT_EXPECT_EQ(test, after.sg_maps, before.sg_maps);
 	KUNIT_EXPECT_GE(test, to_priv(mk)->xlt.size, (n + 1) * 16);
 	svc_wr_list(&wr, mk, sge, n, ACC_ALL);
 	KUNIT_ASSERT_EQ(test, mlx5_umr_exec(c->dev, &wr, 0), 0);
@@ -413,6 +447,23 @@ static void svc_ptr_1000(struct kunit *test)
 	/* The table is free again after the completion. */
 	KUNIT_EXPECT_EQ(test, to_priv(mk)->xlt_busy, 0UL);
 	mlx5_umr_free_mkey(mk);
+}
+
+/* More entries than fit inline: the mkey's pointer-mode table is used. */
+static void svc_ptr_1000(struct kunit *test)
+{
+	svc_list_n(test, 1000);
+}
+
+/*
+ * The inline limit as the HCA parses it: 52 KLMs make a 960-byte WQE (ds
+ * 60); 56 would make 1024 bytes, whose ds of 64 the 6-bit field reads as
+ * 0, so they must go by pointer.
+ */
+static void svc_inline_limit(struct kunit *test)
+{
+	svc_list_n(test, 52);
+	svc_list_n(test, 56);
 }
 
 /* Access rights, invalidation and the PD, each taking effect. */
@@ -1050,7 +1101,7 @@ static void svc_concurrent_run(struct kunit *test, bool faults)
 	for (i = 0; i < SVC_THREADS; i++) {
 		t[i].dev = dev;
 		t[i].faults = faults;
-		/* indirect through the reserved lkey: device address 0 */
+		/* indirect through the PA mkey: device address 0 */
 		t[i].sge.key = mlx5_umr_dev_caps(dev)->reserved_lkey;
 		t[i].sge.length = 16;
 		t[i].mk = mlx5_umr_alloc_mkey(dev, 1, 0);
@@ -1114,6 +1165,7 @@ static struct kunit_case svc_cases[] = {
 	KUNIT_CASE(svc_seed_interleaved),
 	KUNIT_CASE(svc_interleaved_several),
 	KUNIT_CASE(svc_ptr_1000),
+	KUNIT_CASE(svc_inline_limit),
 	KUNIT_CASE(svc_access_inval_pd),
 	KUNIT_CASE(svc_batch_and_wrap),
 	KUNIT_CASE(svc_error_mid_batch),

@@ -179,8 +179,7 @@ struct mlx5_umr_dev {
  * @pub: what consumers see
  * @list: on mlx5_umr_dev.mkeys, under mkeys_lock
  * @xlt: pointer-mode translation table (xlt.cpu NULL when inline only)
- * @xlt_sgt: the DMA mapping of @xlt
- * @xlt_sg: its one entry
+ * @xlt_buf: the coherent memory behind @xlt
  * @xlt_busy: a posted WQE uses @xlt (bit 0)
  * @hw: the mkey exists on the HCA
  */
@@ -188,8 +187,7 @@ struct mlx5_umr_mkey_priv {
 	struct mlx5_umr_mkey pub;
 	struct list_head list;
 	struct mlx5_umr_xlt xlt;
-	struct sg_table xlt_sgt;
-	struct scatterlist xlt_sg;
+	struct mlx5_umr_dma_buf xlt_buf;
 	unsigned long xlt_busy;
 	bool hw;
 };

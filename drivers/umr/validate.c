@@ -21,6 +21,13 @@
 /* mkc.pd is 24 bits wide */
 #define MLX5_UMR_PDN_MAX	0xffffffU
 
+/*
+ * One KLM addresses at most 2 GiB: rdma-core mlx5dv.h struct
+ * mlx5_wqe_umr_klm_seg ("up to 2GB") and qp.c set_bind_wr(); mlx5_core
+ * main.c caps the device's DMA segments at 2 GiB for the same reason.
+ */
+#define MLX5_UMR_KLM_MAX_BYTES	BIT(31)
+
 static int check_access(const struct mlx5_umr_caps *caps, u32 access)
 {
 	if (access & ~MLX5_UMR_ACCESS_ALL)
@@ -65,7 +72,7 @@ static int check_list(const struct mlx5_umr_caps *caps,
 	if (n > klm_capacity(caps, wr->mkey))
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
-		if (!sge[i].length)
+		if (!sge[i].length || sge[i].length > MLX5_UMR_KLM_MAX_BYTES)
 			return -EINVAL;
 		/* [addr, addr + length) must not wrap */
 		if (sge[i].addr + (sge[i].length - 1) < sge[i].addr)
@@ -124,7 +131,7 @@ static int check_sgt(const struct mlx5_umr_caps *caps,
 
 		if (i >= cap)
 			return -ENOMEM;
-		if (!len)
+		if (!len || min_t(u64, len, left) > MLX5_UMR_KLM_MAX_BYTES)
 			return -EINVAL;
 		if (len >= left)
 			return 0;

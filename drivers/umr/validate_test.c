@@ -231,6 +231,13 @@ static void val_list(struct kunit *test)
 	v->sge[1].length = 0;
 	KUNIT_EXPECT_EQ(test, check(v), -EINVAL);
 
+	/* a KLM covers at most 2 GiB (rdma-core mlx5_wqe_umr_klm_seg) */
+	base(test, v, V_LIST);
+	v->sge[1].length = 1U << 31;
+	KUNIT_EXPECT_EQ(test, check(v), 0);
+	v->sge[1].length++;
+	KUNIT_EXPECT_EQ(test, check(v), -EINVAL);
+
 	/* an entry may end at 2^64 but not wrap */
 	base(test, v, V_LIST);
 	v->sge[1].addr = 0ULL - 4096;
@@ -319,6 +326,14 @@ static void val_sgt(struct kunit *test)
 	base(test, v, V_SGT);
 	sg_dma_len(&v->sgl[1]) = 0;
 	KUNIT_EXPECT_EQ(test, check(v), -EINVAL);
+	/* a used entry covers at most 2 GiB, counted up to the length */
+	base(test, v, V_SGT);
+	sg_dma_len(&v->sgl[1]) = (1U << 31) + 1;
+	KUNIT_EXPECT_EQ(test, check(v), 0);
+	v->wr.sgt.length = 4096 + (1ULL << 31) + 1;
+	KUNIT_EXPECT_EQ(test, check(v), -EINVAL);
+	v->wr.sgt.length--;
+	KUNIT_EXPECT_EQ(test, check(v), 0);
 	/* an empty entry past the length is not looked at */
 	base(test, v, V_SGT);
 	sg_dma_len(&v->sgl[3]) = 0;

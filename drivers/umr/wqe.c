@@ -248,6 +248,7 @@ int mlx5_umr_wqe_encode(const struct mlx5_umr_wqe_ctx *ctx,
 
 		memset(t + bytes, 0, padded - bytes);
 		w->umr.xlt_octowords = cpu_to_be16(octo);
+		/* no mask bit covers it; wr.c set_reg_mkey_seg() fills it too */
 		MLX5_SET(mkc, &w->mkey, translations_octword_size, octo);
 	}
 	if (inl) {

@@ -57,7 +57,8 @@ int mlx5_umr_wr_check(const struct mlx5_umr_caps *caps,
  * @caps: device capabilities
  * @wr: a request that passed mlx5_umr_wr_check()
  *
- * Return: a multiple of MLX5_SEND_WQE_BB, at most MLX5_SEND_WQE_MAX_SIZE.
+ * Return: a multiple of MLX5_SEND_WQE_BB, at most 15 of them (the ds
+ * count of the ctrl segment is 6 bits wide).
  */
 unsigned int mlx5_umr_wqe_size(const struct mlx5_umr_caps *caps,
 			       const struct mlx5_umr_wr *wr);

@@ -17,8 +17,18 @@
 /* ctrl (16) + UMR ctrl (48) + mkey (64) segments: two basic blocks. */
 #define MLX5_UMR_WQE_HDR_SIZE		(2 * MLX5_SEND_WQE_BB)
 
+/*
+ * The largest WQE: qpn_ds counts 16-byte units in 6 bits
+ * (MLX5_WQE_CTRL_DS_MASK), so MLX5_SEND_WQE_MAX_WQEBBS basic blocks (64
+ * units) do not fit and the largest is 15, as en.h
+ * mlx5e_get_max_sq_aligned_wqebbs() says.
+ */
+#define MLX5_UMR_WQE_MAX_SIZE \
+	((MLX5_SEND_WQE_MAX_WQEBBS - 1) * MLX5_SEND_WQE_BB)
+static_assert(MLX5_UMR_WQE_MAX_SIZE / MLX5_SEND_WQE_DS <= MLX5_WQE_CTRL_DS_MASK);
+
 /* Translation bytes that fit inline after the header in the largest WQE. */
-#define MLX5_UMR_INLINE_MAX_BYTES	(MLX5_SEND_WQE_MAX_SIZE - MLX5_UMR_WQE_HDR_SIZE)
+#define MLX5_UMR_INLINE_MAX_BYTES	(MLX5_UMR_WQE_MAX_SIZE - MLX5_UMR_WQE_HDR_SIZE)
 
 /*
  * umr_ctrl.xlt_octowords is 16 bits and translations are padded to

@@ -28,7 +28,8 @@ struct mlx5_umr_dev;
  *	(1 << log_max_klm_list_size)
  * @max_inline_entries: SGE-list entries that fit inline in one WQE
  * @reserved_lkey: the lkey through which a KLM entry addresses device
- *	(DMA) addresses directly, from QUERY_SPECIAL_CONTEXTS
+ *	(DMA) addresses directly: a PA mkey (local access) the service
+ *	creates at bring-up, as mlx5_ib's local_dma_lkey
  * @pdn: protection domain of the mkeys the service creates
  * @umr_fence: fence mode the HCA requires after a UMR (MLX5_FENCE_MODE_*)
  * @atomic: remote atomic access may be granted
