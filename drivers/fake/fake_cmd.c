@@ -73,6 +73,8 @@ static int fake_query_hca_cap(struct fake_cmd *c)
 
 	cap = MLX5_ADDR_OF(query_hca_cap_out, c->out, capability);
 	MLX5_SET(cmd_hca_cap, cap, log_max_qp_sz, caps->log_max_qp_sz);
+	/* What ConnectX reports; mlx5_ib's calc_sq_size() honours it. */
+	MLX5_SET(cmd_hca_cap, cap, max_wqe_sz_sq, MLX5_SEND_WQE_MAX_SIZE);
 	MLX5_SET(cmd_hca_cap, cap, log_max_qp, 10);
 	MLX5_SET(cmd_hca_cap, cap, log_max_cq_sz, caps->log_max_cq_sz);
 	MLX5_SET(cmd_hca_cap, cap, log_max_cq, 10);

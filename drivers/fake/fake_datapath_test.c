@@ -7,6 +7,7 @@
  * Copyright (c) 2026 The mlx5-umr authors.
  */
 #include <kunit/test.h>
+#include <linux/sizes.h>
 #include <linux/module.h>
 
 #include "fake_test_util.h"
@@ -494,7 +495,9 @@ static void fake_dp_mtt_umr(struct kunit *test)
 	ds = (void *)d->w->xlt;
 	ds->byte_count = cpu_to_be32(32);
 	ds->lkey = cpu_to_be32(MLX5_UMR_FAKE_RESD_LKEY);
-	ds->addr = cpu_to_be64(tbl.pages[0] + 32);
+	/* the second half from its own 2048-aligned chunk, as mlx5_ib does */
+	memcpy(tbl.cpu + SZ_2K, mtt + 4, 32);
+	ds->addr = cpu_to_be64(tbl.pages[0] + SZ_2K);
 	ft_umr_ok(d->ft, d->w, 128 + 16);
 
 	d->w->uc.flags = MLX5_UMR_TRANSLATION_OFFSET_EN |

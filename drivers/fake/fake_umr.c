@@ -12,6 +12,8 @@
  */
 #include <linux/mm.h>
 
+#include <linux/sizes.h>
+
 #include "fake.h"
 
 #define FAKE_UMR_HDR	(sizeof(struct mlx5_wqe_ctrl_seg) + \
@@ -90,6 +92,9 @@ static int fake_umr_check_entries(struct fake_umr *u, u8 mode, u64 xlt_off)
 			sum += be16_to_cpu(se->bcount);
 		} else if (!e.bcount && !e.key && !e.va) {
 			continue;	/* zero padding */
+		} else if (mode == MLX5_MKC_ACCESS_MODE_KLMS &&
+			   be32_to_cpu(e.bcount) > SZ_2G) {
+			return ERR_OP(KLM_BCOUNT);
 		}
 		if (!fake_key_usable(u->fd, be32_to_cpu(e.key)))
 			return ERR_PROT(XLT_BAD_KEY);
@@ -167,6 +172,9 @@ static int fake_umr_exec(struct mlx5_umr_fake *fd, struct fake_qp *qp,
 		u.ptr_addr = be64_to_cpu(ds->addr);
 		if (be32_to_cpu(ds->byte_count) < u.xlt_oct * 16)
 			return ERR_LEN(PTR_LEN);
+		/* Translation tables are 2048-byte aligned (MLX5_UMR_ALIGN). */
+		if (u.ptr_addr & (SZ_2K - 1))
+			return ERR_OP(PTR_ALIGN);
 		if (u.ptr_key == MLX5_UMR_FAKE_RESD_LKEY &&
 		    (!qp->rlky || !fd->caps.umr_ptr_rlky))
 			return ERR_PROT(PTR_NO_RLKY);

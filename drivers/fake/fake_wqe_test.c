@@ -6,7 +6,9 @@
  * Copyright (c) 2026 The mlx5-umr authors.
  */
 #include <kunit/test.h>
+#include <linux/sizes.h>
 #include <linux/module.h>
+#include <linux/jiffies.h>
 #include <linux/timer.h>
 #include <linux/completion.h>
 #include <linux/kthread.h>
@@ -331,6 +333,11 @@ static void mut_klm_free_key(struct ft_rej *r)
 	((struct mlx5_klm *)r->w->xlt)->key = cpu_to_be32(r->plain);
 }
 
+static void mut_klm_bcount(struct ft_rej *r)
+{
+	((struct mlx5_klm *)r->w->xlt)->bcount = cpu_to_be32(SZ_2G + 1);
+}
+
 static void mut_bad_ds(struct ft_rej *r)
 {
 	r->size = 128 + 16;
@@ -436,6 +443,7 @@ static const struct ft_rej_case ft_rej_cases[] = {
 	REJ(klm_unknown_key, NULL, MLX5_OPCODE_UMR, LOCAL_PROT_ERR,
 	    XLT_BAD_KEY),
 	REJ(klm_free_key, NULL, MLX5_OPCODE_UMR, LOCAL_PROT_ERR, XLT_BAD_KEY),
+	REJ(klm_bcount, NULL, MLX5_OPCODE_UMR, LOCAL_QP_OP_ERR, KLM_BCOUNT),
 	REJ(bad_ds, NULL, MLX5_OPCODE_UMR, LOCAL_LENGTH_ERR, BAD_DS),
 	REJ(mask_atomic, caps_no_atomic, MLX5_OPCODE_UMR, LOCAL_QP_OP_ERR,
 	    MASK_FORBIDDEN),
@@ -709,6 +717,14 @@ static void fake_wqe_umr_pointer(struct kunit *test)
 						       xlt, sizeof(xlt)), 4);
 	KUNIT_EXPECT_EQ(test, memcmp(xlt, tbl.cpu, 64), 0);
 
+	/* a table that is not 2048-byte aligned */
+	w->uc.flags = MLX5_UMR_CHECK_FREE;
+	ds->addr = cpu_to_be64(tbl.pages[0] + 1024);
+	ft_expect_err(ft, w, 128 + 16, MLX5_OPCODE_UMR,
+		      MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR,
+		      MLX5_UMR_FAKE_VS_PTR_ALIGN);
+	ft_qp_recover(ft);
+
 	/* an unmapped table address: local protection error */
 	w->uc.flags = MLX5_UMR_CHECK_FREE;
 	ds->addr = cpu_to_be64(tbl.pages[0] + PAGE_SIZE);
@@ -870,12 +886,15 @@ static int ft_stress_post(void *arg)
 {
 	struct ft_stress *s = arg;
 	struct mlx5_cqe64 cqe;
-	int i, spins;
+	unsigned long deadline;
+	int i;
 
 	for (i = 0; i < FT_STRESS_N; i++) {
 		ft_nop_post(s->ft, true);
-		for (spins = 0; !ft_poll(s->ft, &cqe); spins++) {
-			if (spins > 100000) {
+		/* A time bound, not a spin count: the host may be busy. */
+		deadline = jiffies + 10 * HZ;
+		while (!ft_poll(s->ft, &cqe)) {
+			if (time_after(jiffies, deadline)) {
 				s->errors++;
 				goto out;
 			}

@@ -64,6 +64,10 @@ struct mlx5_umr_fake;
  *	translation
  * @MLX5_UMR_FAKE_VS_INDIRECT_DISABLED: UMR on a KLM/KSM mkey while the
  *	umr_indirect_mkey_disabled cap is set
+ * @MLX5_UMR_FAKE_VS_KLM_BCOUNT: a KLM longer than 2 GiB (the PRM's limit,
+ *	rdma-core mlx5dv.h struct mlx5_wqe_umr_klm_seg)
+ * @MLX5_UMR_FAKE_VS_PTR_ALIGN: pointer-mode translation not 2048-byte
+ *	aligned (mlx5_ib mr.c MLX5_UMR_ALIGN)
  * @MLX5_UMR_FAKE_VS_PSV_UNKNOWN: SET_PSV names an unknown PSV
  * @MLX5_UMR_FAKE_VS_INJECTED: error injected by the test
  */
@@ -92,6 +96,8 @@ enum mlx5_umr_fake_vsynd {
 	MLX5_UMR_FAKE_VS_PTR_NO_RLKY = 0x1e,
 	MLX5_UMR_FAKE_VS_PTR_LEN = 0x1f,
 	MLX5_UMR_FAKE_VS_INDIRECT_DISABLED = 0x20,
+	MLX5_UMR_FAKE_VS_KLM_BCOUNT = 0x21,
+	MLX5_UMR_FAKE_VS_PTR_ALIGN = 0x22,
 	MLX5_UMR_FAKE_VS_PSV_UNKNOWN = 0x30,
 	MLX5_UMR_FAKE_VS_INJECTED = 0xfe,
 };
