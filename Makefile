@@ -7,6 +7,8 @@
 #   make check        every test: KUnit on UML, selftests in a QEMU VM,
 #                     the DKMS round trip and the test bed's own proofs
 #   make demo         the main job on the fake HCA, in a VM
+#   make bench        cost per UMR configure on UML without sanitizers;
+#                     rewrites the results in Documentation/bench.rst
 #   make checkpatch   scripts/checkpatch.pl --strict over all C and H files
 
 TESTBED := $(CURDIR)/scripts/testbed
@@ -22,7 +24,7 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 
 .PHONY: all modules clean install uninstall install-headers tools \
-	checkpatch check kunit vmtest dkms-check testbed-proofs demo deps
+	checkpatch check kunit vmtest dkms-check testbed-proofs demo bench deps
 
 all: modules
 
@@ -76,3 +78,6 @@ check: deps
 
 demo: deps
 	@$(TESTBED)/demo.sh
+
+bench: deps
+	@$(TESTBED)/bench.sh

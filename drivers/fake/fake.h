@@ -198,6 +198,12 @@ void fake_qp_flush_all(struct mlx5_umr_fake *fd, struct fake_qp *qp,
 void fake_notify_deliver(struct mlx5_umr_fake *fd, struct fake_notify *nt);
 void fake_cq_work(struct work_struct *work);
 void fake_qp_delay_work(struct work_struct *work);
+void fake_req_cqe(struct mlx5_umr_fake *fd, struct fake_qp *qp, u8 opcode,
+		  u16 idx, struct fake_notify *nt);
+
+/* fake_null.c */
+void fake_null_consume(struct mlx5_umr_fake *fd, struct fake_qp *qp, u16 pi,
+		       struct fake_notify *nt);
 
 /* fake_umr.c */
 int fake_wqe_exec(struct mlx5_umr_fake *fd, struct fake_qp *qp,

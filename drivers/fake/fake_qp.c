@@ -131,8 +131,8 @@ static void fake_cq_write(struct mlx5_umr_fake *fd, struct fake_cq *cq,
 	}
 }
 
-static void fake_req_cqe(struct mlx5_umr_fake *fd, struct fake_qp *qp,
-			 u8 opcode, u16 idx, struct fake_notify *nt)
+void fake_req_cqe(struct mlx5_umr_fake *fd, struct fake_qp *qp, u8 opcode,
+		  u16 idx, struct fake_notify *nt)
 {
 	struct mlx5_cqe64 cqe = {};
 
@@ -209,6 +209,11 @@ static void fake_sq_process(struct mlx5_umr_fake *fd, struct fake_qp *qp,
 		return;
 	}
 
+	/* A null device's fast path; anything unusual is left to the loop. */
+	if ((fd->flags & MLX5_UMR_FAKE_F_NULL) &&
+	    qp->state == MLX5_QP_STATE_RTS)
+		fake_null_consume(fd, qp, pi, nt);
+
 	while (qp->ci != pi) {
 		struct mlx5_wqe_ctrl_seg *ctrl = (void *)qp->wqe;
 		u16 idx = qp->ci;
@@ -256,6 +261,15 @@ static void fake_sq_process(struct mlx5_umr_fake *fd, struct fake_qp *qp,
 				     MLX5_CQE_SYNDROME_WR_FLUSH_ERR,
 				     MLX5_UMR_FAKE_VS_NONE, nt);
 			qp->ci += nbb;
+			continue;
+		}
+
+		if (fd->flags & MLX5_UMR_FAKE_F_NULL) {
+			qp->ci += nbb;
+			qp->nr_wqes++;
+			fd->cnt.wqes++;
+			if (fm & MLX5_WQE_CTRL_CQ_UPDATE)
+				fake_req_cqe(fd, qp, opcode, idx, nt);
 			continue;
 		}
 

@@ -762,7 +762,13 @@ int mlx5_umr_post(struct mlx5_umr_dev *dev, struct mlx5_umr_wr **wrs,
 	 */
 	wmb();
 	dev->hca->ops->write_db(dev->hca, &dev->uar, MLX5_BF_OFFSET, db);
-	queue_delayed_work(system_wq, &dev->watchdog, dev->timeout);
+	/*
+	 * Arm the watchdog when the queue goes busy; while work is in flight
+	 * it re-arms itself (it checks under sq->lock, so it either saw this
+	 * batch or ran before it, when the queue was idle).
+	 */
+	if (was_idle)
+		queue_delayed_work(system_wq, &dev->watchdog, dev->timeout);
 	goto out;
 
 unlock:

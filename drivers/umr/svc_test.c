@@ -600,6 +600,8 @@ static void svc_batch_and_wrap(struct kunit *test)
 	struct mlx5_umr_mkey *mk;
 	struct svc_req *req;
 	atomic_t ndone = ATOMIC_INIT(0);
+	/* 8 WQEs of 3 basic blocks a round: wrap around the ring twice. */
+	unsigned int rounds = 2 * c->dev->sq.bbs / 24 + 2;
 	unsigned int i, round;
 	u32 start;
 	u16 ci;
@@ -609,7 +611,7 @@ static void svc_batch_and_wrap(struct kunit *test)
 	mk = mlx5_umr_alloc_mkey(c->dev, 2, 0);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(mk));
 
-	for (round = 0; round < 40; round++) {
+	for (round = 0; round < rounds; round++) {
 		for (i = 0; i < ARRAY_SIZE(wrs); i++) {
 			svc_wr_list(&req[i].wr, mk, sge, 2, ACC_ALL);
 			req[i].wr.done = svc_req_done;
@@ -630,7 +632,7 @@ static void svc_batch_and_wrap(struct kunit *test)
 			KUNIT_EXPECT_EQ(test, req[i].wr.status, 0);
 		}
 	}
-	KUNIT_EXPECT_EQ(test, atomic_read(&ndone), 40 * 8);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ndone), rounds * 8);
 	/* Wrapped, and the HCA consumed exactly what was produced. */
 	KUNIT_EXPECT_GT(test, c->dev->sq.pc, 2 * c->dev->sq.bbs);
 	KUNIT_EXPECT_EQ(test, c->dev->sq.pc, c->dev->sq.cc);
@@ -757,7 +759,8 @@ static void svc_flow_control(struct kunit *test)
 		{ MR_IOVA, 64, c->mr[0].mkey->key },
 		{ MR_IOVA, 64, c->mr[1].mkey->key },
 	};
-	const unsigned int nreq = 128;
+	/* More 3-block WQEs than the ring holds. */
+	const unsigned int nreq = c->dev->sq.bbs / 3 + 16;
 	struct mlx5_umr_mkey *mk;
 	struct mlx5_umr_wr *wrs[8];
 	struct mlx5_umr_wr wr;

@@ -20,9 +20,16 @@
 
 #include "wqe.h"
 
-/* Send queue size in basic blocks (MLX5_SEND_WQE_BB) and CQ size. */
-#define MLX5_UMR_LOG_SQ_BBS	8
-#define MLX5_UMR_LOG_CQ_SIZE	8
+/*
+ * Send queue size in basic blocks (MLX5_SEND_WQE_BB) and CQ size. 1024
+ * blocks hold 128 of the largest inline UMRs (6 blocks with 16 entries) or
+ * 341 of the smallest configures (3 blocks), so a batch of 128 fits and a
+ * ULP sleeps for completions rarely (upstream's UMR QP holds 128 WQEs). Every
+ * WQE takes at least 2 blocks and may be signalled: the CQ has a CQE for
+ * each WQE the ring can hold.
+ */
+#define MLX5_UMR_LOG_SQ_BBS	10
+#define MLX5_UMR_LOG_CQ_SIZE	(MLX5_UMR_LOG_SQ_BBS - 1)
 /* Signal at least every this many basic blocks within one batch. */
 #define MLX5_UMR_SIGNAL_BBS	(1U << (MLX5_UMR_LOG_SQ_BBS - 2))
 /* Doorbell record page: QP record at 0, CQ record at this offset. */

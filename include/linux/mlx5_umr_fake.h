@@ -200,6 +200,11 @@ struct mlx5_umr_fake_caps {
  * appear some time after the doorbell, as on hardware. Not with F_SYNC.
  */
 #define MLX5_UMR_FAKE_F_ASYNC_EXEC	BIT(2)
+/*
+ * Null device, for benchmarks: WQEs are consumed (ctrl segment read for the
+ * index, size and CQE request) and completed, never decoded or executed.
+ */
+#define MLX5_UMR_FAKE_F_NULL		BIT(3)
 
 /**
  * struct mlx5_umr_fake_attr - how to build a private fake

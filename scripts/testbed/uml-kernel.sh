@@ -1,19 +1,22 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-# Build (or reuse) the User-Mode-Linux KUnit kernel with sanitizers.
+# Build (or reuse) the User-Mode-Linux KUnit kernel with sanitizers, or the
+# kernel of another config fragment (uml-bench.kunitconfig: no sanitizers).
 # The build lives outside the repo, keyed by the hash of the config fragment and
 # the kernel source package version; it is rebuilt only when either changes.
 # Prints the build directory on stdout.
+#   uml-kernel.sh [CONFIG_FRAGMENT]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-cfg=$here/uml.kunitconfig
+cfg=$(realpath "${1:-$here/uml.kunitconfig}")
 src=$("$here/ksrc.sh")
 srcver=$(dpkg-query -W -f='${Version}' linux-source-6.1)
 hash=$( (cat "$cfg"; echo "$srcver") | sha256sum | cut -c1-16)
 cache=${MLX5_UMR_CACHE:-$HOME/.cache/mlx5-umr}
 out=$cache/uml-$hash
 log() { echo "uml-kernel: $*" >&2; }
-exec 9>"$cache/.lock"
+# One lock per kernel: building one must not block users of another.
+exec 9>"$cache/.lock-$hash"
 flock 9
 if [ -f "$out/.built" ] && [ -f "$out/linux" ]; then
 	echo "$out"; exit 0

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * mlx5-umr fake HCA: KUnit suite of the null device (MLX5_UMR_FAKE_F_NULL),
+ * through the UMR service as the benchmark uses it.
+ *
+ * Copyright (c) 2026 The mlx5-umr authors.
+ */
+#include <kunit/test.h>
+#include <linux/module.h>
+#include <linux/err.h>
+#include <linux/mlx5/device.h>
+#include <linux/mlx5/mlx5_ifc.h>
+#include <linux/mlx5/qp.h>
+#include <linux/mlx5_umr.h>
+#include <linux/mlx5_umr_fake.h>
+
+struct fake_null_ctx {
+	struct mlx5_umr_fake *fake;
+	struct mlx5_umr_dev *dev;
+	struct mlx5_umr_mkey *mkey;
+};
+
+static int fake_null_init(struct kunit *test)
+{
+	struct mlx5_umr_fake_attr attr;
+	struct fake_null_ctx *c;
+
+	c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, c);
+	mlx5_umr_fake_attr_init(&attr);
+	attr.flags = MLX5_UMR_FAKE_F_NULL | MLX5_UMR_FAKE_F_SYNC |
+		     MLX5_UMR_FAKE_F_REGISTER;
+	c->fake = mlx5_umr_fake_create(&attr);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(c->fake));
+	c->dev = mlx5_umr_dev_get(mlx5_umr_fake_hca(c->fake)->name);
+	KUNIT_ASSERT_NOT_NULL(test, c->dev);
+	c->mkey = mlx5_umr_alloc_mkey(c->dev, 4, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(c->mkey));
+	test->priv = c;
+	return 0;
+}
+
+static void fake_null_exit(struct kunit *test)
+{
+	struct fake_null_ctx *c = test->priv;
+
+	mlx5_umr_free_mkey(c->mkey);
+	mlx5_umr_dev_put(c->dev);
+	mlx5_umr_fake_destroy(c->fake);
+}
+
+static void fake_null_done(struct mlx5_umr_wr *wr)
+{
+	(*(int *)wr->context)++;
+}
+
+/* The mkey as the HCA holds it: free, and its first translation entry. */
+static void fake_null_mkey(struct kunit *test, struct fake_null_ctx *c,
+			   u32 *free, struct mlx5_klm *klm)
+{
+	u8 mkc[MLX5_ST_SZ_BYTES(mkc)];
+
+	KUNIT_ASSERT_GT(test, mlx5_umr_fake_query_mkey(c->fake, c->mkey->key,
+						       mkc, klm, sizeof(*klm)),
+			0);
+	*free = MLX5_GET(mkc, mkc, free);
+}
+
+/*
+ * Configures complete with success and one CQE per batch, yet nothing is
+ * executed: even an entry naming a key that does not exist (which the
+ * decoding fake fails with an error CQE) leaves the mkey free and its
+ * translation untouched.
+ */
+static void fake_null_completes_without_executing(struct kunit *test)
+{
+	struct fake_null_ctx *c = test->priv;
+	struct mlx5_umr_sge sge = { 0x1000, 64, 0xdead00 };
+	struct mlx5_umr_fake_counters before, after;
+	struct mlx5_umr_wr wr[3] = {}, *wrs[3];
+	struct mlx5_klm klm;
+	unsigned int i;
+	int calls = 0;
+	u32 free;
+
+	mlx5_umr_fake_get_counters(c->fake, &before);
+	for (i = 0; i < 3; i++) {
+		wr[i].mkey = c->mkey;
+		wr[i].op = MLX5_UMR_OP_CONFIGURE;
+		wr[i].layout = MLX5_UMR_LAYOUT_LIST;
+		wr[i].list.sge = &sge;
+		wr[i].list.num_sge = 1;
+		wr[i].done = fake_null_done;
+		wr[i].context = &calls;
+		wr[i].status = -EINPROGRESS;
+		wrs[i] = &wr[i];
+	}
+	KUNIT_ASSERT_EQ(test, mlx5_umr_post(c->dev, wrs, 3), 0);
+	/* Synchronous fake: everything completed inside the doorbell. */
+	KUNIT_EXPECT_EQ(test, calls, 3);
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ(test, wr[i].status, 0);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_exec(c->dev, &wr[0], 0), 0);
+
+	mlx5_umr_fake_get_counters(c->fake, &after);
+	KUNIT_EXPECT_EQ(test, after.wqes - before.wqes, 4ULL);
+	KUNIT_EXPECT_EQ(test, after.cqes - before.cqes, 2ULL);
+	KUNIT_EXPECT_EQ(test, after.err_cqes, 0ULL);
+	KUNIT_EXPECT_EQ(test, after.flush_cqes, 0ULL);
+
+	fake_null_mkey(test, c, &free, &klm);
+	KUNIT_EXPECT_EQ(test, free, 1U);
+	KUNIT_EXPECT_EQ(test, klm.bcount, 0U);
+	KUNIT_EXPECT_EQ(test, klm.key, 0U);
+	KUNIT_EXPECT_EQ(test, klm.va, 0ULL);
+}
+
+static struct kunit_case fake_null_cases[] = {
+	KUNIT_CASE(fake_null_completes_without_executing),
+	{}
+};
+
+static struct kunit_suite fake_null_suite = {
+	.name = "mlx5_umr_fake_null",
+	.init = fake_null_init,
+	.exit = fake_null_exit,
+	.test_cases = fake_null_cases,
+};
+
+kunit_test_suite(fake_null_suite);
+
+MODULE_DESCRIPTION("KUnit tests of the fake mlx5 HCA's null device");
+MODULE_LICENSE("Dual BSD/GPL");
+MODULE_IMPORT_NS(MLX5_UMR);
