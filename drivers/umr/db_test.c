@@ -6,7 +6,10 @@
  * doorbell it passes on, in the order the fake receives them. Several
  * threads post at once; the send doorbells must carry strictly increasing
  * WQE indexes, each already covered by the doorbell record, the last one
- * naming the final WQE, and the CQ arms must never move back.
+ * naming the final WQE, and the CQ arms must never move back. With errors
+ * injected, recovery resets the QP and the WQE counter: no send doorbell
+ * may reach the QP between 2RST_QP and RTR2RTS_QP, and the order starts
+ * again after each reset.
  *
  * UML is a uniprocessor kernel without preemption: the window between
  * publishing and ringing only opens when the ringer gives the CPU away.
@@ -22,6 +25,7 @@
 #include <linux/slab.h>
 #include <linux/kthread.h>
 #include <linux/delay.h>
+#include <linux/mlx5/mlx5_ifc.h>
 #include <linux/mlx5/cq.h>
 #include <linux/mlx5/qp.h>
 #include <linux/mlx5/doorbell.h>
@@ -34,6 +38,9 @@
 #define DBT_THREADS	4
 #define DBT_ITERS	150
 #define DBT_BATCH	3
+/* Log entries for QP transitions, not doorbells. */
+#define DBT_MARK_RST	0xffff0001U
+#define DBT_MARK_RTS	0xffff0002U
 
 struct dbt_ent {
 	unsigned int offset;
@@ -55,12 +62,32 @@ static struct mlx5_umr_hca *dbt_fwd(struct mlx5_umr_hca *hca)
 	return container_of(hca, struct dbt_tap, hca)->fhca;
 }
 
+static void dbt_mark(struct dbt_tap *tap, unsigned int mark)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&tap->lock, flags);
+	if (tap->n < DBT_LOG)
+		tap->log[tap->n].offset = mark;
+	tap->n++;
+	spin_unlock_irqrestore(&tap->lock, flags);
+}
+
 static int dbt_cmd_exec(struct mlx5_umr_hca *hca, const void *in, int inlen,
 			void *out, int outlen)
 {
-	struct mlx5_umr_hca *f = dbt_fwd(hca);
+	struct dbt_tap *tap = container_of(hca, struct dbt_tap, hca);
+	struct mlx5_umr_hca *f = tap->fhca;
+	/* every command input starts with the opcode */
+	u16 op = MLX5_GET(rst2init_qp_in, in, opcode);
+	int err;
 
-	return f->ops->cmd_exec(f, in, inlen, out, outlen);
+	if (op == MLX5_CMD_OP_2RST_QP)
+		dbt_mark(tap, DBT_MARK_RST);
+	err = f->ops->cmd_exec(f, in, inlen, out, outlen);
+	if (op == MLX5_CMD_OP_RTR2RTS_QP && !err)
+		dbt_mark(tap, DBT_MARK_RTS);
+	return err;
 }
 
 static int dbt_create_cq(struct mlx5_umr_hca *hca, struct mlx5_umr_hca_cq *cq,
@@ -178,6 +205,8 @@ struct dbt_thread {
 	struct completion exited;
 };
 
+/* ndone[0]: done() calls, ndone[1]: of them with a non-zero status */
+
 static void dbt_done(struct mlx5_umr_wr *wr)
 {
 	atomic_t *ndone = wr->context;
@@ -233,11 +262,12 @@ static u16 dbt_nbb(const struct dbt_ent *e)
 }
 
 static void dbt_check_log(struct kunit *test, struct dbt_tap *tap,
-			  struct mlx5_umr_dev *dev)
+			  struct mlx5_umr_dev *dev, bool faults)
 {
 	unsigned int i, nsq = 0, ncq = 0, back = 0, uncovered = 0, cq_back = 0;
-	unsigned int other = 0;
-	const struct dbt_ent *last = NULL;
+	unsigned int other = 0, not_rts = 0, resets = 0;
+	const struct dbt_ent *last = NULL, *final = NULL;
+	bool rts = false;
 	u32 ci = 0;
 
 	KUNIT_ASSERT_LE(test, tap->n, (unsigned int)DBT_LOG);
@@ -255,10 +285,23 @@ static void dbt_check_log(struct kunit *test, struct dbt_tap *tap,
 			ci = v;
 			continue;
 		}
+		if (e->offset == DBT_MARK_RST) {
+			/* WQE indexes start again at 0 */
+			rts = false;
+			last = NULL;
+			resets++;
+			continue;
+		}
+		if (e->offset == DBT_MARK_RTS) {
+			rts = true;
+			continue;
+		}
 		if (e->offset != MLX5_BF_OFFSET) {
 			other++;
 			continue;
 		}
+		if (!rts)
+			not_rts++;
 		KUNIT_EXPECT_EQ(test, be32_to_cpu(e->val[1]) >>
 				MLX5_WQE_CTRL_QPN_SHIFT, dev->sq.qpn);
 		/* strictly increasing WQE index, modulo 2^16 */
@@ -272,21 +315,28 @@ static void dbt_check_log(struct kunit *test, struct dbt_tap *tap,
 		if ((u16)(be32_to_cpu(e->dbrec) - dbt_idx(e)) < dbt_nbb(e))
 			uncovered++;
 		last = e;
+		final = e;
 		nsq++;
 	}
 	KUNIT_EXPECT_EQ(test, other, 0U);
 	KUNIT_EXPECT_EQ(test, back, 0U);
 	KUNIT_EXPECT_EQ(test, uncovered, 0U);
 	KUNIT_EXPECT_EQ(test, cq_back, 0U);
+	KUNIT_EXPECT_EQ(test, not_rts, 0U);
 	KUNIT_EXPECT_GT(test, ncq, 1U);
-	KUNIT_ASSERT_NOT_NULL(test, last);
+	KUNIT_ASSERT_NOT_NULL(test, final);
 	/* The last doorbell names the last WQE: it ends at the producer. */
-	KUNIT_EXPECT_EQ(test, (u16)(dbt_idx(last) + dbt_nbb(last)),
+	KUNIT_EXPECT_EQ(test, (u16)(dbt_idx(final) + dbt_nbb(final)),
 			(u16)dev->sq.pc);
-	kunit_info(test, "%u send doorbells, %u CQ arms\n", nsq, ncq);
+	kunit_info(test, "%u send doorbells, %u CQ arms, %u resets\n", nsq,
+		   ncq, resets);
+	if (faults)
+		KUNIT_EXPECT_GT(test, resets, 0U);
+	else
+		KUNIT_EXPECT_EQ(test, resets, 0U);
 }
 
-static void dbt_run(struct kunit *test, u32 flags)
+static void dbt_run(struct kunit *test, u32 flags, bool faults)
 {
 	struct mlx5_umr_fake_attr attr;
 	struct mlx5_umr_fake *fake;
@@ -338,6 +388,13 @@ static void dbt_run(struct kunit *test, u32 flags)
 		KUNIT_ASSERT_FALSE(test, IS_ERR(kthread_run(dbt_thread_fn, &t[i],
 							    "umr_dbt_%d", i)));
 	for (i = 0; i < DBT_THREADS; i++) {
+		/* errors injected while the submitters run */
+		while (faults && !completion_done(&t[i].exited)) {
+			mlx5_umr_fake_inject_wqe_error(fake,
+						       MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
+						       MLX5_UMR_FAKE_VS_INJECTED);
+			usleep_range(1000, 2000);
+		}
 		wait_for_completion(&t[i].exited);
 		KUNIT_EXPECT_EQ(test, t[i].errors, 0);
 		posted += t[i].posted;
@@ -345,12 +402,16 @@ static void dbt_run(struct kunit *test, u32 flags)
 	for (j = 0; j < 500 && atomic_read(&ndone[0]) < posted; j++)
 		msleep(20);
 	KUNIT_EXPECT_EQ(test, atomic_read(&ndone[0]), posted);
-	KUNIT_EXPECT_EQ(test, atomic_read(&ndone[1]), 0);
+	/* only the requests hit by an injected error fail */
+	if (faults)
+		KUNIT_EXPECT_GT(test, atomic_read(&ndone[1]), 0);
+	else
+		KUNIT_EXPECT_EQ(test, atomic_read(&ndone[1]), 0);
 	KUNIT_EXPECT_EQ(test, dev->sq.pc, dev->sq.cc);
 	mlx5_umr_sq_flush(dev);
 
 	spin_lock_irq(&tap->lock);
-	dbt_check_log(test, tap, dev);
+	dbt_check_log(test, tap, dev, faults);
 	spin_unlock_irq(&tap->lock);
 
 	for (i = 0; i < DBT_THREADS; i++)
@@ -363,18 +424,31 @@ static void dbt_run(struct kunit *test, u32 flags)
 /* Completions from the fake's workqueue, as from an interrupt. */
 static void dbt_order_async(struct kunit *test)
 {
-	dbt_run(test, 0);
+	dbt_run(test, 0, false);
 }
 
 /* The fake completes inside write_db, under the doorbell lock. */
 static void dbt_order_sync(struct kunit *test)
 {
-	dbt_run(test, MLX5_UMR_FAKE_F_SYNC);
+	dbt_run(test, MLX5_UMR_FAKE_F_SYNC, false);
+}
+
+/* Recovery under load: order holds within each reset, none while in RST. */
+static void dbt_order_faults(struct kunit *test)
+{
+	dbt_run(test, 0, true);
+}
+
+static void dbt_order_sync_faults(struct kunit *test)
+{
+	dbt_run(test, MLX5_UMR_FAKE_F_SYNC, true);
 }
 
 static struct kunit_case dbt_cases[] = {
 	KUNIT_CASE(dbt_order_async),
 	KUNIT_CASE(dbt_order_sync),
+	KUNIT_CASE(dbt_order_faults),
+	KUNIT_CASE(dbt_order_sync_faults),
 	{}
 };
 
