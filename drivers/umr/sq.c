@@ -2,13 +2,19 @@
 /*
  * mlx5-umr: submission, completion and recovery on the REG_UMR QP.
  *
- * One spinlock (sq->lock) covers the ring, its bookkeeping, the CQ consumer
- * index and both doorbell records. Posters encode WQEs straight into the
- * ring under it, publish the doorbell record, drop it, and only then ring
- * the MMIO doorbell: the completion handler takes the same lock and may run
- * inside write_db() (the fake HCA's synchronous mode), and a done()
- * callback may post again. Completion callbacks always run with no lock
- * held.
+ * sq->lock covers the ring, its bookkeeping, the CQ consumer index and both
+ * doorbell records. Posters encode WQEs straight into the ring under it,
+ * publish the doorbell record and remember the doorbell of the last WQE,
+ * drop it, and ring. dev->db_lock (taken first, irqsave) serialises every
+ * MMIO doorbell of the device, so the HCA sees SQ doorbells in WQE order
+ * and CQ arms in consumer order, as wr.c and rdma-core ring inside their
+ * SQ lock. The ringer reads the newest doorbell under both locks and skips
+ * it when a doorbell for that WQE or a later one already went out.
+ *
+ * A backend may call the completion handler inside write_db() (the fake
+ * HCA's synchronous mode); interrupts are off there, so the handler only
+ * queues the poll work, as for a hard IRQ. Completion callbacks always run
+ * with no lock held and never inside mlx5_umr_post() or a doorbell.
  *
  * Copyright (c) 2026 The mlx5-umr authors.
  */
@@ -52,6 +58,7 @@ void mlx5_umr_sq_init(struct mlx5_umr_dev *dev)
 	struct mlx5_umr_sq *sq = &dev->sq;
 
 	spin_lock_init(&sq->lock);
+	spin_lock_init(&dev->db_lock);
 	init_waitqueue_head(&sq->wait);
 	INIT_LIST_HEAD(&sq->resubmit);
 	sq->state = MLX5_UMR_SQ_RESET;
@@ -206,7 +213,11 @@ static void mlx5_umr_handle_cqe(struct mlx5_umr_dev *dev,
  * mlx5_umr_cq_arm() - request an event for the next CQE
  * @dev: the device
  *
- * Context: any; takes sq->lock, does not hold it across write_db().
+ * The arm value is read and rung under dev->db_lock, so arms reach the HCA
+ * with consumer index and sequence number never going backwards.
+ *
+ * Context: any but hard IRQ; takes dev->db_lock, then sq->lock (released
+ * before write_db()). Not with either held.
  */
 void mlx5_umr_cq_arm(struct mlx5_umr_dev *dev)
 {
@@ -215,16 +226,64 @@ void mlx5_umr_cq_arm(struct mlx5_umr_dev *dev)
 	__be32 db[2];
 	u32 v;
 
-	spin_lock_irqsave(&sq->lock, flags);
+	spin_lock_irqsave(&dev->db_lock, flags);
+	spin_lock(&sq->lock);
 	v = (sq->cq_arm_sn & 3) << 28 | MLX5_CQ_DB_REQ_NOT |
 	    (sq->cq_ci & 0xffffff);
 	mlx5_umr_cq_dbrec(dev)[MLX5_UMR_CQ_ARM_DB] = cpu_to_be32(v);
-	spin_unlock_irqrestore(&sq->lock, flags);
+	spin_unlock(&sq->lock);
 	db[0] = cpu_to_be32(v);
 	db[1] = cpu_to_be32(dev->cq.cqn);
 	/* The arm record must be in memory before the HCA sees the doorbell. */
 	wmb();
 	dev->hca->ops->write_db(dev->hca, &dev->uar, MLX5_CQ_DOORBELL, db);
+	spin_unlock_irqrestore(&dev->db_lock, flags);
+}
+
+/* The WQE index a send doorbell carries (ctrl seg opmod_idx_opcode). */
+static u16 mlx5_umr_db_wqe_idx(const __be32 *db)
+{
+	return (be32_to_cpu(db[0]) & MLX5_WQE_CTRL_WQE_INDEX_MASK) >>
+	       MLX5_WQE_CTRL_WQE_INDEX_SHIFT;
+}
+
+/*
+ * Ring the send doorbell with the newest published WQE, unless a doorbell
+ * for it or a later WQE (modulo 2^16, within one reset epoch) already went
+ * out: a poster whose doorbell was overtaken has its WQEs announced by the
+ * later one. Takes dev->db_lock, then sq->lock; called with neither held.
+ */
+static void mlx5_umr_sq_ring(struct mlx5_umr_dev *dev)
+{
+	struct mlx5_umr_sq *sq = &dev->sq;
+	unsigned long flags;
+	bool ring;
+	__be32 db[2];
+	u32 epoch;
+	u16 idx;
+
+	spin_lock_irqsave(&dev->db_lock, flags);
+	spin_lock(&sq->lock);
+	/* Recovery rings for itself once the QP is back in RTS. */
+	ring = sq->db_valid && (sq->state == MLX5_UMR_SQ_RTS ||
+				sq->state == MLX5_UMR_SQ_ERR);
+	memcpy(db, sq->db, sizeof(db));
+	epoch = sq->db_epoch;
+	spin_unlock(&sq->lock);
+
+	idx = mlx5_umr_db_wqe_idx(db);
+	if (ring && dev->db_rung && dev->db_rung_epoch == epoch &&
+	    (s16)(idx - dev->db_rung_idx) <= 0)
+		ring = false;
+	if (ring) {
+		dev->db_rung = true;
+		dev->db_rung_epoch = epoch;
+		dev->db_rung_idx = idx;
+		/* The doorbell record must reach memory before the MMIO write. */
+		wmb();
+		dev->hca->ops->write_db(dev->hca, &dev->uar, MLX5_BF_OFFSET, db);
+	}
+	spin_unlock_irqrestore(&dev->db_lock, flags);
 }
 
 static void mlx5_umr_cq_poll(struct mlx5_umr_dev *dev, bool arm)
@@ -253,8 +312,10 @@ static void mlx5_umr_cq_poll(struct mlx5_umr_dev *dev, bool arm)
  * mlx5_umr_cq_comp() - completion event handler given to the backend
  * @hcq: the CQ
  *
- * Context: any. In hard IRQ context (or with interrupts off) the CQ is
- * polled from a work item so that done() callbacks never run there.
+ * Context: any. In hard IRQ context or with interrupts off, which includes
+ * a backend calling it from inside write_db() (dev->db_lock held), the CQ
+ * is polled from a work item: done() callbacks never run there and the
+ * re-arm never nests in a doorbell.
  */
 void mlx5_umr_cq_comp(struct mlx5_umr_hca_cq *hcq)
 {
@@ -416,15 +477,15 @@ static void mlx5_umr_sq_resubmit(struct mlx5_umr_dev *dev)
 		dma_wmb();
 		mlx5_umr_sq_dbrec(dev)[MLX5_SND_DBR] =
 			cpu_to_be32(sq->pc & 0xffff);
+		memcpy(sq->db, db, sizeof(sq->db));
+		sq->db_valid = true;
 	}
 	sq->state = MLX5_UMR_SQ_RTS;
 	sq->events++;
 	spin_unlock_irq(&sq->lock);
 
 	if (posted) {
-		/* Record before the MMIO doorbell; no lock across write_db. */
-		wmb();
-		dev->hca->ops->write_db(dev->hca, &dev->uar, MLX5_BF_OFFSET, db);
+		mlx5_umr_sq_ring(dev);
 		queue_delayed_work(system_wq, &dev->watchdog, dev->timeout);
 	}
 	wake_up_all(&sq->wait);
@@ -488,6 +549,9 @@ void mlx5_umr_recover_work(struct work_struct *work)
 	sq->timed_out = false;
 	mlx5_umr_sq_dbrec(dev)[MLX5_SND_DBR] = 0;
 	mlx5_umr_sq_dbrec(dev)[MLX5_RCV_DBR] = 0;
+	/* WQE indexes start again: older doorbells say nothing about them. */
+	sq->db_valid = false;
+	sq->db_epoch++;
 	spin_unlock_irq(&sq->lock);
 	mlx5_umr_sq_finish(dev, &done);
 
@@ -525,6 +589,25 @@ void mlx5_umr_sq_timeout(struct mlx5_umr_dev *dev)
 	spin_unlock_irqrestore(&dev->sq.lock, flags);
 }
 EXPORT_SYMBOL_NS_GPL(mlx5_umr_sq_timeout, MLX5_UMR_INTERNAL);
+
+/**
+ * mlx5_umr_sq_flush() - wait for deferred completion processing (tests)
+ * @dev: the device
+ *
+ * Waits for the CQ poll deferred by the time of the call, for a recovery
+ * that poll (or anything earlier) queued, and for the poll of what that
+ * recovery posted again: with a backend that executes inside write_db(),
+ * every request posted before the call has had its done() on return.
+ *
+ * Context: process context, may sleep; not from a done() callback.
+ */
+void mlx5_umr_sq_flush(struct mlx5_umr_dev *dev)
+{
+	flush_work(&dev->poll_work);
+	flush_work(&dev->recover_work);
+	flush_work(&dev->poll_work);
+}
+EXPORT_SYMBOL_NS_GPL(mlx5_umr_sq_flush, MLX5_UMR_INTERNAL);
 
 /**
  * mlx5_umr_watchdog() - recover a queue that made no progress in time
@@ -677,8 +760,10 @@ static int mlx5_umr_check_batch(struct mlx5_umr_dev *dev,
  * stay valid until then. Two requests of one batch may not rewrite the
  * translation of the same pointer-mode mkey (-EINVAL).
  *
- * Context: any context except hard IRQ; does not sleep. done() may be
- * called before this function returns.
+ * Context: process or softirq context, also with interrupts disabled or a
+ * caller's spinlock held; not hard IRQ or NMI. Does not sleep. done() is
+ * never called from within this function (nor from inside the doorbell),
+ * but may run in another context before it returns.
  * Return: 0 when the whole batch was posted; -EINVAL, -ENOMEM, -EOPNOTSUPP
  * or -EOVERFLOW when a request (or the batch) is invalid; -EBUSY when the send queue has
  * no room for the batch right now, is being recovered, or a pointer-mode
@@ -752,16 +837,12 @@ int mlx5_umr_post(struct mlx5_umr_dev *dev, struct mlx5_umr_wr **wrs,
 	/* The WQEs must be visible before the record that announces them. */
 	dma_wmb();
 	mlx5_umr_sq_dbrec(dev)[MLX5_SND_DBR] = cpu_to_be32(sq->pc & 0xffff);
+	memcpy(sq->db, db, sizeof(sq->db));
+	sq->db_valid = true;
 	spin_unlock_irqrestore(&sq->lock, flags);
 
-	/*
-	 * The doorbell record must reach memory before the MMIO doorbell. The
-	 * lock is dropped first: the completion handler takes it and may run
-	 * inside write_db(). Doorbells of concurrent posters may reach the
-	 * HCA out of order; the record is monotonic and is what it follows.
-	 */
-	wmb();
-	dev->hca->ops->write_db(dev->hca, &dev->uar, MLX5_BF_OFFSET, db);
+	/* In WQE order with every other doorbell of the device. */
+	mlx5_umr_sq_ring(dev);
 	/*
 	 * Arm the watchdog when the queue goes busy; while work is in flight
 	 * it re-arms itself (it checks under sq->lock, so it either saw this

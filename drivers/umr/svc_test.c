@@ -545,6 +545,7 @@ struct svc_req {
 	struct mlx5_umr_wr wr;
 	atomic_t *ndone;
 	int calls;
+	struct task_struct *task;
 };
 
 static void svc_req_done(struct mlx5_umr_wr *wr)
@@ -552,6 +553,7 @@ static void svc_req_done(struct mlx5_umr_wr *wr)
 	struct svc_req *r = container_of(wr, struct svc_req, wr);
 
 	r->calls++;
+	r->task = current;
 	if (r->ndone)
 		atomic_inc(r->ndone);
 }
@@ -623,13 +625,19 @@ static void svc_batch_and_wrap(struct kunit *test)
 		start = c->dev->sq.pc;
 		KUNIT_ASSERT_EQ(test, mlx5_umr_post(c->dev, wrs, 8), 0);
 		svc_check_ring(test, c->dev, start, 8);
-		/* The fake is synchronous: all completed inside the doorbell. */
+		/* The fake is synchronous: all executed inside the doorbell. */
 		mlx5_umr_fake_get_counters(c->fake, &after);
 		KUNIT_EXPECT_EQ(test, after.wqes - before.wqes, 8ULL);
 		KUNIT_EXPECT_EQ(test, after.cqes - before.cqes, 1ULL);
+		/*
+		 * The event came inside the doorbell, with interrupts off: the
+		 * CQ is polled from the work item, never in this thread.
+		 */
+		mlx5_umr_sq_flush(c->dev);
 		for (i = 0; i < ARRAY_SIZE(wrs); i++) {
 			KUNIT_EXPECT_EQ(test, req[i].calls, 1);
 			KUNIT_EXPECT_EQ(test, req[i].wr.status, 0);
+			KUNIT_EXPECT_PTR_NE(test, req[i].task, current);
 		}
 	}
 	KUNIT_EXPECT_EQ(test, atomic_read(&ndone), rounds * 8);
@@ -677,8 +685,8 @@ static void svc_error_mid_batch(struct kunit *test)
 	svc_kill_mkey(test, c, mk[2]->key);
 
 	KUNIT_ASSERT_EQ(test, mlx5_umr_post(c->dev, wrs, 5), 0);
-	/* Recovery resubmits what the error flushed. */
-	flush_work(&c->dev->recover_work);
+	/* The poll queues recovery; it resubmits what the error flushed. */
+	mlx5_umr_sq_flush(c->dev);
 	for (i = 0; i < 5; i++)
 		KUNIT_EXPECT_EQ(test, req[i].calls, 1);
 	KUNIT_EXPECT_EQ(test, req[0].wr.status, 0);

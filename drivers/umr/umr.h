@@ -64,7 +64,7 @@ struct mlx5_umr_sq_ent {
  * struct mlx5_umr_sq - the REG_UMR QP, its CQ and their bookkeeping
  * @lock: protects every field below it, the CQ consumer index and the
  *	doorbell records; taken by posters and by the completion handler,
- *	never held across write_db()
+ *	never held across write_db(); nests inside mlx5_umr_dev.db_lock
  * @state: enum mlx5_umr_sq_state
  * @pc: producer counter in basic blocks (free running)
  * @cc: consumer counter in basic blocks (free running)
@@ -76,6 +76,10 @@ struct mlx5_umr_sq_ent {
  * @events: bumped on every retired WQE and state change (retry hint)
  * @cq_ci: CQ consumer index (free running)
  * @cq_arm_sn: CQ arm sequence number
+ * @db: the send doorbell of the last published WQE (first 8 bytes of its
+ *	control segment)
+ * @db_valid: @db holds a WQE published since the last reset
+ * @db_epoch: bumped when recovery restarts the WQE counter at 0
  * @resubmit: flushed requests recovery posts again, in order (->node)
  * @ents: one entry per basic block slot
  * @scratch: linear WQE buffer for WQEs that wrap around the ring end
@@ -96,6 +100,9 @@ struct mlx5_umr_sq {
 	unsigned long events;
 	u32 cq_ci;
 	u32 cq_arm_sn;
+	__be32 db[2];
+	bool db_valid;
+	u32 db_epoch;
 	struct list_head resubmit;
 	struct mlx5_umr_sq_ent *ents;
 	u8 *scratch;
@@ -134,6 +141,12 @@ struct mlx5_umr_client_ctx {
  * @sq_buf: the send queue ring
  * @cq_buf: the CQE ring
  * @cq: the CQ as the backend sees it
+ * @db_lock: serialises every doorbell MMIO write on @uar (send doorbell
+ *	and CQ arm) and protects the @db_rung fields; taken irqsave, before
+ *	sq->lock, held across write_db()
+ * @db_rung: a send doorbell went out in epoch @db_rung_epoch
+ * @db_rung_epoch: sq.db_epoch of the last send doorbell
+ * @db_rung_idx: WQE index the last send doorbell carried
  * @sq: submission state
  * @wq_ctx: constants for the encoder
  * @recover_work: runs QP recovery in process context
@@ -161,6 +174,10 @@ struct mlx5_umr_dev {
 	struct mlx5_umr_dma_buf sq_buf;
 	struct mlx5_umr_dma_buf cq_buf;
 	struct mlx5_umr_hca_cq cq;
+	spinlock_t db_lock; /* doorbell MMIO writes, the db_rung* fields */
+	bool db_rung;
+	u32 db_rung_epoch;
+	u16 db_rung_idx;
 	struct mlx5_umr_sq sq;
 	struct mlx5_umr_wqe_ctx wq_ctx;
 
@@ -243,5 +260,6 @@ void mlx5_umr_watchdog(struct work_struct *work);
 void mlx5_umr_sq_fail_all(struct mlx5_umr_dev *dev, int status);
 void mlx5_umr_sq_stop(struct mlx5_umr_dev *dev);
 void mlx5_umr_sq_timeout(struct mlx5_umr_dev *dev);
+void mlx5_umr_sq_flush(struct mlx5_umr_dev *dev);
 
 #endif /* MLX5_UMR_CORE_H */
