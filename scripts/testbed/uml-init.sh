@@ -17,12 +17,6 @@ done
 for m in $rev; do
 	rmmod "$m" || echo "MLX5_UMR_TESTBED: rmmod $m FAILED"
 done
-# kmemleak reports only objects older than 5 s; scan twice after that.
-if [ -w /sys/kernel/debug/kmemleak ]; then
-	sleep 6
-	echo scan >/sys/kernel/debug/kmemleak
-	echo scan >/sys/kernel/debug/kmemleak
-	cat /sys/kernel/debug/kmemleak
-fi
+"$(dirname "$0")/kmemleak-scan.sh"
 echo "MLX5_UMR_TESTBED: done"
 /bin/busybox poweroff -f

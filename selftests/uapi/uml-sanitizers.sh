@@ -34,12 +34,7 @@ for t in uapi_test lib_test; do
 	echo "UML_UAPI: exit \$t \$?"
 done
 rmmod mlx5_umr || echo "MLX5_UMR_TESTBED: rmmod FAILED"
-if [ -w /sys/kernel/debug/kmemleak ]; then
-	sleep 6
-	echo scan >/sys/kernel/debug/kmemleak
-	echo scan >/sys/kernel/debug/kmemleak
-	cat /sys/kernel/debug/kmemleak
-fi
+$TESTBED/kmemleak-scan.sh
 echo "MLX5_UMR_TESTBED: done"
 /bin/busybox poweroff -f
 INIT
