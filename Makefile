@@ -9,6 +9,8 @@
 #   make demo         the main job on the fake HCA, in a VM
 #   make bench        cost per UMR configure on UML without sanitizers;
 #                     rewrites the results in Documentation/bench.rst
+#   make bench-profile  perf profile of the batched path (PROFILE_LAYOUT,
+#                     PROFILE_BATCH, PROFILE_SEC)
 #   make checkpatch   scripts/checkpatch.pl --strict over all C and H files
 
 TESTBED := $(CURDIR)/scripts/testbed
@@ -24,7 +26,7 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 
 .PHONY: all modules clean install uninstall install-headers tools \
-	checkpatch check kunit vmtest dkms-check testbed-proofs demo bench deps
+	checkpatch check kunit vmtest dkms-check testbed-proofs demo bench bench-profile deps
 
 all: modules
 
@@ -81,3 +83,6 @@ demo: deps
 
 bench: deps
 	@$(TESTBED)/bench.sh
+
+bench-profile: deps
+	@$(TESTBED)/bench-profile.sh

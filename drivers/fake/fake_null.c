@@ -28,44 +28,64 @@
 void fake_null_consume(struct mlx5_umr_fake *fd, struct fake_qp *qp, u16 pi,
 		       struct fake_notify *nt)
 {
-	u64 pgsz = 1ULL << (FAKE_PAGE_SHIFT + qp->log_pg);
-	u32 wqe_cnt = 1U << qp->log_sq;
-	unsigned long pfn = ULONG_MAX;
-	struct page *page = NULL;
+	const u32 per_page = PAGE_SIZE / MLX5_SEND_WQE_BB;
+	unsigned int pg_shift = FAKE_PAGE_SHIFT + qp->log_pg;
+	u32 mask = (1U << qp->log_sq) - 1;
+	u32 first = 0, slots = 0;	/* ring slots on the mapped page */
+	u16 ci = qp->ci;
+	u64 done = 0;
+	u8 *kva = NULL;
 
-	while (qp->ci != pi) {
-		u64 off = (u64)(qp->ci & (wqe_cnt - 1)) * MLX5_SEND_WQE_BB;
-		struct mlx5_wqe_ctrl_seg ctrl;
+	/*
+	 * The walk is one dependency chain (where a WQE starts depends on the
+	 * size of the one before), so nothing else is on it: the counter stays
+	 * in a register and the ring page (kernel pages are contiguous in the
+	 * IOVA space of one PAS entry) is found once for all its slots.
+	 */
+	while (ci != pi) {
+		u32 slot = ci & mask;
+		const struct mlx5_wqe_ctrl_seg *ctrl;
 		u32 op, ds, nbb;
-		u64 iova;
-		void *kva;
 
-		if (off / pgsz >= qp->npas)
-			return;
-		iova = qp->pas[off / pgsz] + off % pgsz;
-		if (iova >> PAGE_SHIFT != pfn) {
-			pfn = iova >> PAGE_SHIFT;
-			page = xa_load(&fd->iommu, pfn);
+		if (slot - first >= slots) {
+			u64 off = (u64)slot * MLX5_SEND_WQE_BB;
+			struct page *page;
+			u64 iova;
+
+			if (off >> pg_shift >= qp->npas)
+				break;
+			iova = qp->pas[off >> pg_shift] +
+			       (off & (BIT_ULL(pg_shift) - 1));
+			page = xa_load(&fd->iommu, iova >> PAGE_SHIFT);
 			if (!page)
-				return;
+				break;
+			if (kva)
+				kunmap_local(kva);
+			kva = kmap_local_page(page);
+			first = slot - offset_in_page(iova) / MLX5_SEND_WQE_BB;
+			slots = per_page;
 		}
-		kva = kmap_local_page(page);
-		memcpy(&ctrl, kva + offset_in_page(iova), sizeof(ctrl));
-		kunmap_local(kva);
+		ctrl = (const void *)(kva + (slot - first) * MLX5_SEND_WQE_BB);
 
-		op = be32_to_cpu(ctrl.opmod_idx_opcode);
-		ds = be32_to_cpu(ctrl.qpn_ds) & MLX5_WQE_CTRL_DS_MASK;
+		op = be32_to_cpu(ctrl->opmod_idx_opcode);
+		ds = be32_to_cpu(ctrl->qpn_ds) & MLX5_WQE_CTRL_DS_MASK;
 		nbb = DIV_ROUND_UP(ds * MLX5_SEND_WQE_DS, MLX5_SEND_WQE_BB);
-		if (!nbb || nbb > (u16)(pi - qp->ci) ||
-		    ((op & MLX5_WQE_CTRL_WQE_INDEX_MASK) >>
-		     MLX5_WQE_CTRL_WQE_INDEX_SHIFT) != qp->ci)
-			return;
+		if (!nbb || nbb > (u16)(pi - ci) ||
+		    (u16)((op & MLX5_WQE_CTRL_WQE_INDEX_MASK) >>
+			  MLX5_WQE_CTRL_WQE_INDEX_SHIFT) != ci)
+			break;
 
-		qp->ci += nbb;
-		qp->nr_wqes++;
-		fd->cnt.wqes++;
-		if (ctrl.fm_ce_se & MLX5_WQE_CTRL_CQ_UPDATE)
+		ci += nbb;
+		done++;
+		if (ctrl->fm_ce_se & MLX5_WQE_CTRL_CQ_UPDATE) {
+			qp->ci = ci;
 			fake_req_cqe(fd, qp, op & MLX5_WQE_CTRL_OPCODE_MASK,
-				     (u16)(qp->ci - nbb), nt);
+				     (u16)(ci - nbb), nt);
+		}
 	}
+	if (kva)
+		kunmap_local(kva);
+	qp->ci = ci;
+	qp->nr_wqes += done;
+	fd->cnt.wqes += done;
 }

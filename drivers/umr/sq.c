@@ -118,6 +118,7 @@ static void mlx5_umr_sq_finish(struct mlx5_umr_dev *dev,
 			       struct list_head *done)
 {
 	struct mlx5_umr_wr *wr, *tmp;
+	unsigned long n = 0;
 
 	if (list_empty(done))
 		return;
@@ -130,8 +131,10 @@ static void mlx5_umr_sq_finish(struct mlx5_umr_dev *dev,
 					wr->status);
 		/* The request belongs to its owner again from here on. */
 		wr->done(wr);
-		percpu_ref_put(&dev->users);
+		n++;
 	}
+	/* The requests' references, once: the device outlives every done(). */
+	percpu_ref_put_many(&dev->users, n);
 	wake_up_all(&dev->sq.wait);
 }
 
@@ -267,7 +270,8 @@ static void mlx5_umr_sq_ring(struct mlx5_umr_dev *dev)
 	/* Recovery rings for itself once the QP is back in RTS. */
 	ring = sq->db_valid && (sq->state == MLX5_UMR_SQ_RTS ||
 				sq->state == MLX5_UMR_SQ_ERR);
-	memcpy(db, sq->db, sizeof(db));
+	db[0] = sq->db[0];
+	db[1] = sq->db[1];
 	epoch = sq->db_epoch;
 	spin_unlock(&sq->lock);
 
@@ -409,7 +413,9 @@ static int mlx5_umr_sq_write(struct mlx5_umr_dev *dev,
 		memcpy(dst, buf, room);
 		memcpy(dev->sq_buf.cpu, buf + room, size - room);
 	}
-	memcpy(db, buf, 2 * sizeof(*db));
+	/* The doorbell carries the first 8 bytes of the WQE it announces. */
+	db[0] = ((__be32 *)buf)[0];
+	db[1] = ((__be32 *)buf)[1];
 	return 0;
 }
 
@@ -477,7 +483,8 @@ static void mlx5_umr_sq_resubmit(struct mlx5_umr_dev *dev)
 		dma_wmb();
 		mlx5_umr_sq_dbrec(dev)[MLX5_SND_DBR] =
 			cpu_to_be32(sq->pc & 0xffff);
-		memcpy(sq->db, db, sizeof(sq->db));
+		sq->db[0] = db[0];
+		sq->db[1] = db[1];
 		sq->db_valid = true;
 	}
 	sq->state = MLX5_UMR_SQ_RTS;
@@ -718,18 +725,17 @@ static int mlx5_umr_check_batch(struct mlx5_umr_dev *dev,
 				struct mlx5_umr_wr **wrs, unsigned int n,
 				unsigned int *nbb)
 {
-	unsigned int i, size, total = 0;
-	int err;
+	unsigned int i, total = 0;
+	int size;
 
 	for (i = 0; i < n; i++) {
 		struct mlx5_umr_wr *wr = wrs[i];
 
 		if (!wr || !wr->mkey || wr->mkey->dev != dev || !wr->done)
 			return -EINVAL;
-		err = mlx5_umr_wr_check(&dev->caps, wr);
-		if (err)
-			return err;
-		size = mlx5_umr_wqe_size(&dev->caps, wr);
+		size = mlx5_umr_wr_prepare(&dev->caps, wr);
+		if (size < 0)
+			return size;
 		if (!size || size % MLX5_SEND_WQE_BB ||
 		    size > MLX5_SEND_WQE_MAX_SIZE)
 			return -EINVAL;
@@ -748,8 +754,11 @@ static int mlx5_umr_check_batch(struct mlx5_umr_dev *dev,
  * @wrs: the requests, executed in order
  * @n: how many
  *
- * Every request is validated before anything is written; then all are
- * written to the send queue and announced with one doorbell. Only the last
+ * Every request is validated before anything is published: the rules on
+ * each request first, for the whole batch, then the rules on each entry of
+ * a list or interleaved layout while the entry is written into the send
+ * queue (so each is read once); a bad entry discards what the batch wrote.
+ * All are announced with one doorbell. Only the last
  * WQE of the batch (and one every MLX5_UMR_SIGNAL_BBS basic blocks) asks
  * for a CQE: a CQE covers the unsignalled WQEs before it. Each WQE after a
  * UMR carries the UMR fence mode the HCA reports.
@@ -765,7 +774,9 @@ static int mlx5_umr_check_batch(struct mlx5_umr_dev *dev,
  * never called from within this function (nor from inside the doorbell),
  * but may run in another context before it returns.
  * Return: 0 when the whole batch was posted; -EINVAL, -ENOMEM, -EOPNOTSUPP
- * or -EOVERFLOW when a request (or the batch) is invalid; -EBUSY when the send queue has
+ * or -EOVERFLOW when a request (or the batch) is invalid (for a bad entry
+ * only once the queue has room and is usable: mlx5_umr_validate() checks
+ * everything up front); -EBUSY when the send queue has
  * no room for the batch right now, is being recovered, or a pointer-mode
  * mkey's table is still in use (retry after a completion); -EIO when the
  * device is in internal error; -ENODEV after the device was unregistered.
@@ -837,7 +848,8 @@ int mlx5_umr_post(struct mlx5_umr_dev *dev, struct mlx5_umr_wr **wrs,
 	/* The WQEs must be visible before the record that announces them. */
 	dma_wmb();
 	mlx5_umr_sq_dbrec(dev)[MLX5_SND_DBR] = cpu_to_be32(sq->pc & 0xffff);
-	memcpy(sq->db, db, sizeof(sq->db));
+	sq->db[0] = db[0];
+	sq->db[1] = db[1];
 	sq->db_valid = true;
 	spin_unlock_irqrestore(&sq->lock, flags);
 

@@ -15,18 +15,12 @@
 
 #include "wqe.h"
 #include "xlt.h"
+#include "entry_rules.h"
 
 #define MLX5_UMR_WR_FLAGS	(MLX5_UMR_WR_SET_ACCESS | MLX5_UMR_WR_SET_PD)
 
 /* mkc.pd is 24 bits wide */
 #define MLX5_UMR_PDN_MAX	0xffffffU
-
-/*
- * One KLM addresses at most 2 GiB: rdma-core mlx5dv.h struct
- * mlx5_wqe_umr_klm_seg ("up to 2GB") and qp.c set_bind_wr(); mlx5_core
- * main.c caps the device's DMA segments at 2 GiB for the same reason.
- */
-#define MLX5_UMR_KLM_MAX_BYTES	BIT(31)
 
 static int check_access(const struct mlx5_umr_caps *caps, u32 access)
 {
@@ -61,33 +55,33 @@ static u32 klm_capacity(const struct mlx5_umr_caps *caps,
 }
 
 static int check_list(const struct mlx5_umr_caps *caps,
-		      const struct mlx5_umr_wr *wr)
+		      const struct mlx5_umr_wr *wr, bool entries)
 {
 	const struct mlx5_umr_sge *sge = wr->list.sge;
 	u32 n = wr->list.num_sge;
 	u32 i;
+	int err;
 
 	if (!n || !sge)
 		return -EINVAL;
 	if (n > klm_capacity(caps, wr->mkey))
 		return -ENOMEM;
-	for (i = 0; i < n; i++) {
-		if (!sge[i].length || sge[i].length > MLX5_UMR_KLM_MAX_BYTES)
-			return -EINVAL;
-		/* [addr, addr + length) must not wrap */
-		if (sge[i].addr + (sge[i].length - 1) < sge[i].addr)
-			return -EOVERFLOW;
+	for (i = 0; entries && i < n; i++) {
+		err = mlx5_umr_sge_check(&sge[i]);
+		if (err)
+			return err;
 	}
 	return 0;
 }
 
 static int check_interleaved(const struct mlx5_umr_caps *caps,
-			     const struct mlx5_umr_wr *wr)
+			     const struct mlx5_umr_wr *wr, bool entries)
 {
 	const struct mlx5_umr_interleaved *ent = wr->interleaved.ent;
 	u32 repeat = wr->interleaved.repeat_count;
 	u32 n = wr->interleaved.num_entries;
 	u32 i;
+	int err;
 
 	if (!n || !ent)
 		return -EINVAL;
@@ -101,17 +95,10 @@ static int check_interleaved(const struct mlx5_umr_caps *caps,
 		return -ENOMEM;
 	if (!repeat)
 		return -EINVAL;
-	for (i = 0; i < n; i++) {
-		u64 stride = (u64)ent[i].bytes_count + ent[i].bytes_skip;
-		u64 span;
-
-		/* stride and bcount are 16-bit fields of the entry */
-		if (!ent[i].bytes_count || stride > U16_MAX)
-			return -EINVAL;
-		/* < 2^16 * 2^32: no overflow in 64 bits */
-		span = stride * (repeat - 1) + ent[i].bytes_count;
-		if (ent[i].addr + (span - 1) < ent[i].addr)
-			return -EOVERFLOW;
+	for (i = 0; entries && i < n; i++) {
+		err = mlx5_umr_il_check(&ent[i], repeat);
+		if (err)
+			return err;
 	}
 	return 0;
 }
@@ -142,7 +129,7 @@ static int check_sgt(const struct mlx5_umr_caps *caps,
 }
 
 static int check_configure(const struct mlx5_umr_caps *caps,
-			   const struct mlx5_umr_wr *wr)
+			   const struct mlx5_umr_wr *wr, bool entries)
 {
 	int err;
 
@@ -168,9 +155,9 @@ static int check_configure(const struct mlx5_umr_caps *caps,
 
 	switch (wr->layout) {
 	case MLX5_UMR_LAYOUT_LIST:
-		return check_list(caps, wr);
+		return check_list(caps, wr, entries);
 	case MLX5_UMR_LAYOUT_INTERLEAVED:
-		return check_interleaved(caps, wr);
+		return check_interleaved(caps, wr, entries);
 	case MLX5_UMR_LAYOUT_SGT:
 		return check_sgt(caps, wr);
 	default:
@@ -221,8 +208,9 @@ static int check_reg_pages(const struct mlx5_umr_caps *caps,
 	return 0;
 }
 
-int mlx5_umr_wr_check(const struct mlx5_umr_caps *caps,
-		      const struct mlx5_umr_wr *wr)
+/* @entries: also rules 12-13 and 17-19 (else the encoder applies them). */
+static int wr_check(const struct mlx5_umr_caps *caps,
+		    const struct mlx5_umr_wr *wr, bool entries)
 {
 	if (wr->flags & ~MLX5_UMR_WR_FLAGS)
 		return -EOPNOTSUPP;
@@ -231,7 +219,7 @@ int mlx5_umr_wr_check(const struct mlx5_umr_caps *caps,
 
 	switch (wr->op) {
 	case MLX5_UMR_OP_CONFIGURE:
-		return check_configure(caps, wr);
+		return check_configure(caps, wr, entries);
 	case MLX5_UMR_OP_INVALIDATE:
 		/* wr.c set_linv_wr(): only the free bit changes */
 		if (wr->flags || wr->layout != MLX5_UMR_LAYOUT_NONE)
@@ -243,4 +231,19 @@ int mlx5_umr_wr_check(const struct mlx5_umr_caps *caps,
 		return -EINVAL;
 	}
 }
+
+int mlx5_umr_wr_check(const struct mlx5_umr_caps *caps,
+		      const struct mlx5_umr_wr *wr)
+{
+	return wr_check(caps, wr, true);
+}
 EXPORT_SYMBOL_NS_GPL(mlx5_umr_wr_check, MLX5_UMR_INTERNAL);
+
+int mlx5_umr_wr_prepare(const struct mlx5_umr_caps *caps,
+			const struct mlx5_umr_wr *wr)
+{
+	int err = wr_check(caps, wr, false);
+
+	return err ? err : mlx5_umr_wqe_bytes(caps, wr);
+}
+EXPORT_SYMBOL_NS_GPL(mlx5_umr_wr_prepare, MLX5_UMR_INTERNAL);

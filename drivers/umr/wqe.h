@@ -53,6 +53,21 @@ int mlx5_umr_wr_check(const struct mlx5_umr_caps *caps,
 		      const struct mlx5_umr_wr *wr);
 
 /**
+ * mlx5_umr_wr_prepare() - validate a request and size its WQE, at once
+ * @caps: device capabilities
+ * @wr: the request
+ *
+ * The submission path's per-request call before anything is written:
+ * every rule of mlx5_umr_wr_check() except those on each entry of a list
+ * or interleaved layout, which mlx5_umr_wqe_encode() applies as it writes
+ * the entries; then mlx5_umr_wqe_size().
+ *
+ * Return: the WQE's size in bytes, or the errno of the first rule broken.
+ */
+int mlx5_umr_wr_prepare(const struct mlx5_umr_caps *caps,
+			const struct mlx5_umr_wr *wr);
+
+/**
  * mlx5_umr_wqe_size() - bytes the WQE for @wr occupies in the send queue
  * @caps: device capabilities
  * @wr: a request that passed mlx5_umr_wr_check()
@@ -66,7 +81,7 @@ unsigned int mlx5_umr_wqe_size(const struct mlx5_umr_caps *caps,
 /**
  * mlx5_umr_wqe_encode() - build one UMR WQE
  * @ctx: QP constants
- * @wr: a request that passed mlx5_umr_wr_check()
+ * @wr: a request that passed mlx5_umr_wr_prepare() (or mlx5_umr_wr_check())
  * @xlt: the mkey's pointer-mode table, or NULL if it has none
  * @idx: producer index (WQE counter) for the control segment
  * @fm_ce_se: fence mode and completion flags (MLX5_FENCE_MODE_*,
@@ -74,7 +89,13 @@ unsigned int mlx5_umr_wqe_size(const struct mlx5_umr_caps *caps,
  * @buf: where to write; zeroed by the encoder as needed
  * @size: mlx5_umr_wqe_size() for @wr
  *
- * Return: the number of bytes written (== @size), or -errno.
+ * The entries of a list or interleaved layout are checked as they are
+ * written (rules 12-13 and 17-19 of Documentation/validation.rst, shared
+ * with mlx5_umr_wr_check() through entry_rules.h): on a bad entry @buf
+ * holds a partial WQE, which the caller must not publish.
+ *
+ * Return: the number of bytes written (== @size), or -EINVAL / -EOVERFLOW
+ * for a bad entry, or -EINVAL for a bad @size or missing @xlt.
  */
 int mlx5_umr_wqe_encode(const struct mlx5_umr_wqe_ctx *ctx,
 			const struct mlx5_umr_wr *wr,

@@ -96,4 +96,18 @@ static inline u32 mlx5_umr_inline_max(const struct mlx5_umr_caps *caps)
 	       sizeof(struct mlx5_klm);
 }
 
+/*
+ * mlx5_umr_wqe_bytes() - the WQE size of mlx5_umr_wqe_size(), inline for the
+ * submission path.
+ */
+static inline unsigned int mlx5_umr_wqe_bytes(const struct mlx5_umr_caps *caps,
+					      const struct mlx5_umr_wr *wr)
+{
+	u32 padded = ALIGN(mlx5_umr_xlt_bytes(wr), MLX5_UMR_MTT_ALIGNMENT);
+
+	if (padded <= mlx5_umr_inline_max(caps))
+		return MLX5_UMR_WQE_HDR_SIZE + padded;
+	return MLX5_UMR_WQE_PTR_SIZE;
+}
+
 #endif /* MLX5_UMR_XLT_H */

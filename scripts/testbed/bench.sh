@@ -29,7 +29,7 @@ log=$BUILD/logs/bench${san:+-sanitizers}.log
 mkdir -p "$(dirname "$log")"
 tb_log "benchmarking (about $([ -n "$san" ] && echo a minute || echo 15 seconds); log: $log)"
 rc=0
-timeout 300 "$uml/linux" mem=512M root=/dev/root rootfstype=hostfs rootflags=/ rw \
+timeout 300 taskset -c "$(($(nproc) - 1))" "$uml/linux" mem=512M root=/dev/root rootfstype=hostfs rootflags=/ rw \
 	init="$TESTBED/uml-init.sh" KMODS="$mods" </dev/null >"$log" 2>&1 || rc=$?
 [ $rc -eq 0 ] || tb_die "UML exited $rc (log: $log)"
 "$TESTBED/judge-kernel-log.sh" "$log" 'MLX5_UMR_TESTBED: loading' 'MLX5_UMR_TESTBED: done' ||
