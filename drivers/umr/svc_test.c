@@ -818,6 +818,7 @@ static void svc_batch_refused(struct kunit *test)
 	struct svc_ctx *c = test->priv;
 	struct mlx5_umr_sge sge[] = { { MR_IOVA, 64, c->mr[0].mkey->key } };
 	struct mlx5_umr_fake_counters before, after;
+	struct mlx5_umr_sge bad;
 	struct mlx5_umr_mkey *mk, *big;
 	struct mlx5_umr_wr *wrs[3];
 	struct svc_req req[3] = {};
@@ -856,6 +857,29 @@ static void svc_batch_refused(struct kunit *test)
 	set_bit(0, &to_priv(big)->xlt_busy);
 	KUNIT_EXPECT_EQ(test, mlx5_umr_post(c->dev, &wrs[1], 1), -EBUSY);
 	clear_bit(0, &to_priv(big)->xlt_busy);
+	/*
+	 * Entries are checked as the batch is written (validation.rst): a
+	 * bad one in the last request discards the two WQEs before it.
+	 */
+	svc_wr_list(&req[1].wr, mk, sge, 1, ACC_ALL);
+	req[1].wr.done = svc_req_done;
+	bad = sge[0];
+	bad.length = 0;
+	svc_wr_list(&req[2].wr, mk, &bad, 1, ACC_ALL);
+	req[2].wr.done = svc_req_done;
+	KUNIT_EXPECT_EQ(test, mlx5_umr_validate(c->dev, &req[2].wr), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_post(c->dev, wrs, 3), -EINVAL);
+	bad.length = 64;
+	bad.addr = ~0ULL - 10;
+	KUNIT_EXPECT_EQ(test, mlx5_umr_validate(c->dev, &req[2].wr), -EOVERFLOW);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_post(c->dev, wrs, 3), -EOVERFLOW);
+	/* the last entry of a pointer-mode table: the table is free again */
+	many[99].length = 0;
+	svc_wr_list(&req[2].wr, big, many, 100, ACC_ALL);
+	req[2].wr.done = svc_req_done;
+	KUNIT_EXPECT_EQ(test, mlx5_umr_post(c->dev, wrs, 3), -EINVAL);
+	KUNIT_EXPECT_EQ(test, to_priv(big)->xlt_busy, 0UL);
+	many[99].length = 64;
 	/* a request without a callback */
 	req[2].wr.done = NULL;
 	KUNIT_EXPECT_EQ(test, mlx5_umr_post(c->dev, wrs, 3), -EINVAL);
@@ -865,6 +889,19 @@ static void svc_batch_refused(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, after.wqes, before.wqes);
 	for (i = 0; i < 3; i++)
 		KUNIT_EXPECT_EQ(test, req[i].calls, 0);
+
+	/* Corrected, the batch starts where the refused ones would have. */
+	req[2].wr.done = svc_req_done;
+	KUNIT_ASSERT_EQ(test, mlx5_umr_post(c->dev, wrs, 3), 0);
+	svc_check_ring(test, c->dev, pc, 3);
+	mlx5_umr_sq_flush(c->dev);
+	mlx5_umr_fake_get_counters(c->fake, &after);
+	KUNIT_EXPECT_EQ(test, after.wqes - before.wqes, 3ULL);
+	KUNIT_EXPECT_EQ(test, after.err_cqes, before.err_cqes);
+	for (i = 0; i < 3; i++) {
+		KUNIT_EXPECT_EQ(test, req[i].calls, 1);
+		KUNIT_EXPECT_EQ(test, req[i].wr.status, 0);
+	}
 	mlx5_umr_free_mkey(big);
 	mlx5_umr_free_mkey(mk);
 }

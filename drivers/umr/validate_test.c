@@ -4,7 +4,10 @@
  * (Documentation/validation.rst), with the boundary that still passes.
  *
  * Each case starts from a valid request of one kind, checks that it
- * passes, breaks one thing and checks the errno.
+ * passes, breaks one thing and checks the errno. Every check also runs the
+ * request through the submission path's split of the same rules
+ * (mlx5_umr_wr_prepare(), then mlx5_umr_wqe_encode() for the rules on each
+ * entry) and expects the same errno, or the WQE's size when it passes.
  *
  * Copyright (c) 2026 The mlx5-umr authors.
  */
@@ -14,6 +17,7 @@
 #include <linux/scatterlist.h>
 
 #include "wqe.h"
+#include "xlt.h"
 
 MODULE_IMPORT_NS(MLX5_UMR_INTERNAL);
 
@@ -22,6 +26,10 @@ enum vkind { V_LIST, V_IL, V_SGT, V_ACCESS, V_INVAL, V_PAGES };
 #define VN 4
 
 struct vt {
+	/* kept by vt_reset() */
+	struct kunit *test;
+	void *xlt;
+	/* reset by vt_reset() */
 	struct mlx5_umr_caps caps;
 	struct mlx5_umr_mkey mkey;
 	struct mlx5_umr_wr wr;
@@ -29,15 +37,20 @@ struct vt {
 	struct mlx5_umr_interleaved il[VN];
 	struct scatterlist sgl[VN];
 	dma_addr_t pages[VN];
+	u8 wqe[MLX5_SEND_WQE_MAX_SIZE];
 };
 
 #define IOVA	(0x7f0000000000ULL + 0x100)
 
 static void vt_reset(struct vt *v, enum vkind kind)
 {
+	struct kunit *test = v->test;
+	void *xlt = v->xlt;
 	u32 i;
 
 	memset(v, 0, sizeof(*v));
+	v->test = test;
+	v->xlt = xlt;
 	v->caps.max_klm_entries = 1 << 16;
 	v->caps.max_inline_entries = 56;
 	v->caps.reserved_lkey = 0x5ff;
@@ -108,12 +121,36 @@ static struct vt *vt_new(struct kunit *test)
 	struct vt *v = kunit_kzalloc(test, sizeof(*v), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, v);
+	v->test = test;
+	/* the largest pointer-mode table one WQE can point at */
+	v->xlt = kunit_kzalloc(test, MLX5_UMR_XLT_MAX_BYTES, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, v->xlt);
 	return v;
 }
 
-static int check(const struct vt *v)
+static int encode(struct vt *v, unsigned int size)
 {
-	return mlx5_umr_wr_check(&v->caps, &v->wr);
+	const struct mlx5_umr_wqe_ctx ctx = { .caps = &v->caps, .qpn = 0x42 };
+	const struct mlx5_umr_xlt xlt = {
+		.cpu = v->xlt,
+		.dma = 0x1000000,
+		.size = MLX5_UMR_XLT_MAX_BYTES,
+	};
+
+	return mlx5_umr_wqe_encode(&ctx, &v->wr, &xlt, 0, 0, v->wqe, size);
+}
+
+/* The errno of mlx5_umr_wr_check(), which the submission path must agree on. */
+static int check(struct vt *v)
+{
+	int err = mlx5_umr_wr_check(&v->caps, &v->wr);
+	int size = mlx5_umr_wr_prepare(&v->caps, &v->wr);
+
+	if (size < 0)
+		KUNIT_EXPECT_EQ(v->test, size, err);
+	else
+		KUNIT_EXPECT_EQ(v->test, encode(v, size), err ? err : size);
+	return err;
 }
 
 /* Reset to a valid request of @kind, which must pass. */

@@ -91,7 +91,11 @@ struct umr_hdr_fields {
 	u64 len;		/* mkc len */
 };
 
-/* Entries are checked as they are written: each is read once. */
+/*
+ * Entries are checked as they are written, each read once into locals: the
+ * ring stores could alias the caller's array as far as the compiler knows,
+ * and would make it read every field again after every store.
+ */
 static int umr_write_list(struct mlx5_klm *klm, const struct mlx5_umr_wr *wr,
 			  u64 *len)
 {
@@ -101,13 +105,17 @@ static int umr_write_list(struct mlx5_klm *klm, const struct mlx5_umr_wr *wr,
 	int err;
 
 	for (; sge < end; sge++, klm++) {
-		err = mlx5_umr_sge_check(sge);
+		const struct mlx5_umr_sge e = *sge;
+
+		err = mlx5_umr_sge_check(&e);
 		if (unlikely(err))
 			return err;
-		klm->bcount = cpu_to_be32(sge->length);
-		klm->key = cpu_to_be32(sge->key);
-		klm->va = cpu_to_be64(sge->addr);
-		sum += sge->length;
+		*klm = (struct mlx5_klm) {
+			.bcount = cpu_to_be32(e.length),
+			.key = cpu_to_be32(e.key),
+			.va = cpu_to_be64(e.addr),
+		};
+		sum += e.length;
 	}
 	*len = sum;
 	return 0;
@@ -136,28 +144,34 @@ static int umr_write_interleaved(struct mlx5_stride_block_ctrl_seg *rb,
 				 const struct mlx5_umr_wr *wr, u64 *len)
 {
 	const struct mlx5_umr_interleaved *ent = wr->interleaved.ent;
-	u32 n = wr->interleaved.num_entries;
-	struct mlx5_stride_block_entry *e = (void *)(rb + 1);
+	const u32 repeat = wr->interleaved.repeat_count;
+	const u32 n = wr->interleaved.num_entries;
+	struct mlx5_stride_block_entry *out = (void *)(rb + 1);
 	u32 per_cycle = 0;
 	u32 i;
 	int err;
 
-	for (i = 0; i < n; i++, e++) {
-		err = mlx5_umr_il_check(&ent[i], wr->interleaved.repeat_count);
+	for (i = 0; i < n; i++, out++) {
+		const struct mlx5_umr_interleaved e = ent[i];
+
+		err = mlx5_umr_il_check(&e, repeat);
 		if (unlikely(err))
 			return err;
-		e->stride = cpu_to_be16(ent[i].bytes_count + ent[i].bytes_skip);
-		e->bcount = cpu_to_be16(ent[i].bytes_count);
-		e->key = cpu_to_be32(ent[i].key);
-		e->va = cpu_to_be64(ent[i].addr);
-		per_cycle += ent[i].bytes_count;
+		*out = (struct mlx5_stride_block_entry) {
+			.stride = cpu_to_be16(e.bytes_count + e.bytes_skip),
+			.bcount = cpu_to_be16(e.bytes_count),
+			.key = cpu_to_be32(e.key),
+			.va = cpu_to_be64(e.addr),
+		};
+		per_cycle += e.bytes_count;
 	}
-	rb->bcount_per_cycle = cpu_to_be32(per_cycle);
-	rb->op = cpu_to_be32(MLX5_STRIDE_BLOCK_OP);
-	rb->repeat_count = cpu_to_be32(wr->interleaved.repeat_count);
-	rb->rsvd = 0;
-	rb->num_entries = cpu_to_be16(n);
-	*len = (u64)per_cycle * wr->interleaved.repeat_count;
+	*rb = (struct mlx5_stride_block_ctrl_seg) {
+		.bcount_per_cycle = cpu_to_be32(per_cycle),
+		.op = cpu_to_be32(MLX5_STRIDE_BLOCK_OP),
+		.repeat_count = cpu_to_be32(repeat),
+		.num_entries = cpu_to_be16(n),
+	};
+	*len = (u64)per_cycle * repeat;
 	return 0;
 }
 
