@@ -11,7 +11,7 @@
 # PROFILE_BATCH (32), PROFILE_SEC (5), PROFILE_TOP (40 lines).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-command -v perf >/dev/null || tb_die "perf is missing (apt-get install linux-perf)"
+"$TESTBED/deps.sh" linux-perf
 layout=${PROFILE_LAYOUT:-0} batch=${PROFILE_BATCH:-32}
 sec=${PROFILE_SEC:-5} top=${PROFILE_TOP:-40}
 

@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # Install what the build and the test bed need, when missing.
+#   deps.sh [extra packages a target needs]
 set -euo pipefail
-pkgs="linux-headers-amd64 linux-image-amd64 linux-source-6.1 qemu-system-x86
+pkgs="$* linux-headers-amd64 linux-image-amd64 linux-source-6.1 qemu-system-x86
 busybox-static kmod dkms sparse flex bison bc libelf-dev libssl-dev cpio rsync
 python3 gcc g++ make pkg-config libibverbs-dev rdma-core ibverbs-utils iproute2"
 missing=""
