@@ -27,6 +27,8 @@
 /* Calibrate until one run takes this long, then time runs this long. */
 #define BENCH_CAL_NS	NSEC_PER_MSEC
 #define BENCH_RUN_NS	(2 * NSEC_PER_MSEC)
+/* More configures than any run of 1 ms can do: the clock is broken. */
+#define BENCH_CAL_MAX	(1UL << 32)
 /*
  * Best of this many short runs: other load on a shared machine only adds,
  * and a short run is more likely to escape the host scheduler.
@@ -261,6 +263,9 @@ int bench_measure(bench_fn fn, struct bench_set *s, unsigned int arg,
 			return err;
 		if (t >= BENCH_CAL_NS)
 			break;
+		/* a clock that does not advance must not spin here forever */
+		if (n > BENCH_CAL_MAX)
+			return -ERANGE;
 		n *= 2;
 	}
 	n = roundup(max_t(u64, 1, div64_u64((u64)n * BENCH_RUN_NS, t)), unit);
