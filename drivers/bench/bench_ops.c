@@ -28,7 +28,7 @@
 #define BENCH_CAL_NS	NSEC_PER_MSEC
 #define BENCH_RUN_NS	(2 * NSEC_PER_MSEC)
 /* More configures than any run of 1 ms can do: the clock is broken. */
-#define BENCH_CAL_MAX	(1UL << 32)
+#define BENCH_CAL_MAX	BIT_ULL(32)
 /*
  * Best of this many short runs: other load on a shared machine only adds,
  * and a short run is more likely to escape the host scheduler.
