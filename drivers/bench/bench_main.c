@@ -398,8 +398,8 @@ out:
 }
 
 /*
- * Profile mode: the batched path alone, for perf on the host (make
- * bench-profile), with the encoder and the floor timed once for scale.
+ * Profile mode: the batched path of one layout alone, for perf on the host
+ * (make bench-profile); timed once first, then run for profile_sec.
  */
 static int bench_profile(struct bench_dev *bd)
 {

@@ -19,9 +19,6 @@
 
 #define MLX5_UMR_WR_FLAGS	(MLX5_UMR_WR_SET_ACCESS | MLX5_UMR_WR_SET_PD)
 
-/* mkc.pd is 24 bits wide */
-#define MLX5_UMR_PDN_MAX	0xffffffU
-
 static int check_access(const struct mlx5_umr_caps *caps, u32 access)
 {
 	if (access & ~MLX5_UMR_ACCESS_ALL)

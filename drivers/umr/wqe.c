@@ -33,9 +33,6 @@ static_assert(sizeof(struct mlx5_umr_wqe_hdr) == MLX5_UMR_WQE_HDR_SIZE);
 #define MLX5_UMR_LAYOUT_MASK	(MLX5_MKEY_MASK_FREE | MLX5_MKEY_MASK_KEY | \
 				 MLX5_MKEY_MASK_LEN | MLX5_MKEY_MASK_EN_RINVAL)
 
-/* mkc.pd: the low 24 bits of flags_pd */
-#define MLX5_UMR_PD_MASK	0xffffffU
-
 /* Registration of pages (umr.c mlx5r_umr_final_update_xlt with ENABLE). */
 #define MLX5_UMR_REG_PAGES_MASK	(MLX5_MKEY_MASK_FREE | MLX5_MKEY_MASK_KEY | \
 				 MLX5_MKEY_MASK_LEN | \
@@ -220,7 +217,7 @@ static void umr_encode_reg_pages(struct umr_hdr_fields *f, void *xlt,
 	umr_write_mtts(xlt, wr);
 	/* a registration defines the rights: access is always applied */
 	f->perm = umr_perm(wr->access);
-	f->flags_pd = pdn & MLX5_UMR_PD_MASK;
+	f->flags_pd = pdn & MLX5_UMR_PDN_MAX;
 	f->start_addr = wr->pages.iova;
 	f->len = wr->pages.length;
 	f->log_page_size = PAGE_SHIFT;
@@ -286,7 +283,7 @@ int mlx5_umr_wqe_encode(const struct mlx5_umr_wqe_ctx *ctx,
 			f.mask |= umr_access_mask(caps);
 		}
 		if (wr->flags & MLX5_UMR_WR_SET_PD) {
-			f.flags_pd |= wr->pdn & MLX5_UMR_PD_MASK;
+			f.flags_pd |= wr->pdn & MLX5_UMR_PDN_MAX;
 			f.mask |= MLX5_MKEY_MASK_PD;
 		}
 		break;
