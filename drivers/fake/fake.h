@@ -90,6 +90,7 @@ struct fake_qp {
 	struct fake_cq *rcq;
 	u16 ci;		/* next WQEBB the engine executes */
 	u16 last_pi;	/* doorbell record value last seen */
+	__be32 last_db[2];	/* value of the last send doorbell */
 	u64 nr_wqes;
 	u64 nr_idx_mismatch;
 	u8 *wqe;	/* MLX5_SEND_WQE_MAX_SIZE scratch */
@@ -200,6 +201,9 @@ void fake_cq_work(struct work_struct *work);
 void fake_qp_delay_work(struct work_struct *work);
 void fake_req_cqe(struct mlx5_umr_fake *fd, struct fake_qp *qp, u8 opcode,
 		  u16 idx, struct fake_notify *nt);
+
+int fake_q_rw(struct mlx5_umr_fake *fd, const u64 *pas, u32 npas, u8 log_pg,
+	      u64 off, void *buf, size_t len, bool write);
 
 /* fake_null.c */
 void fake_null_consume(struct mlx5_umr_fake *fd, struct fake_qp *qp, u16 pi,

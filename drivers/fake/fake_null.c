@@ -3,18 +3,58 @@
  * mlx5-umr fake HCA: the null device's send queue fast path.
  *
  * A null device (MLX5_UMR_FAKE_F_NULL, for the benchmark) consumes WQEs
- * and completes the signalled ones without decoding them, so that what is
- * measured is the host's cost. Reading each WQE's control segment through
- * the general path costs an IOMMU lookup per WQE, about as much as the
- * host spends encoding it; here the ring page is translated once for all
- * the WQEs on it. Anything unusual (a fault, a bad size or index) stops
- * the fast path and leaves that WQE to the general engine.
+ * and completes them without decoding them, so that what is measured is
+ * the host's cost. Where the doorbell allows, it reads one WQE per
+ * doorbell (fake_null_skip()); otherwise it walks the control segments,
+ * translating each ring page once for all the WQEs on it. Anything unusual
+ * (a fault, a bad size or index) stops the fast path and leaves that WQE
+ * to the general engine.
  *
  * Copyright (c) 2026 The mlx5-umr authors.
  */
 #include <linux/highmem.h>
 
 #include "fake.h"
+
+/*
+ * The doorbell carries the first 8 bytes of the newest WQE: its index,
+ * opcode, QP and size. When that WQE ends at the doorbell record, is in
+ * the ring as announced and asks for a CQE, which covers every WQE before
+ * it, everything up to the record is consumed with that one CQE; the WQEs
+ * before it are not read (walking them is a chain of dependent loads, one
+ * per WQE, that a hardware HCA runs on its own engines, not on the host's
+ * CPU). Signalled WQEs among them get no CQE of their own, which a
+ * requester cannot tell from the CQE coalescing it must handle anyway.
+ * Return: true if consumed; false leaves everything to the walk.
+ */
+static bool fake_null_skip(struct mlx5_umr_fake *fd, struct fake_qp *qp,
+			   u16 pi, struct fake_notify *nt)
+{
+	u32 op = be32_to_cpu(qp->last_db[0]);
+	u32 ds = be32_to_cpu(qp->last_db[1]) & MLX5_WQE_CTRL_DS_MASK;
+	u16 idx = (op & MLX5_WQE_CTRL_WQE_INDEX_MASK) >>
+		  MLX5_WQE_CTRL_WQE_INDEX_SHIFT;
+	u32 nbb = DIV_ROUND_UP(ds * MLX5_SEND_WQE_DS, MLX5_SEND_WQE_BB);
+	u32 mask = (1U << qp->log_sq) - 1;
+	struct mlx5_wqe_ctrl_seg ctrl;
+
+	if (!nbb || (u16)(idx + nbb) != pi || nbb > (u16)(pi - qp->ci))
+		return false;
+	if (fake_q_rw(fd, qp->pas, qp->npas, qp->log_pg,
+		      (u64)(idx & mask) * MLX5_SEND_WQE_BB, &ctrl,
+		      sizeof(ctrl), false))
+		return false;
+	if (ctrl.opmod_idx_opcode != qp->last_db[0] ||
+	    ctrl.qpn_ds != qp->last_db[1] ||
+	    !(ctrl.fm_ce_se & MLX5_WQE_CTRL_CQ_UPDATE))
+		return false;
+
+	qp->ci = pi;
+	qp->nr_wqes++;
+	fd->cnt.wqes++;
+	fake_req_cqe(fd, qp, op & MLX5_WQE_CTRL_OPCODE_MASK, idx, nt);
+	return true;
+}
 
 /**
  * fake_null_consume() - consume well-formed WQEs up to @pi
@@ -36,6 +76,8 @@ void fake_null_consume(struct mlx5_umr_fake *fd, struct fake_qp *qp, u16 pi,
 	u64 done = 0;
 	u8 *kva = NULL;
 
+	if (fake_null_skip(fd, qp, pi, nt))
+		return;
 	/*
 	 * The walk is one dependency chain (where a WQE starts depends on the
 	 * size of the one before), so nothing else is on it: the counter stays

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * mlx5-umr fake HCA: KUnit suite of the null device (MLX5_UMR_FAKE_F_NULL),
- * through the UMR service as the benchmark uses it.
+ * mlx5-umr fake HCA: KUnit suite of the null device (MLX5_UMR_FAKE_F_NULL):
+ * through the UMR service as the benchmark uses it, and with WQEs and
+ * doorbells built by hand for what it reads and what it walks.
  *
  * Copyright (c) 2026 The mlx5-umr authors.
  */
@@ -15,6 +16,8 @@
 #include <linux/mlx5/qp.h>
 #include <linux/mlx5_umr.h>
 #include <linux/mlx5_umr_fake.h>
+
+#include "fake_test_util.h"
 
 struct fake_null_ctx {
 	struct mlx5_umr_fake *fake;
@@ -117,7 +120,8 @@ static void fake_null_completes_without_executing(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mlx5_umr_exec(c->dev, &wr[0], 0), 0);
 
 	mlx5_umr_fake_get_counters(c->fake, &after);
-	KUNIT_EXPECT_EQ(test, after.wqes - before.wqes, 4ULL);
+	/* one WQE read per doorbell: the one it names (fake_null.c) */
+	KUNIT_EXPECT_EQ(test, after.wqes - before.wqes, 2ULL);
 	KUNIT_EXPECT_EQ(test, after.cqes - before.cqes, 2ULL);
 	KUNIT_EXPECT_EQ(test, after.err_cqes, 0ULL);
 	KUNIT_EXPECT_EQ(test, after.flush_cqes, 0ULL);
@@ -129,8 +133,125 @@ static void fake_null_completes_without_executing(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, klm.va, 0ULL);
 }
 
+/* Three 2-WQEBB NOPs (a ctrl segment and padding) posted with one doorbell. */
+struct fake_null_wqe {
+	struct mlx5_wqe_ctrl_seg ctrl;
+	u8 pad[MLX5_SEND_WQE_BB + 16];
+};
+
+struct fake_null_raw {
+	struct ft *ft;
+	struct fake_null_wqe w[3];
+	struct mlx5_umr_fake_counters before;
+};
+
+static void fake_null_raw_post(struct kunit *test, struct fake_null_raw *r,
+			       const bool signalled[3])
+{
+	unsigned int i;
+
+	r->ft = ft_setup(test, MLX5_UMR_FAKE_F_NULL | MLX5_UMR_FAKE_F_SYNC,
+			 NULL, 4, 4);
+	mlx5_umr_fake_get_counters(r->ft->fake, &r->before);
+	memset(r->w, 0, sizeof(r->w));
+	for (i = 0; i < 3; i++)
+		KUNIT_ASSERT_EQ(test, ft_post_nodb(r->ft, &r->w[i],
+						   sizeof(r->w[i]),
+						   MLX5_OPCODE_NOP,
+						   signalled[i]),
+				(u16)(2 * i));
+}
+
+/* After the doorbell: everything consumed; @read WQEs read, these CQEs. */
+static void fake_null_raw_check(struct kunit *test, struct fake_null_raw *r,
+				u64 read, const u16 *cqes, unsigned int ncqes)
+{
+	struct mlx5_umr_fake_counters after;
+	struct mlx5_cqe64 cqe;
+	unsigned int i;
+	u16 ci;
+
+	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_qp_state(r->ft->fake, r->ft->qpn,
+						     &ci),
+			MLX5_QP_STATE_RTS);
+	KUNIT_EXPECT_EQ(test, ci, 6);
+	for (i = 0; i < ncqes; i++) {
+		KUNIT_ASSERT_TRUE(test, ft_poll(r->ft, &cqe));
+		KUNIT_EXPECT_EQ(test, cqe.op_own >> 4, MLX5_CQE_REQ);
+		KUNIT_EXPECT_EQ(test, be16_to_cpu(cqe.wqe_counter), cqes[i]);
+		KUNIT_EXPECT_EQ(test, be32_to_cpu(cqe.sop_drop_qpn),
+				(u32)MLX5_OPCODE_NOP << 24 | r->ft->qpn);
+	}
+	KUNIT_EXPECT_FALSE(test, ft_poll(r->ft, &cqe));
+	mlx5_umr_fake_get_counters(r->ft->fake, &after);
+	KUNIT_EXPECT_EQ(test, after.wqes - r->before.wqes, read);
+	KUNIT_EXPECT_EQ(test, after.cqes - r->before.cqes, (u64)ncqes);
+	KUNIT_EXPECT_EQ(test, after.err_cqes, 0ULL);
+	KUNIT_EXPECT_EQ(test, after.bad_doorbells, 0ULL);
+	ft_teardown(r->ft);
+}
+
+/*
+ * The doorbell names the last WQE, which ends at the record and asks for a
+ * CQE: only it is read, and its CQE covers the signalled WQE before it.
+ */
+static void fake_null_reads_named_wqe(struct kunit *test)
+{
+	static const bool sig[3] = { true, false, true };
+	static const u16 cqes[] = { 4 };
+	struct fake_null_raw r;
+
+	fake_null_raw_post(test, &r, sig);
+	ft_ring(r.ft, &r.w[2]);
+	fake_null_raw_check(test, &r, 1, cqes, ARRAY_SIZE(cqes));
+}
+
+/* The named WQE asks for no CQE: all are walked, signalled ones complete. */
+static void fake_null_walks_unsignalled(struct kunit *test)
+{
+	static const bool sig[3] = { true, true, false };
+	static const u16 cqes[] = { 0, 2 };
+	struct fake_null_raw r;
+
+	fake_null_raw_post(test, &r, sig);
+	ft_ring(r.ft, &r.w[2]);
+	fake_null_raw_check(test, &r, 3, cqes, ARRAY_SIZE(cqes));
+}
+
+/* The doorbell names a WQE that does not end at the record: walked. */
+static void fake_null_walks_short_doorbell(struct kunit *test)
+{
+	static const bool sig[3] = { false, true, true };
+	static const u16 cqes[] = { 2, 4 };
+	struct fake_null_raw r;
+
+	fake_null_raw_post(test, &r, sig);
+	ft_ring(r.ft, &r.w[1]);
+	fake_null_raw_check(test, &r, 3, cqes, ARRAY_SIZE(cqes));
+}
+
+/* The doorbell's size disagrees with the ring's WQE: walked. */
+static void fake_null_walks_stale_doorbell(struct kunit *test)
+{
+	static const bool sig[3] = { false, false, true };
+	static const u16 cqes[] = { 4 };
+	struct mlx5_wqe_ctrl_seg db;
+	struct fake_null_raw r;
+
+	fake_null_raw_post(test, &r, sig);
+	/* index 4 and 2 WQEBBs, like the ring's, but 5 units, not 6 */
+	db = r.w[2].ctrl;
+	db.qpn_ds = cpu_to_be32(r.ft->qpn << 8 | 5);
+	ft_ring(r.ft, &db);
+	fake_null_raw_check(test, &r, 3, cqes, ARRAY_SIZE(cqes));
+}
+
 static struct kunit_case fake_null_cases[] = {
 	KUNIT_CASE(fake_null_completes_without_executing),
+	KUNIT_CASE(fake_null_reads_named_wqe),
+	KUNIT_CASE(fake_null_walks_unsignalled),
+	KUNIT_CASE(fake_null_walks_short_doorbell),
+	KUNIT_CASE(fake_null_walks_stale_doorbell),
 	{}
 };
 

@@ -20,8 +20,13 @@
 
 #include "fake.h"
 
-static int fake_q_rw(struct mlx5_umr_fake *fd, const u64 *pas, u32 npas,
-		     u8 log_pg, u64 off, void *buf, size_t len, bool write)
+/*
+ * Copy @len bytes at byte @off of a queue (a ring of @npas pages of
+ * FAKE_PAGE_SIZE << @log_pg at device addresses @pas) through the IOMMU.
+ * Return: 0, or -EFAULT past the queue or on an IOMMU fault.
+ */
+int fake_q_rw(struct mlx5_umr_fake *fd, const u64 *pas, u32 npas, u8 log_pg,
+	      u64 off, void *buf, size_t len, bool write)
 {
 	/* Shifts: two 64-bit divisions per CQE were a fair share of a doorbell. */
 	unsigned int shift = FAKE_PAGE_SHIFT + log_pg;
@@ -357,6 +362,8 @@ static void fake_sq_doorbell(struct mlx5_umr_fake *fd, u32 uar,
 		fd->cnt.bad_doorbells++;
 		return;
 	}
+	qp->last_db[0] = val[0];
+	qp->last_db[1] = val[1];
 	if (qp->delayed)
 		return;		/* the pending run reads the record again */
 	if (fd->faults.delay_ms || (fd->flags & MLX5_UMR_FAKE_F_ASYNC_EXEC)) {

@@ -201,8 +201,11 @@ struct mlx5_umr_fake_caps {
  */
 #define MLX5_UMR_FAKE_F_ASYNC_EXEC	BIT(2)
 /*
- * Null device, for benchmarks: WQEs are consumed (ctrl segment read for the
- * index, size and CQE request) and completed, never decoded or executed.
+ * Null device, for benchmarks: WQEs are consumed and completed, never
+ * decoded or executed. When a send doorbell names a WQE that ends at the
+ * doorbell record and asks for a CQE, only that WQE's ctrl segment is read
+ * and its CQE covers the rest; otherwise every ctrl segment is read for the
+ * index, size and CQE request.
  */
 #define MLX5_UMR_FAKE_F_NULL		BIT(3)
 
@@ -228,7 +231,7 @@ struct mlx5_umr_fake_attr {
  * @sg_maps: live dma_map_sg mappings
  * @iommu_pages: pages currently mapped in the fake IOMMU
  * @iommu_faults: accesses to unmapped device addresses so far
- * @wqes: WQEs executed (not flushed)
+ * @wqes: WQEs executed (not flushed); on a null device, WQEs read
  * @cqes: CQEs written, errors and flushes included
  * @err_cqes: error CQEs written, flushes excluded
  * @flush_cqes: flush-error CQEs written
