@@ -66,7 +66,10 @@ void mlx5_umr_sq_init(struct mlx5_umr_dev *dev)
 	sq->ncqe = 1U << MLX5_UMR_LOG_CQ_SIZE;
 }
 
-/* Caller holds sq->lock. */
+/*
+ * Caller holds sq->lock, and notes the progress (mlx5_umr_sq_progress())
+ * once for all the WQEs it retires.
+ */
 static void mlx5_umr_sq_retire_one(struct mlx5_umr_sq *sq, int status,
 				   u8 syndrome, struct list_head *done)
 {
@@ -77,8 +80,13 @@ static void mlx5_umr_sq_retire_one(struct mlx5_umr_sq *sq, int status,
 	wr->syndrome = syndrome;
 	list_add_tail(&wr->node, done);
 	sq->cc += e->nbb;
-	sq->events++;
 	e->wr = NULL;
+}
+
+/* WQEs were retired: tell the watchdog and waiters. Caller holds sq->lock. */
+static void mlx5_umr_sq_progress(struct mlx5_umr_sq *sq)
+{
+	sq->events++;
 	sq->progress = jiffies;
 }
 
@@ -102,6 +110,7 @@ static bool mlx5_umr_sq_retire(struct mlx5_umr_sq *sq, u16 wqe_counter,
 		if (it)
 			break;
 	}
+	mlx5_umr_sq_progress(sq);
 	return true;
 }
 
@@ -109,8 +118,11 @@ static bool mlx5_umr_sq_retire(struct mlx5_umr_sq *sq, u16 wqe_counter,
 static void mlx5_umr_sq_retire_all(struct mlx5_umr_sq *sq, int status,
 				   struct list_head *done)
 {
+	if (sq->cc == sq->pc)
+		return;
 	while (sq->cc != sq->pc)
 		mlx5_umr_sq_retire_one(sq, status, 0, done);
+	mlx5_umr_sq_progress(sq);
 }
 
 /* Call done() of retired requests. No lock held; any context but hardirq. */
@@ -122,8 +134,8 @@ static void mlx5_umr_sq_finish(struct mlx5_umr_dev *dev,
 
 	if (list_empty(done))
 		return;
+	/* @done is dropped, not unlinked: done() may reuse wr->node. */
 	list_for_each_entry_safe(wr, tmp, done, node) {
-		list_del(&wr->node);
 		if (wr->priv[MLX5_UMR_PRIV_FLAGS] & MLX5_UMR_WRF_XLT)
 			clear_bit_unlock(0, &to_priv(wr->mkey)->xlt_busy);
 		wr->priv[MLX5_UMR_PRIV_FLAGS] = 0;
@@ -431,15 +443,16 @@ static int mlx5_umr_sq_push(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr,
 	unsigned int nbb = size / MLX5_SEND_WQE_BB;
 	bool signal = last || sq->unsignaled + nbb >= MLX5_UMR_SIGNAL_BBS;
 	u8 fm = sq->next_fence | (signal ? MLX5_WQE_CTRL_CQ_UPDATE : 0);
+	struct mlx5_umr_sq_ent *e;
 	int err;
 
 	err = mlx5_umr_sq_write(dev, wr, size, fm, db);
 	if (err)
 		return err;
-	sq->ents[sq->pc & (sq->bbs - 1)].wr = wr;
-	sq->ents[sq->pc & (sq->bbs - 1)].nbb = nbb;
-	wr->status = 0;
-	wr->syndrome = 0;
+	/* ->status and ->syndrome are written when the WQE is retired. */
+	e = &sq->ents[sq->pc & (sq->bbs - 1)];
+	e->wr = wr;
+	e->nbb = nbb;
 	trace_mlx5_umr_post(dev->hca->name, sq->qpn, (u16)sq->pc,
 			    wr->mkey->key, wr->op, nbb, signal);
 	sq->pc += nbb;
@@ -685,7 +698,6 @@ static int mlx5_umr_claim_xlts(struct mlx5_umr_wr **wrs, unsigned int n)
 	unsigned int i, j;
 
 	for (i = 0; i < n; i++) {
-		wrs[i]->priv[MLX5_UMR_PRIV_FLAGS] = 0;
 		if (!mlx5_umr_wr_uses_xlt(wrs[i]))
 			continue;
 		if (test_and_set_bit_lock(0, &to_priv(wrs[i]->mkey)->xlt_busy)) {
@@ -721,11 +733,16 @@ int mlx5_umr_validate(struct mlx5_umr_dev *dev, const struct mlx5_umr_wr *wr)
 }
 EXPORT_SYMBOL(mlx5_umr_validate);
 
+/*
+ * Check and size every request; *@nbb is the batch's basic blocks, *@xlts
+ * whether a request needs its mkey's translation table.
+ */
 static int mlx5_umr_check_batch(struct mlx5_umr_dev *dev,
 				struct mlx5_umr_wr **wrs, unsigned int n,
-				unsigned int *nbb)
+				unsigned int *nbb, bool *xlts)
 {
 	unsigned int i, total = 0;
+	bool any = false;
 	int size;
 
 	for (i = 0; i < n; i++) {
@@ -740,11 +757,14 @@ static int mlx5_umr_check_batch(struct mlx5_umr_dev *dev,
 		    size > MLX5_SEND_WQE_MAX_SIZE)
 			return -EINVAL;
 		wr->priv[MLX5_UMR_PRIV_SIZE] = size;
+		wr->priv[MLX5_UMR_PRIV_FLAGS] = 0;
+		any |= mlx5_umr_wr_uses_xlt(wr);
 		total += size / MLX5_SEND_WQE_BB;
 	}
 	if (total > dev->sq.bbs)
 		return -EINVAL;
 	*nbb = total;
+	*xlts = any;
 	return 0;
 }
 
@@ -788,7 +808,7 @@ int mlx5_umr_post(struct mlx5_umr_dev *dev, struct mlx5_umr_wr **wrs,
 	unsigned int i, total;
 	unsigned long flags;
 	u32 start, unsignaled;
-	bool was_idle;
+	bool was_idle, xlts;
 	__be32 db[2];
 	u8 fence;
 	int err;
@@ -797,7 +817,7 @@ int mlx5_umr_post(struct mlx5_umr_dev *dev, struct mlx5_umr_wr **wrs,
 		return 0;
 	if (!percpu_ref_tryget_live(&dev->users))
 		return -ENODEV;
-	err = mlx5_umr_check_batch(dev, wrs, n, &total);
+	err = mlx5_umr_check_batch(dev, wrs, n, &total, &xlts);
 	if (err)
 		goto out;
 	if (mlx5_umr_hca_dead(dev)) {
@@ -819,7 +839,7 @@ int mlx5_umr_post(struct mlx5_umr_dev *dev, struct mlx5_umr_wr **wrs,
 		err = -EBUSY;
 		goto unlock;
 	}
-	err = mlx5_umr_claim_xlts(wrs, n);
+	err = xlts ? mlx5_umr_claim_xlts(wrs, n) : 0;
 	if (err)
 		goto unlock;
 
