@@ -30,6 +30,7 @@
 
 #include "umr.h"
 #include "trace.h"
+#include "wr_rules.h"
 
 /* wr->priv[] use while a request is in flight. */
 #define MLX5_UMR_PRIV_FLAGS	0	/* MLX5_UMR_WRF_* */
@@ -743,16 +744,18 @@ static int mlx5_umr_check_batch(struct mlx5_umr_dev *dev,
 {
 	unsigned int i, total = 0;
 	bool any = false;
-	int size;
+	int size, err;
 
 	for (i = 0; i < n; i++) {
 		struct mlx5_umr_wr *wr = wrs[i];
 
 		if (!wr || !wr->mkey || wr->mkey->dev != dev || !wr->done)
 			return -EINVAL;
-		size = mlx5_umr_wr_prepare(&dev->caps, wr);
-		if (size < 0)
-			return size;
+		/* mlx5_umr_wr_prepare(), inline: see wr_rules.h */
+		err = mlx5_umr_wr_rules(&dev->caps, wr, false);
+		if (err)
+			return err;
+		size = mlx5_umr_wqe_bytes(&dev->caps, wr);
 		if (!size || size % MLX5_SEND_WQE_BB ||
 		    size > MLX5_SEND_WQE_MAX_SIZE)
 			return -EINVAL;
