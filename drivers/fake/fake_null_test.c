@@ -11,6 +11,7 @@
 #include <linux/err.h>
 #include <linux/atomic.h>
 #include <linux/completion.h>
+#include <linux/string.h>
 #include <linux/mlx5/device.h>
 #include <linux/mlx5/mlx5_ifc.h>
 #include <linux/mlx5/qp.h>
@@ -192,66 +193,57 @@ static void fake_null_raw_check(struct kunit *test, struct fake_null_raw *r,
 }
 
 /*
- * The doorbell names the last WQE, which ends at the record and asks for a
- * CQE: only it is read, and its CQE covers the signalled WQE before it.
+ * What the null device does with one doorbell over three NOPs at indexes
+ * 0, 2 and 4: it reads only the WQE the doorbell names when that WQE ends
+ * at the doorbell record, matches the ring and asks for a CQE (whose CQE
+ * covers the signalled WQEs before it); otherwise it walks all three.
  */
-static void fake_null_reads_named_wqe(struct kunit *test)
-{
-	static const bool sig[3] = { true, false, true };
-	static const u16 cqes[] = { 4 };
-	struct fake_null_raw r;
+struct fake_null_case {
+	const char *name;
+	bool signalled[3];
+	u8 named;	/* the WQE whose ctrl segment the doorbell carries */
+	u8 db_ds;	/* if set, the doorbell's size in 16-byte units */
+	u64 read;	/* WQEs read */
+	u16 cqes[2];	/* the CQEs' wqe_counter, in order */
+	u8 ncqes;
+};
 
-	fake_null_raw_post(test, &r, sig);
-	ft_ring(r.ft, &r.w[2]);
-	fake_null_raw_check(test, &r, 1, cqes, ARRAY_SIZE(cqes));
+static const struct fake_null_case fake_null_cases_raw[] = {
+	{ "named WQE read, its CQE covers the batch",
+	  { true, false, true }, 2, 0, 1, { 4 }, 1 },
+	{ "named WQE unsignalled: walked",
+	  { true, true, false }, 2, 0, 3, { 0, 2 }, 2 },
+	{ "named WQE ends before the record: walked",
+	  { false, true, true }, 1, 0, 3, { 2, 4 }, 2 },
+	/* 2 WQEBBs like the ring's, but 5 units, not 6 */
+	{ "doorbell differs from the ring: walked",
+	  { false, false, true }, 2, 5, 3, { 4 }, 1 },
+};
+
+static void fake_null_case_desc(const struct fake_null_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
 }
 
-/* The named WQE asks for no CQE: all are walked, signalled ones complete. */
-static void fake_null_walks_unsignalled(struct kunit *test)
+KUNIT_ARRAY_PARAM(fake_null_raw, fake_null_cases_raw, fake_null_case_desc);
+
+static void fake_null_doorbell(struct kunit *test)
 {
-	static const bool sig[3] = { true, true, false };
-	static const u16 cqes[] = { 0, 2 };
-	struct fake_null_raw r;
-
-	fake_null_raw_post(test, &r, sig);
-	ft_ring(r.ft, &r.w[2]);
-	fake_null_raw_check(test, &r, 3, cqes, ARRAY_SIZE(cqes));
-}
-
-/* The doorbell names a WQE that does not end at the record: walked. */
-static void fake_null_walks_short_doorbell(struct kunit *test)
-{
-	static const bool sig[3] = { false, true, true };
-	static const u16 cqes[] = { 2, 4 };
-	struct fake_null_raw r;
-
-	fake_null_raw_post(test, &r, sig);
-	ft_ring(r.ft, &r.w[1]);
-	fake_null_raw_check(test, &r, 3, cqes, ARRAY_SIZE(cqes));
-}
-
-/* The doorbell's size disagrees with the ring's WQE: walked. */
-static void fake_null_walks_stale_doorbell(struct kunit *test)
-{
-	static const bool sig[3] = { false, false, true };
-	static const u16 cqes[] = { 4 };
+	const struct fake_null_case *c = test->param_value;
 	struct mlx5_wqe_ctrl_seg db;
 	struct fake_null_raw r;
 
-	fake_null_raw_post(test, &r, sig);
-	/* index 4 and 2 WQEBBs, like the ring's, but 5 units, not 6 */
-	db = r.w[2].ctrl;
-	db.qpn_ds = cpu_to_be32(r.ft->qpn << 8 | 5);
+	fake_null_raw_post(test, &r, c->signalled);
+	db = r.w[c->named].ctrl;
+	if (c->db_ds)
+		db.qpn_ds = cpu_to_be32(r.ft->qpn << 8 | c->db_ds);
 	ft_ring(r.ft, &db);
-	fake_null_raw_check(test, &r, 3, cqes, ARRAY_SIZE(cqes));
+	fake_null_raw_check(test, &r, c->read, c->cqes, c->ncqes);
 }
 
 static struct kunit_case fake_null_cases[] = {
 	KUNIT_CASE(fake_null_completes_without_executing),
-	KUNIT_CASE(fake_null_reads_named_wqe),
-	KUNIT_CASE(fake_null_walks_unsignalled),
-	KUNIT_CASE(fake_null_walks_short_doorbell),
-	KUNIT_CASE(fake_null_walks_stale_doorbell),
+	KUNIT_CASE_PARAM(fake_null_doorbell, fake_null_raw_gen_params),
 	{}
 };
 
