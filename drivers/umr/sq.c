@@ -74,14 +74,13 @@ void mlx5_umr_sq_init(struct mlx5_umr_dev *dev)
 static void mlx5_umr_sq_retire_one(struct mlx5_umr_sq *sq, int status,
 				   u8 syndrome, struct list_head *done)
 {
-	struct mlx5_umr_sq_ent *e = &sq->ents[sq->cc & (sq->bbs - 1)];
+	struct mlx5_umr_sq_ent *e = &sq->ents[sq->head++ & (sq->bbs - 1)];
 	struct mlx5_umr_wr *wr = e->wr;
 
 	wr->status = status;
 	wr->syndrome = syndrome;
 	list_add_tail(&wr->node, done);
 	sq->cc += e->nbb;
-	e->wr = NULL;
 }
 
 /* WQEs were retired: tell the watchdog and waiters. Caller holds sq->lock. */
@@ -103,8 +102,8 @@ static bool mlx5_umr_sq_retire(struct mlx5_umr_sq *sq, u16 wqe_counter,
 	if ((u16)(wqe_counter - (u16)sq->cc) >= sq->pc - sq->cc)
 		return false;
 
-	while (sq->cc != sq->pc) {
-		bool it = (u16)sq->cc == wqe_counter;
+	while (sq->head != sq->tail) {
+		bool it = sq->ents[sq->head & (sq->bbs - 1)].idx == wqe_counter;
 
 		mlx5_umr_sq_retire_one(sq, it ? last : status,
 				       it ? syndrome : 0, done);
@@ -119,9 +118,9 @@ static bool mlx5_umr_sq_retire(struct mlx5_umr_sq *sq, u16 wqe_counter,
 static void mlx5_umr_sq_retire_all(struct mlx5_umr_sq *sq, int status,
 				   struct list_head *done)
 {
-	if (sq->cc == sq->pc)
+	if (sq->head == sq->tail)
 		return;
-	while (sq->cc != sq->pc)
+	while (sq->head != sq->tail)
 		mlx5_umr_sq_retire_one(sq, status, 0, done);
 	mlx5_umr_sq_progress(sq);
 }
@@ -451,8 +450,9 @@ static int mlx5_umr_sq_push(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr,
 	if (err)
 		return err;
 	/* ->status and ->syndrome are written when the WQE is retired. */
-	e = &sq->ents[sq->pc & (sq->bbs - 1)];
+	e = &sq->ents[sq->tail++ & (sq->bbs - 1)];
 	e->wr = wr;
+	e->idx = (u16)sq->pc;
 	e->nbb = nbb;
 	trace_mlx5_umr_post(dev->hca->name, sq->qpn, (u16)sq->pc,
 			    wr->mkey->key, wr->op, nbb, signal);
@@ -565,6 +565,8 @@ void mlx5_umr_recover_work(struct work_struct *work)
 		mlx5_umr_sq_retire_all(sq, -ECANCELED, &sq->resubmit);
 	sq->pc = 0;
 	sq->cc = 0;
+	sq->head = 0;
+	sq->tail = 0;
 	sq->unsignaled = 0;
 	sq->next_fence = MLX5_FENCE_MODE_NONE;
 	sq->timed_out = false;
@@ -810,7 +812,7 @@ int mlx5_umr_post(struct mlx5_umr_dev *dev, struct mlx5_umr_wr **wrs,
 	struct mlx5_umr_sq *sq = &dev->sq;
 	unsigned int i, total;
 	unsigned long flags;
-	u32 start, unsignaled;
+	u32 start, start_tail, unsignaled;
 	bool was_idle, xlts;
 	__be32 db[2];
 	u8 fence;
@@ -847,6 +849,7 @@ int mlx5_umr_post(struct mlx5_umr_dev *dev, struct mlx5_umr_wr **wrs,
 		goto unlock;
 
 	start = sq->pc;
+	start_tail = sq->tail;
 	unsignaled = sq->unsignaled;
 	fence = sq->next_fence;
 	was_idle = sq->pc == sq->cc;
@@ -854,10 +857,8 @@ int mlx5_umr_post(struct mlx5_umr_dev *dev, struct mlx5_umr_wr **wrs,
 		err = mlx5_umr_sq_push(dev, wrs[i], i == n - 1, db);
 		if (err) {
 			/* Nothing was published: forget what was written. */
-			while (sq->pc != start) {
-				sq->pc -= 1;
-				sq->ents[sq->pc & (sq->bbs - 1)].wr = NULL;
-			}
+			sq->pc = start;
+			sq->tail = start_tail;
 			sq->unsignaled = unsignaled;
 			sq->next_fence = fence;
 			mlx5_umr_release_xlts(wrs, n);

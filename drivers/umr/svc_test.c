@@ -902,6 +902,10 @@ static void svc_batch_refused(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, req[i].calls, 1);
 		KUNIT_EXPECT_EQ(test, req[i].wr.status, 0);
 	}
+	/* The refused batches left nothing behind in the bookkeeping. */
+	KUNIT_EXPECT_EQ(test, c->dev->sq.cc, c->dev->sq.pc);
+	KUNIT_EXPECT_EQ(test, c->dev->sq.head, c->dev->sq.tail);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_exec(c->dev, &req[0].wr, 0), 0);
 	mlx5_umr_free_mkey(big);
 	mlx5_umr_free_mkey(mk);
 }

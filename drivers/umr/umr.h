@@ -49,15 +49,20 @@ enum mlx5_umr_sq_state {
 /**
  * struct mlx5_umr_sq_ent - bookkeeping of one posted WQE
  * @wr: the request
+ * @idx: the WQE's index, (u16) of the producer counter at its first basic
+ *	block, as its control segment and its CQE carry it
  * @nbb: basic blocks the WQE occupies
- * @xlt_busy: the request holds its mkey's translation table
  *
- * Indexed by the ring slot of the WQE's first basic block.
+ * Kept in posting order, from mlx5_umr_sq.head to .tail, in a ring of
+ * mlx5_umr_sq.bbs entries (a WQE takes at least one basic block, so no
+ * more can be in flight): completion reads one entry after the other, no
+ * load waiting for the one before as it would if entries were indexed by
+ * ring slot (where the next WQE starts depends on this one's size).
  */
 struct mlx5_umr_sq_ent {
 	struct mlx5_umr_wr *wr;
+	u16 idx;
 	u16 nbb;
-	bool xlt_busy;
 };
 
 /**
@@ -81,7 +86,9 @@ struct mlx5_umr_sq_ent {
  * @db_valid: @db holds a WQE published since the last reset
  * @db_epoch: bumped when recovery restarts the WQE counter at 0
  * @resubmit: flushed requests recovery posts again, in order (->node)
- * @ents: one entry per basic block slot
+ * @ents: the WQEs in flight, oldest at @head (see struct mlx5_umr_sq_ent)
+ * @head: index of the oldest WQE in flight in @ents (free running)
+ * @tail: index in @ents of the next WQE posted (free running)
  * @scratch: linear WQE buffer for WQEs that wrap around the ring end
  * @qpn: QP number (constant while the device is up)
  * @bbs: ring size in basic blocks (power of two, constant)
@@ -105,6 +112,8 @@ struct mlx5_umr_sq {
 	u32 db_epoch;
 	struct list_head resubmit;
 	struct mlx5_umr_sq_ent *ents;
+	u32 head;
+	u32 tail;
 	u8 *scratch;
 
 	u32 qpn;
