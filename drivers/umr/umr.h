@@ -78,7 +78,8 @@ struct mlx5_umr_sq_ent {
  *	a UMR has been posted since the last reset)
  * @timed_out: the pending recovery was caused by a timeout
  * @progress: jiffies of the last consumer progress or first post
- * @events: bumped on every retired WQE and state change (retry hint)
+ * @events: bumped when WQEs are retired and on every state change (retry
+ *	hint)
  * @cq_ci: CQ consumer index (free running)
  * @cq_arm_sn: CQ arm sequence number
  * @db: the send doorbell of the last published WQE (first 8 bytes of its
