@@ -9,11 +9,12 @@ set -u
 uml=$1/linux mods=$2
 name=$(basename "${mods##*,}" .ko)
 tb=$(cd "$(dirname "$0")" && pwd)
+. "$tb/lib.sh"
 logdir=${MLX5_UMR_LOGDIR:-${TMPDIR:-/tmp}}
 mkdir -p "$logdir"
 log=$logdir/kunit-$name.log
-( timeout 300 "$uml" mem=512M root=/dev/root rootfstype=hostfs rootflags=/ rw \
-	init="$tb/uml-init.sh" KMODS="$mods" </dev/null >"$log" 2>&1; exit $? ) 2>/dev/null
+tb_uml_boot "$log" 300 "$uml" mem=512M root=/dev/root rootfstype=hostfs \
+	rootflags=/ rw init="$tb/uml-init.sh" KMODS="$mods"
 rc=$?
 cases=$(sed -n '/MLX5_UMR_TESTBED: loading/,$p' "$log" | grep -E '^    (not )?ok [0-9]+ ')
 passed=$(grep -E '^    ok ' <<<"$cases" | grep -vc '# SKIP')

@@ -21,6 +21,29 @@ for c in pass:0 fail:1 crash:2 leak:2; do
 	expect "kunit ${c%%:*} suite" "${c##*:}" $?
 done
 
+# A UML stand-in: a whole, passing run, then the host process aborting
+# after the halt (exit 134) as many times as its "aborts" file says.
+stand=$BUILD/proofs/abort-uml
+mkdir -p "$stand"
+cat >"$stand/linux" <<'EOF'
+#!/bin/sh
+echo "MLX5_UMR_TESTBED: loading project modules"
+echo "    ok 1 testbed_teardown"
+echo "MLX5_UMR_TESTBED: done"
+echo "reboot: System halted"
+left=$(cat "$(dirname "$0")/aborts")
+[ "$left" -gt 0 ] || exit 0
+echo $((left - 1)) >"$(dirname "$0")/aborts"
+exit 134
+EOF
+chmod +x "$stand/linux"
+for c in once:1:0 twice:2:2; do	# name:aborts:wanted rc
+	IFS=: read -r what n want <<<"$c"
+	echo "$n" >"$stand/aborts"
+	"$TESTBED/kunit-run.sh" "$stand" "$stand/testbed_teardown_test.ko" >/dev/null
+	expect "kunit run aborting after the halt $what" "$want" $?
+done
+
 K=$(debian_kver)
 tree=$("$TESTBED/debian-modules.sh" "$K") || exit 1
 vm=$BUILD/vm/proofs

@@ -39,8 +39,8 @@ echo "MLX5_UMR_TESTBED: done"
 /bin/busybox poweroff -f
 INIT
 chmod +x "$init"
-timeout 900 "$uml/linux" mem=1024M root=/dev/root rootfstype=hostfs \
-	rootflags=/ rw init="$init" </dev/null >"$log" 2>&1
+tb_uml_boot "$log" 900 "$uml/linux" mem=1024M root=/dev/root \
+	rootfstype=hostfs rootflags=/ rw init="$init"
 rc=$?
 grep -E '^(not ok|# Totals)|UML_UAPI: exit' "$log"
 pass=$(grep -c '^ok ' "$log")
