@@ -23,8 +23,9 @@
  * it, everything up to the record is consumed with that one CQE; the WQEs
  * before it are not read (walking them is a chain of dependent loads, one
  * per WQE, that a hardware HCA runs on its own engines, not on the host's
- * CPU). Signalled WQEs among them get no CQE of their own, which a
- * requester cannot tell from the CQE coalescing it must handle anyway.
+ * CPU). Signalled WQEs among them get no CQE of their own: a benchmark
+ * device's shortcut, harmless to a requester that retires every WQE up to
+ * the one a CQE names, as the service does (service.rst).
  * Return: true if consumed; false leaves everything to the walk.
  */
 static bool fake_null_skip(struct mlx5_umr_fake *fd, struct fake_qp *qp,
