@@ -136,9 +136,9 @@ static void mlx5_umr_sq_finish(struct mlx5_umr_dev *dev,
 		return;
 	/* @done is dropped, not unlinked: done() may reuse wr->node. */
 	list_for_each_entry_safe(wr, tmp, done, node) {
+		/* priv[] is set afresh by the next post's check pass */
 		if (wr->priv[MLX5_UMR_PRIV_FLAGS] & MLX5_UMR_WRF_XLT)
 			clear_bit_unlock(0, &to_priv(wr->mkey)->xlt_busy);
-		wr->priv[MLX5_UMR_PRIV_FLAGS] = 0;
 		trace_mlx5_umr_complete(dev->hca->name, wr->mkey->key,
 					wr->status);
 		/* The request belongs to its owner again from here on. */
