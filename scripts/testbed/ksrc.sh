@@ -1,6 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-# Unpack linux-source-6.1 once into the cache; print its path.
+# Unpack linux-source-6.1 once into the cache and apply the test bed's own
+# patches (uml-patches/*.patch, in name order); print the tree's path. The
+# tree's name carries the patch set's hash, so a changed patch gets a fresh
+# tree (and, through uml-kernel.sh's key, a fresh UML build).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 tarball=/usr/src/linux-source-6.1.tar.xz
@@ -10,9 +13,17 @@ mkdir -p "$CACHE"
 exec 8>"$CACHE/.unpack.lock"
 flock 8
 if [ ! -f "$src/.unpacked" ]; then
+	# Trees of older patch sets are 1.5 GB each: keep one per version.
+	rm -rf "${src%-p*}"-p* "${src%-p*}"
 	tb_log "unpacking $tarball"
-	rm -rf "$src" "$src.tmp"; mkdir -p "$src.tmp"
+	mkdir -p "$src.tmp"
 	tar -C "$src.tmp" -xf "$tarball" --strip-components=1
+	for p in "$TESTBED"/uml-patches/*.patch; do
+		[ -e "$p" ] || continue
+		tb_log "applying $(basename "$p")"
+		patch -d "$src.tmp" -p1 --forward --quiet <"$p" ||
+			tb_die "$(basename "$p") does not apply to $tarball"
+	done
 	mv "$src.tmp" "$src"; touch "$src/.unpacked"
 fi
 echo "$src"

@@ -4,7 +4,7 @@
 # UML boot with its dependencies loaded first.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
-uml=$("$TESTBED/uml-kernel.sh") || tb_die "UML kernel build failed"
+uml=$("$TESTBED/uml-kernel.sh") || exit 1
 tree=$("$TESTBED/uml-modules.sh" "$uml") || exit 1
 export MLX5_UMR_LOGDIR=$BUILD/logs
 P=0 F=0 S=0 bad=0

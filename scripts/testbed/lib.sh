@@ -16,11 +16,17 @@ debian_kver() {
 		sed -n 's/.*linux-image-\([0-9][^ ,]*-amd64\).*/\1/p' | head -n1
 }
 
-# Source tree of linux-source-6.1, unpacked once into the cache.
+# Hash of the test bed's patches to the UML kernel source (uml-patches/).
+uml_patches_hash() {
+	cat "$TESTBED"/uml-patches/*.patch 2>/dev/null | sha256sum | cut -c1-12
+}
+
+# Source tree of linux-source-6.1 with the test bed's patches applied,
+# unpacked once into the cache (ksrc.sh).
 ksrc_dir() {
 	local v
 	v=$(dpkg-query -W -f='${Version}' linux-source-6.1) || return 1
-	echo "$CACHE/linux-source-$v"
+	echo "$CACHE/linux-source-$v-p$(uml_patches_hash)"
 }
 
 # Accumulated results: each runner appends "<passed> <failed> <skipped> <what>".

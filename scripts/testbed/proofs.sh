@@ -13,7 +13,7 @@ expect() {	# expect WHAT WANTED_RC GOT_RC
 	fi
 }
 export MLX5_UMR_LOGDIR=$BUILD/logs/proofs
-uml=$("$TESTBED/uml-kernel.sh") || tb_die "UML kernel build failed"
+uml=$("$TESTBED/uml-kernel.sh") || exit 1
 tree=$("$TESTBED/uml-modules.sh" "$uml" MLX5_UMR_TESTBED_PROOFS=1) || exit 1
 pr=$tree/scripts/testbed/proofs
 for c in pass:0 fail:1 crash:2 leak:2; do
@@ -43,6 +43,40 @@ for c in once:1:0 twice:2:2; do	# name:aborts:wanted rc
 	"$TESTBED/kunit-run.sh" "$stand" "$stand/testbed_teardown_test.ko" >/dev/null
 	expect "kunit run aborting after the halt $what" "$want" $?
 done
+
+# A UML kernel that panics before init (as UML 6.1 did on hosts with AMX,
+# before uml-patches/0001) is refused by the preflight, with the cause and
+# the panic in its one line: a stand-in printing what such a kernel printed,
+# and the real kernel given an init that does not exist.
+stand=$BUILD/proofs/noinit-uml
+mkdir -p "$stand"
+cat >"$stand/linux" <<'EOF'
+#!/bin/sh
+echo "Run /init as init process"
+echo "userspace - ptrace set fp regs failed, errno = 14"
+echo "Kernel panic - not syncing: Attempted to kill init! exitcode=0x0000000b"
+echo "Stack:"
+exit 134
+EOF
+chmod +x "$stand/linux"
+preflight() {	# preflight WHAT UML_DIR INIT PATTERN
+	local out rc
+	out=$("$TESTBED/uml-preflight.sh" "$2" "$3")
+	rc=$?
+	echo "$out"
+	[ "$rc" -eq 1 ] && [ "$(wc -l <<<"$out")" -eq 1 ] && grep -q "$4" <<<"$out" && rc=0
+	expect "$1" 0 "$rc"
+}
+preflight "UML panicking before init: refused, cause shown" "$stand" /init \
+	'cannot start init on this host.*ptrace set fp regs failed.*Kernel panic'
+preflight "UML without its init: refused, panic shown" "$uml" /nonexistent/init \
+	'cannot start init on this host.*Kernel panic'
+# The vector-state check reports a register lost between load and store.
+lose=$BUILD/proofs/fpstate-corrupt-init.sh
+printf '#!/bin/sh\necho "MLX5_UMR_TESTBED: init started"\n"$FPSTATE" --corrupt\necho "MLX5_UMR_TESTBED: fpstate exit $?"\n/bin/busybox poweroff -f\n' >"$lose"
+chmod +x "$lose"
+preflight "UML losing a vector register: refused" "$uml" "$lose" \
+	'does not keep user FPU state on this host: fpstate: .*lost'
 
 K=$(debian_kver)
 tree=$("$TESTBED/debian-modules.sh" "$K") || exit 1

@@ -2,39 +2,42 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # Build (or reuse) the User-Mode-Linux KUnit kernel with sanitizers, or the
 # kernel of another config fragment (uml-bench.kunitconfig: no sanitizers).
-# The build lives outside the repo, keyed by the hash of the config fragment and
-# the kernel source package version; it is rebuilt only when either changes.
+# The build lives outside the repo, keyed by the hash of the config fragment,
+# the kernel source package version and the test bed's patches to it
+# (uml-patches/); it is rebuilt only when one of them changes. Every call
+# then proves the kernel can start init on this host (uml-preflight.sh).
 # Prints the build directory on stdout.
 #   uml-kernel.sh [CONFIG_FRAGMENT]
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-cfg=$(realpath "${1:-$here/uml.kunitconfig}")
-src=$("$here/ksrc.sh")
+. "$(dirname "$0")/lib.sh"
+cfg=$(realpath "${1:-$TESTBED/uml.kunitconfig}")
+src=$("$TESTBED/ksrc.sh")
 srcver=$(dpkg-query -W -f='${Version}' linux-source-6.1)
-hash=$( (cat "$cfg"; echo "$srcver") | sha256sum | cut -c1-16)
-cache=${MLX5_UMR_CACHE:-$HOME/.cache/mlx5-umr}
-out=$cache/uml-$hash
+hash=$( (cat "$cfg"; echo "$srcver"; uml_patches_hash) | sha256sum | cut -c1-16)
+out=$CACHE/uml-$hash
 log() { echo "uml-kernel: $*" >&2; }
 # One lock per kernel: building one must not block users of another.
-exec 9>"$cache/.lock-$hash"
+exec 9>"$CACHE/.lock-$hash"
 flock 9
-if [ -f "$out/.built" ] && [ -f "$out/linux" ]; then
-	echo "$out"; exit 0
+if [ ! -f "$out/.built" ] || [ ! -f "$out/linux" ]; then
+	log "building UML kernel in $out (a few minutes, once per config)"
+	mkdir -p "$out"
+	cp "$cfg" "$out/.kunitconfig"
+	(cd "$src" && python3 tools/testing/kunit/kunit.py config --build_dir="$out" \
+		--kunitconfig="$out/.kunitconfig") >&2
+	# kunit.py silently drops options whose dependencies are missing: insist.
+	missing=0
+	while read -r line; do
+		case "$line" in CONFIG_*=*)
+			grep -qx "$line" "$out/.config" || { log "NOT SET after olddefconfig: $line"; missing=1; } ;;
+		esac
+	done < "$cfg"
+	[ $missing -eq 0 ] || exit 1
+	make -C "$src" ARCH=um O="$out" -j"$(nproc)" >"$out/build.log" 2>&1 || {
+		tail -30 "$out/build.log" >&2; log "UML build failed"; exit 1; }
+	touch "$out/.built"
 fi
-log "building UML kernel in $out (a few minutes, once per config)"
-mkdir -p "$out"
-cp "$cfg" "$out/.kunitconfig"
-(cd "$src" && python3 tools/testing/kunit/kunit.py config --build_dir="$out" \
-	--kunitconfig="$out/.kunitconfig") >&2
-# kunit.py silently drops options whose dependencies are missing: insist.
-missing=0
-while read -r line; do
-	case "$line" in CONFIG_*=y)
-		grep -qx "$line" "$out/.config" || { log "NOT SET after olddefconfig: $line"; missing=1; } ;;
-	esac
-done < "$cfg"
-[ $missing -eq 0 ] || exit 1
-make -C "$src" ARCH=um O="$out" -j"$(nproc)" >"$out/build.log" 2>&1 || {
-	tail -30 "$out/build.log" >&2; log "UML build failed"; exit 1; }
-touch "$out/.built"
+# A kernel that builds may still die before init on this host (its CPU's
+# XSAVE area, say): say so once here, not once per suite.
+"$TESTBED/uml-preflight.sh" "$out" >&2 || exit 1
 echo "$out"
