@@ -62,7 +62,7 @@ static bool fake_null_skip(struct mlx5_umr_fake *fd, struct fake_qp *qp,
  * @fd: the fake, a null device
  * @qp: the QP, in RTS
  * @pi: producer counter of the doorbell record
- * @nt: notifications to deliver after dropping fd->lock
+ * @nt: events a command collects (sync mode), or NULL to queue them
  *
  * Context: fd->lock held.
  */
