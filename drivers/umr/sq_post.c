@@ -44,17 +44,18 @@ void mlx5_umr_sq_init(struct mlx5_umr_dev *dev)
 
 /*
  * Publish the WQEs up to the producer counter and ring for them; @db is the
- * first 8 bytes of the newest WQE. The sequence of dr_send.c's dr_cmd_notify_hw(): dma_wmb() so the WQEs
- * are in memory before the record, the record, wmb() so the record is
- * before the MMIO write, one 64-bit write at MLX5_BF_OFFSET (no
- * BlueFlame). wr.c's mlx5r_ring_db() does the same with wmb() for the
- * first barrier and alternating BlueFlame offsets.
+ * first 8 bytes of the newest WQE. The sequence of dr_send.c's
+ * dr_cmd_notify_hw(), one 64-bit write at MLX5_BF_OFFSET (no BlueFlame);
+ * wr.c's mlx5r_ring_db() has wmb() for the first barrier and alternates
+ * BlueFlame offsets.
  */
 static void mlx5_umr_sq_ring(struct mlx5_umr_dev *dev, const __be32 *db)
 {
 	lockdep_assert_held(&dev->sq.lock);
+	/* The WQEs must be visible before the record that announces them. */
 	dma_wmb();
 	mlx5_umr_sq_dbrec(dev)[MLX5_SND_DBR] = cpu_to_be32(dev->sq.pc & 0xffff);
+	/* The record must reach memory before the HCA sees the doorbell. */
 	wmb();
 	dev->hca->ops->write_db(dev->hca, &dev->uar, MLX5_BF_OFFSET, db);
 }
@@ -97,7 +98,7 @@ static int mlx5_umr_sq_write(struct mlx5_umr_dev *dev,
  * On error nothing of the WQE is accounted.
  */
 static int mlx5_umr_sq_push(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr,
-		     bool last, __be32 *db)
+			    bool last, __be32 *db)
 {
 	struct mlx5_umr_sq *sq = &dev->sq;
 	unsigned int size = wr->wqe_bytes;
