@@ -18,6 +18,7 @@
  */
 #include <linux/mm.h>
 #include <linux/io.h>
+#include <linux/lockdep.h>
 #include <linux/mlx5/doorbell.h>
 
 #include "fake.h"
@@ -368,6 +369,7 @@ static void fake_sq_process(struct mlx5_umr_fake *fd, struct fake_qp *qp,
 {
 	u16 pi;
 
+	lockdep_assert_held(&fd->lock);
 	if (!fake_sq_read_pi(fd, qp, &pi))
 		return;
 	if ((u16)(pi - qp->ci) > 1U << qp->log_sq) {
@@ -389,12 +391,11 @@ static void fake_sq_process(struct mlx5_umr_fake *fd, struct fake_qp *qp,
  * @fd: the fake
  * @qp: the QP (2ERR_QP command)
  * @nt: the command's events, delivered after it dropped fd->lock
- *
- * Context: fd->lock held.
  */
 void fake_qp_flush_all(struct mlx5_umr_fake *fd, struct fake_qp *qp,
 		       struct fake_notify *nt)
 {
+	lockdep_assert_held(&fd->lock);
 	qp->state = MLX5_QP_STATE_ERR;
 	fake_sq_process(fd, qp, nt);
 }
