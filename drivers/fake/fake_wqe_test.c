@@ -591,24 +591,33 @@ static void fake_wqe_2err_flush(struct kunit *test)
 	ft_teardown(ft);
 }
 
-/* Arming: comp() runs once per arm, inside write_db in sync mode. */
+/*
+ * Arming: comp() runs once per arm. In sync mode too it follows the
+ * doorbell from the workqueue, never inside write_db.
+ */
 static void fake_wqe_arm_sync(struct kunit *test)
 {
 	struct ft *ft = ft_setup(test, MLX5_UMR_FAKE_F_SYNC, NULL, 6, 6);
 	struct mlx5_cqe64 cqe;
 
 	ft_nop_post(ft, true);
+	mlx5_umr_fake_flush(ft->fake);
 	KUNIT_EXPECT_EQ(test, atomic_read(&ft->comps), 0);	/* not armed */
 	ft_arm(ft);	/* a CQE is pending: fires at once */
+	mlx5_umr_fake_flush(ft->fake);
 	KUNIT_EXPECT_EQ(test, atomic_read(&ft->comps), 1);
 	KUNIT_ASSERT_TRUE(test, ft_poll(ft, &cqe));
 	ft_arm(ft);
+	mlx5_umr_fake_flush(ft->fake);
 	KUNIT_EXPECT_EQ(test, atomic_read(&ft->comps), 1);
 	ft_nop_post(ft, false);
+	mlx5_umr_fake_flush(ft->fake);
 	KUNIT_EXPECT_EQ(test, atomic_read(&ft->comps), 1);
 	ft_nop_post(ft, true);
+	mlx5_umr_fake_flush(ft->fake);
 	KUNIT_EXPECT_EQ(test, atomic_read(&ft->comps), 2);
 	ft_nop_post(ft, true);	/* disarmed by the last event */
+	mlx5_umr_fake_flush(ft->fake);
 	KUNIT_EXPECT_EQ(test, atomic_read(&ft->comps), 2);
 	ft_teardown(ft);
 }

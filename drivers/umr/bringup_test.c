@@ -939,7 +939,7 @@ static void bu_mkeys(struct kunit *test)
 /*
  * Recovery after an error CQE: umr.c mlx5r_umr_recover() modifies the QP
  * to RESET and runs mlx5r_umr_qp_rst2rts() again; so does the service
- * (sq.c mlx5_umr_recover_work()), with the same mailboxes as bring-up.
+ * (sq_recover.c mlx5_umr_recover_work()), with the same mailboxes as bring-up.
  */
 static void bu_recovery(struct kunit *test)
 {
