@@ -719,11 +719,243 @@ static void bu_unwind(struct kunit *test)
 			cnt.uars + cnt.dma_bufs, 0U);
 }
 
+/* Every object of the service's is gone from the HCA. */
+static void bu_expect_nothing_held(struct kunit *test, const char *when)
+{
+	struct bu_ctx *c = test->priv;
+	struct mlx5_umr_fake_counters cnt;
+
+	mlx5_umr_fake_get_counters(c->rh->fake, &cnt);
+	KUNIT_EXPECT_EQ_MSG(test, cnt.pds + cnt.mkeys + cnt.cqs + cnt.qps +
+			    cnt.psvs + cnt.uars + cnt.dma_bufs + cnt.sg_maps,
+			    0U, "%s: objects left", when);
+	KUNIT_EXPECT_EQ_MSG(test, cnt.iommu_pages, 0ULL, "%s: pages mapped",
+			    when);
+}
+
+/*
+ * The undo of what @r created must come next: the destroy mailbox (whole,
+ * as in a teardown) or the free of the same buffer, UAR or CQ.
+ */
+static void bu_expect_undo(struct kunit *test, const struct umr_kunit_rec *r)
+{
+	const struct umr_kunit_rec *u;
+
+	switch (r->kind) {
+	case UMR_KUNIT_REC_CMD:
+		switch (r->opcode) {
+		case MLX5_CMD_OP_ALLOC_PD:
+			bu_check_simple(test, "DEALLOC_PD (unwind)",
+					MLX5_CMD_OP_DEALLOC_PD,
+					MLX5_GET(alloc_pd_out, r->out, pd));
+			break;
+		case MLX5_CMD_OP_CREATE_MKEY:
+			bu_check_simple(test, "DESTROY_MKEY (unwind)",
+					MLX5_CMD_OP_DESTROY_MKEY,
+					MLX5_GET(create_mkey_out, r->out,
+						 mkey_index) << 8);
+			break;
+		case MLX5_CMD_OP_CREATE_QP:
+			bu_check_simple(test, "DESTROY_QP (unwind)",
+					MLX5_CMD_OP_DESTROY_QP,
+					MLX5_GET(create_qp_out, r->out, qpn));
+			break;
+		case MLX5_CMD_OP_QUERY_HCA_CAP:
+		case MLX5_CMD_OP_RST2INIT_QP:
+		case MLX5_CMD_OP_INIT2RTR_QP:
+		case MLX5_CMD_OP_RTR2RTS_QP:
+			/* no object: a state the QP's destruction ends */
+			break;
+		default:
+			KUNIT_FAIL(test, "no undo known for command 0x%x",
+				   r->opcode);
+		}
+		break;
+	case UMR_KUNIT_REC_CREATE_CQ:
+		u = bu_next(test, UMR_KUNIT_REC_DESTROY_CQ, 0);
+		KUNIT_EXPECT_EQ(test, u->num, r->num);
+		break;
+	case UMR_KUNIT_REC_BUF:
+		u = bu_next(test, UMR_KUNIT_REC_FREE_BUF, 0);
+		KUNIT_EXPECT_PTR_EQ(test, u->cpu, r->cpu);
+		KUNIT_EXPECT_EQ(test, u->npages, r->npages);
+		break;
+	case UMR_KUNIT_REC_UAR:
+		u = bu_next(test, UMR_KUNIT_REC_FREE_UAR, 0);
+		KUNIT_EXPECT_EQ(test, u->num, r->num);
+		break;
+	default:
+		KUNIT_FAIL(test, "no undo known for %s",
+			   umr_kunit_rec_kind_name(r->kind));
+	}
+}
+
+/* The device works: one configure through the PA mkey completes. */
+static void bu_expect_usable(struct kunit *test)
+{
+	struct bu_ctx *c = test->priv;
+	struct mlx5_umr_dev *dev = c->rh->hca.umr;
+	struct mlx5_umr_sge sge = {
+		.length = 16, .key = mlx5_umr_dev_caps(dev)->reserved_lkey,
+	};
+	u8 mkc[MLX5_ST_SZ_BYTES(mkc)];
+	struct mlx5_umr_wr wr = {};
+	struct mlx5_umr_mkey *mk;
+
+	mk = mlx5_umr_alloc_mkey(dev, 1, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mk));
+	wr.mkey = mk;
+	wr.op = MLX5_UMR_OP_CONFIGURE;
+	wr.flags = MLX5_UMR_WR_SET_ACCESS;
+	wr.access = MLX5_UMR_ACCESS_LOCAL_WRITE;
+	wr.layout = MLX5_UMR_LAYOUT_LIST;
+	wr.list.sge = &sge;
+	wr.list.num_sge = 1;
+	KUNIT_EXPECT_EQ(test, mlx5_umr_exec(dev, &wr, 0), 0);
+	KUNIT_EXPECT_EQ(test, wr.status, 0);
+	KUNIT_EXPECT_GT(test, mlx5_umr_fake_query_mkey(c->rh->fake, mk->key,
+						       mkc, NULL, 0), 0);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, free), 0);
+	mlx5_umr_free_mkey(mk);
+}
+
+/* A bring-up operation, as a clean bring-up did it. */
+struct bu_op {
+	enum umr_kunit_rec_kind kind;
+	u16 opcode;
+	bool failable;
+};
+
+static bool bu_op_is_cmd(const struct bu_op *op)
+{
+	return op->kind == UMR_KUNIT_REC_CMD ||
+	       op->kind == UMR_KUNIT_REC_CREATE_CQ;
+}
+
+/*
+ * Fail operation @i of bring-up (@k-th of those that can fail) and check
+ * the unwind: the operations before it as in @ops, the failed one
+ * returned to the service, which returns it from registration, then the
+ * undo of everything created, newest first, and nothing else; the HCA
+ * holds nothing. A retry then brings the device up as before, usable.
+ */
+static void bu_fail_one(struct kunit *test, const struct bu_op *ops,
+			unsigned int i, unsigned int k, u8 status, int err)
+{
+	struct bu_ctx *c = test->priv;
+	struct umr_kunit_rec_hca *rh = c->rh;
+	int expect = status ? -EREMOTEIO : err;
+	const u32 synd = 0x5eed00 + i;
+	const struct umr_kunit_rec *r;
+	unsigned int j, differ = 0;
+
+	kunit_info(test, "failing %s 0x%x (operation %u)\n",
+		   umr_kunit_rec_kind_name(ops[i].kind), ops[i].opcode, i);
+	umr_kunit_rec_reset(rh);
+	c->cur = 0;
+	umr_kunit_rec_fail(rh, k, status, synd, err);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_register_hca(&rh->hca), expect);
+	KUNIT_ASSERT_NULL(test, rh->hca.umr);
+	KUNIT_ASSERT_EQ(test, rh->lost, 0U);
+	KUNIT_ASSERT_GT(test, rh->n, i);
+
+	for (j = 0; j < i; j++)
+		if (rh->rec[j].kind != ops[j].kind ||
+		    rh->rec[j].opcode != ops[j].opcode || rh->rec[j].ret)
+			differ++;
+	KUNIT_EXPECT_EQ_MSG(test, differ, 0U, "bring-up before the failure");
+	r = &rh->rec[i];
+	KUNIT_EXPECT_TRUE(test, r->injected);
+	KUNIT_EXPECT_EQ(test, r->kind, ops[i].kind);
+	KUNIT_EXPECT_EQ(test, r->opcode, ops[i].opcode);
+	KUNIT_EXPECT_EQ(test, r->ret, expect);
+	if (status && r->kind == UMR_KUNIT_REC_CMD) {
+		/* the fake answered with what was injected */
+		KUNIT_EXPECT_EQ(test, MLX5_GET(alloc_pd_out, r->out, status),
+				status);
+		KUNIT_EXPECT_EQ(test, MLX5_GET(alloc_pd_out, r->out, syndrome),
+				synd);
+	}
+
+	c->cur = i + 1;
+	for (j = i; j-- > 0;)
+		bu_expect_undo(test, &rh->rec[j]);
+	bu_no_more(test, "unwind");
+	bu_expect_nothing_held(test, "after the unwind");
+
+	/* The same bring-up again, byte for byte, and it works. */
+	umr_kunit_rec_reset(rh);
+	c->cur = 0;
+	KUNIT_ASSERT_EQ(test, mlx5_umr_register_hca(&rh->hca), 0);
+	bu_check_bringup(test);
+	bu_expect_usable(test);
+	mlx5_umr_unregister_hca(&rh->hca);
+	bu_expect_nothing_held(test, "after the retry");
+}
+
+/*
+ * Fail, in turn, each command of bring-up (@cmds) or each buffer or UAR
+ * allocation, on a device nothing else uses.
+ */
+static void bu_fail_each(struct kunit *test, bool cmds, u8 status, int err)
+{
+	struct bu_ctx *c = test->priv;
+	unsigned int i, k = 0, n, failed = 0;
+	struct bu_op *ops;
+
+	bu_check_bringup(test);
+	n = c->cur;
+	ops = kunit_kcalloc(test, n, sizeof(*ops), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ops);
+	for (i = 0; i < n; i++) {
+		ops[i].kind = c->rh->rec[i].kind;
+		ops[i].opcode = c->rh->rec[i].opcode;
+		ops[i].failable = umr_kunit_rec_failable(&c->rh->rec[i]);
+	}
+	mlx5_umr_unregister_hca(&c->rh->hca);
+
+	for (i = 0; i < n; i++) {
+		if (!ops[i].failable)
+			continue;
+		if (bu_op_is_cmd(&ops[i]) == cmds) {
+			bu_fail_one(test, ops, i, k, status, err);
+			failed++;
+		}
+		k++;
+	}
+	/*
+	 * QUERY_HCA_CAP, ALLOC_PD, CREATE_MKEY, CREATE_CQ, CREATE_QP and the
+	 * three transitions; the UAR and three buffers.
+	 */
+	KUNIT_EXPECT_EQ(test, failed, cmds ? 8U : 4U);
+}
+
+/* Each command answered with a bad firmware status (-EREMOTEIO). */
+static void bu_fail_each_cmd_status(struct kunit *test)
+{
+	bu_fail_each(test, true, MLX5_CMD_STAT_BAD_RES_STATE_ERR, 0);
+}
+
+/* Each command not delivered (the backend's own error). */
+static void bu_fail_each_cmd_delivery(struct kunit *test)
+{
+	bu_fail_each(test, true, 0, -ETIMEDOUT);
+}
+
+/* Each buffer and UAR allocation fails. */
+static void bu_fail_each_alloc(struct kunit *test)
+{
+	bu_fail_each(test, false, 0, -ENOMEM);
+}
+
 static struct kunit_case bu_cases[] = {
 	KUNIT_CASE(bu_lifecycle),
 	KUNIT_CASE(bu_mkeys),
 	KUNIT_CASE(bu_recovery),
 	KUNIT_CASE(bu_unwind),
+	KUNIT_CASE(bu_fail_each_cmd_status),
+	KUNIT_CASE(bu_fail_each_cmd_delivery),
+	KUNIT_CASE(bu_fail_each_alloc),
 	{}
 };
 
