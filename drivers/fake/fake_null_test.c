@@ -125,9 +125,9 @@ static void fake_null_completes_without_executing(struct kunit *test)
 
 	fake_null_mkey(test, c, &free, &klm);
 	KUNIT_EXPECT_EQ(test, free, 1U);
-	KUNIT_EXPECT_EQ(test, klm.bcount, 0U);
-	KUNIT_EXPECT_EQ(test, klm.key, 0U);
-	KUNIT_EXPECT_EQ(test, klm.va, 0ULL);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(klm.bcount), 0U);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(klm.key), 0U);
+	KUNIT_EXPECT_EQ(test, be64_to_cpu(klm.va), 0ULL);
 }
 
 /* Three 2-WQEBB NOPs (a ctrl segment and padding) posted with one doorbell. */
