@@ -79,24 +79,30 @@ static struct umr_kunit_rec *rec_slot(struct umr_kunit_rec_hca *rh,
 	return r;
 }
 
-/* Whether this failable operation is the one to fail. Holds rh->lock. */
-static bool rec_fail_now(struct umr_kunit_rec_hca *rh)
+/*
+ * Whether this failable operation is the one to fail, and how (@f).
+ * Caller holds rh->lock.
+ */
+static bool rec_fail_now(struct umr_kunit_rec_hca *rh,
+			 struct umr_kunit_rec_fault *f)
 {
-	if (!rh->fail.armed)
+	if (!rh->fail_armed)
 		return false;
-	if (rh->fail.skip) {
-		rh->fail.skip--;
+	if (rh->fail_skip) {
+		rh->fail_skip--;
 		return false;
 	}
-	rh->fail.armed = false;
+	rh->fail_armed = false;
+	*f = rh->fail;
 	return true;
 }
 
-/* Start a command record; returns the failure to inject, if any. */
+/* Start a command record; sets *fail (and @f) when it is to fail. */
 static struct umr_kunit_rec *rec_cmd_start(struct umr_kunit_rec_hca *rh,
 					   enum umr_kunit_rec_kind kind,
 					   const void *in, int inlen,
-					   bool *fail)
+					   bool *fail,
+					   struct umr_kunit_rec_fault *f)
 {
 	struct umr_kunit_rec *r = NULL;
 	void *cin;
@@ -104,7 +110,7 @@ static struct umr_kunit_rec *rec_cmd_start(struct umr_kunit_rec_hca *rh,
 	/* Copied before the call: create_cq's backend writes into it. */
 	cin = kmemdup(in, inlen, GFP_KERNEL);
 	spin_lock_irq(&rh->lock);
-	*fail = rec_fail_now(rh);
+	*fail = rec_fail_now(rh, f);
 	if (!cin)
 		rh->lost++;
 	else
@@ -126,20 +132,20 @@ static struct umr_kunit_rec *rec_cmd_start(struct umr_kunit_rec_hca *rh,
  * Execute an injected command failure: with a status the fake fails the
  * command itself, as firmware would; else it is never delivered.
  */
-static bool rec_cmd_fail(struct umr_kunit_rec_hca *rh, const void *in,
+static bool rec_cmd_fail(struct umr_kunit_rec_hca *rh,
+			 const struct umr_kunit_rec_fault *f, const void *in,
 			 void *out, int outlen, int *ret)
 {
-	if (rh->fail.status) {
+	if (f->status) {
 		mlx5_umr_fake_inject_cmd_error(rh->fake,
 					       MLX5_GET(query_hca_cap_in, in,
 							opcode),
-					       rh->fail.status,
-					       rh->fail.syndrome);
+					       f->status, f->syndrome);
 		return false;
 	}
 	if (out)
 		memset(out, 0, outlen);
-	*ret = rh->fail.err;
+	*ret = f->err;
 	return true;
 }
 
@@ -158,13 +164,14 @@ static int rec_cmd_exec(struct mlx5_umr_hca *hca, const void *in, int inlen,
 			void *out, int outlen)
 {
 	struct umr_kunit_rec_hca *rh = to_rh(hca);
+	struct umr_kunit_rec_fault f;
 	struct umr_kunit_rec *r;
 	bool fail;
 	void *cout;
 	int ret;
 
-	r = rec_cmd_start(rh, UMR_KUNIT_REC_CMD, in, inlen, &fail);
-	if (!fail || !rec_cmd_fail(rh, in, out, outlen, &ret))
+	r = rec_cmd_start(rh, UMR_KUNIT_REC_CMD, in, inlen, &fail, &f);
+	if (!fail || !rec_cmd_fail(rh, &f, in, out, outlen, &ret))
 		ret = rh->fhca->ops->cmd_exec(rh->fhca, in, inlen, out,
 					      outlen);
 	cout = r ? kmemdup(out, outlen, GFP_KERNEL) : NULL;
@@ -182,12 +189,13 @@ static int rec_create_cq(struct mlx5_umr_hca *hca, struct mlx5_umr_hca_cq *cq,
 			 void *in, int inlen)
 {
 	struct umr_kunit_rec_hca *rh = to_rh(hca);
+	struct umr_kunit_rec_fault f;
 	struct umr_kunit_rec *r;
 	bool fail;
 	int ret;
 
-	r = rec_cmd_start(rh, UMR_KUNIT_REC_CREATE_CQ, in, inlen, &fail);
-	if (!fail || !rec_cmd_fail(rh, in, NULL, 0, &ret))
+	r = rec_cmd_start(rh, UMR_KUNIT_REC_CREATE_CQ, in, inlen, &fail, &f);
+	if (!fail || !rec_cmd_fail(rh, &f, in, NULL, 0, &ret))
 		ret = rh->fhca->ops->create_cq(rh->fhca, cq, in, inlen);
 	spin_lock_irq(&rh->lock);
 	if (r && !ret)
@@ -216,13 +224,14 @@ static int rec_alloc_dma_buf(struct mlx5_umr_hca *hca, size_t size,
 			     struct mlx5_umr_dma_buf *buf)
 {
 	struct umr_kunit_rec_hca *rh = to_rh(hca);
+	struct umr_kunit_rec_fault f;
 	dma_addr_t *pages = NULL;
 	struct umr_kunit_rec *r;
 	bool fail;
 	int ret;
 
 	spin_lock_irq(&rh->lock);
-	fail = rec_fail_now(rh);
+	fail = rec_fail_now(rh, &f);
 	r = rec_slot(rh, UMR_KUNIT_REC_BUF);
 	if (r) {
 		r->size = size;
@@ -230,7 +239,7 @@ static int rec_alloc_dma_buf(struct mlx5_umr_hca *hca, size_t size,
 	}
 	spin_unlock_irq(&rh->lock);
 	if (fail)
-		ret = rh->fail.err ?: -ENOMEM;
+		ret = f.err ?: -ENOMEM;
 	else
 		ret = rh->fhca->ops->alloc_dma_buf(rh->fhca, size, buf);
 	if (r && !ret)
@@ -291,18 +300,19 @@ static void rec_unmap_sg(struct mlx5_umr_hca *hca, struct sg_table *sgt,
 static int rec_alloc_uar(struct mlx5_umr_hca *hca, struct mlx5_umr_uar *uar)
 {
 	struct umr_kunit_rec_hca *rh = to_rh(hca);
+	struct umr_kunit_rec_fault f;
 	struct umr_kunit_rec *r;
 	bool fail;
 	int ret;
 
 	spin_lock_irq(&rh->lock);
-	fail = rec_fail_now(rh);
+	fail = rec_fail_now(rh, &f);
 	r = rec_slot(rh, UMR_KUNIT_REC_UAR);
 	if (r)
 		r->injected = fail;
 	spin_unlock_irq(&rh->lock);
 	if (fail)
-		ret = rh->fail.err ?: -ENOMEM;
+		ret = f.err ?: -ENOMEM;
 	else
 		ret = rh->fhca->ops->alloc_uar(rh->fhca, uar);
 	spin_lock_irq(&rh->lock);
@@ -450,7 +460,7 @@ void umr_kunit_rec_reset(struct umr_kunit_rec_hca *rh)
 	n = rh->n;
 	rh->n = 0;
 	rh->lost = 0;
-	rh->fail.armed = false;
+	rh->fail_armed = false;
 	spin_unlock_irq(&rh->lock);
 	for (i = 0; i < n; i++) {
 		kfree(rh->rec[i].in);
@@ -495,8 +505,8 @@ void umr_kunit_rec_fail(struct umr_kunit_rec_hca *rh, unsigned int skip,
 			u8 status, u32 syndrome, int err)
 {
 	spin_lock_irq(&rh->lock);
-	rh->fail.armed = true;
-	rh->fail.skip = skip;
+	rh->fail_armed = true;
+	rh->fail_skip = skip;
 	rh->fail.status = status;
 	rh->fail.syndrome = syndrome;
 	rh->fail.err = err;

@@ -41,7 +41,7 @@ static int umr_kunit_submitter_fn(void *arg)
  * @iters: steps per thread
  * @priv_size: zeroed bytes of each thread's @priv (0 for none)
  *
- * Free with umr_kunit_submitters_fini(), also after a failed assertion.
+ * Free with umr_kunit_submitters_fini().
  */
 void umr_kunit_submitters_init(struct kunit *test,
 			       struct umr_kunit_submitters *subs,

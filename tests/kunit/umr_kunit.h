@@ -117,6 +117,18 @@ struct umr_kunit_rec {
 #define UMR_KUNIT_REC_F_DB_YIELD BIT(1)
 
 /**
+ * struct umr_kunit_rec_fault - how an operation is failed on purpose
+ * @status: firmware status for a command (0: a delivery error)
+ * @syndrome: the syndrome with @status
+ * @err: -errno of a delivery or allocation failure
+ */
+struct umr_kunit_rec_fault {
+	u8 status;
+	u32 syndrome;
+	int err;
+};
+
+/**
  * struct umr_kunit_rec_hca - an HCA that forwards to a fake and records
  * @hca: what the service sees; register it with mlx5_umr_register_hca()
  * @fake: the private fake every call goes to
@@ -126,7 +138,7 @@ struct umr_kunit_rec {
  *	interrupts off) before the doorbell is forwarded, e.g. to note the
  *	doorbell record's value in @rec->tag
  * @priv: the suite's
- * @lock: protects @rec, @n, @lost and @fail; a doorbell is recorded and
+ * @lock: protects @rec, @n, @lost and @fail*; a doorbell is recorded and
  *	forwarded as one step under it
  * @rec: the operations, in the order they started
  * @max: size of @rec
@@ -134,11 +146,8 @@ struct umr_kunit_rec {
  * @lost: operations not recorded (log full or out of memory)
  * @db_calls: doorbells seen, for %UMR_KUNIT_REC_F_DB_YIELD
  * @fail: the armed failure (umr_kunit_rec_fail())
- * @fail.armed: a failure is armed
- * @fail.skip: failable operations to let through first
- * @fail.status: firmware status for a command (0: a delivery error)
- * @fail.syndrome: the syndrome with @fail.status
- * @fail.err: -errno of a delivery or allocation failure
+ * @fail_armed: @fail is armed
+ * @fail_skip: failable operations to let through first
  */
 struct umr_kunit_rec_hca {
 	struct mlx5_umr_hca hca;
@@ -147,19 +156,15 @@ struct umr_kunit_rec_hca {
 	unsigned int flags;
 	void (*on_db)(struct umr_kunit_rec_hca *rh, struct umr_kunit_rec *rec);
 	void *priv;
-	spinlock_t lock; /* @rec, @n, @lost, @fail */
+	spinlock_t lock; /* @rec, @n, @lost, @fail* */
 	struct umr_kunit_rec *rec;
 	unsigned int max;
 	unsigned int n;
 	unsigned int lost;
 	atomic_t db_calls;
-	struct {
-		bool armed;
-		unsigned int skip;
-		u8 status;
-		u32 syndrome;
-		int err;
-	} fail;
+	struct umr_kunit_rec_fault fail;
+	bool fail_armed;
+	unsigned int fail_skip;
 };
 
 struct umr_kunit_rec_hca *umr_kunit_rec_hca_create(struct kunit *test,
