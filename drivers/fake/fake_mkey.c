@@ -27,6 +27,7 @@ struct fake_mkey *fake_mkey_lookup(struct mlx5_umr_fake *fd, u32 key)
 {
 	struct fake_mkey *mk = xa_load(&fd->mkeys, key >> 8);
 
+	lockdep_assert_held(&fd->lock);
 	if (!mk || MLX5_GET(mkc, mk->mkc, mkey_7_0) != (key & 0xff))
 		return NULL;
 	return mk;
@@ -44,6 +45,7 @@ bool fake_key_usable(struct mlx5_umr_fake *fd, u32 key)
 {
 	struct fake_mkey *mk;
 
+	lockdep_assert_held(&fd->lock);
 	if (key == MLX5_UMR_FAKE_RESD_LKEY)
 		return true;
 	mk = fake_mkey_lookup(fd, key);

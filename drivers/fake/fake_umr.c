@@ -305,6 +305,7 @@ int fake_wqe_exec(struct mlx5_umr_fake *fd, struct fake_qp *qp,
 {
 	const struct mlx5_wqe_ctrl_seg *ctrl = (const void *)wqe;
 
+	lockdep_assert_held(&fd->lock);
 	switch (be32_to_cpu(ctrl->opmod_idx_opcode) & MLX5_WQE_CTRL_OPCODE_MASK) {
 	case MLX5_OPCODE_NOP:
 		return 0;

@@ -261,6 +261,7 @@ int fake_access(struct mlx5_umr_fake *fd, u32 key, u64 va, void *buf,
 	};
 	int err;
 
+	lockdep_assert_held(&fd->lock);
 	if (!len)
 		return FAKE_X_OK;
 	err = fake_walk_key(&w, key, va, len, 0, 0);

@@ -294,6 +294,7 @@ static int umr_config_exec(struct umr_uctx *ctx, struct umr_umkey *mk,
 	struct umr_uobj **old;
 	int ret;
 
+	lockdep_assert_held(&mk->lock);
 	ret = mlx5_umr_exec(ctx->ud->dev, &c->wr, UMR_UAPI_TIMEOUT_MS);
 	if (!ret)
 		ret = c->wr.status;
