@@ -8,7 +8,9 @@
  * they were given), doorbells too on request. One operation that can fail
  * may be failed on purpose: a command with a firmware status (the fake
  * answers it so) or with a delivery error (never delivered), a buffer or
- * UAR allocation with -errno.
+ * UAR allocation with -errno. With doorbells recorded, the service's CQ
+ * events pass through it too, to tell those the fake delivers from inside
+ * a doorbell.
  *
  * Copyright (c) 2026 The mlx5-umr authors.
  */
@@ -16,6 +18,7 @@
 #include <linux/slab.h>
 #include <linux/delay.h>
 #include <linux/mm.h>
+#include <linux/sched.h>
 
 #include "umr_kunit.h"
 
@@ -185,18 +188,55 @@ static int rec_cmd_exec(struct mlx5_umr_hca *hca, const void *in, int inlen,
 	return ret;
 }
 
+/* A completion event on its way from the fake to the service's CQ. */
+static void rec_comp(struct mlx5_umr_hca_cq *cq)
+{
+	struct umr_kunit_rec_hca *rh = container_of(cq, struct umr_kunit_rec_hca,
+						    cq);
+	struct mlx5_umr_hca_cq *svc_cq = READ_ONCE(rh->svc_cq);
+
+	if (READ_ONCE(rh->in_db) == current)
+		atomic_inc(&rh->comp_in_db);
+	if (svc_cq)
+		svc_cq->comp(svc_cq);
+}
+
+/*
+ * The CQ to create on the fake for the service's @cq: with doorbells
+ * recorded, @rh->cq, so that events inside write_db() are seen, unless it
+ * is taken; else @cq itself.
+ */
+static struct mlx5_umr_hca_cq *rec_cq_get(struct umr_kunit_rec_hca *rh,
+					  struct mlx5_umr_hca_cq *cq)
+{
+	if (!(rh->flags & UMR_KUNIT_REC_F_DB) || cmpxchg(&rh->svc_cq, NULL, cq))
+		return cq;
+	rh->cq.cqn = 0;
+	rh->cq.comp = rec_comp;
+	rh->cq.backend = NULL;
+	return &rh->cq;
+}
+
 static int rec_create_cq(struct mlx5_umr_hca *hca, struct mlx5_umr_hca_cq *cq,
 			 void *in, int inlen)
 {
 	struct umr_kunit_rec_hca *rh = to_rh(hca);
 	struct umr_kunit_rec_fault f;
+	struct mlx5_umr_hca_cq *fcq;
 	struct umr_kunit_rec *r;
 	bool fail;
 	int ret;
 
 	r = rec_cmd_start(rh, UMR_KUNIT_REC_CREATE_CQ, in, inlen, &fail, &f);
-	if (!fail || !rec_cmd_fail(rh, &f, in, NULL, 0, &ret))
-		ret = rh->fhca->ops->create_cq(rh->fhca, cq, in, inlen);
+	if (!fail || !rec_cmd_fail(rh, &f, in, NULL, 0, &ret)) {
+		fcq = rec_cq_get(rh, cq);
+		ret = rh->fhca->ops->create_cq(rh->fhca, fcq, in, inlen);
+		if (fcq != cq) {
+			cq->cqn = fcq->cqn;
+			if (ret)
+				WRITE_ONCE(rh->svc_cq, NULL);
+		}
+	}
 	spin_lock_irq(&rh->lock);
 	if (r && !ret)
 		r->num = cq->cqn;
@@ -216,7 +256,13 @@ static void rec_destroy_cq(struct mlx5_umr_hca *hca,
 	if (r)
 		r->num = cq->cqn;
 	spin_unlock_irq(&rh->lock);
-	rh->fhca->ops->destroy_cq(rh->fhca, cq);
+	if (READ_ONCE(rh->svc_cq) == cq) {
+		/* the fake delivers no event for it once destroyed */
+		rh->fhca->ops->destroy_cq(rh->fhca, &rh->cq);
+		WRITE_ONCE(rh->svc_cq, NULL);
+	} else {
+		rh->fhca->ops->destroy_cq(rh->fhca, cq);
+	}
 	rec_end(rh, r, 0);
 }
 
@@ -364,7 +410,9 @@ static void rec_write_db(struct mlx5_umr_hca *hca, struct mlx5_umr_uar *uar,
 			rh->on_db(rh, r);
 		r->done = rh->n;
 	}
+	WRITE_ONCE(rh->in_db, current);
 	rh->fhca->ops->write_db(rh->fhca, uar, offset, val);
+	WRITE_ONCE(rh->in_db, NULL);
 	spin_unlock_irqrestore(&rh->lock, flags);
 }
 

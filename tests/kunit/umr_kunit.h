@@ -107,7 +107,10 @@ struct umr_kunit_rec {
 	unsigned int done;
 };
 
-/* Record doorbells too (forwarded under the log's lock, in log order). */
+/*
+ * Record doorbells too (forwarded under the log's lock, in log order), and
+ * count completion events delivered inside them (@comp_in_db).
+ */
 #define UMR_KUNIT_REC_F_DB	BIT(0)
 /*
  * Sleep before every other doorbell when the caller may sleep: on a
@@ -145,6 +148,15 @@ struct umr_kunit_rec_fault {
  * @n: records used
  * @lost: operations not recorded (log full or out of memory)
  * @db_calls: doorbells seen, for %UMR_KUNIT_REC_F_DB_YIELD
+ * @in_db: the task inside the fake's write_db() (%UMR_KUNIT_REC_F_DB),
+ *	NULL outside
+ * @comp_in_db: completion events the fake delivered from inside its
+ *	write_db() (%UMR_KUNIT_REC_F_DB); hardware never completes inside the
+ *	MMIO write
+ * @cq: what the fake sees of the service's CQ (%UMR_KUNIT_REC_F_DB): its
+ *	completion events pass through the recording HCA to @svc_cq
+ * @svc_cq: the service's CQ behind @cq, NULL when none (one at a time;
+ *	another CQ created meanwhile goes to the fake directly)
  * @fail: the armed failure (umr_kunit_rec_fail())
  * @fail_armed: @fail is armed
  * @fail_skip: failable operations to let through first
@@ -162,6 +174,10 @@ struct umr_kunit_rec_hca {
 	unsigned int n;
 	unsigned int lost;
 	atomic_t db_calls;
+	struct task_struct *in_db;
+	atomic_t comp_in_db;
+	struct mlx5_umr_hca_cq cq;
+	struct mlx5_umr_hca_cq *svc_cq;
 	struct umr_kunit_rec_fault fail;
 	bool fail_armed;
 	unsigned int fail_skip;
