@@ -4,9 +4,11 @@
 # this file drives kbuild, the userspace tools and the test bed.
 #
 #   make              build every module against KDIR
-#   make check        every test: KUnit on UML, selftests in a QEMU VM,
-#                     the DKMS round trip and the test bed's own proofs
+#   make check        every test: KUnit on UML, selftests in a QEMU VM (each
+#                     on both supported kernel lines, 6.1 and 6.12), the DKMS
+#                     round trip and the test bed's own proofs
 #   make demo         the main job on the fake HCA, in a VM
+#   KLINE=6.12        demo, kunit and vmtest on the 6.12 kernel (default 6.1)
 #   make bench        cost per UMR configure on UML without sanitizers;
 #                     rewrites the results in Documentation/bench.rst
 #   make bench-profile  perf profile of the batched path (PROFILE_LAYOUT,
@@ -15,6 +17,8 @@
 #   make api-doc      the API reference from kernel-doc (build/Documentation/api.rst)
 
 TESTBED := $(CURDIR)/scripts/testbed
+# The kernel line (6.1 or 6.12) of make demo, kunit and vmtest.
+KLINE ?= 6.1
 
 ifeq ($(origin KDIR),undefined)
 KDIR := $(shell $(TESTBED)/kdir.sh)
@@ -68,10 +72,10 @@ deps:
 	@$(TESTBED)/deps.sh
 
 kunit: deps
-	@$(TESTBED)/kunit-all.sh
+	@MLX5_UMR_KLINE=$(KLINE) $(TESTBED)/kunit-all.sh
 
 vmtest: deps
-	@$(TESTBED)/vm-all.sh
+	@MLX5_UMR_KLINE=$(KLINE) $(TESTBED)/vm-all.sh
 
 dkms-check: deps
 	@$(TESTBED)/dkms-check.sh
@@ -83,7 +87,7 @@ check: deps
 	@$(TESTBED)/check.sh
 
 demo: deps
-	@$(TESTBED)/demo.sh
+	@MLX5_UMR_KLINE=$(KLINE) $(TESTBED)/demo.sh
 
 bench: deps
 	@$(TESTBED)/bench.sh

@@ -243,7 +243,6 @@ static const struct file_operations fake_knob_fops = {
 	.owner = THIS_MODULE,
 	.open = simple_open,
 	.write_iter = fake_knob_write,
-	.llseek = no_llseek,
 };
 
 static const struct {

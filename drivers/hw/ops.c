@@ -15,6 +15,7 @@
 #include <linux/slab.h>
 #include <linux/mlx5/cq.h>
 #include <linux/mlx5/doorbell.h>
+#include <linux/mlx5_umr_compat.h>
 #include <linux/mlx5/driver.h>
 
 #include "hw.h"
@@ -101,11 +102,11 @@ static int mlx5_umr_hw_create_cq(struct mlx5_umr_hca *hca,
 	unsigned int nvec, vector;
 	int eqn, err;
 
-	nvec = mlx5_comp_vectors_count(mdev);
+	nvec = mlx5_umr_comp_vectors(mdev);
 	if (!nvec)
 		return -ENODEV;
 	vector = (unsigned int)atomic_inc_return(&hw->next_vector) % nvec;
-	err = mlx5_vector2eqn(mdev, vector, &eqn);
+	err = mlx5_umr_comp_eqn(mdev, vector, &eqn);
 	if (err)
 		return err;
 	err = mlx5_umr_hw_cq_set_eqn(in, inlen, eqn);

@@ -97,12 +97,21 @@ void mlx5_cmd_out_err(struct mlx5_core_dev *dev, u16 opcode, u16 op_mod,
 	mock.out_err_op_mod = op_mod;
 }
 
+/* The completion-vector functions of the target kernel (mlx5_umr_compat.h). */
+#ifdef MLX5_UMR_HAVE_COMP_EQN_GET
+unsigned int mlx5_comp_vectors_max(struct mlx5_core_dev *dev)
+#else
 unsigned int mlx5_comp_vectors_count(struct mlx5_core_dev *dev)
+#endif
 {
 	return mock.nvec;
 }
 
+#ifdef MLX5_UMR_HAVE_COMP_EQN_GET
+int mlx5_comp_eqn_get(struct mlx5_core_dev *dev, u16 vector, int *eqn)
+#else
 int mlx5_vector2eqn(struct mlx5_core_dev *dev, int vector, int *eqn)
+#endif
 {
 	if (vector < 0 || vector >= mock.nvec)
 		return -ENOENT;

@@ -8,6 +8,7 @@
 #include <linux/mm.h>
 #include <linux/mlx5/device.h>
 #include <linux/mlx5/mlx5_ifc.h>
+#include <linux/mlx5_umr_compat.h>
 
 #include "transport.h"
 
@@ -15,7 +16,7 @@
  * Largest queue buffer handed out: one physically contiguous allocation
  * without an IOMMU, so at most the largest buddy order.
  */
-#define MLX5_UMR_HW_MAX_BUF (PAGE_SIZE << (MAX_ORDER - 1))
+#define MLX5_UMR_HW_MAX_BUF (PAGE_SIZE << MAX_PAGE_ORDER)
 
 /**
  * mlx5_umr_hw_buf_layout() - size of a DMA buffer in bytes and pages

@@ -9,12 +9,13 @@
 #include <linux/mlx5/device.h>
 #include <linux/mlx5/doorbell.h>
 #include <linux/mlx5/mlx5_ifc.h>
+#include <linux/mlx5_umr_compat.h>
 
 #include "transport.h"
 
 static void hw_buf_layout(struct kunit *test)
 {
-	const size_t max = PAGE_SIZE << (MAX_ORDER - 1);
+	const size_t max = PAGE_SIZE << MAX_PAGE_ORDER;
 	static const struct {
 		size_t size, bytes;
 		unsigned int npages;
@@ -36,7 +37,7 @@ static void hw_buf_layout(struct kunit *test)
 	}
 	KUNIT_ASSERT_EQ(test, mlx5_umr_hw_buf_layout(max, &bytes, &npages), 0);
 	KUNIT_EXPECT_EQ(test, bytes, max);
-	KUNIT_EXPECT_EQ(test, npages, 1U << (MAX_ORDER - 1));
+	KUNIT_EXPECT_EQ(test, npages, 1U << MAX_PAGE_ORDER);
 
 	/* Rejected sizes leave the outputs alone. */
 	bytes = 7;

@@ -9,6 +9,7 @@
 #include <linux/mlx5/mlx5_ifc.h>
 #include <linux/mlx5/device.h>
 #include <linux/mlx5/qp.h>
+#include <linux/mlx5_umr_ifc.h>
 
 #include "umr.h"
 
@@ -98,7 +99,7 @@ static int mlx5_umr_mkey_geom(const struct mlx5_umr_dev *dev, u32 max_entries,
 	 * validation keeps an interleaved layout one entry short of it
 	 * (rule 15).
 	 */
-	g->octo = min(ALIGN(max_entries + 1, MLX5_UMR_KLM_ALIGNMENT),
+	g->octo = min(ALIGN(max_entries + 1, MLX5_UMR_KLM_NUM_ENTRIES_ALIGNMENT),
 		      dev->caps.max_klm_entries);
 	g->xlt_bytes = (size_t)g->octo * sizeof(struct mlx5_klm);
 	g->mode = MLX5_MKC_ACCESS_MODE_KLMS;

@@ -11,6 +11,7 @@
 #define MLX5_UMR_TRACE_H
 
 #include <linux/tracepoint.h>
+#include <linux/mlx5_umr_compat.h>
 
 /* A WQE written to the send queue (before its doorbell). */
 TRACE_EVENT(mlx5_umr_post,
@@ -24,7 +25,7 @@ TRACE_EVENT(mlx5_umr_post,
 			     __field(int, op)
 			     __field(unsigned int, nbb)
 			     __field(bool, signaled)),
-	    TP_fast_assign(__assign_str(dev, dev);
+	    TP_fast_assign(mlx5_umr_assign_str(dev, dev);
 			   __entry->qpn = qpn;
 			   __entry->idx = idx;
 			   __entry->key = key;
@@ -44,7 +45,7 @@ TRACE_EVENT(mlx5_umr_complete,
 	    TP_STRUCT__entry(__string(dev, dev)
 			     __field(u32, key)
 			     __field(int, status)),
-	    TP_fast_assign(__assign_str(dev, dev);
+	    TP_fast_assign(mlx5_umr_assign_str(dev, dev);
 			   __entry->key = key;
 			   __entry->status = status;),
 	    TP_printk("%s key 0x%x status %d", __get_str(dev),
@@ -61,7 +62,7 @@ TRACE_EVENT(mlx5_umr_error,
 			     __field(u16, wqe_counter)
 			     __field(u8, syndrome)
 			     __field(u8, vendor_syndrome)),
-	    TP_fast_assign(__assign_str(dev, dev);
+	    TP_fast_assign(mlx5_umr_assign_str(dev, dev);
 			   __entry->qpn = qpn;
 			   __entry->wqe_counter = wqe_counter;
 			   __entry->syndrome = syndrome;

@@ -253,7 +253,6 @@ static const struct file_operations umr_fops = {
 	.release = umr_fops_release,
 	.unlocked_ioctl = umr_fops_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
-	.llseek = no_llseek,
 };
 
 static int umr_uapi_add(struct mlx5_umr_dev *dev)

@@ -249,7 +249,7 @@ int mlx5_umr_wqe_encode(const struct mlx5_umr_wqe_ctx *ctx,
 	bool inl;
 	void *t;
 
-	padded = ALIGN(bytes, MLX5_UMR_MTT_ALIGNMENT);
+	padded = ALIGN(bytes, MLX5_UMR_FLEX_ALIGNMENT);
 	inl = padded <= mlx5_umr_inline_max(caps);
 	if (inl) {
 		need = MLX5_UMR_WQE_HDR_SIZE + padded;

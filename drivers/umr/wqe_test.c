@@ -13,7 +13,7 @@
 #include <kunit/test.h>
 #include <linux/module.h>
 #include <linux/scatterlist.h>
-#include <asm/unaligned.h>
+#include <linux/mlx5_umr_compat.h>
 
 #include "wqe.h"
 

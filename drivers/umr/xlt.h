@@ -13,6 +13,7 @@
 #include <linux/mlx5/device.h>
 #include <linux/mlx5/qp.h>
 #include <linux/mlx5_umr.h>
+#include <linux/mlx5_umr_ifc.h>
 
 /* mkc.pd is 24 bits wide: the low bits of the mkey segment's flags_pd. */
 #define MLX5_UMR_PDN_MAX	0xffffffU
@@ -35,10 +36,10 @@ static_assert(MLX5_UMR_WQE_MAX_SIZE / MLX5_SEND_WQE_DS <= MLX5_WQE_CTRL_DS_MASK)
 
 /*
  * umr_ctrl.xlt_octowords is 16 bits and translations are padded to
- * MLX5_UMR_MTT_ALIGNMENT (64) bytes: the most one WQE can describe.
+ * MLX5_UMR_FLEX_ALIGNMENT (64) bytes: the most one WQE can describe.
  */
 #define MLX5_UMR_XLT_MAX_BYTES \
-	ALIGN_DOWN(U16_MAX * MLX5_SEND_WQE_DS, MLX5_UMR_MTT_ALIGNMENT)
+	ALIGN_DOWN(U16_MAX * MLX5_SEND_WQE_DS, MLX5_UMR_FLEX_ALIGNMENT)
 
 #define MLX5_UMR_XLT_MAX_KLMS \
 	(MLX5_UMR_XLT_MAX_BYTES / sizeof(struct mlx5_klm))
@@ -106,7 +107,7 @@ static inline u32 mlx5_umr_inline_max(const struct mlx5_umr_caps *caps)
 static inline unsigned int mlx5_umr_wqe_bytes(const struct mlx5_umr_caps *caps,
 					      const struct mlx5_umr_wr *wr)
 {
-	u32 padded = ALIGN(mlx5_umr_xlt_bytes(wr), MLX5_UMR_MTT_ALIGNMENT);
+	u32 padded = ALIGN(mlx5_umr_xlt_bytes(wr), MLX5_UMR_FLEX_ALIGNMENT);
 
 	if (padded <= mlx5_umr_inline_max(caps))
 		return MLX5_UMR_WQE_HDR_SIZE + padded;

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * mlx5-umr: wire definitions the 6.1 headers in include/linux/mlx5/ lack.
+ * mlx5-umr: wire definitions the headers in include/linux/mlx5/ of a
+ * supported kernel (6.1, 6.12) lack.
  *
  * Keep this small: everything here must be absent from mlx5_ifc.h, qp.h,
- * device.h and cq.h of Linux 6.1, and each entry cites where it comes from.
+ * device.h and cq.h of a supported kernel, defined only where that kernel
+ * has none, and each entry cites where it comes from.
  *
  * Copyright (c) 2026 The mlx5-umr authors.
  */
@@ -11,6 +13,20 @@
 #define _LINUX_MLX5_UMR_IFC_H
 
 #include <linux/bits.h>
+#include <linux/mlx5/device.h>
+
+/*
+ * UMR translation alignment: 64 bytes of translation entries, a KLM list a
+ * multiple of 4 entries (mlx5_ib umr.c). 6.12's device.h names them
+ * MLX5_UMR_FLEX_ALIGNMENT and MLX5_UMR_KLM_NUM_ENTRIES_ALIGNMENT; 6.1's
+ * MLX5_UMR_MTT_ALIGNMENT and MLX5_UMR_KLM_ALIGNMENT. Drop with 6.1.
+ */
+#ifndef MLX5_UMR_FLEX_ALIGNMENT
+#define MLX5_UMR_FLEX_ALIGNMENT MLX5_UMR_MTT_ALIGNMENT
+#endif
+#ifndef MLX5_UMR_KLM_NUM_ENTRIES_ALIGNMENT
+#define MLX5_UMR_KLM_NUM_ENTRIES_ALIGNMENT MLX5_UMR_KLM_ALIGNMENT
+#endif
 
 /*
  * MTT entry (struct mlx5_mtt.ptag) access bits: the low bits of a page

@@ -24,31 +24,36 @@ uapi_header() {	# the uapi header compiles standalone as C and as C++
 	echo '#include <linux/mlx5_umr.h>' | g++ -Wall -Werror -I"$TOP/uapi" -x c++ -fsyntax-only - && ok=$((ok + 1))
 	tb_result $ok $((2 - ok)) 0 "uapi header standalone C and C++"
 }
-uml_ok=0
-uml_kernel() {	# build or reuse the UML kernel; it must start init here
-	if "$TESTBED/uml-kernel.sh" >/dev/null; then
-		uml_ok=1; tb_result 1 0 0 "UML kernel starts init on this host"
+# Per kernel line (lib.sh KLINES): its UML kernel must start init on this
+# host before the steps that boot it run.
+declare -A uml_ok
+uml_kernel() {	# uml_kernel LINE: build or reuse the UML kernel of LINE
+	if MLX5_UMR_KLINE=$1 "$TESTBED/uml-kernel.sh" >/dev/null; then
+		uml_ok[$1]=1; tb_result 1 0 0 "UML $1 kernel starts init on this host"
 	else
-		tb_result 0 1 0 "UML kernel (cannot start init on this host: see above)"
+		tb_result 0 1 0 "UML $1 kernel (cannot start init on this host: see above)"
 	fi
 }
-uml_step() {	# uml_step NAME CMD...: a step that needs the UML kernel
-	if [ $uml_ok -eq 1 ]; then
-		step "$@"
+uml_step() {	# uml_step LINE NAME CMD...: a step that boots the UML kernel of LINE
+	local line=$1; shift
+	if [ -n "${uml_ok[$line]:-}" ]; then
+		MLX5_UMR_KLINE=$line step "$@"
 	else
-		echo "=== $1"; tb_result 0 0 1 "$1 (not run: no UML kernel)"
+		echo "=== $1"; tb_result 0 0 1 "$1 (not run: no UML $line kernel)"
 	fi
 }
 step checkpatch "$TESTBED/checkpatch.sh"
 step uapi-header uapi_header
 step kernel-doc "$TESTBED/kernel-doc.sh"
-step uml-kernel uml_kernel
-uml_step kunit "$TESTBED/kunit-all.sh"
-step vm "$TESTBED/vm-all.sh"
+for line in $KLINES; do
+	step "uml-kernel $line" uml_kernel "$line"
+	uml_step "$line" "kunit $line" "$TESTBED/kunit-all.sh"
+	MLX5_UMR_KLINE=$line step "vm $line" "$TESTBED/vm-all.sh"
+done
 # The ioctl paths once more, under UML's KASAN/UBSAN/lockdep/kmemleak.
-uml_step uapi-uml "$TOP/selftests/uapi/uml-sanitizers.sh"
+uml_step 6.1 uapi-uml "$TOP/selftests/uapi/uml-sanitizers.sh"
 step dkms "$TESTBED/dkms-check.sh"
-uml_step proofs "$TESTBED/proofs.sh"
+uml_step 6.1 proofs "$TESTBED/proofs.sh"
 echo "=== summary ($(($(date +%s) - start)) s)"
 awk '{w = $4; for (i = 5; i <= NF; i++) w = w " " $i;
 	printf "%5d passed %3d failed %3d skipped  %s\n", $1, $2, $3, w}' "$RESULTS"

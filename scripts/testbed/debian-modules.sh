@@ -8,7 +8,7 @@ set -euo pipefail
 K=$1
 kdir=/lib/modules/$K/build
 [ -d "$kdir" ] || tb_die "no $kdir (apt-get install linux-headers-amd64)"
-dst=$BUILD/debian
+dst=$BUILD/debian-$K
 mkdir -p "$dst"
 rsync -a --delete --exclude /build --exclude /.git --exclude '*.order' --exclude '*.symvers' --exclude '*.o' --exclude '*.ko' --exclude '*.cmd' --exclude '*.mod*' "$TOP/" "$dst/src/"
 make -C "$kdir" M="$dst/src" W=1 C=2 modules >"$dst/build.log" 2>&1 || {

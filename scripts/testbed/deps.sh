@@ -3,7 +3,8 @@
 # Install what the build and the test bed need, when missing.
 #   deps.sh [extra packages a target needs]
 set -euo pipefail
-pkgs="$* linux-headers-amd64 linux-image-amd64 linux-source-6.1 qemu-system-x86
+pkgs="$* linux-headers-amd64 linux-image-amd64 linux-source-6.1
+linux-headers-6.12-amd64 linux-image-6.12-amd64 linux-source-6.12 qemu-system-x86
 busybox-static kmod dkms sparse flex bison bc libelf-dev libssl-dev cpio rsync
 python3 gcc g++ make pkg-config libibverbs-dev rdma-core ibverbs-utils iproute2"
 missing=""

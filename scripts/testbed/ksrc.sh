@@ -1,20 +1,21 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-# Unpack linux-source-6.1 once into the cache and apply the test bed's own
-# patches (uml-patches/*.patch, in name order); print the tree's path. The
+# Unpack linux-source-$KLINE (lib.sh) once into the cache and apply the test
+# bed's own patches (uml-patches/*.patch, in name order, to every kernel
+# line); print the tree's path. The
 # tree's name carries the patch set's hash, so a changed patch gets a fresh
 # tree (and, through uml-kernel.sh's key, a fresh UML build).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-tarball=/usr/src/linux-source-6.1.tar.xz
-[ -f "$tarball" ] || tb_die "$tarball missing (apt-get install linux-source-6.1)"
+tarball=/usr/src/linux-source-$KLINE.tar.xz
+[ -f "$tarball" ] || tb_die "$tarball missing (apt-get install linux-source-$KLINE)"
 src=$(ksrc_dir)
 mkdir -p "$CACHE"
 exec 8>"$CACHE/.unpack.lock"
 flock 8
 if [ ! -f "$src/.unpacked" ]; then
 	# Trees of older patch sets are 1.5 GB each: keep one per version.
-	rm -rf "${src%-p*}"-p* "${src%-p*}"
+	rm -rf "${src%-p*}"-p*
 	tb_log "unpacking $tarball"
 	mkdir -p "$src.tmp"
 	tar -C "$src.tmp" -xf "$tarball" --strip-components=1

@@ -1,12 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # Run every KUnit suite: each <name>_test.ko built from drivers/ in its own
-# UML boot with its dependencies loaded first.
+# boot of the UML kernel of KLINE (MLX5_UMR_KLINE, lib.sh) with its
+# dependencies loaded first.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 uml=$("$TESTBED/uml-kernel.sh") || exit 1
 tree=$("$TESTBED/uml-modules.sh" "$uml") || exit 1
-export MLX5_UMR_LOGDIR=$BUILD/logs
+export MLX5_UMR_LOGDIR=$BUILD/logs/kunit-$KLINE
 P=0 F=0 S=0 bad=0
 mapfile -t tests < <(find "$tree/drivers" -name '*_test.ko' | sort)
 [ ${#tests[@]} -gt 0 ] || tb_die "no KUnit test modules were built"
@@ -19,5 +20,5 @@ for t in "${tests[@]}"; do
 	P=$((P + p)) F=$((F + f)) S=$((S + s))
 	[ $rc -ne 0 ] && bad=1
 done
-tb_result $P $F $S kunit
+tb_result $P $F $S "kunit on UML $KLINE"
 exit $bad

@@ -9,10 +9,23 @@ CACHE=${MLX5_UMR_CACHE:-$HOME/.cache/mlx5-umr}
 tb_log() { echo "testbed: $*" >&2; }
 tb_die() { echo "testbed: ERROR: $*" >&2; exit 1; }
 
-# The Debian kernel the VM boots and the modules build against: the one that
-# the linux-image-amd64 metapackage points at (its ABI number moves).
+# The kernel lines the project supports: Debian 12's own kernel and the
+# 6.12 LTS kernel Debian 12 also ships. KLINE is the one a script works on
+# (MLX5_UMR_KLINE, default 6.1); make check runs the kernel steps per line.
+KLINES="6.1 6.12"
+KLINE=${MLX5_UMR_KLINE:-6.1}
+case " $KLINES " in *" $KLINE "*) ;; *)
+	echo "testbed: ERROR: MLX5_UMR_KLINE=$KLINE is not one of: $KLINES" >&2; exit 1 ;;
+esac
+
+# debian_kver [LINE]: the Debian kernel release of LINE (default KLINE), the
+# one its metapackage points at (linux-image-amd64 for 6.1,
+# linux-image-6.12-amd64): the VM boots it and the modules build against
+# its headers. Its ABI number moves, so it is never hard-coded.
 debian_kver() {
-	dpkg-query -W -f='${Depends}\n' linux-image-amd64 2>/dev/null |
+	local pkg=linux-image-amd64
+	[ "${1:-$KLINE}" = 6.1 ] || pkg=linux-image-${1:-$KLINE}-amd64
+	dpkg-query -W -f='${Depends}\n' "$pkg" 2>/dev/null |
 		sed -n 's/.*linux-image-\([0-9][^ ,]*-amd64\).*/\1/p' | head -n1
 }
 
@@ -21,11 +34,11 @@ uml_patches_hash() {
 	cat "$TESTBED"/uml-patches/*.patch 2>/dev/null | sha256sum | cut -c1-12
 }
 
-# Source tree of linux-source-6.1 with the test bed's patches applied,
+# Source tree of linux-source-$KLINE with the test bed's patches applied,
 # unpacked once into the cache (ksrc.sh).
 ksrc_dir() {
 	local v
-	v=$(dpkg-query -W -f='${Version}' linux-source-6.1) || return 1
+	v=$(dpkg-query -W -f='${Version}' "linux-source-$KLINE") || return 1
 	echo "$CACHE/linux-source-$v-p$(uml_patches_hash)"
 }
 

@@ -7,7 +7,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 uml=$1; shift
-dst=$BUILD/uml
+dst=$BUILD/uml-$KLINE
 mkdir -p "$dst"
 # Build products of an in-place build for another kernel must not leak in.
 rsync -a --delete --exclude /build --exclude /.git --exclude '*.o' --exclude '*.ko' \

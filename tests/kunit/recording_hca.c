@@ -491,7 +491,7 @@ err_rec:
 	kvfree(rh->rec);
 err_rh:
 	kfree(rh);
-	KUNIT_ASSERT_FAILURE(test, "no recording HCA");
+	KUNIT_FAIL_AND_ABORT(test, "no recording HCA");
 	return NULL;
 }
 EXPORT_SYMBOL_NS_GPL(umr_kunit_rec_hca_create, MLX5_UMR_KUNIT);

@@ -29,7 +29,7 @@ struct mlx5_umr_fake *umr_kunit_fake_registered(struct kunit *test,
 	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(fake));
 	if (!umr_kunit_fake_umr(fake)) {
 		mlx5_umr_fake_destroy(fake);
-		KUNIT_ASSERT_FAILURE(test, "the service did not bring it up");
+		KUNIT_FAIL_AND_ABORT(test, "the service did not bring it up");
 	}
 	return fake;
 }

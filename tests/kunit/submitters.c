@@ -74,7 +74,7 @@ void umr_kunit_submitters_init(struct kunit *test,
 		s->mk = mlx5_umr_alloc_mkey(dev, 1, 0);
 		if (IS_ERR(s->mk)) {
 			s->mk = NULL;
-			KUNIT_ASSERT_FAILURE(test, "submitter %u: no mkey", i);
+			KUNIT_FAIL_AND_ABORT(test, "submitter %u: no mkey", i);
 		}
 	}
 }

@@ -28,6 +28,7 @@
 #include <linux/mlx5/cq.h>
 #include <linux/mlx5_umr.h>
 #include <linux/mlx5_umr_fake.h>
+#include <linux/mlx5_umr_compat.h>
 
 /* ---- a fake registered with the service ---- */
 

@@ -1,0 +1,28 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# Kernel API probes that C cannot make, run against the target kernel's
+# headers ($(srctree)); included by every Kbuild. Each sets a flag that
+# include/linux/mlx5_umr_compat.h (or the Kbuild) uses; see the entry there.
+
+# Since 6.13 (6.12.y by a stable backport) DEFAULT_SYMBOL_NAMESPACE is a
+# string literal; before, a token that export.h stringifies. Drop with 6.1.
+ifneq ($(shell grep -s '__stringify(DEFAULT_SYMBOL_NAMESPACE)' $(srctree)/include/linux/export.h),)
+mlx5_umr_ns = $(1)
+else
+mlx5_umr_ns = '"$(1)"'
+endif
+
+# __assign_str() lost its source argument (6.10). Drop with 6.1.
+ifneq ($(shell grep -rs 'define __assign_str(dst)' $(srctree)/include/trace/),)
+ccflags-y += -DMLX5_UMR_ASSIGN_STR_ONE_ARG
+endif
+
+# asm/unaligned.h became linux/unaligned.h (6.12). Drop with 6.1.
+ifneq ($(wildcard $(srctree)/include/linux/unaligned.h),)
+ccflags-y += -DMLX5_UMR_HAVE_LINUX_UNALIGNED_H
+endif
+
+# mlx5_comp_eqn_get() replaced mlx5_vector2eqn() (6.5/6.6). Drop with 6.1.
+ifneq ($(shell grep -s 'mlx5_comp_eqn_get' $(srctree)/include/linux/mlx5/driver.h),)
+ccflags-y += -DMLX5_UMR_HAVE_COMP_EQN_GET
+endif
