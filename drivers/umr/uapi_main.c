@@ -99,6 +99,8 @@ static int umr_cmd_info(struct umr_ucmd *ucmd)
 	memset(cmd->out_name, 0, sizeof(cmd->out_name));
 	strscpy(cmd->out_name, mlx5_umr_dev_name(ud->dev),
 		sizeof(cmd->out_name));
+	cmd->out_max_batch = UMR_UAPI_MAX_BATCH;
+	cmd->out_max_batch_bytes = UMR_UAPI_MAX_BATCH_BYTES;
 	return umr_ucmd_respond(ucmd);
 }
 
@@ -110,6 +112,7 @@ union umr_ucmd_buffer {
 	struct mlx5_umr_ioc_invalidate invalidate;
 	struct mlx5_umr_ioc_destroy destroy;
 	struct mlx5_umr_ioc_xfer xfer;
+	struct mlx5_umr_ioc_batch batch;
 };
 
 struct umr_ioctl_op {
@@ -150,6 +153,9 @@ static const struct umr_ioctl_op umr_ioctl_ops[] = {
 	UMR_IOCTL_OP(MLX5_UMR_CMD_XFER, MLX5_UMR_IOCTL_XFER,
 		     umr_cmd_xfer,
 		     struct mlx5_umr_ioc_xfer, __reserved2),
+	UMR_IOCTL_OP(MLX5_UMR_CMD_BATCH, MLX5_UMR_IOCTL_BATCH,
+		     umr_cmd_batch,
+		     struct mlx5_umr_ioc_batch, out_failed),
 };
 
 static long umr_fops_ioctl(struct file *filp, unsigned int cmd,
