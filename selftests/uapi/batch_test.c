@@ -120,6 +120,48 @@ TEST_F(batch, info_limits)
 	EXPECT_EQ(1 << 20, info.out_max_batch_bytes);
 }
 
+/* iommufd's TEST_LENGTH: the batch structure is size-extensible. */
+TEST_F(batch, length)
+{
+	union {
+		struct mlx5_umr_ioc_batch cmd;
+		__u8 raw[64];
+	} u;
+	static const struct {
+		__u32 size;
+		int tail;	/* a non-zero byte past sizeof */
+		int err;
+	} c[] = {
+		{ 0, 0, -EINVAL },
+		{ sizeof(struct mlx5_umr_ioc_batch) - 1, 0, -EINVAL },
+		{ sizeof(struct mlx5_umr_ioc_batch) + 8, 1, -E2BIG },
+		{ sizeof(struct mlx5_umr_ioc_batch) + 8, 0, 0 },
+		{ sizeof(struct mlx5_umr_ioc_batch), 0, 0 },
+	};
+	unsigned int k;
+
+	for (k = 0; k < ARRAY_SIZE(c); k++) {
+		memset(&u, 0, sizeof(u));
+		u.cmd.size = c[k].size;
+		u.cmd.num_reqs = 1;
+		u.cmd.req_size = sizeof(self->req[0]);
+		u.cmd.reqs = (uintptr_t)&self->req[k % NMK];
+		u.cmd.out_index = 77;
+		if (c[k].tail)
+			u.raw[sizeof(u.cmd) + 7] = 1;
+		EXPECT_EQ(c[k].err, umr_ioctl(self->fd, MLX5_UMR_IOCTL_BATCH,
+					      &u))
+			TH_LOG("case %u", k);
+		/* refused by size: not even out_index was written */
+		if (c[k].err) {
+			EXPECT_EQ(77, u.cmd.out_index);
+		} else {
+			EXPECT_EQ(0, u.raw[sizeof(u.cmd) + 7]);
+		}
+	}
+	EXPECT_EQ(2, new_wqes(self));
+}
+
 /* Configure three mkeys, each over its own bytes; then invalidate two. */
 TEST_F(batch, configure_then_invalidate)
 {
