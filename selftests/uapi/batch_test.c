@@ -153,11 +153,8 @@ TEST_F(batch, length)
 					      &u))
 			TH_LOG("case %u", k);
 		/* refused by size: not even out_index was written */
-		if (c[k].err) {
-			EXPECT_EQ(77, u.cmd.out_index);
-		} else {
-			EXPECT_EQ(0, u.raw[sizeof(u.cmd) + 7]);
-		}
+		EXPECT_EQ(c[k].err ? 77 : 0,
+			  c[k].err ? u.cmd.out_index : u.raw[sizeof(u.cmd) + 7]);
 	}
 	EXPECT_EQ(2, new_wqes(self));
 }
@@ -295,26 +292,47 @@ static struct mlx5_umr_ioc_sge far_sge, zero_sge, many_sge[9];
 static struct mlx5_umr_ioc_interleaved bad_il;
 
 REF_FN(r_flags) { cmd->flags = 1; }
+
 REF_FN(r_zero) { cmd->num_reqs = 0; }
+
 REF_FN(r_too_many) { cmd->num_reqs = 129; }
+
 REF_FN(r_req_size) { cmd->req_size = 40; }
+
 REF_FN(r_req_size_odd) { cmd->req_size = 52; }
+
 REF_FN(r_unaligned) { cmd->reqs += 4; }
+
 REF_FN(r_efault) { cmd->reqs = 8; }
+
 REF_FN(r_op) { r[1].op = 3; }
+
 REF_FN(r_op_zero) { r[1].op = 0; }
+
 REF_FN(r_req_flags) { r[1].flags = 1; }
+
 REF_FN(r_reserved) { r[1].__reserved = 1; }
+
 REF_FN(r_reserved2) { r[1].__reserved2 = 1; }
+
 REF_FN(r_dup) { r[2].handle = r[0].handle; }
+
 REF_FN(r_handle) { r[1].handle = 999999; }
+
 REF_FN(r_mr_handle) { r[1].handle = self->mr1; }
+
 REF_FN(r_access) { r[1].access = 1 << 7; }
+
 REF_FN(r_layout) { r[1].layout = 9; }
+
 REF_FN(r_num_zero) { r[1].num_entries = 0; }
+
 REF_FN(r_list_repeat) { r[1].repeat_count = 2; }
+
 REF_FN(r_entries_align) { r[1].entries += 4; }
+
 REF_FN(r_entries_fault) { r[1].entries = 8; }
+
 REF_FN(r_capacity)
 {
 	int i;
@@ -324,24 +342,28 @@ REF_FN(r_capacity)
 	r[1].entries = (uintptr_t)many_sge;
 	r[1].num_entries = 9;
 }
+
 REF_FN(r_range)
 {
 	far_sge = self->sge2;
 	far_sge.addr += BUF_LEN - 10;
 	r[1].entries = (uintptr_t)&far_sge;
 }
+
 REF_FN(r_lkey)
 {
 	far_sge = self->sge2;
 	far_sge.lkey = self->mkey[3];	/* an mkey, not registered memory */
 	r[1].entries = (uintptr_t)&far_sge;
 }
+
 REF_FN(r_zero_len)
 {
 	zero_sge = self->sge2;
 	zero_sge.length = 0;
 	r[1].entries = (uintptr_t)&zero_sge;
 }
+
 REF_FN(r_il_reserved)
 {
 	bad_il = (struct mlx5_umr_ioc_interleaved){
@@ -351,12 +373,15 @@ REF_FN(r_il_reserved)
 	r[1].repeat_count = 1;
 	r[1].entries = (uintptr_t)&bad_il;
 }
+
 REF_FN(r_il_repeat) { r[1].layout = MLX5_UMR_IOC_LAYOUT_INTERLEAVED; }
+
 REF_FN(r_bytes)
 {
 	/* 65537 entries of 16 bytes: over 1 MiB before anything is read */
 	r[1].num_entries = 65537;
 }
+
 REF_FN(r_inval_fields)
 {
 	r[1].op = MLX5_UMR_IOC_BATCH_INVALIDATE;	/* layout still set */

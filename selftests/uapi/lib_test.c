@@ -199,7 +199,7 @@ TEST_F(lib, batch)
 			       self->mr2->lkey };
 	struct mlx5umr_batch *b = mlx5umr_batch_create(self->ctx);
 	struct mlx5umr_mkey *mk2 = mlx5umr_create_mkey(self->ctx, 4, 0);
-	uint32_t status, index = 99;
+	__u32 status, index = 99;
 	__u8 in[40];
 
 	ASSERT_NE(NULL, b);

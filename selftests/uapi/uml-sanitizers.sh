@@ -47,7 +47,7 @@ pass=$(grep -c '^ok ' "$log")
 fail=$(grep -c '^not ok ' "$log")
 skip=$(grep -c '^ok .*# SKIP' "$log")
 status=0
-[ "$fail" -eq 0 ] && [ "$(tr -d '\r' <"$log" | grep -c 'UML_UAPI: exit .* 0$')" -eq 2 ] || status=1
+[ "$fail" -eq 0 ] && [ "$(tr -d '\r' <"$log" | grep -c 'UML_UAPI: exit .* 0$')" -eq 3 ] || status=1
 [ $rc -eq 0 ] || { echo "uml-sanitizers: UML exited $rc"; status=1; }
 "$TESTBED/judge-kernel-log.sh" "$log" 'MLX5_UMR_TESTBED: loading' \
 	'MLX5_UMR_TESTBED: done' || status=1
