@@ -51,6 +51,12 @@ static void __user *umr_batch_ureq(const struct mlx5_umr_ioc_batch *cmd,
 	return u64_to_user_ptr(cmd->reqs + (u64)i * cmd->req_size);
 }
 
+/* The requests are laid out as this kernel knows them. */
+static bool umr_batch_dense(const struct mlx5_umr_ioc_batch *cmd)
+{
+	return cmd->req_size == sizeof(struct mlx5_umr_ioc_batch_req);
+}
+
 /* The batch's own fields; @num_reqs decides what is allocated. */
 static int umr_batch_check_cmd(const struct mlx5_umr_ioc_batch *cmd)
 {
@@ -121,11 +127,19 @@ static int umr_batch_prepare(struct umr_batch *b)
 	u64 bytes = 0;
 	int ret = 0;
 
+	/* The usual stride is read at once: user copies are not free. */
+	b->cmd->out_index = 0;
+	if (umr_batch_dense(b->cmd) &&
+	    copy_from_user(b->ureq, umr_batch_ureq(b->cmd, 0),
+			   n * sizeof(*b->ureq)))
+		return -EFAULT;
 	for (i = 0; i < n && !ret; i++) {
 		b->cmd->out_index = i;
-		ret = copy_struct_from_user(&b->ureq[i], sizeof(b->ureq[i]),
-					    umr_batch_ureq(b->cmd, i),
-					    b->cmd->req_size);
+		if (!umr_batch_dense(b->cmd))
+			ret = copy_struct_from_user(&b->ureq[i],
+						    sizeof(b->ureq[i]),
+						    umr_batch_ureq(b->cmd, i),
+						    b->cmd->req_size);
 		if (ret)
 			break;
 		bytes += umr_batch_req_bytes(&b->ureq[i]);
@@ -207,10 +221,15 @@ static int umr_batch_finish(struct umr_batch *b)
 			u->out_length = r->length;
 		if (u->out_status)
 			cmd->out_failed++;
-		if (copy_to_user(umr_batch_ureq(cmd, i), u,
+		if (!umr_batch_dense(cmd) &&
+		    copy_to_user(umr_batch_ureq(cmd, i), u,
 				 min_t(u32, cmd->req_size, sizeof(*u))))
 			ret = -EFAULT;
 	}
+	if (umr_batch_dense(cmd) &&
+	    copy_to_user(umr_batch_ureq(cmd, 0), b->ureq,
+			 cmd->num_reqs * sizeof(*b->ureq)))
+		ret = -EFAULT;
 	return ret;
 }
 

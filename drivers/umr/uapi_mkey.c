@@ -225,11 +225,13 @@ static int umr_config_check_capacity(struct umr_uctx *ctx,
 static int umr_config_copy(const struct mlx5_umr_ioc_configure *cmd,
 			   struct umr_mreq *r)
 {
-	r->uent = kvmalloc_array(cmd->num_entries, r->esize, GFP_KERNEL);
-	r->kent = kvmalloc_array(cmd->num_entries, r->ksize, GFP_KERNEL);
+	/* One allocation for both entry arrays: a batch makes many. */
+	r->uent = kvmalloc_array(cmd->num_entries, r->esize + r->ksize,
+				 GFP_KERNEL);
 	r->refs = kvcalloc(cmd->num_entries, sizeof(*r->refs), GFP_KERNEL);
-	if (!r->uent || !r->kent || !r->refs)
+	if (!r->uent || !r->refs)
 		return -ENOMEM;
+	r->kent = r->uent + (size_t)cmd->num_entries * r->esize;
 	r->nrefs = cmd->num_entries;
 	if (copy_from_user(r->uent, u64_to_user_ptr(cmd->entries),
 			   (size_t)cmd->num_entries * r->esize))
@@ -446,7 +448,6 @@ void umr_mreq_release(struct umr_mreq *r)
 	if (r->refs)
 		umr_put_refs(r->refs, r->nrefs);
 	kvfree(r->both);
-	kvfree(r->kent);
 	kvfree(r->uent);
 	if (r->obj)
 		umr_uobj_put(r->obj);

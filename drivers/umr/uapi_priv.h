@@ -148,7 +148,7 @@ struct umr_umkey {
  * @esize: size of one user entry
  * @ksize: size of one service entry
  * @uent: the user's entries, copied
- * @kent: the service's entries
+ * @kent: the service's entries, in the same allocation after @uent
  * @refs: one reference per entry on the registration it names; once
  *	settled, the references to drop (the old layout's)
  * @nrefs: entries in @refs

@@ -281,6 +281,17 @@ int main(void)
 		req[i].num_entries = 1;
 	}
 
+	/* make bench-profile PROFILE_UAPI=1: batches of 32 for N seconds. */
+	if (getenv("UAPI_BENCH_PROFILE") && *getenv("UAPI_BENCH_PROFILE")) {
+		__u64 end = now_ns() +
+			    strtoull(getenv("UAPI_BENCH_PROFILE"), NULL, 0) *
+			    1000000000ULL;
+
+		while (now_ns() < end)
+			run_batch(32 * 64, 32);
+		printf("BENCH|profile|uapi batch 32 done\n");
+		return 0;
+	}
 	floor = measure(run_enotty, 1);
 	single = measure(run_single, 1);
 	for (i = 0; i < 3; i++)

@@ -7,7 +7,7 @@
 here=$(dirname "$0")
 dir=$here/../../build/uapi-bench-dev
 mkdir -p "$dir" || exit 1
-UAPI_BENCH_DIR=$dir "$here/uapi_bench"
+UAPI_BENCH_DIR=$dir UAPI_BENCH_PROFILE=${UAPI_PROFILE_SEC:-} "$here/uapi_bench"
 rc=$?
 rm -rf "$dir"
 exit $rc
