@@ -4,7 +4,7 @@
  *
  * Per device it keeps a small pool of indirect mkeys. Per I/O it DMA-maps
  * the request's scatterlist, points one pooled mkey at it through the
- * device-address key (caps->reserved_lkey; MLX5_UMR_LAYOUT_SGT) with the
+ * device-address key (caps->dma_lkey; MLX5_UMR_LAYOUT_SGT) with the
  * access the transfer needs, and hands out the rkey. When the I/O
  * completes it posts the invalidation asynchronously (as a ULP does from
  * its completion handler), then unmaps and returns the mkey to the pool

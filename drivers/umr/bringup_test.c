@@ -693,10 +693,10 @@ static void bu_check_bringup(struct kunit *test)
 	MLX5_SET(mkc, mkc, lr, 1);
 	MLX5_SET(mkc, mkc, pd, c->pdn);
 	MLX5_SET(mkc, mkc, qpn, 0xffffff);
-	MLX5_SET(mkc, mkc, mkey_7_0, dev->caps.reserved_lkey & 0xff);
+	MLX5_SET(mkc, mkc, mkey_7_0, dev->caps.dma_lkey & 0xff);
 	bu_cmp(test, "CREATE_MKEY (PA)", in, MLX5_ST_SZ_BYTES(create_mkey_in),
 	       r);
-	KUNIT_EXPECT_EQ(test, dev->caps.reserved_lkey >> 8,
+	KUNIT_EXPECT_EQ(test, dev->caps.dma_lkey >> 8,
 			MLX5_GET(create_mkey_out, r->out, mkey_index));
 
 	r = bu_next(test, TAP_UAR, 0);
@@ -812,7 +812,7 @@ static void bu_check_bringup(struct kunit *test)
 static void bu_check_teardown(struct kunit *test)
 {
 	struct bu_ctx *c = test->priv;
-	u32 pa_key = c->tap->hca.umr->caps.reserved_lkey;
+	u32 pa_key = c->tap->hca.umr->caps.dma_lkey;
 	const struct tap_rec *r;
 
 	mlx5_umr_unregister_hca(&c->tap->hca);

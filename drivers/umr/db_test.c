@@ -378,7 +378,7 @@ static void dbt_run(struct kunit *test, u32 flags, bool faults)
 		t[i].dev = dev;
 		t[i].ndone = ndone;
 		/* indirect through the PA mkey: device address 0 */
-		t[i].sge.key = mlx5_umr_dev_caps(dev)->reserved_lkey;
+		t[i].sge.key = mlx5_umr_dev_caps(dev)->dma_lkey;
 		t[i].sge.length = 16;
 		t[i].mk = mlx5_umr_alloc_mkey(dev, 1, 0);
 		KUNIT_ASSERT_FALSE(test, IS_ERR(t[i].mk));

@@ -366,7 +366,7 @@ EXPORT_SYMBOL(mlx5_umr_test_xfer);
  * @dir: direction of the data
  *
  * The mapped addresses are what MLX5_UMR_LAYOUT_SGT places behind the
- * reserved lkey.
+ * service's DMA mkey (caps->dma_lkey).
  *
  * Context: process context, may sleep.
  * Return: 0 or -errno (-ENODEV after unregistration).

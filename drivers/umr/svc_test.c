@@ -215,9 +215,9 @@ static void svc_bringup(struct kunit *test)
 	u16 ci;
 
 	/* Device addresses go through a PA mkey, not the firmware's resd_lkey */
-	KUNIT_EXPECT_NE(test, caps->reserved_lkey, MLX5_UMR_FAKE_RESD_LKEY);
+	KUNIT_EXPECT_NE(test, caps->dma_lkey, MLX5_UMR_FAKE_RESD_LKEY);
 	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_query_mkey(c->fake,
-						       caps->reserved_lkey,
+						       caps->dma_lkey,
 						       mkc, NULL, 0), 0);
 	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, access_mode_1_0),
 			MLX5_MKC_ACCESS_MODE_PA);
@@ -232,7 +232,7 @@ static void svc_bringup(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, qpn), 0xffffff);
 	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, pd), caps->pdn);
 	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, mkey_7_0),
-			caps->reserved_lkey & 0xff);
+			caps->dma_lkey & 0xff);
 	KUNIT_EXPECT_GE(test, caps->max_klm_entries, 1024U);
 	KUNIT_EXPECT_EQ(test, caps->max_inline_entries, 52U);
 	KUNIT_EXPECT_TRUE(test, mlx5_umr_dev_is_fake(c->dev));
@@ -1151,7 +1151,7 @@ static void svc_concurrent_run(struct kunit *test, bool faults)
 		t[i].dev = dev;
 		t[i].faults = faults;
 		/* indirect through the PA mkey: device address 0 */
-		t[i].sge.key = mlx5_umr_dev_caps(dev)->reserved_lkey;
+		t[i].sge.key = mlx5_umr_dev_caps(dev)->dma_lkey;
 		t[i].sge.length = 16;
 		t[i].mk = mlx5_umr_alloc_mkey(dev, 1, 0);
 		KUNIT_ASSERT_FALSE(test, IS_ERR(t[i].mk));

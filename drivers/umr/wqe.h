@@ -18,7 +18,7 @@
 /**
  * struct mlx5_umr_xlt - a pointer-mode translation table
  * @cpu: kernel address, 2048-byte aligned (MLX5_UMR_ALIGN)
- * @dma: device address of @cpu, reachable through the reserved lkey
+ * @dma: device address of @cpu, reachable through caps->dma_lkey
  * @size: bytes available at @cpu
  *
  * Owned by an mkey whose capacity exceeds the inline limit; the encoder
