@@ -155,7 +155,7 @@ err_slot:
 	sample_put_slot(io);
 	return ERR_PTR(err);
 }
-EXPORT_SYMBOL_NS_GPL(mlx5_umr_sample_map, MLX5_UMR_INTERNAL);
+EXPORT_SYMBOL_NS_GPL(mlx5_umr_sample_map, MLX5_UMR_TESTING);
 
 static void sample_unmap_work(struct work_struct *work)
 {
@@ -205,7 +205,7 @@ int mlx5_umr_sample_unmap(struct mlx5_umr_sample_io *io,
 	wr->done = sample_inval_done;
 	return mlx5_umr_post(io->sdev->dev, &wr, 1);
 }
-EXPORT_SYMBOL_NS_GPL(mlx5_umr_sample_unmap, MLX5_UMR_INTERNAL);
+EXPORT_SYMBOL_NS_GPL(mlx5_umr_sample_unmap, MLX5_UMR_TESTING);
 
 static void sample_free_pool(struct mlx5_umr_sample_dev *sdev)
 {

@@ -303,15 +303,6 @@ static bool tap_internal_error(struct mlx5_umr_hca *hca)
 	       t->fhca->ops->internal_error(t->fhca);
 }
 
-static int tap_test_xfer(struct mlx5_umr_hca *hca, u32 key, u64 offset,
-			 void *buf, size_t len, bool write, bool remote)
-{
-	struct tap *t = to_tap(hca);
-
-	return t->fhca->ops->test_xfer(t->fhca, key, offset, buf, len, write,
-				       remote);
-}
-
 static const struct mlx5_umr_hca_ops tap_ops = {
 	.cmd_exec = tap_cmd_exec,
 	.create_cq = tap_create_cq,
@@ -324,7 +315,6 @@ static const struct mlx5_umr_hca_ops tap_ops = {
 	.free_uar = tap_free_uar,
 	.write_db = tap_write_db,
 	.internal_error = tap_internal_error,
-	.test_xfer = tap_test_xfer,
 };
 
 struct bu_ctx {

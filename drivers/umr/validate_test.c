@@ -19,7 +19,7 @@
 #include "wqe.h"
 #include "xlt.h"
 
-MODULE_IMPORT_NS(MLX5_UMR_INTERNAL);
+MODULE_IMPORT_NS(MLX5_UMR_TESTING);
 
 enum vkind { V_LIST, V_IL, V_SGT, V_ACCESS, V_INVAL, V_PAGES };
 

@@ -344,11 +344,11 @@ int mlx5_umr_wqe_encode(const struct mlx5_umr_wqe_ctx *ctx,
 	}
 	return need;
 }
-EXPORT_SYMBOL_NS_GPL(mlx5_umr_wqe_encode, MLX5_UMR_INTERNAL);
+EXPORT_SYMBOL_IF_MLX5_UMR_TESTING(mlx5_umr_wqe_encode);
 
 unsigned int mlx5_umr_wqe_size(const struct mlx5_umr_caps *caps,
 			       const struct mlx5_umr_wr *wr)
 {
 	return mlx5_umr_wqe_bytes(caps, wr);
 }
-EXPORT_SYMBOL_NS_GPL(mlx5_umr_wqe_size, MLX5_UMR_INTERNAL);
+EXPORT_SYMBOL_IF_MLX5_UMR_TESTING(mlx5_umr_wqe_size);

@@ -14,6 +14,8 @@
 
 #include <linux/types.h>
 #include <linux/mlx5_umr.h>
+/* EXPORT_SYMBOL_IF_MLX5_UMR_TESTING() of the encoder and the rules */
+#include <linux/mlx5_umr_testing.h>
 
 /**
  * struct mlx5_umr_xlt - a pointer-mode translation table

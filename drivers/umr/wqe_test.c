@@ -17,7 +17,7 @@
 
 #include "wqe.h"
 
-MODULE_IMPORT_NS(MLX5_UMR_INTERNAL);
+MODULE_IMPORT_NS(MLX5_UMR_TESTING);
 
 /* Byte offsets in a UMR WQE (ctrl 0, UMR ctrl 16, mkey/mkc 64, xlt 128). */
 enum {

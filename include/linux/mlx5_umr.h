@@ -73,9 +73,6 @@ void mlx5_umr_dev_hold(struct mlx5_umr_dev *dev);
 void mlx5_umr_dev_put(struct mlx5_umr_dev *dev);
 const char *mlx5_umr_dev_name(const struct mlx5_umr_dev *dev);
 const struct mlx5_umr_caps *mlx5_umr_dev_caps(const struct mlx5_umr_dev *dev);
-bool mlx5_umr_dev_is_fake(const struct mlx5_umr_dev *dev);
-int mlx5_umr_test_xfer(struct mlx5_umr_dev *dev, u32 key, u64 offset,
-		       void *buf, size_t len, bool write, bool remote);
 
 /* Access rights, with the values of enum ibv_access_flags. */
 #define MLX5_UMR_ACCESS_LOCAL_WRITE	BIT(0)

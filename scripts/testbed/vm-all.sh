@@ -1,12 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-# Build the modules for Debian's kernel (W=1, sparse), the tools and the
-# selftests, pack them into an initramfs and run every selftest in QEMU.
+# Build the modules for Debian's kernel (W=1, sparse; a test build: the
+# selftests drive the fake HCA), the tools and the selftests, pack them
+# into an initramfs and run every selftest in QEMU.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 K=$(debian_kver)
 [ -n "$K" ] || tb_die "cannot tell the Debian kernel version (linux-image-amd64)"
-tree=$("$TESTBED/debian-modules.sh" "$K") || { tb_result 0 1 0 vm-build; exit 1; }
+tree=$("$TESTBED/debian-modules.sh" "$K" MLX5_UMR_TESTING=1) || { tb_result 0 1 0 vm-build; exit 1; }
 if [ -f "$TOP/tools/Makefile" ]; then
 	make -s -C "$TOP/tools" STATIC=1 >&2 || { tb_result 0 1 0 vm-tools; exit 1; }
 fi
