@@ -21,12 +21,13 @@
 #include <uapi/linux/mlx5_umr.h>
 #ifdef MLX5_UMR_TESTING
 #include "uapi_testing.h"
+
+/* Largest MLX5_UMR_TEST_IOCTL_XFER (a kernel bounce buffer). */
+#define UMR_UAPI_MAX_XFER	SZ_1M
 #endif
 
 /* Completion wait of one UMR work request issued for userspace. */
 #define UMR_UAPI_TIMEOUT_MS	10000
-/* Largest MLX5_UMR_TEST_IOCTL_XFER (a kernel bounce buffer). */
-#define UMR_UAPI_MAX_XFER	SZ_1M
 
 /**
  * struct umr_udev - the character device of one HCA
