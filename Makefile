@@ -23,6 +23,7 @@
 #   make bench-profile  perf profile of the batched path (PROFILE_LAYOUT,
 #                     PROFILE_BATCH, PROFILE_SEC)
 #   make checkpatch   scripts/checkpatch.pl --strict over all C and H files
+#   make api-doc      the API reference from kernel-doc (build/Documentation/api.rst)
 
 TESTBED := $(CURDIR)/scripts/testbed
 
@@ -37,7 +38,7 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 
 .PHONY: all modules clean install uninstall install-headers tools \
-	checkpatch check kunit vmtest dkms-check testbed-proofs demo bench bench-profile deps
+	checkpatch api-doc check kunit vmtest dkms-check testbed-proofs demo bench bench-profile deps
 
 all: modules
 
@@ -71,6 +72,9 @@ tools:
 
 checkpatch:
 	@$(TESTBED)/checkpatch.sh
+
+api-doc: deps
+	@$(TESTBED)/kernel-doc.sh
 
 deps:
 	@$(TESTBED)/deps.sh

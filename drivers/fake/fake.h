@@ -117,7 +117,11 @@ struct fake_faults {
 	unsigned int delay_ms;
 };
 
-/* Notifications collected under the device lock, delivered after it. */
+/*
+ * Completion events a command raises in sync mode, collected under the
+ * device lock and delivered before the command returns. Doorbells pass
+ * none (NULL): their events always go to the workqueue.
+ */
 struct fake_notify {
 	struct fake_cq *cq[2];
 	unsigned int n;

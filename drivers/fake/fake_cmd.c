@@ -457,19 +457,12 @@ static void fake_cq_reap(struct mlx5_umr_fake *fd, struct fake_cq *cq)
 	kfree(cq);
 }
 
-static int fake_create_qp(struct fake_cmd *c)
+/* What the fake accepts of a CREATE_QP: a REG_UMR QP of its own objects. */
+static int fake_create_qp_check(struct fake_cmd *c, const void *qpc)
 {
 	struct mlx5_umr_fake *fd = c->fd;
-	const void *qpc = MLX5_ADDR_OF(create_qp_in, c->in, qpc);
-	struct fake_cq *scq, *rcq = NULL;
-	u32 pdn, cqn_rcv, id;
-	struct fake_qp *qp;
-	unsigned long flags;
-	int err;
+	u32 pdn = MLX5_GET(qpc, qpc, pd);
 
-	if (fake_len(c, MLX5_ST_SZ_BYTES(create_qp_in),
-		     MLX5_ST_SZ_BYTES(create_qp_out)))
-		return -EREMOTEIO;
 	if (MLX5_GET(qpc, qpc, st) != MLX5_QP_ST_REG_UMR)
 		return FAIL(c, BAD_PARAM_ERR, BAD_ST);
 	if (MLX5_GET(qpc, qpc, rq_type) != MLX5_ZERO_LEN_RQ ||
@@ -480,48 +473,75 @@ static int fake_create_qp(struct fake_cmd *c)
 	if (MLX5_GET(qpc, qpc, page_offset) ||
 	    MLX5_GET(create_qp_in, c->in, wq_umem_valid))
 		return FAIL(c, BAD_PARAM_ERR, BAD_FIELD);
-	pdn = MLX5_GET(qpc, qpc, pd);
 	if (pdn && !xa_load(&fd->pds, pdn))
 		return FAIL(c, BAD_RES_ERR, BAD_PD);
 	if (!xa_load(&fd->uars, MLX5_GET(qpc, qpc, uar_page)))
 		return FAIL(c, BAD_PARAM_ERR, BAD_UAR);
 	if (!fake_dbr_ok(fd, MLX5_GET64(qpc, qpc, dbr_addr)))
 		return FAIL(c, BAD_PARAM_ERR, BAD_DBR);
+	return 0;
+}
+
+static void fake_qp_free(struct fake_qp *qp)
+{
+	kfree(qp->pas);
+	kfree(qp->wqe);
+	kfree(qp);
+}
+
+/* A QP in RST as @qpc describes it, its SQ pages read from the mailbox. */
+static int fake_qp_new(struct fake_cmd *c, const void *qpc,
+		       struct fake_qp **out)
+{
+	struct fake_qp *qp;
+	int err;
 
 	qp = kzalloc(sizeof(*qp), GFP_KERNEL);
 	if (!qp)
 		return FAIL(c, NO_RES_ERR, NO_RESOURCES);
 	qp->wqe = kzalloc(MLX5_SEND_WQE_MAX_SIZE, GFP_KERNEL);
 	if (!qp->wqe) {
-		err = FAIL(c, NO_RES_ERR, NO_RESOURCES);
-		goto err_qp;
+		fake_qp_free(qp);
+		return FAIL(c, NO_RES_ERR, NO_RESOURCES);
 	}
-	qp->fd = fd;
+	qp->fd = c->fd;
 	qp->state = MLX5_QP_STATE_RST;
 	qp->log_sq = MLX5_GET(qpc, qpc, log_sq_size);
 	qp->log_pg = MLX5_GET(qpc, qpc, log_page_size);
 	qp->rlky = MLX5_GET(qpc, qpc, rlky);
 	qp->fre = MLX5_GET(qpc, qpc, fre);
 	qp->uar = MLX5_GET(qpc, qpc, uar_page);
-	qp->pdn = pdn;
+	qp->pdn = MLX5_GET(qpc, qpc, pd);
 	qp->dbr = MLX5_GET64(qpc, qpc, dbr_addr);
 	INIT_DELAYED_WORK(&qp->delay_work, fake_qp_delay_work);
 	err = fake_get_pas(c, MLX5_ADDR_OF(create_qp_in, c->in, pas),
 			   MLX5_ST_SZ_BYTES(create_qp_in),
 			   (u64)MLX5_SEND_WQE_BB << qp->log_sq, qp->log_pg,
 			   &qp->pas, &qp->npas);
-	if (err)
-		goto err_wqe;
+	if (err) {
+		fake_qp_free(qp);
+		return err;
+	}
+	*out = qp;
+	return 0;
+}
 
-	cqn_rcv = MLX5_GET(qpc, qpc, cqn_rcv);
+/* Bind @qp to its send (and optional receive) CQ: they stay while it does. */
+static int fake_qp_bind_cqs(struct fake_cmd *c, struct fake_qp *qp,
+			    const void *qpc)
+{
+	struct mlx5_umr_fake *fd = c->fd;
+	u32 cqn_rcv = MLX5_GET(qpc, qpc, cqn_rcv);
+	struct fake_cq *scq, *rcq = NULL;
+	unsigned long flags;
+
 	spin_lock_irqsave(&fd->lock, flags);
 	scq = xa_load(&fd->cqs, MLX5_GET(qpc, qpc, cqn_snd));
 	if (cqn_rcv)
 		rcq = xa_load(&fd->cqs, cqn_rcv);
 	if (!scq || (cqn_rcv && !rcq)) {
 		spin_unlock_irqrestore(&fd->lock, flags);
-		err = FAIL(c, BAD_RES_ERR, BAD_CQ);
-		goto err_pas;
+		return FAIL(c, BAD_RES_ERR, BAD_CQ);
 	}
 	scq->qp_users++;
 	if (rcq)
@@ -529,7 +549,41 @@ static int fake_create_qp(struct fake_cmd *c)
 	qp->scq = scq;
 	qp->rcq = rcq;
 	spin_unlock_irqrestore(&fd->lock, flags);
+	return 0;
+}
 
+static void fake_qp_unbind_cqs(struct mlx5_umr_fake *fd, struct fake_qp *qp)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&fd->lock, flags);
+	qp->scq->qp_users--;
+	if (qp->rcq)
+		qp->rcq->qp_users--;
+	spin_unlock_irqrestore(&fd->lock, flags);
+}
+
+static int fake_create_qp(struct fake_cmd *c)
+{
+	struct mlx5_umr_fake *fd = c->fd;
+	const void *qpc = MLX5_ADDR_OF(create_qp_in, c->in, qpc);
+	struct fake_qp *qp;
+	unsigned long flags;
+	int err;
+	u32 id;
+
+	if (fake_len(c, MLX5_ST_SZ_BYTES(create_qp_in),
+		     MLX5_ST_SZ_BYTES(create_qp_out)))
+		return -EREMOTEIO;
+	err = fake_create_qp_check(c, qpc);
+	if (err)
+		return err;
+	err = fake_qp_new(c, qpc, &qp);
+	if (err)
+		return err;
+	err = fake_qp_bind_cqs(c, qp, qpc);
+	if (err)
+		goto err_qp;
 	if (xa_alloc_irq(&fd->qps, &id, qp, FAKE_LIMIT, GFP_KERNEL)) {
 		err = FAIL(c, NO_RES_ERR, NO_RESOURCES);
 		goto err_cq;
@@ -542,17 +596,9 @@ static int fake_create_qp(struct fake_cmd *c)
 	return 0;
 
 err_cq:
-	spin_lock_irqsave(&fd->lock, flags);
-	scq->qp_users--;
-	if (rcq)
-		rcq->qp_users--;
-	spin_unlock_irqrestore(&fd->lock, flags);
-err_pas:
-	kfree(qp->pas);
-err_wqe:
-	kfree(qp->wqe);
+	fake_qp_unbind_cqs(fd, qp);
 err_qp:
-	kfree(qp);
+	fake_qp_free(qp);
 	return err;
 }
 

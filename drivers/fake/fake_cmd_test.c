@@ -8,7 +8,7 @@
 #include <kunit/test.h>
 #include <linux/module.h>
 
-#include "fake_test_util.h"
+#include "umr_kunit.h"
 
 static void fc_expect_fail(struct kunit *test, int ret, const void *out,
 			   u8 status, u32 synd)
@@ -599,3 +599,4 @@ kunit_test_suite(fake_cmd_suite);
 MODULE_DESCRIPTION("KUnit tests of the fake mlx5 HCA's command interface");
 MODULE_LICENSE("Dual BSD/GPL");
 MODULE_IMPORT_NS(MLX5_UMR);
+MODULE_IMPORT_NS(MLX5_UMR_KUNIT);

@@ -10,7 +10,7 @@
 #include <linux/sizes.h>
 #include <linux/module.h>
 
-#include "fake_test_util.h"
+#include "umr_kunit.h"
 
 #define MR1_VA	0x100000ULL
 #define MR2_VA	0x200000ULL
@@ -557,3 +557,4 @@ kunit_test_suite(fake_dp_suite);
 MODULE_DESCRIPTION("KUnit tests of the fake mlx5 HCA's data path");
 MODULE_LICENSE("Dual BSD/GPL");
 MODULE_IMPORT_NS(MLX5_UMR);
+MODULE_IMPORT_NS(MLX5_UMR_KUNIT);

@@ -62,9 +62,7 @@ static bool fake_null_skip(struct mlx5_umr_fake *fd, struct fake_qp *qp,
  * @fd: the fake, a null device
  * @qp: the QP, in RTS
  * @pi: producer counter of the doorbell record
- * @nt: notifications to deliver after dropping fd->lock
- *
- * Context: fd->lock held.
+ * @nt: events a command collects (sync mode), or NULL to queue them
  */
 void fake_null_consume(struct mlx5_umr_fake *fd, struct fake_qp *qp, u16 pi,
 		       struct fake_notify *nt)
@@ -77,6 +75,7 @@ void fake_null_consume(struct mlx5_umr_fake *fd, struct fake_qp *qp, u16 pi,
 	u64 done = 0;
 	u8 *kva = NULL;
 
+	lockdep_assert_held(&fd->lock);
 	if (fake_null_skip(fd, qp, pi, nt))
 		return;
 	/*

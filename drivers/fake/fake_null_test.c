@@ -18,7 +18,7 @@
 #include <linux/mlx5_umr.h>
 #include <linux/mlx5_umr_fake.h>
 
-#include "fake_test_util.h"
+#include "umr_kunit.h"
 
 struct fake_null_ctx {
 	struct mlx5_umr_fake *fake;
@@ -28,16 +28,12 @@ struct fake_null_ctx {
 
 static int fake_null_init(struct kunit *test)
 {
-	struct mlx5_umr_fake_attr attr;
 	struct fake_null_ctx *c;
 
 	c = kunit_kzalloc(test, sizeof(*c), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, c);
-	mlx5_umr_fake_attr_init(&attr);
-	attr.flags = MLX5_UMR_FAKE_F_NULL | MLX5_UMR_FAKE_F_SYNC |
-		     MLX5_UMR_FAKE_F_REGISTER;
-	c->fake = mlx5_umr_fake_create(&attr);
-	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(c->fake));
+	c->fake = umr_kunit_fake_registered(test, MLX5_UMR_FAKE_F_NULL |
+					    MLX5_UMR_FAKE_F_SYNC);
 	c->dev = mlx5_umr_dev_get(mlx5_umr_fake_hca(c->fake)->name);
 	KUNIT_ASSERT_NOT_NULL(test, c->dev);
 	c->mkey = mlx5_umr_alloc_mkey(c->dev, 4, 0);
@@ -129,9 +125,9 @@ static void fake_null_completes_without_executing(struct kunit *test)
 
 	fake_null_mkey(test, c, &free, &klm);
 	KUNIT_EXPECT_EQ(test, free, 1U);
-	KUNIT_EXPECT_EQ(test, klm.bcount, 0U);
-	KUNIT_EXPECT_EQ(test, klm.key, 0U);
-	KUNIT_EXPECT_EQ(test, klm.va, 0ULL);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(klm.bcount), 0U);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(klm.key), 0U);
+	KUNIT_EXPECT_EQ(test, be64_to_cpu(klm.va), 0ULL);
 }
 
 /* Three 2-WQEBB NOPs (a ctrl segment and padding) posted with one doorbell. */
@@ -259,3 +255,4 @@ kunit_test_suite(fake_null_suite);
 MODULE_DESCRIPTION("KUnit tests of the fake mlx5 HCA's null device");
 MODULE_LICENSE("Dual BSD/GPL");
 MODULE_IMPORT_NS(MLX5_UMR);
+MODULE_IMPORT_NS(MLX5_UMR_KUNIT);

@@ -10,12 +10,15 @@
  * trivially. Signalled WQEs produce a requester CQE; the first failing WQE
  * produces an error CQE and moves the QP to ERR, where every later WQE
  * (already posted or posted afterwards) completes with a flush error, like
- * hardware, until the QP is reset.
+ * hardware, until the QP is reset. The CQEs are written inside write_db();
+ * the completion events they raise reach comp() later, from the workqueue,
+ * as an interrupt follows the MMIO write on hardware.
  *
  * Copyright (c) 2026 The mlx5-umr authors.
  */
 #include <linux/mm.h>
 #include <linux/io.h>
+#include <linux/lockdep.h>
 #include <linux/mlx5/doorbell.h>
 
 #include "fake.h"
@@ -46,13 +49,19 @@ int fake_q_rw(struct mlx5_umr_fake *fd, const u64 *pas, u32 npas, u8 log_pg,
 	return 0;
 }
 
+/*
+ * Raise @cq's completion event. It reaches comp() from the workqueue, as
+ * from an interrupt some time after the doorbell: never inside write_db(),
+ * where the service holds its send queue lock. Only a command in sync mode
+ * (@nt set) collects it for delivery before the command returns.
+ */
 static void fake_cq_signal(struct mlx5_umr_fake *fd, struct fake_cq *cq,
 			   struct fake_notify *nt)
 {
 	fd->cnt.events++;
 	if (!cq->hcq)
 		return;
-	if (!(fd->flags & MLX5_UMR_FAKE_F_SYNC)) {
+	if (!nt || !(fd->flags & MLX5_UMR_FAKE_F_SYNC)) {
 		queue_work(fd->wq, &cq->work);
 		return;
 	}
@@ -72,7 +81,8 @@ void fake_cq_work(struct work_struct *work)
 }
 
 /**
- * fake_notify_deliver() - call comp() for CQs collected in sync mode
+ * fake_notify_deliver() - call comp() for CQs a command collected in sync
+ * mode
  * @fd: the fake
  * @nt: collected under fd->lock, which must no longer be held
  */
@@ -190,149 +200,202 @@ static void fake_qp_error(struct mlx5_umr_fake *fd, struct fake_qp *qp,
 	qp->state = MLX5_QP_STATE_ERR;
 }
 
+/* The control segment of the WQE at the engine's consumer counter. */
+struct fake_wqe_hdr {
+	u16 idx;	/* the index the WQE carries, which its CQE reports */
+	u8 opcode;
+	u8 fm;		/* fm_ce_se */
+	u32 qpn;
+	u32 ds;		/* 16-byte segments */
+	u32 nbb;	/* basic blocks */
+};
+
+/*
+ * The producer counter of the QP's doorbell record, when the QP executes
+ * (RTS) or flushes (ERR) and nothing holds the engine back.
+ */
+static bool fake_sq_read_pi(struct mlx5_umr_fake *fd, struct fake_qp *qp,
+			    u16 *pi)
+{
+	__be32 dbr;
+
+	if (fd->internal_error || qp->dead || qp->delayed)
+		return false;
+	if (qp->state != MLX5_QP_STATE_RTS && qp->state != MLX5_QP_STATE_ERR)
+		return false;
+	if (fake_iommu_rw(fd, qp->dbr + MLX5_SND_DBR * 4, &dbr, 4, false))
+		return false;
+	*pi = be32_to_cpu(dbr) & 0xffff;
+	qp->last_pi = *pi;
+	return true;
+}
+
+/*
+ * A WQE the engine cannot go past: in RTS the QP errors with @err at it;
+ * either way the engine skips to the record, as hardware stops the QP.
+ */
+static void fake_sq_stop(struct mlx5_umr_fake *fd, struct fake_qp *qp,
+			 u8 opcode, u16 idx, int err, u16 pi,
+			 struct fake_notify *nt)
+{
+	if (qp->state == MLX5_QP_STATE_RTS)
+		fake_qp_error(fd, qp, opcode, idx, err, nt);
+	qp->ci = pi;
+}
+
+/* Read the first basic block of the WQE at the consumer counter. */
+static int fake_sq_fetch_hdr(struct mlx5_umr_fake *fd, struct fake_qp *qp,
+			     struct fake_wqe_hdr *h)
+{
+	const struct mlx5_wqe_ctrl_seg *ctrl = (void *)qp->wqe;
+	u32 mask = (1U << qp->log_sq) - 1;
+	u32 op, qpn_ds;
+
+	if (fake_q_rw(fd, qp->pas, qp->npas, qp->log_pg,
+		      (u64)(qp->ci & mask) * MLX5_SEND_WQE_BB, qp->wqe,
+		      MLX5_SEND_WQE_BB, false))
+		return fake_wqe_err(MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
+				    MLX5_UMR_FAKE_VS_RING_FAULT);
+	op = be32_to_cpu(ctrl->opmod_idx_opcode);
+	qpn_ds = be32_to_cpu(ctrl->qpn_ds);
+	h->opcode = op & MLX5_WQE_CTRL_OPCODE_MASK;
+	h->idx = (op & MLX5_WQE_CTRL_WQE_INDEX_MASK) >>
+		 MLX5_WQE_CTRL_WQE_INDEX_SHIFT;
+	h->qpn = qpn_ds >> MLX5_WQE_CTRL_QPN_SHIFT;
+	h->ds = qpn_ds & MLX5_WQE_CTRL_DS_MASK;
+	h->fm = ctrl->fm_ce_se;
+	h->nbb = max_t(u32, 1, DIV_ROUND_UP(h->ds * MLX5_SEND_WQE_DS,
+					    MLX5_SEND_WQE_BB));
+	if (h->idx != qp->ci)
+		qp->nr_idx_mismatch++;
+	return 0;
+}
+
+/* Read the basic blocks after the first, wrapping at the ring's end. */
+static int fake_sq_fetch_rest(struct mlx5_umr_fake *fd, struct fake_qp *qp,
+			      const struct fake_wqe_hdr *h)
+{
+	u32 mask = (1U << qp->log_sq) - 1;
+	u32 i;
+
+	for (i = 1; i < h->nbb; i++)
+		if (fake_q_rw(fd, qp->pas, qp->npas, qp->log_pg,
+			      (u64)((qp->ci + i) & mask) * MLX5_SEND_WQE_BB,
+			      qp->wqe + i * MLX5_SEND_WQE_BB,
+			      MLX5_SEND_WQE_BB, false))
+			return fake_wqe_err(MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
+					    MLX5_UMR_FAKE_VS_RING_FAULT);
+	return 0;
+}
+
+/* Check the control segment and run the WQE: 0 or its error. */
+static int fake_sq_exec(struct mlx5_umr_fake *fd, struct fake_qp *qp,
+			const struct fake_wqe_hdr *h)
+{
+	int err = fake_sq_fetch_rest(fd, qp, h);
+
+	if (!err && h->ds)
+		fake_log_wqe(fd, qp, h->idx, h->ds * MLX5_SEND_WQE_DS);
+	if (err)
+		;
+	else if (fd->faults.wqe_armed)
+		err = fake_wqe_err(fd->faults.wqe_synd, fd->faults.wqe_vsynd);
+	else if (!h->ds)
+		err = fake_wqe_err(MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR,
+				   MLX5_UMR_FAKE_VS_BAD_DS);
+	else if (h->qpn != qp->qpn)
+		err = fake_wqe_err(MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR,
+				   MLX5_UMR_FAKE_VS_BAD_QPN);
+	else if ((h->fm & 0xe0) > MLX5_FENCE_MODE_SMALL_AND_FENCE)
+		err = fake_wqe_err(MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR,
+				   MLX5_UMR_FAKE_VS_BAD_FENCE);
+	else
+		err = fake_wqe_exec(fd, qp, qp->wqe, h->ds * MLX5_SEND_WQE_DS);
+	fd->faults.wqe_armed = false;
+	return err;
+}
+
+/* Consume the WQE; a signalled success gets a CQE, a failure an error. */
+static void fake_sq_complete(struct mlx5_umr_fake *fd, struct fake_qp *qp,
+			     const struct fake_wqe_hdr *h, int err,
+			     struct fake_notify *nt)
+{
+	qp->ci += h->nbb;
+	if (err) {
+		fake_qp_error(fd, qp, h->opcode, h->idx, err, nt);
+		return;
+	}
+	qp->nr_wqes++;
+	fd->cnt.wqes++;
+	if (h->fm & MLX5_WQE_CTRL_CQ_UPDATE)
+		fake_req_cqe(fd, qp, h->opcode, h->idx, nt);
+}
+
+/* Execute, flush or skip one WQE. Return: false when the pass ends. */
+static bool fake_sq_step(struct mlx5_umr_fake *fd, struct fake_qp *qp,
+			 u16 pi, struct fake_notify *nt)
+{
+	struct fake_wqe_hdr h;
+	int err;
+
+	err = fake_sq_fetch_hdr(fd, qp, &h);
+	if (err) {
+		fake_sq_stop(fd, qp, 0, qp->ci, err, pi, nt);
+		return false;
+	}
+	/* a WQE claiming more WQEBBs than posted ends the pass */
+	if (h.nbb > (u16)(pi - qp->ci)) {
+		fake_sq_stop(fd, qp, h.opcode, h.idx,
+			     fake_wqe_err(MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR,
+					  MLX5_UMR_FAKE_VS_BAD_DS), pi, nt);
+		return false;
+	}
+	if (qp->state == MLX5_QP_STATE_ERR) {
+		fake_err_cqe(fd, qp, h.opcode, h.idx,
+			     MLX5_CQE_SYNDROME_WR_FLUSH_ERR,
+			     MLX5_UMR_FAKE_VS_NONE, nt);
+		qp->ci += h.nbb;
+		return true;
+	}
+	/* a null device consumes without executing */
+	err = fd->flags & MLX5_UMR_FAKE_F_NULL ? 0 : fake_sq_exec(fd, qp, &h);
+	fake_sq_complete(fd, qp, &h, err, nt);
+	return true;
+}
+
 /* Execute (RTS) or flush (ERR) WQEs up to the doorbell record. */
 static void fake_sq_process(struct mlx5_umr_fake *fd, struct fake_qp *qp,
 			    struct fake_notify *nt)
 {
-	u32 wqe_cnt = 1U << qp->log_sq;
-	__be32 dbr;
 	u16 pi;
 
-	if (fd->internal_error || qp->dead || qp->delayed)
+	lockdep_assert_held(&fd->lock);
+	if (!fake_sq_read_pi(fd, qp, &pi))
 		return;
-	if (qp->state != MLX5_QP_STATE_RTS && qp->state != MLX5_QP_STATE_ERR)
-		return;
-	if (fake_iommu_rw(fd, qp->dbr + MLX5_SND_DBR * 4, &dbr, 4, false))
-		return;
-	pi = be32_to_cpu(dbr) & 0xffff;
-	qp->last_pi = pi;
-	if ((u16)(pi - qp->ci) > wqe_cnt) {
-		if (qp->state == MLX5_QP_STATE_RTS)
-			fake_qp_error(fd, qp, 0, qp->ci,
-				      fake_wqe_err(MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR,
-						   MLX5_UMR_FAKE_VS_DB_OVERRUN),
-				      nt);
-		qp->ci = pi;
+	if ((u16)(pi - qp->ci) > 1U << qp->log_sq) {
+		fake_sq_stop(fd, qp, 0, qp->ci,
+			     fake_wqe_err(MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR,
+					  MLX5_UMR_FAKE_VS_DB_OVERRUN), pi, nt);
 		return;
 	}
-
 	/* A null device's fast path; anything unusual is left to the loop. */
 	if ((fd->flags & MLX5_UMR_FAKE_F_NULL) &&
 	    qp->state == MLX5_QP_STATE_RTS)
 		fake_null_consume(fd, qp, pi, nt);
-
-	while (qp->ci != pi) {
-		struct mlx5_wqe_ctrl_seg *ctrl = (void *)qp->wqe;
-		u16 idx = qp->ci;
-		u32 op, qpn_ds, ds, nbb, i;
-		u8 opcode, fm;
-		int err = 0;
-
-		if (fake_q_rw(fd, qp->pas, qp->npas, qp->log_pg,
-			      (u64)(idx & (wqe_cnt - 1)) * MLX5_SEND_WQE_BB,
-			      qp->wqe, MLX5_SEND_WQE_BB, false)) {
-			if (qp->state == MLX5_QP_STATE_RTS)
-				fake_qp_error(fd, qp, 0, idx,
-					      fake_wqe_err(MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
-							   MLX5_UMR_FAKE_VS_RING_FAULT),
-					      nt);
-			qp->ci = pi;
-			return;
-		}
-		op = be32_to_cpu(ctrl->opmod_idx_opcode);
-		qpn_ds = be32_to_cpu(ctrl->qpn_ds);
-		opcode = op & MLX5_WQE_CTRL_OPCODE_MASK;
-		ds = qpn_ds & MLX5_WQE_CTRL_DS_MASK;
-		fm = ctrl->fm_ce_se;
-		nbb = max_t(u32, 1, DIV_ROUND_UP(ds * MLX5_SEND_WQE_DS,
-						 MLX5_SEND_WQE_BB));
-		/* the CQE reports the index the WQE carries, as hardware does */
-		if (((op & MLX5_WQE_CTRL_WQE_INDEX_MASK) >>
-		     MLX5_WQE_CTRL_WQE_INDEX_SHIFT) != idx)
-			qp->nr_idx_mismatch++;
-		idx = (op & MLX5_WQE_CTRL_WQE_INDEX_MASK) >>
-		      MLX5_WQE_CTRL_WQE_INDEX_SHIFT;
-
-		/* a WQE claiming more WQEBBs than posted ends the pass */
-		if (nbb > (u16)(pi - qp->ci)) {
-			if (qp->state == MLX5_QP_STATE_RTS)
-				fake_qp_error(fd, qp, opcode, idx,
-					      fake_wqe_err(MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR,
-							   MLX5_UMR_FAKE_VS_BAD_DS),
-					      nt);
-			qp->ci = pi;
-			return;
-		}
-		if (qp->state == MLX5_QP_STATE_ERR) {
-			fake_err_cqe(fd, qp, opcode, idx,
-				     MLX5_CQE_SYNDROME_WR_FLUSH_ERR,
-				     MLX5_UMR_FAKE_VS_NONE, nt);
-			qp->ci += nbb;
-			continue;
-		}
-
-		if (fd->flags & MLX5_UMR_FAKE_F_NULL) {
-			qp->ci += nbb;
-			qp->nr_wqes++;
-			fd->cnt.wqes++;
-			if (fm & MLX5_WQE_CTRL_CQ_UPDATE)
-				fake_req_cqe(fd, qp, opcode, idx, nt);
-			continue;
-		}
-
-		for (i = 1; i < nbb && !err; i++)
-			if (fake_q_rw(fd, qp->pas, qp->npas, qp->log_pg,
-				      (u64)((qp->ci + i) & (wqe_cnt - 1)) *
-				      MLX5_SEND_WQE_BB,
-				      qp->wqe + i * MLX5_SEND_WQE_BB,
-				      MLX5_SEND_WQE_BB, false))
-				err = fake_wqe_err(MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
-						   MLX5_UMR_FAKE_VS_RING_FAULT);
-		if (!err && ds)
-			fake_log_wqe(fd, qp, idx, ds * MLX5_SEND_WQE_DS);
-
-		if (err)
-			;
-		else if (fd->faults.wqe_armed)
-			err = fake_wqe_err(fd->faults.wqe_synd,
-					   fd->faults.wqe_vsynd);
-		else if (!ds)
-			err = fake_wqe_err(MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR,
-					   MLX5_UMR_FAKE_VS_BAD_DS);
-		else if ((qpn_ds >> MLX5_WQE_CTRL_QPN_SHIFT) != qp->qpn)
-			err = fake_wqe_err(MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR,
-					   MLX5_UMR_FAKE_VS_BAD_QPN);
-		else if ((fm & 0xe0) > MLX5_FENCE_MODE_SMALL_AND_FENCE)
-			err = fake_wqe_err(MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR,
-					   MLX5_UMR_FAKE_VS_BAD_FENCE);
-		else
-			err = fake_wqe_exec(fd, qp, qp->wqe,
-					    ds * MLX5_SEND_WQE_DS);
-		fd->faults.wqe_armed = false;
-
-		qp->ci += nbb;
-		if (err) {
-			fake_qp_error(fd, qp, opcode, idx, err, nt);
-			continue;
-		}
-		qp->nr_wqes++;
-		fd->cnt.wqes++;
-		if (fm & MLX5_WQE_CTRL_CQ_UPDATE)
-			fake_req_cqe(fd, qp, opcode, idx, nt);
-	}
+	while (qp->ci != pi && fake_sq_step(fd, qp, pi, nt))
+		;
 }
 
 /**
  * fake_qp_flush_all() - move a QP to ERR and flush what is posted
  * @fd: the fake
  * @qp: the QP (2ERR_QP command)
- * @nt: notifications to deliver after dropping fd->lock
- *
- * Context: fd->lock held.
+ * @nt: the command's events, delivered after it dropped fd->lock
  */
 void fake_qp_flush_all(struct mlx5_umr_fake *fd, struct fake_qp *qp,
 		       struct fake_notify *nt)
 {
+	lockdep_assert_held(&fd->lock);
 	qp->state = MLX5_QP_STATE_ERR;
 	fake_sq_process(fd, qp, nt);
 }
@@ -342,18 +405,16 @@ void fake_qp_delay_work(struct work_struct *work)
 	struct fake_qp *qp = container_of(to_delayed_work(work),
 					  struct fake_qp, delay_work);
 	struct mlx5_umr_fake *fd = qp->fd;
-	struct fake_notify nt = {};
 	unsigned long flags;
 
 	spin_lock_irqsave(&fd->lock, flags);
 	qp->delayed = false;
-	fake_sq_process(fd, qp, &nt);
+	fake_sq_process(fd, qp, NULL);
 	spin_unlock_irqrestore(&fd->lock, flags);
-	fake_notify_deliver(fd, &nt);
 }
 
 static void fake_sq_doorbell(struct mlx5_umr_fake *fd, u32 uar,
-			     const __be32 val[2], struct fake_notify *nt)
+			     const __be32 val[2])
 {
 	u32 qpn = be32_to_cpu(val[1]) >> MLX5_WQE_CTRL_QPN_SHIFT;
 	struct fake_qp *qp = xa_load(&fd->qps, qpn);
@@ -373,11 +434,11 @@ static void fake_sq_doorbell(struct mlx5_umr_fake *fd, u32 uar,
 		fd->faults.delay_ms = 0;
 		return;
 	}
-	fake_sq_process(fd, qp, nt);
+	fake_sq_process(fd, qp, NULL);
 }
 
 static void fake_cq_doorbell(struct mlx5_umr_fake *fd, u32 uar,
-			     const __be32 val[2], struct fake_notify *nt)
+			     const __be32 val[2])
 {
 	struct fake_cq *cq = xa_load(&fd->cqs, be32_to_cpu(val[1]) & 0xffffff);
 	u32 ci = be32_to_cpu(val[0]) & 0xffffff;
@@ -389,17 +450,29 @@ static void fake_cq_doorbell(struct mlx5_umr_fake *fd, u32 uar,
 	/* armed with CQEs already past ci: the event fires at once */
 	if ((cq->pi - ci) & 0xffffff) {
 		cq->armed = false;
-		fake_cq_signal(fd, cq, nt);
+		fake_cq_signal(fd, cq, NULL);
 	} else {
 		cq->armed = true;
 	}
 }
 
+/**
+ * fake_write_db() - a doorbell (MMIO) write into a UAR page
+ * @hca: the fake
+ * @uar: the page
+ * @offset: MLX5_BF_OFFSET (send) or MLX5_CQ_DOORBELL (arm)
+ * @val: the 64-bit value, big endian
+ *
+ * A send doorbell executes the posted WQEs and writes their CQEs before
+ * returning (unless execution is deferred); the completion events they
+ * raise are queued, never delivered from here.
+ *
+ * Context: any; the caller may hold its own spinlocks.
+ */
 void fake_write_db(struct mlx5_umr_hca *hca, struct mlx5_umr_uar *uar,
 		   unsigned int offset, const __be32 val[2])
 {
 	struct mlx5_umr_fake *fd = to_fake(hca);
-	struct fake_notify nt = {};
 	unsigned long flags;
 
 	spin_lock_irqsave(&fd->lock, flags);
@@ -410,12 +483,11 @@ void fake_write_db(struct mlx5_umr_hca *hca, struct mlx5_umr_uar *uar,
 		goto out;
 	}
 	if (offset == MLX5_BF_OFFSET)
-		fake_sq_doorbell(fd, uar->index, val, &nt);
+		fake_sq_doorbell(fd, uar->index, val);
 	else if (offset == MLX5_CQ_DOORBELL)
-		fake_cq_doorbell(fd, uar->index, val, &nt);
+		fake_cq_doorbell(fd, uar->index, val);
 	else
 		fd->cnt.bad_doorbells++;
 out:
 	spin_unlock_irqrestore(&fd->lock, flags);
-	fake_notify_deliver(fd, &nt);
 }

@@ -27,6 +27,10 @@
 #define ERR_PROT(v)	fake_wqe_err(MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, \
 				     MLX5_UMR_FAKE_VS_##v)
 
+/*
+ * One UMR WQE being executed: what its ctrl and UMR ctrl segments say,
+ * gathered by fake_umr_parse() before anything else is looked at.
+ */
 struct fake_umr {
 	struct mlx5_umr_fake *fd;
 	struct fake_qp *qp;
@@ -35,6 +39,12 @@ struct fake_umr {
 	u32 ptr_key;
 	u64 ptr_addr;
 	u32 xlt_oct;
+	u8 flags;	/* UMR ctrl flags */
+	u64 mask;	/* mkey_mask */
+	u64 xlt_off;	/* octowords, with TRANSLATION_OFFSET_EN */
+	u32 bsf_oct;	/* without TRANSLATION_OFFSET_EN */
+	u64 need;	/* bytes the segments take */
+	const void *seg;	/* the mkey segment */
 };
 
 /* Read @n bytes at byte @off of the UMR's translation data. */
@@ -120,111 +130,148 @@ static int fake_umr_check_mask(struct mlx5_umr_fake *fd, u64 mask)
 	return 0;
 }
 
-static int fake_umr_exec(struct mlx5_umr_fake *fd, struct fake_qp *qp,
-			 const u8 *wqe, unsigned int size)
+/* The UMR ctrl segment: flags, translation size and offset, BSF size. */
+static int fake_umr_parse_ctrl(struct fake_umr *u,
+			       const struct mlx5_wqe_umr_ctrl_seg *uc)
 {
-	const struct mlx5_wqe_ctrl_seg *ctrl = (const void *)wqe;
-	const struct mlx5_wqe_umr_ctrl_seg *uc = (const void *)(ctrl + 1);
-	const void *seg = uc + 1;
-	struct fake_umr u = { .fd = fd, .qp = qp, .wqe = wqe };
-	u8 flags = uc->flags;
-	u64 mask = be64_to_cpu(uc->mkey_mask);
-	u64 xlt_off = 0, need = FAKE_UMR_HDR;
-	u32 bsf_oct = 0, newpd;
-	struct fake_mkey *mk;
-	u8 mode;
-	int err;
+	const u8 known = MLX5_UMR_TRANSLATION_OFFSET_EN | MLX5_UMR_CHECK_FREE |
+			 MLX5_UMR_CHECK_NOT_FREE | MLX5_UMR_INLINE;
+	const u8 both = MLX5_UMR_CHECK_FREE | MLX5_UMR_CHECK_NOT_FREE;
 
-	if (flags & ~(MLX5_UMR_TRANSLATION_OFFSET_EN | MLX5_UMR_CHECK_FREE |
-		      MLX5_UMR_CHECK_NOT_FREE | MLX5_UMR_INLINE))
+	u->flags = uc->flags;
+	u->mask = be64_to_cpu(uc->mkey_mask);
+	if (u->flags & ~known)
 		return ERR_OP(BAD_FLAGS);
-	if ((flags & (MLX5_UMR_CHECK_FREE | MLX5_UMR_CHECK_NOT_FREE)) ==
-	    (MLX5_UMR_CHECK_FREE | MLX5_UMR_CHECK_NOT_FREE))
+	if ((u->flags & both) == both)
 		return ERR_OP(BAD_FLAGS);
-
-	u.xlt_oct = be16_to_cpu(uc->xlt_octowords);
-	u.inline_xlt = flags & MLX5_UMR_INLINE;
-	if (flags & MLX5_UMR_TRANSLATION_OFFSET_EN) {
+	u->xlt_oct = be16_to_cpu(uc->xlt_octowords);
+	u->inline_xlt = u->flags & MLX5_UMR_INLINE;
+	if (u->flags & MLX5_UMR_TRANSLATION_OFFSET_EN) {
 		u32 hi = be32_to_cpu(uc->xlt_offset_47_16);
 
-		if (hi && !fd->caps.umr_extended_translation_offset)
+		if (hi && !u->fd->caps.umr_extended_translation_offset)
 			return ERR_OP(XLT_OFFSET);
-		xlt_off = be16_to_cpu(uc->xlt_offset) | (u64)hi << 16;
+		u->xlt_off = be16_to_cpu(uc->xlt_offset) | (u64)hi << 16;
 	} else {
-		bsf_oct = be16_to_cpu(uc->bsf_octowords);
+		u->bsf_oct = be16_to_cpu(uc->bsf_octowords);
 	}
-	if (u.inline_xlt) {
-		if (u.xlt_oct % 4)
+	return 0;
+}
+
+/* The WQE holds its segments; a pointer to the translation is usable. */
+static int fake_umr_parse_size(struct fake_umr *u, unsigned int size)
+{
+	const struct mlx5_wqe_data_seg *ds;
+
+	u->need = FAKE_UMR_HDR;
+	if (u->inline_xlt) {
+		if (u->xlt_oct % 4)
 			return ERR_LEN(XLT_ALIGN);
-		need += (u64)u.xlt_oct * 16;
-	} else if (u.xlt_oct) {
-		need += sizeof(struct mlx5_wqe_data_seg);
+		u->need += (u64)u->xlt_oct * 16;
+	} else if (u->xlt_oct) {
+		u->need += sizeof(struct mlx5_wqe_data_seg);
 	}
-	need += (u64)bsf_oct * 16;
-	if (need > size)
+	u->need += (u64)u->bsf_oct * 16;
+	if (u->need > size)
 		return ERR_LEN(BAD_DS);
+	if (u->inline_xlt || !u->xlt_oct)
+		return 0;
 
-	if (!u.inline_xlt && u.xlt_oct) {
-		const struct mlx5_wqe_data_seg *ds = (const void *)(wqe +
-								  FAKE_UMR_HDR);
+	ds = (const void *)(u->wqe + FAKE_UMR_HDR);
+	u->ptr_key = be32_to_cpu(ds->lkey);
+	u->ptr_addr = be64_to_cpu(ds->addr);
+	if (be32_to_cpu(ds->byte_count) < u->xlt_oct * 16)
+		return ERR_LEN(PTR_LEN);
+	/* Translation tables are 2048-byte aligned (MLX5_UMR_ALIGN). */
+	if (u->ptr_addr & (SZ_2K - 1))
+		return ERR_OP(PTR_ALIGN);
+	if (u->ptr_key == MLX5_UMR_FAKE_RESD_LKEY &&
+	    (!u->qp->rlky || !u->fd->caps.umr_ptr_rlky))
+		return ERR_PROT(PTR_NO_RLKY);
+	return 0;
+}
 
-		u.ptr_key = be32_to_cpu(ds->lkey);
-		u.ptr_addr = be64_to_cpu(ds->addr);
-		if (be32_to_cpu(ds->byte_count) < u.xlt_oct * 16)
-			return ERR_LEN(PTR_LEN);
-		/* Translation tables are 2048-byte aligned (MLX5_UMR_ALIGN). */
-		if (u.ptr_addr & (SZ_2K - 1))
-			return ERR_OP(PTR_ALIGN);
-		if (u.ptr_key == MLX5_UMR_FAKE_RESD_LKEY &&
-		    (!qp->rlky || !fd->caps.umr_ptr_rlky))
-			return ERR_PROT(PTR_NO_RLKY);
-	}
+/* The target mkey: UMR may change it, in its state, as far as the WQE asks. */
+static int fake_umr_check_mkey(struct fake_umr *u, struct fake_mkey *mk,
+			       u8 mode)
+{
+	struct mlx5_umr_fake *fd = u->fd;
+	int err;
 
-	mk = fake_mkey_lookup(fd, be32_to_cpu(ctrl->umr_mkey));
-	if (!mk)
-		return ERR_PROT(MKEY_UNKNOWN);
 	if (!MLX5_GET(mkc, mk->mkc, umr_en))
 		return ERR_PROT(MKEY_NOT_UMR);
-	mode = fake_mkey_access_mode(mk->mkc);
 	if (fd->caps.umr_indirect_mkey_disabled &&
 	    (mode == MLX5_MKC_ACCESS_MODE_KLMS ||
 	     mode == MLX5_MKC_ACCESS_MODE_KSM))
 		return ERR_PROT(INDIRECT_DISABLED);
 	/* Kernel names: CHECK_FREE = fail if free, CHECK_NOT_FREE = fail if not free */
-	if ((flags & MLX5_UMR_CHECK_FREE) && MLX5_GET(mkc, mk->mkc, free))
+	if ((u->flags & MLX5_UMR_CHECK_FREE) && MLX5_GET(mkc, mk->mkc, free))
 		return ERR_PROT(MKEY_FREE);
-	if ((flags & MLX5_UMR_CHECK_NOT_FREE) && !MLX5_GET(mkc, mk->mkc, free))
+	if ((u->flags & MLX5_UMR_CHECK_NOT_FREE) &&
+	    !MLX5_GET(mkc, mk->mkc, free))
 		return ERR_PROT(MKEY_NOT_FREE);
-	err = fake_umr_check_mask(fd, mask);
+	err = fake_umr_check_mask(fd, u->mask);
 	if (err)
 		return err;
-	if (xlt_off + u.xlt_oct > mk->xlt_oct)
+	if (u->xlt_off + u->xlt_oct > mk->xlt_oct)
 		return ERR_LEN(XLT_TOO_BIG);
-	if (bsf_oct > mk->bsf_oct)
+	if (u->bsf_oct > mk->bsf_oct)
 		return ERR_PROT(BSF);
-	if (mask & MLX5_MKEY_MASK_PD) {
-		newpd = MLX5_GET(mkc, seg, pd);
-		if (!xa_load(&fd->pds, newpd))
-			return ERR_PROT(BAD_PD);
-	}
-	err = fake_umr_check_entries(&u, mode, xlt_off);
-	if (err)
-		return err;
+	if ((u->mask & MLX5_MKEY_MASK_PD) &&
+	    !xa_load(&fd->pds, MLX5_GET(mkc, u->seg, pd)))
+		return ERR_PROT(BAD_PD);
+	return 0;
+}
 
-	/* all checks passed: commit */
-	if (u.xlt_oct) {
-		err = fake_umr_xlt_read(&u, 0, mk->xlt + xlt_off * 16,
-					(size_t)u.xlt_oct * 16);
+/* Every check passed: write translation, BSF and the masked fields. */
+static int fake_umr_commit(struct fake_umr *u, struct fake_mkey *mk)
+{
+	int err;
+
+	if (u->xlt_oct) {
+		err = fake_umr_xlt_read(u, 0, mk->xlt + u->xlt_off * 16,
+					(size_t)u->xlt_oct * 16);
 		if (err)
 			return err;
 	}
-	if (bsf_oct) {
-		const u8 *bsf = wqe + need - (u64)bsf_oct * 16;
+	if (u->bsf_oct) {
+		const u8 *bsf = u->wqe + u->need - (u64)u->bsf_oct * 16;
 
-		memcpy(mk->bsf, bsf, (size_t)bsf_oct * 16);
+		memcpy(mk->bsf, bsf, (size_t)u->bsf_oct * 16);
 	}
-	fake_mkey_apply_mask(mk->mkc, seg, mask);
+	fake_mkey_apply_mask(mk->mkc, u->seg, u->mask);
 	return 0;
+}
+
+static int fake_umr_exec(struct mlx5_umr_fake *fd, struct fake_qp *qp,
+			 const u8 *wqe, unsigned int size)
+{
+	const struct mlx5_wqe_ctrl_seg *ctrl = (const void *)wqe;
+	const struct mlx5_wqe_umr_ctrl_seg *uc = (const void *)(ctrl + 1);
+	struct fake_umr u = {
+		.fd = fd, .qp = qp, .wqe = wqe, .seg = uc + 1,
+	};
+	struct fake_mkey *mk;
+	u8 mode;
+	int err;
+
+	err = fake_umr_parse_ctrl(&u, uc);
+	if (err)
+		return err;
+	err = fake_umr_parse_size(&u, size);
+	if (err)
+		return err;
+	mk = fake_mkey_lookup(fd, be32_to_cpu(ctrl->umr_mkey));
+	if (!mk)
+		return ERR_PROT(MKEY_UNKNOWN);
+	mode = fake_mkey_access_mode(mk->mkc);
+	err = fake_umr_check_mkey(&u, mk, mode);
+	if (err)
+		return err;
+	err = fake_umr_check_entries(&u, mode, u.xlt_off);
+	if (err)
+		return err;
+	return fake_umr_commit(&u, mk);
 }
 
 static int fake_set_psv_exec(struct mlx5_umr_fake *fd, const u8 *wqe,

@@ -11,9 +11,8 @@
 #include <linux/jiffies.h>
 #include <linux/timer.h>
 #include <linux/completion.h>
-#include <linux/kthread.h>
 
-#include "fake_test_util.h"
+#include "umr_kunit.h"
 
 struct ft_nop {
 	struct mlx5_wqe_ctrl_seg ctrl;
@@ -98,7 +97,7 @@ static void fake_wqe_ring_wrap(struct kunit *test)
 			KUNIT_ASSERT_TRUE(test, ft_poll(ft, &cqe));
 			KUNIT_EXPECT_EQ(test, cqe.op_own,
 					MLX5_CQE_REQ << 4 |
-					!!((ft->cq_ci - 1) & 4));
+					(((ft->cq_ci - 1) >> 2) & 1));
 			KUNIT_EXPECT_EQ(test, be16_to_cpu(cqe.wqe_counter),
 					(u16)(3 * (i - 1)));
 			KUNIT_ASSERT_TRUE(test, ft_poll(ft, &cqe));
@@ -591,24 +590,33 @@ static void fake_wqe_2err_flush(struct kunit *test)
 	ft_teardown(ft);
 }
 
-/* Arming: comp() runs once per arm, inside write_db in sync mode. */
+/*
+ * Arming: comp() runs once per arm. In sync mode too it follows the
+ * doorbell from the workqueue, never inside write_db.
+ */
 static void fake_wqe_arm_sync(struct kunit *test)
 {
 	struct ft *ft = ft_setup(test, MLX5_UMR_FAKE_F_SYNC, NULL, 6, 6);
 	struct mlx5_cqe64 cqe;
 
 	ft_nop_post(ft, true);
+	mlx5_umr_fake_flush(ft->fake);
 	KUNIT_EXPECT_EQ(test, atomic_read(&ft->comps), 0);	/* not armed */
 	ft_arm(ft);	/* a CQE is pending: fires at once */
+	mlx5_umr_fake_flush(ft->fake);
 	KUNIT_EXPECT_EQ(test, atomic_read(&ft->comps), 1);
 	KUNIT_ASSERT_TRUE(test, ft_poll(ft, &cqe));
 	ft_arm(ft);
+	mlx5_umr_fake_flush(ft->fake);
 	KUNIT_EXPECT_EQ(test, atomic_read(&ft->comps), 1);
 	ft_nop_post(ft, false);
+	mlx5_umr_fake_flush(ft->fake);
 	KUNIT_EXPECT_EQ(test, atomic_read(&ft->comps), 1);
 	ft_nop_post(ft, true);
+	mlx5_umr_fake_flush(ft->fake);
 	KUNIT_EXPECT_EQ(test, atomic_read(&ft->comps), 2);
 	ft_nop_post(ft, true);	/* disarmed by the last event */
+	mlx5_umr_fake_flush(ft->fake);
 	KUNIT_EXPECT_EQ(test, atomic_read(&ft->comps), 2);
 	ft_teardown(ft);
 }
@@ -874,59 +882,59 @@ static void fake_wqe_softirq(struct kunit *test)
 
 #define FT_STRESS_N	300
 
+/* A thread's QP, and the data path thread's key. */
 struct ft_stress {
 	struct ft *ft;
-	u32 key;	/* for the data path thread */
-	struct completion done;
-	int errors;
+	u32 key;
+	bool stuck;	/* a CQE never came: nothing more to check */
 };
 
-/* Post signalled NOPs one at a time and wait for each CQE. */
-static int ft_stress_post(void *arg)
+/* Post one signalled NOP and wait for its CQE. */
+static int ft_stress_post(struct ft_stress *s, unsigned int i)
 {
-	struct ft_stress *s = arg;
 	struct mlx5_cqe64 cqe;
 	unsigned long deadline;
-	int i;
 
-	for (i = 0; i < FT_STRESS_N; i++) {
-		ft_nop_post(s->ft, true);
-		/* A time bound, not a spin count: the host may be busy. */
-		deadline = jiffies + 10 * HZ;
-		while (!ft_poll(s->ft, &cqe)) {
-			if (time_after(jiffies, deadline)) {
-				s->errors++;
-				goto out;
-			}
-			cond_resched();
+	if (s->stuck)
+		return 0;
+	ft_nop_post(s->ft, true);
+	/* A time bound, not a spin count: the host may be busy. */
+	deadline = jiffies + 10 * HZ;
+	while (!ft_poll(s->ft, &cqe)) {
+		if (time_after(jiffies, deadline)) {
+			s->stuck = true;
+			return -ETIMEDOUT;
 		}
-		if (cqe.op_own >> 4 != MLX5_CQE_REQ ||
-		    be16_to_cpu(cqe.wqe_counter) != (u16)i)
-			s->errors++;
+		cond_resched();
 	}
-out:
-	complete(&s->done);
+	if (cqe.op_own >> 4 != MLX5_CQE_REQ ||
+	    be16_to_cpu(cqe.wqe_counter) != (u16)i)
+		return -EIO;
 	return 0;
 }
 
-static int ft_stress_xfer(void *arg)
+static int ft_stress_xfer(struct ft_stress *s, unsigned int i)
 {
-	struct ft_stress *s = arg;
 	u8 buf[64];
-	int i;
+	int err = 0;
 
-	for (i = 0; i < FT_STRESS_N; i++) {
-		memset(buf, i, sizeof(buf));
-		if (mlx5_umr_fake_xfer(s->ft->fake, s->key, i % 64, buf,
-				       sizeof(buf), true, false) ||
-		    mlx5_umr_fake_xfer(s->ft->fake, s->key, i % 64, buf,
-				       sizeof(buf), false, false) ||
-		    memchr_inv(buf, i & 0xff, sizeof(buf)))
-			s->errors++;
-		cond_resched();
-	}
-	complete(&s->done);
-	return 0;
+	memset(buf, i, sizeof(buf));
+	if (mlx5_umr_fake_xfer(s->ft->fake, s->key, i % 64, buf, sizeof(buf),
+			       true, false) ||
+	    mlx5_umr_fake_xfer(s->ft->fake, s->key, i % 64, buf, sizeof(buf),
+			       false, false) ||
+	    memchr_inv(buf, i & 0xff, sizeof(buf)))
+		err = -EIO;
+	cond_resched();
+	return err;
+}
+
+/* Threads 0 and 1 post on their QPs, thread 2 moves data. */
+static int ft_stress_step(struct umr_kunit_submitter *sub, unsigned int i)
+{
+	if (sub->id == 2)
+		return ft_stress_xfer(sub->priv, i);
+	return ft_stress_post(sub->priv, i);
 }
 
 /*
@@ -935,37 +943,38 @@ static int ft_stress_xfer(void *arg)
  */
 static void fake_wqe_concurrent(struct kunit *test)
 {
+	struct umr_kunit_submitters subs;
 	struct mlx5_umr_fake_counters c;
 	struct mlx5_umr_fake_attr attr;
 	struct mlx5_umr_fake *fake;
 	struct mlx5_umr_dma_buf mr;
-	struct ft_stress s[3] = {};
+	struct ft_stress *s[3];
 	int i;
 
 	mlx5_umr_fake_attr_init(&attr);
 	attr.flags = MLX5_UMR_FAKE_F_ASYNC_EXEC;
 	fake = mlx5_umr_fake_create(&attr);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(fake));
+	umr_kunit_submitters_init(test, &subs, NULL, 3, FT_STRESS_N,
+				  sizeof(struct ft_stress));
+	subs.step = ft_stress_step;
 	for (i = 0; i < 3; i++) {
-		s[i].ft = ft_setup_on(test, fake, 4, 4);
-		init_completion(&s[i].done);
+		s[i] = subs.t[i].priv;
+		s[i]->ft = ft_setup_on(test, fake, 4, 4);
 	}
-	s[2].key = ft_mr(s[2].ft, &mr, PAGE_SIZE, 0x1000, FT_LW);
-	kthread_run(ft_stress_post, &s[0], "ft_stress0");
-	kthread_run(ft_stress_post, &s[1], "ft_stress1");
-	kthread_run(ft_stress_xfer, &s[2], "ft_stress2");
-	for (i = 0; i < 3; i++) {
-		wait_for_completion(&s[i].done);
-		KUNIT_EXPECT_EQ(test, s[i].errors, 0);
-	}
+	s[2]->key = ft_mr(s[2]->ft, &mr, PAGE_SIZE, 0x1000, FT_LW);
+	umr_kunit_submitters_run(test, &subs, "ft_stress", NULL, NULL);
+	for (i = 0; i < 3; i++)
+		KUNIT_EXPECT_EQ(test, subs.t[i].errors, 0);
 	mlx5_umr_fake_get_counters(fake, &c);
 	KUNIT_EXPECT_EQ(test, c.wqes, 2ULL * FT_STRESS_N);
 	KUNIT_EXPECT_EQ(test, c.cqes, 2ULL * FT_STRESS_N);
 	KUNIT_EXPECT_EQ(test, c.qps, 3U);
-	ft_del_mkey(s[2].ft, s[2].key);
-	s[2].ft->hca->ops->free_dma_buf(s[2].ft->hca, &mr);
+	ft_del_mkey(s[2]->ft, s[2]->key);
+	s[2]->ft->hca->ops->free_dma_buf(s[2]->ft->hca, &mr);
 	for (i = 0; i < 3; i++)
-		ft_teardown(s[i].ft);
+		ft_teardown(s[i]->ft);
+	umr_kunit_submitters_fini(&subs);
 	mlx5_umr_fake_get_counters(fake, &c);
 	KUNIT_EXPECT_EQ(test, c.pds + c.cqs + c.qps + c.uars + c.mkeys, 0U);
 	KUNIT_EXPECT_EQ(test, c.iommu_pages, 0ULL);
@@ -1087,3 +1096,4 @@ kunit_test_suite(fake_wqe_suite);
 MODULE_DESCRIPTION("KUnit tests of the fake mlx5 HCA's WQE engine");
 MODULE_LICENSE("Dual BSD/GPL");
 MODULE_IMPORT_NS(MLX5_UMR);
+MODULE_IMPORT_NS(MLX5_UMR_KUNIT);

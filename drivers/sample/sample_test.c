@@ -17,6 +17,7 @@
 #include <linux/mlx5_umr_fake.h>
 
 #include "mlx5_umr_sample.h"
+#include "umr_kunit.h"
 
 #define NSEG 5
 
@@ -34,7 +35,6 @@ struct sample_ctx {
 
 static int sample_test_init(struct kunit *test)
 {
-	struct mlx5_umr_fake_attr attr;
 	struct sample_ctx *c;
 	struct scatterlist *sg;
 	unsigned int i;
@@ -43,12 +43,8 @@ static int sample_test_init(struct kunit *test)
 	if (!c)
 		return -ENOMEM;
 	test->priv = c;
-	mlx5_umr_fake_attr_init(&attr);
-	attr.flags = MLX5_UMR_FAKE_F_REGISTER;
-	c->fake = mlx5_umr_fake_create(&attr);
-	if (IS_ERR_OR_NULL(c->fake))
-		return -ENODEV;
-	c->dev = mlx5_umr_fake_hca(c->fake)->umr;
+	c->fake = umr_kunit_fake_registered(test, 0);
+	c->dev = umr_kunit_fake_umr(c->fake);
 	if (sg_alloc_table(&c->sgt, NSEG, GFP_KERNEL))
 		return -ENOMEM;
 	for_each_sg(c->sgt.sgl, sg, NSEG, i) {
@@ -202,3 +198,4 @@ MODULE_DESCRIPTION("KUnit test of the mlx5 UMR sample ULP");
 MODULE_LICENSE("Dual BSD/GPL");
 MODULE_IMPORT_NS(MLX5_UMR);
 MODULE_IMPORT_NS(MLX5_UMR_TESTING);
+MODULE_IMPORT_NS(MLX5_UMR_KUNIT);

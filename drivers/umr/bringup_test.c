@@ -2,14 +2,14 @@
 /*
  * mlx5-umr: KUnit tests of the command mailboxes the service sends.
  *
- * A "tap" HCA sits between the service and a private fake: every operation
- * is forwarded to the fake and every mailbox and queue allocation is
- * recorded. Each recorded mailbox is then compared, whole and byte for
- * byte, with one built here independently with MLX5_SET, field by field as
- * upstream Linux 6.1 builds it for the same object (the comments cite the
- * function). Addresses and object numbers come from what the tap recorded,
- * after checking they are consistent. The fake executing each mailbox with
- * status OK is what it accepts.
+ * The recording HCA (tests/kunit) sits between the service and a private
+ * fake: every operation is forwarded to the fake and every mailbox and
+ * queue allocation is recorded. Each recorded mailbox is then compared,
+ * whole and byte for byte, with one built here independently with
+ * MLX5_SET, field by field as upstream Linux 6.1 builds it for the same
+ * object (the comments cite the function). Addresses and object numbers
+ * come from what was recorded, after checking they are consistent. The
+ * fake executing each mailbox with status OK is what it accepts.
  *
  * Copyright (c) 2026 The mlx5-umr authors.
  */
@@ -17,7 +17,6 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/log2.h>
-#include <linux/mutex.h>
 #include <linux/workqueue.h>
 #include <linux/mlx5/mlx5_ifc.h>
 #include <linux/mlx5/device.h>
@@ -28,299 +27,14 @@
 #include <linux/mlx5_umr_fake.h>
 
 #include "umr.h"
+#include "umr_kunit.h"
 
-#define TAP_MAX_REC	96
+#define BU_MAX_REC	96
 /* Mismatching words printed per mailbox before giving up. */
-#define TAP_MAX_DIFF	16
-
-enum tap_kind {
-	TAP_CMD,
-	TAP_CREATE_CQ,
-	TAP_DESTROY_CQ,
-	TAP_BUF,
-	TAP_FREE_BUF,
-	TAP_UAR,
-	TAP_FREE_UAR,
-};
-
-static const char * const tap_kind_name[] = {
-	[TAP_CMD] = "cmd_exec",
-	[TAP_CREATE_CQ] = "create_cq",
-	[TAP_DESTROY_CQ] = "destroy_cq",
-	[TAP_BUF] = "alloc_dma_buf",
-	[TAP_FREE_BUF] = "free_dma_buf",
-	[TAP_UAR] = "alloc_uar",
-	[TAP_FREE_UAR] = "free_uar",
-};
-
-/**
- * struct tap_rec - one backend operation as the service called it
- * @kind: which operation
- * @ret: what the fake returned
- * @opcode: command opcode (TAP_CMD, TAP_CREATE_CQ)
- * @in: copy of the input mailbox as the service passed it
- * @inlen: its length
- * @out: copy of the output mailbox after execution
- * @outlen: its length
- * @num: cqn (CQ records), UAR index (UAR records)
- * @size: buffer size asked for (TAP_BUF, TAP_FREE_BUF)
- * @npages: pages of the buffer
- * @pages: copy of the buffer's page addresses (TAP_BUF)
- * @cpu: the buffer's CPU address (TAP_BUF)
- */
-struct tap_rec {
-	enum tap_kind kind;
-	int ret;
-	u16 opcode;
-	void *in;
-	int inlen;
-	void *out;
-	int outlen;
-	u32 num;
-	size_t size;
-	unsigned int npages;
-	dma_addr_t *pages;
-	void *cpu;
-};
-
-/**
- * struct tap - an HCA that forwards to a fake and records
- * @hca: what the service sees
- * @fhca: the fake's HCA every call goes to
- * @lock: protects @rec, @n and @lost
- * @rec: the operations, in call order
- * @n: records used
- * @lost: operations not recorded (full or out of memory)
- */
-struct tap {
-	struct mlx5_umr_hca hca;
-	struct mlx5_umr_hca *fhca;
-	struct mutex lock; /* @rec, @n, @lost */
-	struct tap_rec rec[TAP_MAX_REC];
-	unsigned int n;
-	unsigned int lost;
-};
-
-static struct tap *to_tap(struct mlx5_umr_hca *hca)
-{
-	return container_of(hca, struct tap, hca);
-}
-
-/* Returns a slot to fill, or NULL (counted as lost); caller holds lock. */
-static struct tap_rec *tap_slot(struct tap *t, enum tap_kind kind)
-{
-	struct tap_rec *r;
-
-	if (t->n == TAP_MAX_REC) {
-		t->lost++;
-		return NULL;
-	}
-	r = &t->rec[t->n++];
-	r->kind = kind;
-	return r;
-}
-
-static int tap_cmd_exec(struct mlx5_umr_hca *hca, const void *in, int inlen,
-			void *out, int outlen)
-{
-	struct tap *t = to_tap(hca);
-	struct tap_rec *r;
-	void *cin;
-	int ret;
-
-	cin = kmemdup(in, inlen, GFP_KERNEL);
-	ret = t->fhca->ops->cmd_exec(t->fhca, in, inlen, out, outlen);
-	mutex_lock(&t->lock);
-	r = NULL;
-	if (!cin)
-		t->lost++;
-	else
-		r = tap_slot(t, TAP_CMD);
-	if (r) {
-		r->ret = ret;
-		r->opcode = MLX5_GET(query_hca_cap_in, in, opcode);
-		r->in = cin;
-		r->inlen = inlen;
-		r->out = kmemdup(out, outlen, GFP_KERNEL);
-		r->outlen = outlen;
-		cin = NULL;
-	}
-	mutex_unlock(&t->lock);
-	kfree(cin);
-	return ret;
-}
-
-static int tap_create_cq(struct mlx5_umr_hca *hca, struct mlx5_umr_hca_cq *cq,
-			 void *in, int inlen)
-{
-	struct tap *t = to_tap(hca);
-	struct tap_rec *r;
-	void *cin;
-	int ret;
-
-	/* Copied before the call: the backend writes the EQ number into it. */
-	cin = kmemdup(in, inlen, GFP_KERNEL);
-	ret = t->fhca->ops->create_cq(t->fhca, cq, in, inlen);
-	mutex_lock(&t->lock);
-	r = NULL;
-	if (!cin)
-		t->lost++;
-	else
-		r = tap_slot(t, TAP_CREATE_CQ);
-	if (r) {
-		r->ret = ret;
-		r->opcode = MLX5_GET(create_cq_in, cin, opcode);
-		r->in = cin;
-		r->inlen = inlen;
-		r->num = cq->cqn;
-		cin = NULL;
-	}
-	mutex_unlock(&t->lock);
-	kfree(cin);
-	return ret;
-}
-
-static void tap_destroy_cq(struct mlx5_umr_hca *hca,
-			   struct mlx5_umr_hca_cq *cq)
-{
-	struct tap *t = to_tap(hca);
-	struct tap_rec *r;
-
-	mutex_lock(&t->lock);
-	r = tap_slot(t, TAP_DESTROY_CQ);
-	if (r)
-		r->num = cq->cqn;
-	mutex_unlock(&t->lock);
-	t->fhca->ops->destroy_cq(t->fhca, cq);
-}
-
-static int tap_alloc_dma_buf(struct mlx5_umr_hca *hca, size_t size,
-			     struct mlx5_umr_dma_buf *buf)
-{
-	struct tap *t = to_tap(hca);
-	struct tap_rec *r;
-	int ret;
-
-	ret = t->fhca->ops->alloc_dma_buf(t->fhca, size, buf);
-	mutex_lock(&t->lock);
-	r = tap_slot(t, TAP_BUF);
-	if (r) {
-		r->ret = ret;
-		r->size = size;
-		if (!ret) {
-			r->npages = buf->npages;
-			r->cpu = buf->cpu;
-			r->pages = kmemdup(buf->pages,
-					   buf->npages * sizeof(*buf->pages),
-					   GFP_KERNEL);
-		}
-	}
-	mutex_unlock(&t->lock);
-	return ret;
-}
-
-static void tap_free_dma_buf(struct mlx5_umr_hca *hca,
-			     struct mlx5_umr_dma_buf *buf)
-{
-	struct tap *t = to_tap(hca);
-	struct tap_rec *r;
-
-	mutex_lock(&t->lock);
-	r = tap_slot(t, TAP_FREE_BUF);
-	if (r) {
-		r->size = buf->size;
-		r->npages = buf->npages;
-		r->cpu = buf->cpu;
-	}
-	mutex_unlock(&t->lock);
-	t->fhca->ops->free_dma_buf(t->fhca, buf);
-}
-
-/* dma_map_sg/dma_unmap_sg are function-like macros: call through pointers. */
-static int tap_map_sg(struct mlx5_umr_hca *hca, struct sg_table *sgt,
-		      enum dma_data_direction dir)
-{
-	struct mlx5_umr_hca *f = to_tap(hca)->fhca;
-	int (*map)(struct mlx5_umr_hca *hca, struct sg_table *sgt,
-		   enum dma_data_direction dir) = f->ops->dma_map_sg;
-
-	return map(f, sgt, dir);
-}
-
-static void tap_unmap_sg(struct mlx5_umr_hca *hca, struct sg_table *sgt,
-			 enum dma_data_direction dir)
-{
-	struct mlx5_umr_hca *f = to_tap(hca)->fhca;
-	void (*unmap)(struct mlx5_umr_hca *hca, struct sg_table *sgt,
-		      enum dma_data_direction dir) = f->ops->dma_unmap_sg;
-
-	unmap(f, sgt, dir);
-}
-
-static int tap_alloc_uar(struct mlx5_umr_hca *hca, struct mlx5_umr_uar *uar)
-{
-	struct tap *t = to_tap(hca);
-	struct tap_rec *r;
-	int ret;
-
-	ret = t->fhca->ops->alloc_uar(t->fhca, uar);
-	mutex_lock(&t->lock);
-	r = tap_slot(t, TAP_UAR);
-	if (r) {
-		r->ret = ret;
-		r->num = uar->index;
-	}
-	mutex_unlock(&t->lock);
-	return ret;
-}
-
-static void tap_free_uar(struct mlx5_umr_hca *hca, struct mlx5_umr_uar *uar)
-{
-	struct tap *t = to_tap(hca);
-	struct tap_rec *r;
-
-	mutex_lock(&t->lock);
-	r = tap_slot(t, TAP_FREE_UAR);
-	if (r)
-		r->num = uar->index;
-	mutex_unlock(&t->lock);
-	t->fhca->ops->free_uar(t->fhca, uar);
-}
-
-static void tap_write_db(struct mlx5_umr_hca *hca, struct mlx5_umr_uar *uar,
-			 unsigned int offset, const __be32 val[2])
-{
-	struct tap *t = to_tap(hca);
-
-	t->fhca->ops->write_db(t->fhca, uar, offset, val);
-}
-
-static bool tap_internal_error(struct mlx5_umr_hca *hca)
-{
-	struct tap *t = to_tap(hca);
-
-	return t->fhca->ops->internal_error &&
-	       t->fhca->ops->internal_error(t->fhca);
-}
-
-static const struct mlx5_umr_hca_ops tap_ops = {
-	.cmd_exec = tap_cmd_exec,
-	.create_cq = tap_create_cq,
-	.destroy_cq = tap_destroy_cq,
-	.alloc_dma_buf = tap_alloc_dma_buf,
-	.free_dma_buf = tap_free_dma_buf,
-	.dma_map_sg = tap_map_sg,
-	.dma_unmap_sg = tap_unmap_sg,
-	.alloc_uar = tap_alloc_uar,
-	.free_uar = tap_free_uar,
-	.write_db = tap_write_db,
-	.internal_error = tap_internal_error,
-};
+#define BU_MAX_DIFF	16
 
 struct bu_ctx {
-	struct mlx5_umr_fake *fake;
-	struct tap *tap;
-	bool registered;
+	struct umr_kunit_rec_hca *rh;
 	/* from the recorded bring-up */
 	u32 pdn;
 	u32 uar;
@@ -328,40 +42,41 @@ struct bu_ctx {
 	u32 qpn;
 	u8 cqe_version;
 	u8 sq_ts_format;
-	const struct tap_rec *dbr;
-	const struct tap_rec *cq_buf;
-	const struct tap_rec *sq_buf;
+	const struct umr_kunit_rec *dbr;
+	const struct umr_kunit_rec *cq_buf;
+	const struct umr_kunit_rec *sq_buf;
 	unsigned int cur;	/* next record to check */
 };
 
 /* The next record, which must be of @kind (and @opcode for commands). */
-static const struct tap_rec *bu_next(struct kunit *test, enum tap_kind kind,
-				     u16 opcode)
+static const struct umr_kunit_rec *bu_next(struct kunit *test,
+					   enum umr_kunit_rec_kind kind,
+					   u16 opcode)
 {
 	struct bu_ctx *c = test->priv;
-	const struct tap_rec *r;
+	const struct umr_kunit_rec *r;
 
-	KUNIT_ASSERT_EQ(test, c->tap->lost, 0U);
-	KUNIT_ASSERT_LT_MSG(test, c->cur, c->tap->n,
-			    "missing %s 0x%x", tap_kind_name[kind], opcode);
-	r = &c->tap->rec[c->cur++];
+	KUNIT_ASSERT_EQ(test, c->rh->lost, 0U);
+	KUNIT_ASSERT_LT_MSG(test, c->cur, c->rh->n,
+			    "missing %s 0x%x", umr_kunit_rec_kind_name(kind), opcode);
+	r = &c->rh->rec[c->cur++];
 	KUNIT_ASSERT_EQ_MSG(test, r->kind, kind,
 			    "record %u: %s where %s 0x%x was expected",
-			    c->cur - 1, tap_kind_name[r->kind],
-			    tap_kind_name[kind], opcode);
+			    c->cur - 1, umr_kunit_rec_kind_name(r->kind),
+			    umr_kunit_rec_kind_name(kind), opcode);
 	KUNIT_ASSERT_EQ_MSG(test, r->ret, 0, "record %u: %s 0x%x failed",
-			    c->cur - 1, tap_kind_name[kind], r->opcode);
-	if (kind == TAP_CMD || kind == TAP_CREATE_CQ)
+			    c->cur - 1, umr_kunit_rec_kind_name(kind), r->opcode);
+	if (kind == UMR_KUNIT_REC_CMD || kind == UMR_KUNIT_REC_CREATE_CQ)
 		KUNIT_ASSERT_EQ_MSG(test, r->opcode, opcode,
 				    "record %u: opcode 0x%x, expected 0x%x",
 				    c->cur - 1, r->opcode, opcode);
-	if (kind == TAP_CMD) {
+	if (kind == UMR_KUNIT_REC_CMD) {
 		/* What the fake accepts: status OK in the output mailbox. */
 		KUNIT_ASSERT_NOT_NULL(test, r->out);
 		KUNIT_ASSERT_EQ(test, MLX5_GET(alloc_pd_out, r->out, status),
 				0U);
 	}
-	if (kind == TAP_BUF)
+	if (kind == UMR_KUNIT_REC_BUF)
 		KUNIT_ASSERT_NOT_NULL(test, r->pages);
 	return r;
 }
@@ -370,21 +85,21 @@ static const struct tap_rec *bu_next(struct kunit *test, enum tap_kind kind,
 static void bu_no_more(struct kunit *test, const char *phase)
 {
 	struct bu_ctx *c = test->priv;
-	const struct tap_rec *r;
+	const struct umr_kunit_rec *r;
 
-	KUNIT_EXPECT_EQ(test, c->tap->lost, 0U);
-	if (c->cur < c->tap->n) {
-		r = &c->tap->rec[c->cur];
+	KUNIT_EXPECT_EQ(test, c->rh->lost, 0U);
+	if (c->cur < c->rh->n) {
+		r = &c->rh->rec[c->cur];
 		KUNIT_FAIL(test, "%s: unexpected %s (opcode 0x%x), %u extra",
-			   phase, tap_kind_name[r->kind], r->opcode,
-			   c->tap->n - c->cur);
+			   phase, umr_kunit_rec_kind_name(r->kind), r->opcode,
+			   c->rh->n - c->cur);
 	}
-	c->cur = c->tap->n;
+	c->cur = c->rh->n;
 }
 
 /* Whole-mailbox comparison, printing every differing big-endian word. */
 static void bu_cmp(struct kunit *test, const char *what, const void *exp,
-		   int explen, const struct tap_rec *r)
+		   int explen, const struct umr_kunit_rec *r)
 {
 	const __be32 *e = exp, *g = r->in;
 	int i, ndiff = 0;
@@ -395,13 +110,13 @@ static void bu_cmp(struct kunit *test, const char *what, const void *exp,
 	for (i = 0; i < min(explen, r->inlen) / 4; i++) {
 		if (e[i] == g[i])
 			continue;
-		if (ndiff++ < TAP_MAX_DIFF)
+		if (ndiff++ < BU_MAX_DIFF)
 			KUNIT_FAIL(test,
 				   "%s: offset 0x%03x: expected %08x got %08x",
 				   what, i * 4, be32_to_cpu(e[i]),
 				   be32_to_cpu(g[i]));
 	}
-	if (ndiff > TAP_MAX_DIFF)
+	if (ndiff > BU_MAX_DIFF)
 		KUNIT_FAIL(test, "%s: %d differing words in all", what, ndiff);
 }
 
@@ -418,7 +133,7 @@ static void *bu_alloc(struct kunit *test, size_t len)
 static void bu_check_simple(struct kunit *test, const char *what, u16 opcode,
 			    u32 num)
 {
-	const struct tap_rec *r = bu_next(test, TAP_CMD, opcode);
+	const struct umr_kunit_rec *r = bu_next(test, UMR_KUNIT_REC_CMD, opcode);
 	u32 *in = bu_alloc(test, BU_SIMPLE_MAX);
 	int len;
 
@@ -487,7 +202,7 @@ static void bu_check_simple(struct kunit *test, const char *what, u16 opcode,
 static void bu_check_modify(struct kunit *test, u16 opcode)
 {
 	struct bu_ctx *c = test->priv;
-	const struct tap_rec *r = bu_next(test, TAP_CMD, opcode);
+	const struct umr_kunit_rec *r = bu_next(test, UMR_KUNIT_REC_CMD, opcode);
 	u32 *in = bu_alloc(test, MLX5_ST_SZ_BYTES(rst2init_qp_in));
 	void *qpc = MLX5_ADDR_OF(rst2init_qp_in, in, qpc);
 	const char *what;
@@ -535,7 +250,7 @@ static void bu_check_umr_mkey(struct kunit *test, const char *what,
 			      u32 octo, bool rinval)
 {
 	struct bu_ctx *c = test->priv;
-	const struct tap_rec *r = bu_next(test, TAP_CMD,
+	const struct umr_kunit_rec *r = bu_next(test, UMR_KUNIT_REC_CMD,
 					  MLX5_CMD_OP_CREATE_MKEY);
 	u32 *in = bu_alloc(test, MLX5_ST_SZ_BYTES(create_mkey_in));
 	void *mkc = MLX5_ADDR_OF(create_mkey_in, in, memory_key_mkey_entry);
@@ -574,53 +289,21 @@ static void bu_check_umr_mkey(struct kunit *test, const char *what,
 
 static int bu_init(struct kunit *test)
 {
-	struct mlx5_umr_fake_attr attr;
-	struct mlx5_umr_hca *fhca;
-	struct bu_ctx *c;
-	struct tap *t;
+	struct bu_ctx *c = bu_alloc(test, sizeof(*c));
 
-	c = bu_alloc(test, sizeof(*c));
-	t = kzalloc(sizeof(*t), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, t);
-	c->tap = t;
 	test->priv = c;
-	mlx5_umr_fake_attr_init(&attr);
-	attr.flags = MLX5_UMR_FAKE_F_SYNC;
-	c->fake = mlx5_umr_fake_create(&attr);
-	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(c->fake));
-	fhca = mlx5_umr_fake_hca(c->fake);
-
-	mutex_init(&t->lock);
-	t->fhca = fhca;
-	t->hca.ops = &tap_ops;
-	t->hca.dev = fhca->dev;
-	t->hca.numa_node = fhca->numa_node;
-	t->hca.owner = THIS_MODULE;
-	snprintf(t->hca.name, sizeof(t->hca.name), "tap-%s", fhca->name);
-	KUNIT_ASSERT_EQ(test, mlx5_umr_register_hca(&t->hca), 0);
-	c->registered = true;
+	c->rh = umr_kunit_rec_hca_create(test, MLX5_UMR_FAKE_F_SYNC,
+					 BU_MAX_REC, 0);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_register_hca(&c->rh->hca), 0);
 	return 0;
 }
 
 static void bu_exit(struct kunit *test)
 {
 	struct bu_ctx *c = test->priv;
-	struct tap *t;
-	unsigned int i;
 
-	if (!c)
-		return;
-	t = c->tap;
-	if (c->registered)
-		mlx5_umr_unregister_hca(&t->hca);
-	if (!IS_ERR_OR_NULL(c->fake))
-		mlx5_umr_fake_destroy(c->fake);
-	for (i = 0; i < t->n; i++) {
-		kfree(t->rec[i].in);
-		kfree(t->rec[i].out);
-		kfree(t->rec[i].pages);
-	}
-	kfree(t);
+	if (c)
+		umr_kunit_rec_hca_destroy(c->rh);
 }
 
 /*
@@ -631,10 +314,10 @@ static void bu_exit(struct kunit *test)
 static void bu_check_bringup(struct kunit *test)
 {
 	struct bu_ctx *c = test->priv;
-	struct mlx5_umr_dev *dev = c->tap->hca.umr;
+	struct mlx5_umr_dev *dev = c->rh->hca.umr;
 	const u32 ncqe = 1U << MLX5_UMR_LOG_CQ_SIZE;
 	const u32 sq_bbs = 1U << MLX5_UMR_LOG_SQ_BBS;
-	const struct tap_rec *r;
+	const struct umr_kunit_rec *r;
 	void *hcap, *qpc, *cqc, *mkc;
 	__be64 *pas;
 	u32 *in;
@@ -647,7 +330,7 @@ static void bu_check_bringup(struct kunit *test)
 	 * main.c mlx5_core_get_caps_mode(): op_mod = cap_type << 1 |
 	 * cap_mode, general device caps, current values.
 	 */
-	r = bu_next(test, TAP_CMD, MLX5_CMD_OP_QUERY_HCA_CAP);
+	r = bu_next(test, UMR_KUNIT_REC_CMD, MLX5_CMD_OP_QUERY_HCA_CAP);
 	in = bu_alloc(test, MLX5_ST_SZ_BYTES(query_hca_cap_in));
 	MLX5_SET(query_hca_cap_in, in, opcode, MLX5_CMD_OP_QUERY_HCA_CAP);
 	MLX5_SET(query_hca_cap_in, in, op_mod,
@@ -663,7 +346,7 @@ static void bu_check_bringup(struct kunit *test)
 	c->sq_ts_format = MLX5_GET(cmd_hca_cap, hcap, sq_ts_format);
 
 	bu_check_simple(test, "ALLOC_PD", MLX5_CMD_OP_ALLOC_PD, 0);
-	c->pdn = MLX5_GET(alloc_pd_out, c->tap->rec[c->cur - 1].out, pd);
+	c->pdn = MLX5_GET(alloc_pd_out, c->rh->rec[c->cur - 1].out, pd);
 	KUNIT_EXPECT_EQ(test, c->pdn, dev->caps.pdn);
 
 	/*
@@ -673,7 +356,7 @@ static void bu_check_bringup(struct kunit *test)
 	 * qpn 0xffffff, start_addr 0, variant in mkey_7_0. Relaxed ordering
 	 * left out as above.
 	 */
-	r = bu_next(test, TAP_CMD, MLX5_CMD_OP_CREATE_MKEY);
+	r = bu_next(test, UMR_KUNIT_REC_CMD, MLX5_CMD_OP_CREATE_MKEY);
 	in = bu_alloc(test, MLX5_ST_SZ_BYTES(create_mkey_in));
 	mkc = MLX5_ADDR_OF(create_mkey_in, in, memory_key_mkey_entry);
 	MLX5_SET(create_mkey_in, in, opcode, MLX5_CMD_OP_CREATE_MKEY);
@@ -689,11 +372,11 @@ static void bu_check_bringup(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dev->caps.dma_lkey >> 8,
 			MLX5_GET(create_mkey_out, r->out, mkey_index));
 
-	r = bu_next(test, TAP_UAR, 0);
+	r = bu_next(test, UMR_KUNIT_REC_UAR, 0);
 	c->uar = r->num;
 
 	/* One page of doorbell records (db.c: a pgdir page). */
-	c->dbr = bu_next(test, TAP_BUF, 0);
+	c->dbr = bu_next(test, UMR_KUNIT_REC_BUF, 0);
 	KUNIT_EXPECT_EQ(test, c->dbr->size, PAGE_SIZE);
 
 	/*
@@ -703,7 +386,7 @@ static void bu_check_bringup(struct kunit *test)
 	 * c_eqn is the backend's to fill (the seam's create_cq contract, as
 	 * dr_create_cq() takes it from mlx5_vector2eqn()), so 0 here.
 	 */
-	c->cq_buf = bu_next(test, TAP_BUF, 0);
+	c->cq_buf = bu_next(test, UMR_KUNIT_REC_BUF, 0);
 	KUNIT_EXPECT_EQ(test, c->cq_buf->size, (size_t)ncqe * 64);
 	KUNIT_EXPECT_EQ(test, c->cq_buf->npages,
 			(unsigned int)DIV_ROUND_UP(ncqe * 64, PAGE_SIZE));
@@ -714,7 +397,7 @@ static void bu_check_bringup(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, cqe[63], MLX5_CQE_INVALID << 4);
 		KUNIT_EXPECT_TRUE(test, !memchr_inv(cqe, 0, 63));
 	}
-	r = bu_next(test, TAP_CREATE_CQ, MLX5_CMD_OP_CREATE_CQ);
+	r = bu_next(test, UMR_KUNIT_REC_CREATE_CQ, MLX5_CMD_OP_CREATE_CQ);
 	c->cqn = r->num;
 	len = MLX5_ST_SZ_BYTES(create_cq_in) +
 	      MLX5_FLD_SZ_BYTES(create_cq_in, pas[0]) * c->cq_buf->npages;
@@ -744,9 +427,9 @@ static void bu_check_bringup(struct kunit *test)
 	 *   which the service does not have; with rq_type ZERO_LEN_RQ they
 	 *   are unused (dr_create_rc_qp() does not set them either).
 	 */
-	c->sq_buf = bu_next(test, TAP_BUF, 0);
+	c->sq_buf = bu_next(test, UMR_KUNIT_REC_BUF, 0);
 	KUNIT_EXPECT_EQ(test, c->sq_buf->size, (size_t)sq_bbs * MLX5_SEND_WQE_BB);
-	r = bu_next(test, TAP_CMD, MLX5_CMD_OP_CREATE_QP);
+	r = bu_next(test, UMR_KUNIT_REC_CMD, MLX5_CMD_OP_CREATE_QP);
 	c->qpn = MLX5_GET(create_qp_out, r->out, qpn);
 	KUNIT_EXPECT_EQ(test, c->qpn, dev->sq.qpn);
 	len = MLX5_ST_SZ_BYTES(create_qp_in) +
@@ -802,23 +485,22 @@ static void bu_check_bringup(struct kunit *test)
 static void bu_check_teardown(struct kunit *test)
 {
 	struct bu_ctx *c = test->priv;
-	u32 pa_key = c->tap->hca.umr->caps.dma_lkey;
-	const struct tap_rec *r;
+	u32 pa_key = c->rh->hca.umr->caps.dma_lkey;
+	const struct umr_kunit_rec *r;
 
-	mlx5_umr_unregister_hca(&c->tap->hca);
-	c->registered = false;
+	mlx5_umr_unregister_hca(&c->rh->hca);
 
 	bu_check_simple(test, "DESTROY_QP", MLX5_CMD_OP_DESTROY_QP, c->qpn);
-	r = bu_next(test, TAP_FREE_BUF, 0);
+	r = bu_next(test, UMR_KUNIT_REC_FREE_BUF, 0);
 	KUNIT_EXPECT_PTR_EQ(test, r->cpu, c->sq_buf->cpu);
 	/* The backend builds DESTROY_CQ itself (seam: destroy_cq). */
-	r = bu_next(test, TAP_DESTROY_CQ, 0);
+	r = bu_next(test, UMR_KUNIT_REC_DESTROY_CQ, 0);
 	KUNIT_EXPECT_EQ(test, r->num, c->cqn);
-	r = bu_next(test, TAP_FREE_BUF, 0);
+	r = bu_next(test, UMR_KUNIT_REC_FREE_BUF, 0);
 	KUNIT_EXPECT_PTR_EQ(test, r->cpu, c->cq_buf->cpu);
-	r = bu_next(test, TAP_FREE_BUF, 0);
+	r = bu_next(test, UMR_KUNIT_REC_FREE_BUF, 0);
 	KUNIT_EXPECT_PTR_EQ(test, r->cpu, c->dbr->cpu);
-	r = bu_next(test, TAP_FREE_UAR, 0);
+	r = bu_next(test, UMR_KUNIT_REC_FREE_UAR, 0);
 	KUNIT_EXPECT_EQ(test, r->num, c->uar);
 	bu_check_simple(test, "DESTROY_MKEY (PA)", MLX5_CMD_OP_DESTROY_MKEY,
 			pa_key);
@@ -835,7 +517,7 @@ static void bu_lifecycle(struct kunit *test)
 	bu_check_teardown(test);
 
 	/* The fake holds nothing the service created. */
-	mlx5_umr_fake_get_counters(c->fake, &cnt);
+	mlx5_umr_fake_get_counters(c->rh->fake, &cnt);
 	KUNIT_EXPECT_EQ(test, cnt.pds, 0U);
 	KUNIT_EXPECT_EQ(test, cnt.mkeys, 0U);
 	KUNIT_EXPECT_EQ(test, cnt.cqs, 0U);
@@ -847,9 +529,9 @@ static void bu_lifecycle(struct kunit *test)
 static void bu_mkeys(struct kunit *test)
 {
 	struct bu_ctx *c = test->priv;
-	struct mlx5_umr_dev *dev = c->tap->hca.umr;
+	struct mlx5_umr_dev *dev = c->rh->hca.umr;
 	struct mlx5_umr_mkey *klm, *klm_ri, *mtt, *big;
-	const struct tap_rec *r;
+	const struct umr_kunit_rec *r;
 	void *xlt_cpu;
 	u32 key;
 
@@ -898,7 +580,7 @@ static void bu_mkeys(struct kunit *test)
 	 */
 	big = mlx5_umr_alloc_mkey(dev, 100, 0);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(big));
-	r = bu_next(test, TAP_BUF, 0);
+	r = bu_next(test, UMR_KUNIT_REC_BUF, 0);
 	KUNIT_EXPECT_EQ(test, r->size, ALIGN(100 + 1, 4) * sizeof(struct mlx5_klm));
 	KUNIT_EXPECT_TRUE(test, IS_ALIGNED(r->pages[0], 2048));
 	xlt_cpu = r->cpu;
@@ -909,7 +591,7 @@ static void bu_mkeys(struct kunit *test)
 	mlx5_umr_free_mkey(big);
 	bu_check_simple(test, "DESTROY_MKEY (KLM, pointer mode)",
 			MLX5_CMD_OP_DESTROY_MKEY, key);
-	r = bu_next(test, TAP_FREE_BUF, 0);
+	r = bu_next(test, UMR_KUNIT_REC_FREE_BUF, 0);
 	KUNIT_EXPECT_PTR_EQ(test, r->cpu, xlt_cpu);
 	bu_no_more(test, "pointer-mode KLM mkey destruction");
 
@@ -929,12 +611,12 @@ static void bu_mkeys(struct kunit *test)
 /*
  * Recovery after an error CQE: umr.c mlx5r_umr_recover() modifies the QP
  * to RESET and runs mlx5r_umr_qp_rst2rts() again; so does the service
- * (sq.c mlx5_umr_recover_work()), with the same mailboxes as bring-up.
+ * (sq_recover.c mlx5_umr_recover_work()), with the same mailboxes as bring-up.
  */
 static void bu_recovery(struct kunit *test)
 {
 	struct bu_ctx *c = test->priv;
-	struct mlx5_umr_dev *dev = c->tap->hca.umr;
+	struct mlx5_umr_dev *dev = c->rh->hca.umr;
 	struct mlx5_umr_mkey *mk;
 	struct mlx5_umr_wr wr = {};
 	u16 wqes_before, ci;
@@ -949,7 +631,7 @@ static void bu_recovery(struct kunit *test)
 
 	wr.mkey = mk;
 	wr.op = MLX5_UMR_OP_INVALIDATE;
-	mlx5_umr_fake_inject_wqe_error(c->fake,
+	mlx5_umr_fake_inject_wqe_error(c->rh->fake,
 				       MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
 				       MLX5_UMR_FAKE_VS_INJECTED);
 	KUNIT_EXPECT_EQ(test, mlx5_umr_exec(dev, &wr, 0), -EIO);
@@ -963,11 +645,11 @@ static void bu_recovery(struct kunit *test)
 	bu_no_more(test, "recovery");
 
 	/* Back in RTS: the same request now runs, with no command. */
-	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_qp_state(c->fake, c->qpn, &ci),
+	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_qp_state(c->rh->fake, c->qpn, &ci),
 			MLX5_QP_STATE_RTS);
 	wqes_before = ci;
 	KUNIT_EXPECT_EQ(test, mlx5_umr_exec(dev, &wr, 0), 0);
-	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_qp_state(c->fake, c->qpn, &ci),
+	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_qp_state(c->rh->fake, c->qpn, &ci),
 			MLX5_QP_STATE_RTS);
 	KUNIT_EXPECT_GT(test, (u16)(ci - wqes_before), 0);
 	bu_no_more(test, "after recovery");
@@ -988,43 +670,43 @@ static void bu_unwind(struct kunit *test)
 	struct mlx5_umr_fake_counters cnt;
 	void *sq_cpu, *cq_cpu, *dbr_cpu;
 	u32 pdn, pa_key, uar, cqn;
-	const struct tap_rec *r;
+	const struct umr_kunit_rec *r;
 
 	bu_check_bringup(test);
 	bu_check_teardown(test);
 
-	mlx5_umr_fake_inject_cmd_error(c->fake, MLX5_CMD_OP_CREATE_QP,
+	mlx5_umr_fake_inject_cmd_error(c->rh->fake, MLX5_CMD_OP_CREATE_QP,
 				       MLX5_CMD_STAT_LIM_ERR, 0x5eed);
-	KUNIT_ASSERT_EQ(test, mlx5_umr_register_hca(&c->tap->hca),
+	KUNIT_ASSERT_EQ(test, mlx5_umr_register_hca(&c->rh->hca),
 			-EREMOTEIO);
-	KUNIT_EXPECT_NULL(test, c->tap->hca.umr);
+	KUNIT_EXPECT_NULL(test, c->rh->hca.umr);
 
-	bu_next(test, TAP_CMD, MLX5_CMD_OP_QUERY_HCA_CAP);
-	r = bu_next(test, TAP_CMD, MLX5_CMD_OP_ALLOC_PD);
+	bu_next(test, UMR_KUNIT_REC_CMD, MLX5_CMD_OP_QUERY_HCA_CAP);
+	r = bu_next(test, UMR_KUNIT_REC_CMD, MLX5_CMD_OP_ALLOC_PD);
 	pdn = MLX5_GET(alloc_pd_out, r->out, pd);
-	r = bu_next(test, TAP_CMD, MLX5_CMD_OP_CREATE_MKEY);
+	r = bu_next(test, UMR_KUNIT_REC_CMD, MLX5_CMD_OP_CREATE_MKEY);
 	pa_key = MLX5_GET(create_mkey_out, r->out, mkey_index) << 8;
-	uar = bu_next(test, TAP_UAR, 0)->num;
-	dbr_cpu = bu_next(test, TAP_BUF, 0)->cpu;
-	cq_cpu = bu_next(test, TAP_BUF, 0)->cpu;
-	cqn = bu_next(test, TAP_CREATE_CQ, MLX5_CMD_OP_CREATE_CQ)->num;
-	sq_cpu = bu_next(test, TAP_BUF, 0)->cpu;
+	uar = bu_next(test, UMR_KUNIT_REC_UAR, 0)->num;
+	dbr_cpu = bu_next(test, UMR_KUNIT_REC_BUF, 0)->cpu;
+	cq_cpu = bu_next(test, UMR_KUNIT_REC_BUF, 0)->cpu;
+	cqn = bu_next(test, UMR_KUNIT_REC_CREATE_CQ, MLX5_CMD_OP_CREATE_CQ)->num;
+	sq_cpu = bu_next(test, UMR_KUNIT_REC_BUF, 0)->cpu;
 
-	KUNIT_ASSERT_LT(test, c->cur, c->tap->n);
-	r = &c->tap->rec[c->cur++];
-	KUNIT_EXPECT_EQ(test, r->kind, TAP_CMD);
+	KUNIT_ASSERT_LT(test, c->cur, c->rh->n);
+	r = &c->rh->rec[c->cur++];
+	KUNIT_EXPECT_EQ(test, r->kind, UMR_KUNIT_REC_CMD);
 	KUNIT_EXPECT_EQ(test, r->opcode, MLX5_CMD_OP_CREATE_QP);
 	KUNIT_EXPECT_EQ(test, r->ret, -EREMOTEIO);
 
-	r = bu_next(test, TAP_FREE_BUF, 0);
+	r = bu_next(test, UMR_KUNIT_REC_FREE_BUF, 0);
 	KUNIT_EXPECT_PTR_EQ(test, r->cpu, sq_cpu);
-	r = bu_next(test, TAP_DESTROY_CQ, 0);
+	r = bu_next(test, UMR_KUNIT_REC_DESTROY_CQ, 0);
 	KUNIT_EXPECT_EQ(test, r->num, cqn);
-	r = bu_next(test, TAP_FREE_BUF, 0);
+	r = bu_next(test, UMR_KUNIT_REC_FREE_BUF, 0);
 	KUNIT_EXPECT_PTR_EQ(test, r->cpu, cq_cpu);
-	r = bu_next(test, TAP_FREE_BUF, 0);
+	r = bu_next(test, UMR_KUNIT_REC_FREE_BUF, 0);
 	KUNIT_EXPECT_PTR_EQ(test, r->cpu, dbr_cpu);
-	r = bu_next(test, TAP_FREE_UAR, 0);
+	r = bu_next(test, UMR_KUNIT_REC_FREE_UAR, 0);
 	KUNIT_EXPECT_EQ(test, r->num, uar);
 	bu_check_simple(test, "DESTROY_MKEY (PA, unwind)",
 			MLX5_CMD_OP_DESTROY_MKEY, pa_key);
@@ -1032,9 +714,238 @@ static void bu_unwind(struct kunit *test)
 			pdn);
 	bu_no_more(test, "unwind");
 
-	mlx5_umr_fake_get_counters(c->fake, &cnt);
+	mlx5_umr_fake_get_counters(c->rh->fake, &cnt);
 	KUNIT_EXPECT_EQ(test, cnt.pds + cnt.mkeys + cnt.cqs + cnt.qps +
 			cnt.uars + cnt.dma_bufs, 0U);
+}
+
+/* Every object of the service's is gone from the HCA. */
+static void bu_expect_nothing_held(struct kunit *test, const char *when)
+{
+	struct bu_ctx *c = test->priv;
+	struct mlx5_umr_fake_counters cnt;
+
+	mlx5_umr_fake_get_counters(c->rh->fake, &cnt);
+	KUNIT_EXPECT_EQ_MSG(test, cnt.pds + cnt.mkeys + cnt.cqs + cnt.qps +
+			    cnt.psvs + cnt.uars + cnt.dma_bufs + cnt.sg_maps,
+			    0U, "%s: objects left", when);
+	KUNIT_EXPECT_EQ_MSG(test, cnt.iommu_pages, 0ULL, "%s: pages mapped",
+			    when);
+}
+
+/*
+ * The undo of what @r created must come next: the destroy mailbox (whole,
+ * as in a teardown) or the free of the same buffer, UAR or CQ.
+ */
+static void bu_expect_undo(struct kunit *test, const struct umr_kunit_rec *r)
+{
+	const struct umr_kunit_rec *u;
+
+	switch (r->kind) {
+	case UMR_KUNIT_REC_CMD:
+		switch (r->opcode) {
+		case MLX5_CMD_OP_ALLOC_PD:
+			bu_check_simple(test, "DEALLOC_PD (unwind)",
+					MLX5_CMD_OP_DEALLOC_PD,
+					MLX5_GET(alloc_pd_out, r->out, pd));
+			break;
+		case MLX5_CMD_OP_CREATE_MKEY:
+			bu_check_simple(test, "DESTROY_MKEY (unwind)",
+					MLX5_CMD_OP_DESTROY_MKEY,
+					MLX5_GET(create_mkey_out, r->out,
+						 mkey_index) << 8);
+			break;
+		case MLX5_CMD_OP_CREATE_QP:
+			bu_check_simple(test, "DESTROY_QP (unwind)",
+					MLX5_CMD_OP_DESTROY_QP,
+					MLX5_GET(create_qp_out, r->out, qpn));
+			break;
+		case MLX5_CMD_OP_QUERY_HCA_CAP:
+		case MLX5_CMD_OP_RST2INIT_QP:
+		case MLX5_CMD_OP_INIT2RTR_QP:
+		case MLX5_CMD_OP_RTR2RTS_QP:
+			/* no object: a state the QP's destruction ends */
+			break;
+		default:
+			KUNIT_FAIL(test, "no undo known for command 0x%x",
+				   r->opcode);
+		}
+		break;
+	case UMR_KUNIT_REC_CREATE_CQ:
+		u = bu_next(test, UMR_KUNIT_REC_DESTROY_CQ, 0);
+		KUNIT_EXPECT_EQ(test, u->num, r->num);
+		break;
+	case UMR_KUNIT_REC_BUF:
+		u = bu_next(test, UMR_KUNIT_REC_FREE_BUF, 0);
+		KUNIT_EXPECT_PTR_EQ(test, u->cpu, r->cpu);
+		KUNIT_EXPECT_EQ(test, u->npages, r->npages);
+		break;
+	case UMR_KUNIT_REC_UAR:
+		u = bu_next(test, UMR_KUNIT_REC_FREE_UAR, 0);
+		KUNIT_EXPECT_EQ(test, u->num, r->num);
+		break;
+	default:
+		KUNIT_FAIL(test, "no undo known for %s",
+			   umr_kunit_rec_kind_name(r->kind));
+	}
+}
+
+/* The device works: one configure through the PA mkey completes. */
+static void bu_expect_usable(struct kunit *test)
+{
+	struct bu_ctx *c = test->priv;
+	struct mlx5_umr_dev *dev = c->rh->hca.umr;
+	struct mlx5_umr_sge sge = {
+		.length = 16, .key = mlx5_umr_dev_caps(dev)->dma_lkey,
+	};
+	u8 mkc[MLX5_ST_SZ_BYTES(mkc)];
+	struct mlx5_umr_wr wr = {};
+	struct mlx5_umr_mkey *mk;
+
+	mk = mlx5_umr_alloc_mkey(dev, 1, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mk));
+	wr.mkey = mk;
+	wr.op = MLX5_UMR_OP_CONFIGURE;
+	wr.flags = MLX5_UMR_WR_SET_ACCESS;
+	wr.access = MLX5_UMR_ACCESS_LOCAL_WRITE;
+	wr.layout = MLX5_UMR_LAYOUT_LIST;
+	wr.list.sge = &sge;
+	wr.list.num_sge = 1;
+	KUNIT_EXPECT_EQ(test, mlx5_umr_exec(dev, &wr, 0), 0);
+	KUNIT_EXPECT_EQ(test, wr.status, 0);
+	KUNIT_EXPECT_GT(test, mlx5_umr_fake_query_mkey(c->rh->fake, mk->key,
+						       mkc, NULL, 0), 0);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, free), 0);
+	mlx5_umr_free_mkey(mk);
+}
+
+/* A bring-up operation, as a clean bring-up did it. */
+struct bu_op {
+	enum umr_kunit_rec_kind kind;
+	u16 opcode;
+	bool failable;
+};
+
+static bool bu_op_is_cmd(const struct bu_op *op)
+{
+	return op->kind == UMR_KUNIT_REC_CMD ||
+	       op->kind == UMR_KUNIT_REC_CREATE_CQ;
+}
+
+/*
+ * Fail operation @i of bring-up (@k-th of those that can fail) and check
+ * the unwind: the operations before it as in @ops, the failed one
+ * returned to the service, which returns it from registration, then the
+ * undo of everything created, newest first, and nothing else; the HCA
+ * holds nothing. A retry then brings the device up as before, usable.
+ */
+static void bu_fail_one(struct kunit *test, const struct bu_op *ops,
+			unsigned int i, unsigned int k, u8 status, int err)
+{
+	struct bu_ctx *c = test->priv;
+	struct umr_kunit_rec_hca *rh = c->rh;
+	int expect = status ? -EREMOTEIO : err;
+	const u32 synd = 0x5eed00 + i;
+	const struct umr_kunit_rec *r;
+	unsigned int j, differ = 0;
+
+	kunit_info(test, "failing %s 0x%x (operation %u)\n",
+		   umr_kunit_rec_kind_name(ops[i].kind), ops[i].opcode, i);
+	umr_kunit_rec_reset(rh);
+	c->cur = 0;
+	umr_kunit_rec_fail(rh, k, status, synd, err);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_register_hca(&rh->hca), expect);
+	KUNIT_ASSERT_NULL(test, rh->hca.umr);
+	KUNIT_ASSERT_EQ(test, rh->lost, 0U);
+	KUNIT_ASSERT_GT(test, rh->n, i);
+
+	for (j = 0; j < i; j++)
+		if (rh->rec[j].kind != ops[j].kind ||
+		    rh->rec[j].opcode != ops[j].opcode || rh->rec[j].ret)
+			differ++;
+	KUNIT_EXPECT_EQ_MSG(test, differ, 0U, "bring-up before the failure");
+	r = &rh->rec[i];
+	KUNIT_EXPECT_TRUE(test, r->injected);
+	KUNIT_EXPECT_EQ(test, r->kind, ops[i].kind);
+	KUNIT_EXPECT_EQ(test, r->opcode, ops[i].opcode);
+	KUNIT_EXPECT_EQ(test, r->ret, expect);
+	if (status && r->kind == UMR_KUNIT_REC_CMD) {
+		/* the fake answered with what was injected */
+		KUNIT_EXPECT_EQ(test, MLX5_GET(alloc_pd_out, r->out, status),
+				status);
+		KUNIT_EXPECT_EQ(test, MLX5_GET(alloc_pd_out, r->out, syndrome),
+				synd);
+	}
+
+	c->cur = i + 1;
+	for (j = i; j-- > 0;)
+		bu_expect_undo(test, &rh->rec[j]);
+	bu_no_more(test, "unwind");
+	bu_expect_nothing_held(test, "after the unwind");
+
+	/* The same bring-up again, byte for byte, and it works. */
+	umr_kunit_rec_reset(rh);
+	c->cur = 0;
+	KUNIT_ASSERT_EQ(test, mlx5_umr_register_hca(&rh->hca), 0);
+	bu_check_bringup(test);
+	bu_expect_usable(test);
+	mlx5_umr_unregister_hca(&rh->hca);
+	bu_expect_nothing_held(test, "after the retry");
+}
+
+/*
+ * Fail, in turn, each command of bring-up (@cmds) or each buffer or UAR
+ * allocation, on a device nothing else uses.
+ */
+static void bu_fail_each(struct kunit *test, bool cmds, u8 status, int err)
+{
+	struct bu_ctx *c = test->priv;
+	unsigned int i, k = 0, n, failed = 0;
+	struct bu_op *ops;
+
+	bu_check_bringup(test);
+	n = c->cur;
+	ops = kunit_kcalloc(test, n, sizeof(*ops), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ops);
+	for (i = 0; i < n; i++) {
+		ops[i].kind = c->rh->rec[i].kind;
+		ops[i].opcode = c->rh->rec[i].opcode;
+		ops[i].failable = umr_kunit_rec_failable(&c->rh->rec[i]);
+	}
+	mlx5_umr_unregister_hca(&c->rh->hca);
+
+	for (i = 0; i < n; i++) {
+		if (!ops[i].failable)
+			continue;
+		if (bu_op_is_cmd(&ops[i]) == cmds) {
+			bu_fail_one(test, ops, i, k, status, err);
+			failed++;
+		}
+		k++;
+	}
+	/*
+	 * QUERY_HCA_CAP, ALLOC_PD, CREATE_MKEY, CREATE_CQ, CREATE_QP and the
+	 * three transitions; the UAR and three buffers.
+	 */
+	KUNIT_EXPECT_EQ(test, failed, cmds ? 8U : 4U);
+}
+
+/* Each command answered with a bad firmware status (-EREMOTEIO). */
+static void bu_fail_each_cmd_status(struct kunit *test)
+{
+	bu_fail_each(test, true, MLX5_CMD_STAT_BAD_RES_STATE_ERR, 0);
+}
+
+/* Each command not delivered (the backend's own error). */
+static void bu_fail_each_cmd_delivery(struct kunit *test)
+{
+	bu_fail_each(test, true, 0, -ETIMEDOUT);
+}
+
+/* Each buffer and UAR allocation fails. */
+static void bu_fail_each_alloc(struct kunit *test)
+{
+	bu_fail_each(test, false, 0, -ENOMEM);
 }
 
 static struct kunit_case bu_cases[] = {
@@ -1042,6 +953,9 @@ static struct kunit_case bu_cases[] = {
 	KUNIT_CASE(bu_mkeys),
 	KUNIT_CASE(bu_recovery),
 	KUNIT_CASE(bu_unwind),
+	KUNIT_CASE(bu_fail_each_cmd_status),
+	KUNIT_CASE(bu_fail_each_cmd_delivery),
+	KUNIT_CASE(bu_fail_each_alloc),
 	{}
 };
 
@@ -1057,3 +971,4 @@ kunit_test_suite(bu_suite);
 MODULE_DESCRIPTION("KUnit byte comparison of the mlx5 UMR service's command mailboxes");
 MODULE_LICENSE("Dual BSD/GPL");
 MODULE_IMPORT_NS(MLX5_UMR);
+MODULE_IMPORT_NS(MLX5_UMR_KUNIT);

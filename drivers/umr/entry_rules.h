@@ -2,10 +2,13 @@
 /*
  * mlx5-umr: the rules every translation entry of a layout must pass.
  *
- * Shared by validation (validate.c, which checks a whole request before it
- * is posted) and the encoder (wqe.c), which checks each entry as it writes
- * it, so the submission path reads every entry once. Rule numbers are those
- * of Documentation/validation.rst.
+ * One function per rule of Documentation/validation.rst, each returning
+ * that rule's one errno, on scalars so that every path applies the same
+ * function to its own representation: validation (validate.c, a whole
+ * request before it is posted), the encoder (wqe.c, each entry as it
+ * writes it, so the submission path reads every entry once) and the uapi
+ * (uapi_mkey.c, each entry a user hands in, before it looks up the memory
+ * the entry names).
  *
  * Copyright (c) 2026 The mlx5-umr authors.
  */
@@ -25,37 +28,77 @@
  */
 #define MLX5_UMR_KLM_MAX_BYTES	BIT(31)
 
-/* Rules 12 and 13: one SGE-list entry. */
-static inline int mlx5_umr_sge_check(const struct mlx5_umr_sge *sge)
+/* Rules 12 and 22: a KLM describes 1 byte to 2 GiB. */
+static __always_inline int mlx5_umr_rule_klm_bytes(u64 bytes)
 {
-	if (!sge->length || sge->length > MLX5_UMR_KLM_MAX_BYTES)
+	if (!bytes || bytes > MLX5_UMR_KLM_MAX_BYTES)
 		return -EINVAL;
-	/* [addr, addr + length) must not wrap */
-	if (sge->addr + (sge->length - 1) < sge->addr)
+	return 0;
+}
+
+/*
+ * Rules 13, 19 and 32: [@addr, @addr + @bytes) does not wrap; it may end
+ * at 2^64. @bytes > 0.
+ */
+static __always_inline int mlx5_umr_rule_no_wrap(u64 addr, u64 bytes)
+{
+	if (addr + (bytes - 1) < addr)
 		return -EOVERFLOW;
 	return 0;
 }
 
-/* Rules 17 to 19: one interleaved entry, @repeat > 0 (rule 16). */
-static inline int mlx5_umr_il_check(const struct mlx5_umr_interleaved *ent,
-				    u32 repeat)
+/* Rule 17: an interleaved entry takes at least one byte per cycle. */
+static __always_inline int mlx5_umr_rule_il_bytes(u32 bytes_count)
 {
-	u64 stride = (u64)ent->bytes_count + ent->bytes_skip;
+	return bytes_count ? 0 : -EINVAL;
+}
+
+/*
+ * Rule 18: stride (bytes_count + bytes_skip, computed in 64 bits so that a
+ * sum wrapping 32 bits is caught) and bcount are 16-bit fields of
+ * struct mlx5_stride_block_entry. A malformed entry, not a wrapping range:
+ * EINVAL, on every path (the uapi answered EOVERFLOW before).
+ */
+static __always_inline int mlx5_umr_rule_il_stride(u32 bytes_count,
+						   u32 bytes_skip)
+{
+	if ((u64)bytes_count + bytes_skip > U16_MAX)
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * Rule 19: the entry's last byte, addr + stride x (repeat - 1) +
+ * bytes_count - 1, does not wrap. Rules 16 to 18 hold. The span is below
+ * 2^16 x 2^32: only an address in the top 2^48 bytes can wrap, so the
+ * multiplication is left to those.
+ */
+static __always_inline int mlx5_umr_rule_il_no_wrap(u64 addr, u32 bytes_count,
+						    u32 bytes_skip, u32 repeat)
+{
 	u64 span;
 
-	/* stride and bcount are 16-bit fields of the entry */
-	if (!ent->bytes_count || stride > U16_MAX)
-		return -EINVAL;
-	/*
-	 * The span is below 2^16 * 2^32: only an address in the top 2^48
-	 * bytes can wrap, so the multiplication is left to those.
-	 */
-	if (unlikely(ent->addr > U64_MAX - BIT_ULL(48))) {
-		span = stride * (repeat - 1) + ent->bytes_count;
-		if (ent->addr + (span - 1) < ent->addr)
-			return -EOVERFLOW;
-	}
-	return 0;
+	if (likely(addr <= U64_MAX - BIT_ULL(48)))
+		return 0;
+	span = ((u64)bytes_count + bytes_skip) * (repeat - 1) + bytes_count;
+	return mlx5_umr_rule_no_wrap(addr, span);
+}
+
+/* Rules 12 and 13: one SGE-list entry. */
+static __always_inline int mlx5_umr_sge_check(const struct mlx5_umr_sge *sge)
+{
+	return mlx5_umr_rule_klm_bytes(sge->length) ?:
+	       mlx5_umr_rule_no_wrap(sge->addr, sge->length);
+}
+
+/* Rules 17 to 19: one interleaved entry, @repeat > 0 (rule 16). */
+static __always_inline int
+mlx5_umr_il_check(const struct mlx5_umr_interleaved *ent, u32 repeat)
+{
+	return mlx5_umr_rule_il_bytes(ent->bytes_count) ?:
+	       mlx5_umr_rule_il_stride(ent->bytes_count, ent->bytes_skip) ?:
+	       mlx5_umr_rule_il_no_wrap(ent->addr, ent->bytes_count,
+					ent->bytes_skip, repeat);
 }
 
 #endif /* MLX5_UMR_ENTRY_RULES_H */

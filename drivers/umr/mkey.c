@@ -67,42 +67,92 @@ static int mlx5_umr_destroy_hw_mkey(struct mlx5_umr_dev *dev, u32 key)
 	return mlx5_umr_cmd(dev, in, sizeof(in), out, sizeof(out));
 }
 
+/* How one mkey's translation is laid out on the HCA. */
+struct mlx5_umr_mkey_geom {
+	u8 mode;		/* mkc access_mode */
+	u32 octo;		/* mkc translations_octword_size */
+	size_t xlt_bytes;	/* its largest translation */
+};
+
+/*
+ * Size the translation of an mkey of @max_entries: MTTs for a direct mkey,
+ * KLMs (one more for an interleaved layout's header) for an indirect one.
+ */
+static int mlx5_umr_mkey_geom(const struct mlx5_umr_dev *dev, u32 max_entries,
+			      bool direct, struct mlx5_umr_mkey_geom *g)
+{
+	if (direct) {
+		/* Two 8-byte MTTs per octoword, 64-byte chunks. */
+		if (max_entries > U32_MAX - 8)
+			return -EINVAL;
+		g->octo = ALIGN(max_entries, 8) / 2;
+		g->xlt_bytes = (size_t)g->octo * 16;
+		g->mode = MLX5_MKC_ACCESS_MODE_MTT;
+		return 0;
+	}
+	if (max_entries > dev->caps.max_klm_entries)
+		return -EINVAL;
+	/*
+	 * One more entry for the interleaved (repeat block) header, but
+	 * never more than the HCA's KLM list (1 << log_max_klm_list_size):
+	 * validation keeps an interleaved layout one entry short of it
+	 * (rule 15).
+	 */
+	g->octo = min(ALIGN(max_entries + 1, MLX5_UMR_KLM_ALIGNMENT),
+		      dev->caps.max_klm_entries);
+	g->xlt_bytes = (size_t)g->octo * sizeof(struct mlx5_klm);
+	g->mode = MLX5_MKC_ACCESS_MODE_KLMS;
+	return 0;
+}
+
+/* CREATE_MKEY: a free, UMR-enabled mkey of the service's PD; sets its key. */
+static int mlx5_umr_create_hw_mkey(struct mlx5_umr_dev *dev,
+				   struct mlx5_umr_mkey_priv *mp,
+				   const struct mlx5_umr_mkey_geom *g)
+{
+	u32 out[MLX5_ST_SZ_DW(create_mkey_out)] = {};
+	u32 in[MLX5_ST_SZ_DW(create_mkey_in)] = {};
+	u8 variant = atomic_inc_return(&dev->mkey_variant);
+	void *mkc;
+	int err;
+
+	MLX5_SET(create_mkey_in, in, opcode, MLX5_CMD_OP_CREATE_MKEY);
+	mkc = MLX5_ADDR_OF(create_mkey_in, in, memory_key_mkey_entry);
+	MLX5_SET(mkc, mkc, free, 1);
+	MLX5_SET(mkc, mkc, umr_en, 1);
+	MLX5_SET(mkc, mkc, lr, 1);
+	MLX5_SET(mkc, mkc, access_mode_1_0, g->mode & 0x3);
+	MLX5_SET(mkc, mkc, access_mode_4_2, g->mode >> 2);
+	MLX5_SET(mkc, mkc, qpn, 0xffffff);
+	MLX5_SET(mkc, mkc, pd, dev->caps.pdn);
+	MLX5_SET(mkc, mkc, mkey_7_0, variant);
+	MLX5_SET(mkc, mkc, translations_octword_size, g->octo);
+	if (mp->pub.direct)
+		MLX5_SET(mkc, mkc, log_page_size, PAGE_SHIFT);
+	if (mp->pub.flags & MLX5_UMR_MKEY_REMOTE_INVALIDATE)
+		MLX5_SET(mkc, mkc, en_rinval, 1);
+	err = mlx5_umr_cmd(dev, in, sizeof(in), out, sizeof(out));
+	if (err)
+		return err;
+	mp->pub.key = MLX5_GET(create_mkey_out, out, mkey_index) << 8 | variant;
+	mp->hw = true;
+	return 0;
+}
+
 static struct mlx5_umr_mkey *
 mlx5_umr_create_mkey(struct mlx5_umr_dev *dev, u32 max_entries, u32 flags,
 		     bool direct)
 {
-	u32 out[MLX5_ST_SZ_DW(create_mkey_out)] = {};
-	u32 in[MLX5_ST_SZ_DW(create_mkey_in)] = {};
+	struct mlx5_umr_mkey_geom g;
 	struct mlx5_umr_mkey_priv *mp;
-	u8 mode, variant;
-	u32 octo;
-	size_t xlt_bytes;
-	void *mkc;
 	int err;
 
 	might_sleep();
 	if (!max_entries || flags & ~MLX5_UMR_MKEY_REMOTE_INVALIDATE)
 		return ERR_PTR(-EINVAL);
-	if (direct) {
-		/* Two 8-byte MTTs per octoword, 64-byte chunks. */
-		if (max_entries > U32_MAX - 8)
-			return ERR_PTR(-EINVAL);
-		octo = ALIGN(max_entries, 8) / 2;
-		xlt_bytes = (size_t)octo * 16;
-		mode = MLX5_MKC_ACCESS_MODE_MTT;
-	} else {
-		if (max_entries > dev->caps.max_klm_entries)
-			return ERR_PTR(-EINVAL);
-		/*
-		 * One more entry for the interleaved (repeat block) header,
-		 * but never more than the HCA's KLM list: validation keeps
-		 * an interleaved layout one entry short of it.
-		 */
-		octo = min(ALIGN(max_entries + 1, MLX5_UMR_KLM_ALIGNMENT),
-			   dev->caps.max_klm_entries);
-		xlt_bytes = (size_t)octo * sizeof(struct mlx5_klm);
-		mode = MLX5_MKC_ACCESS_MODE_KLMS;
-	}
+	err = mlx5_umr_mkey_geom(dev, max_entries, direct, &g);
+	if (err)
+		return ERR_PTR(err);
 
 	if (!percpu_ref_tryget_live(&dev->users))
 		return ERR_PTR(-ENODEV);
@@ -111,39 +161,19 @@ mlx5_umr_create_mkey(struct mlx5_umr_dev *dev, u32 max_entries, u32 flags,
 		err = -ENOMEM;
 		goto err_put;
 	}
-	if (xlt_bytes > dev->caps.max_inline_entries * sizeof(struct mlx5_klm)) {
-		err = mlx5_umr_xlt_alloc(dev, mp, xlt_bytes);
-		if (err)
-			goto err_free;
-	}
-
-	variant = atomic_inc_return(&dev->mkey_variant);
-	MLX5_SET(create_mkey_in, in, opcode, MLX5_CMD_OP_CREATE_MKEY);
-	mkc = MLX5_ADDR_OF(create_mkey_in, in, memory_key_mkey_entry);
-	MLX5_SET(mkc, mkc, free, 1);
-	MLX5_SET(mkc, mkc, umr_en, 1);
-	MLX5_SET(mkc, mkc, lr, 1);
-	MLX5_SET(mkc, mkc, access_mode_1_0, mode & 0x3);
-	MLX5_SET(mkc, mkc, access_mode_4_2, mode >> 2);
-	MLX5_SET(mkc, mkc, qpn, 0xffffff);
-	MLX5_SET(mkc, mkc, pd, dev->caps.pdn);
-	MLX5_SET(mkc, mkc, mkey_7_0, variant);
-	MLX5_SET(mkc, mkc, translations_octword_size, octo);
-	if (direct)
-		MLX5_SET(mkc, mkc, log_page_size, PAGE_SHIFT);
-	if (flags & MLX5_UMR_MKEY_REMOTE_INVALIDATE)
-		MLX5_SET(mkc, mkc, en_rinval, 1);
-	err = mlx5_umr_cmd(dev, in, sizeof(in), out, sizeof(out));
-	if (err)
-		goto err_xlt;
-
 	mp->pub.dev = dev;
-	mp->pub.key = MLX5_GET(create_mkey_out, out, mkey_index) << 8 |
-		      variant;
 	mp->pub.max_entries = max_entries;
 	mp->pub.flags = flags;
 	mp->pub.direct = direct;
-	mp->hw = true;
+	if (g.xlt_bytes > dev->caps.max_inline_entries * sizeof(struct mlx5_klm)) {
+		err = mlx5_umr_xlt_alloc(dev, mp, g.xlt_bytes);
+		if (err)
+			goto err_free;
+	}
+	err = mlx5_umr_create_hw_mkey(dev, mp, &g);
+	if (err)
+		goto err_xlt;
+
 	kref_get(&dev->kref);
 	mutex_lock(&dev->mkeys_lock);
 	list_add_tail(&mp->list, &dev->mkeys);
@@ -168,9 +198,10 @@ err_put:
  * @flags: MLX5_UMR_MKEY_REMOTE_INVALIDATE
  *
  * The mkey starts in the free state (no access) and is sized for
- * @max_entries + 1 translation entries so that an interleaved layout of
- * @max_entries fits with its header. Mkeys with more entries than fit
- * inline in a WQE get a pointer-mode translation table.
+ * @max_entries + 1 translation entries, rounded up to 4 and capped at
+ * caps->max_klm_entries, so that an interleaved layout of @max_entries
+ * fits with its header (one entry less at the cap). Mkeys with more
+ * entries than fit inline in a WQE get a pointer-mode translation table.
  *
  * Context: process context, may sleep.
  * Return: the mkey or ERR_PTR(-EINVAL / -ENOMEM / -ENODEV / -EREMOTEIO).

@@ -12,7 +12,6 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/mm.h>
-#include <linux/kthread.h>
 #include <linux/delay.h>
 #include <linux/mlx5/mlx5_ifc.h>
 #include <linux/mlx5/cq.h>
@@ -21,6 +20,7 @@
 #include <linux/mlx5_umr_fake.h>
 
 #include "umr.h"
+#include "umr_kunit.h"
 
 #define ACC_ALL (MLX5_UMR_ACCESS_LOCAL_WRITE | MLX5_UMR_ACCESS_REMOTE_READ | \
 		 MLX5_UMR_ACCESS_REMOTE_WRITE)
@@ -39,19 +39,6 @@ struct svc_ctx {
 	struct mlx5_umr_dev *dev;
 	struct svc_mr mr[2];
 };
-
-static struct mlx5_umr_fake *svc_fake(struct kunit *test, u32 flags)
-{
-	struct mlx5_umr_fake_attr attr;
-	struct mlx5_umr_fake *fake;
-
-	mlx5_umr_fake_attr_init(&attr);
-	attr.flags = flags | MLX5_UMR_FAKE_F_REGISTER;
-	fake = mlx5_umr_fake_create(&attr);
-	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(fake));
-	KUNIT_ASSERT_NOT_NULL(test, mlx5_umr_fake_hca(fake)->umr);
-	return fake;
-}
 
 static u8 *mr_byte(struct svc_mr *mr, u64 off)
 {
@@ -125,8 +112,8 @@ static int svc_init(struct kunit *test)
 	if (!c)
 		return -ENOMEM;
 	test->priv = c;
-	c->fake = svc_fake(test, MLX5_UMR_FAKE_F_SYNC);
-	c->dev = mlx5_umr_fake_hca(c->fake)->umr;
+	c->fake = umr_kunit_fake_registered(test, MLX5_UMR_FAKE_F_SYNC);
+	c->dev = umr_kunit_fake_umr(c->fake);
 	svc_mr_reg(test, c->dev, &c->mr[0], 4);
 	svc_mr_reg(test, c->dev, &c->mr[1], 4);
 	return 0;
@@ -625,14 +612,16 @@ static void svc_batch_and_wrap(struct kunit *test)
 		start = c->dev->sq.pc;
 		KUNIT_ASSERT_EQ(test, mlx5_umr_post(c->dev, wrs, 8), 0);
 		svc_check_ring(test, c->dev, start, 8);
-		/* The fake is synchronous: all executed inside the doorbell. */
+		/* The fake executes inside the doorbell. */
 		mlx5_umr_fake_get_counters(c->fake, &after);
 		KUNIT_EXPECT_EQ(test, after.wqes - before.wqes, 8ULL);
 		KUNIT_EXPECT_EQ(test, after.cqes - before.cqes, 1ULL);
 		/*
-		 * The event came inside the doorbell, with interrupts off: the
-		 * CQ is polled from the work item, never in this thread.
+		 * No completion inside the doorbell or the post: the CQ is
+		 * polled from a work item, never in this thread.
 		 */
+		for (i = 0; i < ARRAY_SIZE(wrs); i++)
+			KUNIT_EXPECT_EQ(test, req[i].calls, 0);
 		mlx5_umr_sq_flush(c->dev);
 		for (i = 0; i < ARRAY_SIZE(wrs); i++) {
 			KUNIT_EXPECT_EQ(test, req[i].calls, 1);
@@ -953,6 +942,7 @@ static void svc_irq_off_completion(struct kunit *test)
 	struct mlx5_umr_mkey *mk;
 	unsigned long flags;
 	int err, calls;
+	bool pending;
 
 	mk = mlx5_umr_alloc_mkey(c->dev, 1, 0);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(mk));
@@ -960,11 +950,17 @@ static void svc_irq_off_completion(struct kunit *test)
 	req.wr.done = svc_req_done;
 	local_irq_save(flags);
 	err = mlx5_umr_post(c->dev, &p, 1);
+	/* the event, as from a hard IRQ: the CQE is already written */
+	c->dev->cq.comp(&c->dev->cq);
 	calls = req.calls;
+	pending = work_pending(&c->dev->poll_work);
 	local_irq_restore(flags);
 	KUNIT_ASSERT_EQ(test, err, 0);
 	KUNIT_EXPECT_EQ(test, calls, 0);
+	KUNIT_EXPECT_TRUE(test, pending);
+	/* the fake's own event may poll first, from its workqueue */
 	flush_work(&c->dev->poll_work);
+	mlx5_umr_fake_flush(c->fake);
 	KUNIT_EXPECT_EQ(test, req.calls, 1);
 	KUNIT_EXPECT_EQ(test, req.wr.status, 0);
 	mlx5_umr_free_mkey(mk);
@@ -1050,7 +1046,7 @@ static void svc_unregister(struct kunit *test)
 
 	atomic_set(&svc_adds, 0);
 	atomic_set(&svc_removes, 0);
-	fake = svc_fake(test, MLX5_UMR_FAKE_F_SYNC);
+	fake = umr_kunit_fake_registered(test, MLX5_UMR_FAKE_F_SYNC);
 	KUNIT_ASSERT_EQ(test, mlx5_umr_register_client(&client), 0);
 	/* told about both the fixture's device and this one */
 	KUNIT_EXPECT_GE(test, atomic_read(&svc_adds), 2);
@@ -1081,110 +1077,86 @@ static void svc_unregister(struct kunit *test)
 #define SVC_ITERS	300
 #define SVC_BATCH	4
 
+/* A submitter's requests, each checked for exactly one completion. */
 struct svc_thread {
-	struct mlx5_umr_dev *dev;
-	struct mlx5_umr_mkey *mk;
-	struct mlx5_umr_sge sge;
 	struct svc_req req[SVC_ITERS][SVC_BATCH];
-	atomic_t ndone;
-	int posted;
-	int errors;
-	bool faults;
-	struct completion exited;
 };
 
-/* With injected faults a request may fail itself; flushed ones go again. */
-static bool svc_status_ok(const struct svc_thread *t, int status)
+static unsigned int svc_step_reqs(unsigned int it)
 {
-	if (!status)
-		return true;
-	return t->faults && status == -EIO;
+	return it % 3 == 0 ? 1 : SVC_BATCH;
 }
 
-static int svc_thread_fn(void *arg)
+/* With injected faults a request may fail itself; flushed ones go again. */
+static bool svc_status_ok(const struct umr_kunit_submitter *s, int status)
 {
-	struct svc_thread *t = arg;
+	const bool *faults = s->all->ctx;
+
+	if (!status)
+		return true;
+	return *faults && status == -EIO;
+}
+
+/* Every third step one synchronous request, else a batch of SVC_BATCH. */
+static int svc_step(struct umr_kunit_submitter *s, unsigned int it)
+{
+	struct svc_req *req = ((struct svc_thread *)s->priv)->req[it];
 	struct mlx5_umr_wr *wrs[SVC_BATCH];
-	int it, i, err;
+	unsigned int i, n = svc_step_reqs(it);
+	int err;
 
-	for (it = 0; it < SVC_ITERS; it++) {
-		int n = it % 3 == 0 ? 1 : SVC_BATCH;
-
-		for (i = 0; i < n; i++) {
-			svc_wr_list(&t->req[it][i].wr, t->mk, &t->sge, 1,
-				    ACC_ALL);
-			t->req[it][i].wr.done = svc_req_done;
-			t->req[it][i].ndone = &t->ndone;
-			wrs[i] = &t->req[it][i].wr;
-		}
-		if (it % 3 == 0) {
-			t->req[it][0].ndone = NULL;
-			err = mlx5_umr_exec(t->dev, wrs[0], 0);
-			if (!svc_status_ok(t, err) || t->req[it][0].calls)
-				t->errors++;
-			t->req[it][0].calls = 1;
-			continue;
-		}
-		while ((err = mlx5_umr_post(t->dev, wrs, n)) == -EBUSY)
-			usleep_range(10, 50);
-		if (err)
-			t->errors++;
-		else
-			t->posted += n;
+	for (i = 0; i < n; i++) {
+		svc_wr_list(&req[i].wr, s->mk, &s->sge, 1, ACC_ALL);
+		req[i].wr.done = svc_req_done;
+		req[i].ndone = &s->ndone;
+		wrs[i] = &req[i].wr;
 	}
-	complete(&t->exited);
-	return 0;
+	if (n == 1) {
+		req[0].ndone = NULL;
+		err = mlx5_umr_exec(s->dev, wrs[0], 0);
+		if (!svc_status_ok(s, err) || req[0].calls)
+			return -EPROTO;
+		req[0].calls = 1;
+		return 0;
+	}
+	return umr_kunit_submit(s, wrs, n);
+}
+
+static void svc_inject_fault(void *fake)
+{
+	mlx5_umr_fake_inject_wqe_error(fake, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
+				       MLX5_UMR_FAKE_VS_INJECTED);
 }
 
 static void svc_concurrent_run(struct kunit *test, bool faults)
 {
-	struct mlx5_umr_fake *fake = svc_fake(test, 0);
-	struct mlx5_umr_dev *dev = mlx5_umr_fake_hca(fake)->umr;
+	struct mlx5_umr_fake *fake = umr_kunit_fake_registered(test, 0);
+	struct mlx5_umr_dev *dev = umr_kunit_fake_umr(fake);
+	struct umr_kunit_submitters subs;
 	struct mlx5_umr_fake_counters cnt;
-	struct task_struct *task;
-	struct svc_thread *t;
-	int i, it, j, bad = 0;
+	unsigned int i, it, j;
+	int bad = 0;
 
-	t = kvcalloc(SVC_THREADS, sizeof(*t), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, t);
+	umr_kunit_submitters_init(test, &subs, dev, SVC_THREADS, SVC_ITERS,
+				  sizeof(struct svc_thread));
+	subs.step = svc_step;
+	subs.ctx = &faults;
+	/* errors injected while the submitters run */
+	umr_kunit_submitters_run(test, &subs, "umr_svc",
+				 faults ? svc_inject_fault : NULL, fake);
 	for (i = 0; i < SVC_THREADS; i++) {
-		t[i].dev = dev;
-		t[i].faults = faults;
-		/* indirect through the PA mkey: device address 0 */
-		t[i].sge.key = mlx5_umr_dev_caps(dev)->dma_lkey;
-		t[i].sge.length = 16;
-		t[i].mk = mlx5_umr_alloc_mkey(dev, 1, 0);
-		KUNIT_ASSERT_FALSE(test, IS_ERR(t[i].mk));
-		init_completion(&t[i].exited);
-	}
-	for (i = 0; i < SVC_THREADS; i++) {
-		task = kthread_run(svc_thread_fn, &t[i], "umr_svc_%d", i);
-		KUNIT_ASSERT_FALSE(test, IS_ERR(task));
-	}
-	for (i = 0; i < SVC_THREADS; i++) {
-		/* errors injected while the submitters run */
-		while (faults && !completion_done(&t[i].exited)) {
-			mlx5_umr_fake_inject_wqe_error(fake,
-						       MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
-						       MLX5_UMR_FAKE_VS_INJECTED);
-			usleep_range(1000, 2000);
-		}
-		wait_for_completion(&t[i].exited);
-		for (j = 0; j < 500 && atomic_read(&t[i].ndone) < t[i].posted;
-		     j++)
-			msleep(20);
-	}
-	for (i = 0; i < SVC_THREADS; i++) {
-		KUNIT_EXPECT_EQ(test, t[i].errors, 0);
-		KUNIT_EXPECT_EQ(test, atomic_read(&t[i].ndone), t[i].posted);
+		struct umr_kunit_submitter *s = &subs.t[i];
+		struct svc_thread *t = s->priv;
+
+		KUNIT_EXPECT_EQ(test, s->errors, 0);
+		KUNIT_EXPECT_EQ(test, atomic_read(&s->ndone), s->posted);
 		for (it = 0; it < SVC_ITERS; it++)
-			for (j = 0; j < (it % 3 == 0 ? 1 : SVC_BATCH); j++)
-				if (t[i].req[it][j].calls != 1 ||
-				    !svc_status_ok(&t[i],
-						   t[i].req[it][j].wr.status))
+			for (j = 0; j < svc_step_reqs(it); j++)
+				if (t->req[it][j].calls != 1 ||
+				    !svc_status_ok(s, t->req[it][j].wr.status))
 					bad++;
-		mlx5_umr_free_mkey(t[i].mk);
 	}
+	umr_kunit_submitters_fini(&subs);
 	KUNIT_EXPECT_EQ(test, bad, 0);
 	KUNIT_EXPECT_EQ(test, dev->sq.pc, dev->sq.cc);
 	mlx5_umr_fake_get_counters(fake, &cnt);
@@ -1192,7 +1164,6 @@ static void svc_concurrent_run(struct kunit *test, bool faults)
 		KUNIT_EXPECT_GT(test, cnt.err_cqes, 0ULL);
 	else
 		KUNIT_EXPECT_EQ(test, cnt.err_cqes, 0ULL);
-	kvfree(t);
 	mlx5_umr_fake_destroy(fake);
 }
 
@@ -1244,3 +1215,4 @@ MODULE_DESCRIPTION("KUnit tests of the mlx5 UMR service core");
 MODULE_LICENSE("Dual BSD/GPL");
 MODULE_IMPORT_NS(MLX5_UMR);
 MODULE_IMPORT_NS(MLX5_UMR_TESTING);
+MODULE_IMPORT_NS(MLX5_UMR_KUNIT);

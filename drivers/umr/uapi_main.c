@@ -14,6 +14,7 @@
 #include <linux/uaccess.h>
 
 #include "uapi_priv.h"
+#include "wr_rules.h"
 
 /* Protects umr_udevs. */
 static DEFINE_MUTEX(umr_udevs_lock);
@@ -32,12 +33,17 @@ int umr_ucmd_respond(struct umr_ucmd *ucmd)
  * @ud: the device
  * @access: from userspace
  *
- * Remote write and atomic need local write, as ib_check_mr_access() says.
+ * The service's access rules (7 and 8 of Documentation/validation.rst,
+ * wr_rules.h), and the uapi's own: remote write and atomic need local
+ * write, as ib_check_mr_access() says.
  *
- * Return: 0, -EINVAL or -EOPNOTSUPP (atomic on a device without it).
+ * Return: 0, -EINVAL or -EOPNOTSUPP (atomic where the HCA or its UMR may
+ * not set it).
  */
 int umr_check_access(struct umr_udev *ud, u32 access)
 {
+	int ret;
+
 	BUILD_BUG_ON(MLX5_UMR_IOC_ACCESS_LOCAL_WRITE !=
 		     MLX5_UMR_ACCESS_LOCAL_WRITE);
 	BUILD_BUG_ON(MLX5_UMR_IOC_ACCESS_REMOTE_WRITE !=
@@ -47,23 +53,24 @@ int umr_check_access(struct umr_udev *ud, u32 access)
 	BUILD_BUG_ON(MLX5_UMR_IOC_ACCESS_REMOTE_ATOMIC !=
 		     MLX5_UMR_ACCESS_REMOTE_ATOMIC);
 
-	if (access & ~MLX5_UMR_ACCESS_ALL)
-		return -EINVAL;
+	/* rule 7 of Documentation/validation.rst, then the uapi's own */
+	ret = mlx5_umr_rule_access_bits(access);
+	if (ret)
+		return ret;
 	if ((access & (MLX5_UMR_ACCESS_REMOTE_WRITE |
 		       MLX5_UMR_ACCESS_REMOTE_ATOMIC)) &&
 	    !(access & MLX5_UMR_ACCESS_LOCAL_WRITE))
 		return -EINVAL;
-	if ((access & MLX5_UMR_ACCESS_REMOTE_ATOMIC) &&
-	    !mlx5_umr_dev_caps(ud->dev)->atomic)
-		return -EOPNOTSUPP;
-	return 0;
+	return mlx5_umr_rule_atomic(mlx5_umr_dev_caps(ud->dev), access);
 }
 
+/* What rule 8 lets through, as MLX5_UMR_IOCTL_INFO reports it. */
 static u32 umr_access_caps(struct umr_udev *ud)
 {
 	u32 access = MLX5_UMR_ACCESS_ALL;
 
-	if (!mlx5_umr_dev_caps(ud->dev)->atomic)
+	if (mlx5_umr_rule_atomic(mlx5_umr_dev_caps(ud->dev),
+				 MLX5_UMR_ACCESS_REMOTE_ATOMIC))
 		access &= ~MLX5_UMR_ACCESS_REMOTE_ATOMIC;
 	return access;
 }

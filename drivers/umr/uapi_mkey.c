@@ -11,15 +11,11 @@
  *
  * Copyright (c) 2026 The mlx5-umr authors.
  */
-#include <linux/overflow.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
 #include "uapi_priv.h"
-
-/* Hardware field widths of the repeat block (struct mlx5_stride_block_*). */
-#define UMR_STRIDE_MAX		U16_MAX
-#define UMR_CYCLE_BYTES_MAX	U32_MAX
+#include "wr_rules.h"
 
 int umr_cmd_alloc_mkey(struct umr_ucmd *ucmd)
 {
@@ -85,28 +81,31 @@ static void umr_put_refs(struct umr_uobj **refs, u32 n)
 
 /*
  * Reference the registration @lkey names and check that it contains
- * [@addr, @addr + @len). On success *@ref holds the reference.
+ * [@addr, @addr + @len), without computing its end (it may be 2^64). On
+ * success *@ref holds the reference.
  */
 static int umr_ref_range(struct umr_uctx *ctx, u32 lkey, u64 addr, u64 len,
 			 struct umr_uobj **ref)
 {
 	struct umr_uobj *obj;
 	struct umr_umr *mr;
-	u64 end;
+	u64 off;
 
-	if (check_add_overflow(addr, len, &end))
-		return -EOVERFLOW;
 	obj = umr_uobj_get_key(ctx, lkey, UMR_UOBJ_MR);
 	if (IS_ERR(obj))
 		return PTR_ERR(obj);
 	*ref = obj;
 	mr = container_of(obj, struct umr_umr, obj);
-	if (addr < mr->iova || end > mr->iova + mr->length)
+	off = addr - mr->iova;
+	if (addr < mr->iova || off >= mr->length || len > mr->length - off)
 		return -ERANGE;
 	return 0;
 }
 
-/* Check @ent[@n], reference what they name, fill the service's entries. */
+/*
+ * Check @ent[@n] by the service's entry rules (12 and 13), reference what
+ * they name, fill the service's entries.
+ */
 static int umr_parse_list(struct umr_uctx *ctx,
 			  const struct mlx5_umr_ioc_sge *ent, u32 n,
 			  struct mlx5_umr_sge *out, struct umr_uobj **refs,
@@ -117,21 +116,24 @@ static int umr_parse_list(struct umr_uctx *ctx,
 	int ret;
 
 	for (i = 0; i < n; i++) {
-		if (!ent[i].length)
-			return -EINVAL;
-		ret = umr_ref_range(ctx, ent[i].lkey, ent[i].addr,
-				    ent[i].length, &refs[i]);
-		if (ret)
-			return ret;
 		out[i].addr = ent[i].addr;
 		out[i].length = ent[i].length;
 		out[i].key = ent[i].lkey;
+		ret = mlx5_umr_sge_check(&out[i]) ?:
+		      umr_ref_range(ctx, ent[i].lkey, ent[i].addr,
+				    ent[i].length, &refs[i]);
+		if (ret)
+			return ret;
 		total += ent[i].length;
 	}
 	*length = total;
 	return 0;
 }
 
+/*
+ * As umr_parse_list(), by rules 17 to 19. Rules 15 and 18 keep the cycle
+ * within 32 bits (wr_rules.h), so the mkey's length cannot overflow.
+ */
 static int umr_parse_interleaved(struct umr_uctx *ctx,
 				 const struct mlx5_umr_ioc_interleaved *ent,
 				 u32 n, u32 repeat,
@@ -139,46 +141,60 @@ static int umr_parse_interleaved(struct umr_uctx *ctx,
 				 struct umr_uobj **refs, u64 *length)
 {
 	u64 cycle = 0, span;
-	u32 i, stride;
+	u32 i;
 	int ret;
 
 	for (i = 0; i < n; i++) {
-		if (ent[i].__reserved || !ent[i].bytes_count)
+		if (ent[i].__reserved)
 			return -EINVAL;
-		if (check_add_overflow(ent[i].bytes_count, ent[i].bytes_skip,
-				       &stride) ||
-		    stride > UMR_STRIDE_MAX)
-			return -EOVERFLOW;
-		cycle += ent[i].bytes_count;
-		if (cycle > UMR_CYCLE_BYTES_MAX)
-			return -EOVERFLOW;
-		/* Cycle repeat - 1 ends bytes_count after its start. */
-		span = (u64)(repeat - 1) * stride + ent[i].bytes_count;
-		ret = umr_ref_range(ctx, ent[i].lkey, ent[i].addr, span,
-				    &refs[i]);
-		if (ret)
-			return ret;
 		out[i].addr = ent[i].addr;
 		out[i].bytes_count = ent[i].bytes_count;
 		out[i].bytes_skip = ent[i].bytes_skip;
 		out[i].key = ent[i].lkey;
+		ret = mlx5_umr_il_check(&out[i], repeat);
+		if (ret)
+			return ret;
+		/* Cycle repeat - 1 ends bytes_count after its start. */
+		span = ((u64)ent[i].bytes_count + ent[i].bytes_skip) *
+		       (repeat - 1) + ent[i].bytes_count;
+		ret = umr_ref_range(ctx, ent[i].lkey, ent[i].addr, span,
+				    &refs[i]);
+		if (ret)
+			return ret;
+		cycle += ent[i].bytes_count;
 	}
 	*length = cycle * repeat;
 	return 0;
 }
 
-int umr_cmd_configure(struct umr_ucmd *ucmd)
-{
-	struct mlx5_umr_ioc_configure *cmd = ucmd->cmd;
-	struct umr_uctx *ctx = ucmd->ctx;
-	struct mlx5_umr_wr wr = {};
-	struct umr_uobj **refs, **old, **both;
-	struct umr_uobj *obj;
-	struct umr_umkey *mk;
-	size_t esize, ksize;
-	void *uent, *kent;
-	u32 need, nput;
+/*
+ * One MLX5_UMR_IOCTL_CONFIGURE, gathered step by step.
+ * @wr: the request for the service
+ * @esize: size of one user entry
+ * @ksize: size of one service entry
+ * @uent: the user's entries, copied
+ * @kent: the service's entries
+ * @refs: one reference per entry on the registration it names
+ * @length: bytes the new layout covers
+ */
+struct umr_config {
+	struct mlx5_umr_wr wr;
+	size_t esize;
+	size_t ksize;
+	void *uent;
+	void *kent;
+	struct umr_uobj **refs;
 	u64 length;
+};
+
+/*
+ * The command alone, before any lookup: the uapi's own fields, then the
+ * service's rules on access (7, 8) and on the request (10, 14, 16).
+ */
+static int umr_config_check_cmd(struct umr_uctx *ctx,
+				const struct mlx5_umr_ioc_configure *cmd,
+				struct umr_config *c)
+{
 	int ret;
 
 	if (cmd->flags)
@@ -192,88 +208,103 @@ int umr_cmd_configure(struct umr_ucmd *ucmd)
 	case MLX5_UMR_IOC_LAYOUT_LIST:
 		if (cmd->repeat_count)
 			return -EINVAL;
-		esize = sizeof(struct mlx5_umr_ioc_sge);
-		ksize = sizeof(struct mlx5_umr_sge);
-		need = cmd->num_entries;
+		c->wr.layout = MLX5_UMR_LAYOUT_LIST;
+		c->esize = sizeof(struct mlx5_umr_ioc_sge);
+		c->ksize = sizeof(struct mlx5_umr_sge);
 		break;
 	case MLX5_UMR_IOC_LAYOUT_INTERLEAVED:
-		if (!cmd->repeat_count)
-			return -EINVAL;
-		esize = sizeof(struct mlx5_umr_ioc_interleaved);
-		ksize = sizeof(struct mlx5_umr_interleaved);
-		/* The repeat block header takes one entry. */
-		if (check_add_overflow(cmd->num_entries, 1U, &need))
-			return -ENOSPC;
+		ret = mlx5_umr_rule_il_repeat(cmd->repeat_count);
+		if (ret)
+			return ret;
+		c->wr.layout = MLX5_UMR_LAYOUT_INTERLEAVED;
+		c->esize = sizeof(struct mlx5_umr_ioc_interleaved);
+		c->ksize = sizeof(struct mlx5_umr_interleaved);
 		break;
 	default:
 		return -EINVAL;
 	}
 	if (!IS_ALIGNED(cmd->entries, sizeof(u64)))
 		return -EINVAL;
+	return 0;
+}
 
-	obj = umr_uobj_get(ctx, cmd->handle, UMR_UOBJ_MKEY);
-	if (IS_ERR(obj))
-		return PTR_ERR(obj);
-	mk = container_of(obj, struct umr_umkey, obj);
-	if (need > obj->mkey->max_entries) {
-		ret = -ENOSPC;
-		goto out_put;
-	}
+/* Rules 11 and 15, before allocating for the entries. */
+static int umr_config_check_capacity(struct umr_uctx *ctx,
+				     const struct mlx5_umr_ioc_configure *cmd,
+				     const struct umr_config *c,
+				     const struct mlx5_umr_mkey *mkey)
+{
+	const struct mlx5_umr_caps *caps = mlx5_umr_dev_caps(ctx->ud->dev);
 
-	uent = kvmalloc_array(cmd->num_entries, esize, GFP_KERNEL);
-	kent = kvmalloc_array(cmd->num_entries, ksize, GFP_KERNEL);
-	refs = kvcalloc(cmd->num_entries, sizeof(*refs), GFP_KERNEL);
-	if (!uent || !kent || !refs) {
-		ret = -ENOMEM;
-		goto out_free;
-	}
-	if (copy_from_user(uent, u64_to_user_ptr(cmd->entries),
-			   (size_t)cmd->num_entries * esize)) {
-		ret = -EFAULT;
-		goto out_free;
-	}
+	if (c->wr.layout == MLX5_UMR_LAYOUT_LIST)
+		return mlx5_umr_rule_list_capacity(caps, mkey,
+						   cmd->num_entries);
+	return mlx5_umr_rule_il_capacity(caps, mkey, cmd->num_entries);
+}
 
-	wr.mkey = obj->mkey;
-	wr.op = MLX5_UMR_OP_CONFIGURE;
-	wr.flags = MLX5_UMR_WR_SET_ACCESS;
-	wr.access = cmd->access;
-	if (cmd->layout == MLX5_UMR_IOC_LAYOUT_LIST) {
-		ret = umr_parse_list(ctx, uent, cmd->num_entries, kent, refs,
-				     &length);
-		wr.layout = MLX5_UMR_LAYOUT_LIST;
-		wr.list.sge = kent;
-		wr.list.num_sge = cmd->num_entries;
-	} else {
-		ret = umr_parse_interleaved(ctx, uent, cmd->num_entries,
-					    cmd->repeat_count, kent, refs,
-					    &length);
-		wr.layout = MLX5_UMR_LAYOUT_INTERLEAVED;
-		wr.interleaved.ent = kent;
-		wr.interleaved.num_entries = cmd->num_entries;
-		wr.interleaved.repeat_count = cmd->repeat_count;
-	}
-	if (ret)
-		goto out_free;
+/* Copy the user's entries in and allocate what the parse fills. */
+static int umr_config_copy(const struct mlx5_umr_ioc_configure *cmd,
+			   struct umr_config *c)
+{
+	c->uent = kvmalloc_array(cmd->num_entries, c->esize, GFP_KERNEL);
+	c->kent = kvmalloc_array(cmd->num_entries, c->ksize, GFP_KERNEL);
+	c->refs = kvcalloc(cmd->num_entries, sizeof(*c->refs), GFP_KERNEL);
+	if (!c->uent || !c->kent || !c->refs)
+		return -ENOMEM;
+	if (copy_from_user(c->uent, u64_to_user_ptr(cmd->entries),
+			   (size_t)cmd->num_entries * c->esize))
+		return -EFAULT;
+	return 0;
+}
 
-	mutex_lock(&mk->lock);
-	both = kvmalloc_array((size_t)mk->nrefs + cmd->num_entries,
-			      sizeof(*both), GFP_KERNEL);
-	if (!both) {
-		mutex_unlock(&mk->lock);
-		ret = -ENOMEM;
-		goto out_free;
+/* The entries: the service's entry rules, then ownership and containment. */
+static int umr_config_parse(struct umr_uctx *ctx,
+			    const struct mlx5_umr_ioc_configure *cmd,
+			    struct umr_config *c)
+{
+	struct mlx5_umr_wr *wr = &c->wr;
+
+	wr->op = MLX5_UMR_OP_CONFIGURE;
+	wr->flags = MLX5_UMR_WR_SET_ACCESS;
+	wr->access = cmd->access;
+	if (wr->layout == MLX5_UMR_LAYOUT_LIST) {
+		wr->list.sge = c->kent;
+		wr->list.num_sge = cmd->num_entries;
+		return umr_parse_list(ctx, c->uent, cmd->num_entries, c->kent,
+				      c->refs, &c->length);
 	}
-	ret = mlx5_umr_exec(ctx->ud->dev, &wr, UMR_UAPI_TIMEOUT_MS);
+	wr->interleaved.ent = c->kent;
+	wr->interleaved.num_entries = cmd->num_entries;
+	wr->interleaved.repeat_count = cmd->repeat_count;
+	return umr_parse_interleaved(ctx, c->uent, cmd->num_entries,
+				     cmd->repeat_count, c->kent, c->refs,
+				     &c->length);
+}
+
+/*
+ * Post the request and move references: on success the new layout's
+ * replace the old one's (left in @c->refs to be dropped); when the HCA may
+ * or may not have applied it, @mk keeps both. @both has room for that.
+ * Context: @mk->lock held. Return: the request's result.
+ */
+static int umr_config_exec(struct umr_uctx *ctx, struct umr_umkey *mk,
+			   struct umr_config *c, u32 n, struct umr_uobj **both,
+			   u32 *nput)
+{
+	struct umr_uobj **old;
+	int ret;
+
+	ret = mlx5_umr_exec(ctx->ud->dev, &c->wr, UMR_UAPI_TIMEOUT_MS);
 	if (!ret)
-		ret = wr.status;
+		ret = c->wr.status;
 	if (!ret) {
-		/* The old layout's references are dropped below. */
+		/* The old layout's references are dropped by the caller. */
 		old = mk->refs;
-		nput = mk->nrefs;
-		mk->refs = refs;
-		mk->nrefs = cmd->num_entries;
-		mk->length = length;
-		refs = old;
+		*nput = mk->nrefs;
+		mk->refs = c->refs;
+		mk->nrefs = n;
+		mk->length = c->length;
+		c->refs = old;
 		kvfree(both);
 	} else if (ret != -EIO && ret != -ETIMEDOUT) {
 		/* Refused before it reached the HCA: nothing changed. */
@@ -285,29 +316,66 @@ int umr_cmd_configure(struct umr_ucmd *ucmd)
 		 * later request succeeds.
 		 */
 		memcpy(both, mk->refs, mk->nrefs * sizeof(*both));
-		memcpy(both + mk->nrefs, refs,
-		       cmd->num_entries * sizeof(*both));
+		memcpy(both + mk->nrefs, c->refs, n * sizeof(*both));
 		kvfree(mk->refs);
 		mk->refs = both;
-		mk->nrefs += cmd->num_entries;
-		kvfree(refs);
-		refs = NULL;
+		mk->nrefs += n;
+		kvfree(c->refs);
+		c->refs = NULL;
 	}
+	return ret;
+}
+
+/* Serialised on @mk: the room for both layouts' references, the request. */
+static int umr_config_apply(struct umr_uctx *ctx, struct umr_umkey *mk,
+			    struct umr_config *c, u32 n, u32 *nput)
+{
+	struct umr_uobj **both;
+	int ret;
+
+	mutex_lock(&mk->lock);
+	both = kvmalloc_array((size_t)mk->nrefs + n, sizeof(*both),
+			      GFP_KERNEL);
+	if (both)
+		ret = umr_config_exec(ctx, mk, c, n, both, nput);
+	else
+		ret = -ENOMEM;
 	mutex_unlock(&mk->lock);
+	return ret;
+}
+
+int umr_cmd_configure(struct umr_ucmd *ucmd)
+{
+	struct mlx5_umr_ioc_configure *cmd = ucmd->cmd;
+	struct umr_uctx *ctx = ucmd->ctx;
+	struct umr_config c = {};
+	struct umr_uobj *obj;
+	struct umr_umkey *mk;
+	u32 nput = cmd->num_entries;
+	int ret;
+
+	ret = umr_config_check_cmd(ctx, cmd, &c);
+	if (ret)
+		return ret;
+	obj = umr_uobj_get(ctx, cmd->handle, UMR_UOBJ_MKEY);
+	if (IS_ERR(obj))
+		return PTR_ERR(obj);
+	mk = container_of(obj, struct umr_umkey, obj);
+	c.wr.mkey = obj->mkey;
+
+	ret = umr_config_check_capacity(ctx, cmd, &c, obj->mkey) ?:
+	      umr_config_copy(cmd, &c) ?:
+	      umr_config_parse(ctx, cmd, &c) ?:
+	      umr_config_apply(ctx, mk, &c, cmd->num_entries, &nput);
 	if (!ret) {
-		if (refs)
-			umr_put_refs(refs, nput);
-		refs = NULL;
-		cmd->out_length = length;
+		cmd->out_length = c.length;
 		ret = umr_ucmd_respond(ucmd);
 	}
-
-out_free:
-	if (refs)
-		umr_put_refs(refs, cmd->num_entries);
-	kvfree(kent);
-	kvfree(uent);
-out_put:
+	/* the old layout's references on success, else the new one's */
+	if (c.refs)
+		umr_put_refs(c.refs, nput);
+	kvfree(c.kent);
+	kvfree(c.uent);
 	umr_uobj_put(obj);
 	return ret;
 }

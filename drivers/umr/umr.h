@@ -67,9 +67,11 @@ struct mlx5_umr_sq_ent {
 
 /**
  * struct mlx5_umr_sq - the REG_UMR QP, its CQ and their bookkeeping
- * @lock: protects every field below it, the CQ consumer index and the
- *	doorbell records; taken by posters and by the completion handler,
- *	never held across write_db(); nests inside mlx5_umr_dev.db_lock
+ * @lock: protects every field below it, the ring contents, the CQ consumer
+ *	index, both doorbell records and the order of the device's doorbell
+ *	MMIO writes: every write_db() (send doorbell and CQ arm) is issued
+ *	with it held, as mlx5_ib rings inside its SQ lock; taken irqsave by
+ *	posters, the completion handler, recovery and the watchdog
  * @state: enum mlx5_umr_sq_state
  * @pc: producer counter in basic blocks (free running)
  * @cc: consumer counter in basic blocks (free running)
@@ -82,10 +84,6 @@ struct mlx5_umr_sq_ent {
  *	hint)
  * @cq_ci: CQ consumer index (free running)
  * @cq_arm_sn: CQ arm sequence number
- * @db: the send doorbell of the last published WQE (first 8 bytes of its
- *	control segment)
- * @db_valid: @db holds a WQE published since the last reset
- * @db_epoch: bumped when recovery restarts the WQE counter at 0
  * @resubmit: flushed requests recovery posts again, in order (->node)
  * @ents: the WQEs in flight, oldest at @head (see struct mlx5_umr_sq_ent)
  * @head: index of the oldest WQE in flight in @ents (free running)
@@ -97,7 +95,7 @@ struct mlx5_umr_sq_ent {
  * @wait: posters waiting for space or for the QP to return to RTS
  */
 struct mlx5_umr_sq {
-	spinlock_t lock; /* ring, bookkeeping, CQ ci, doorbell records */
+	spinlock_t lock; /* ring, bookkeeping, CQ ci, records, doorbells */
 	enum mlx5_umr_sq_state state;
 	u32 pc;
 	u32 cc;
@@ -108,9 +106,6 @@ struct mlx5_umr_sq {
 	unsigned long events;
 	u32 cq_ci;
 	u32 cq_arm_sn;
-	__be32 db[2];
-	bool db_valid;
-	u32 db_epoch;
 	struct list_head resubmit;
 	struct mlx5_umr_sq_ent *ents;
 	u32 head;
@@ -151,16 +146,11 @@ struct mlx5_umr_client_ctx {
  * @sq_buf: the send queue ring
  * @cq_buf: the CQE ring
  * @cq: the CQ as the backend sees it
- * @db_lock: serialises every doorbell MMIO write on @uar (send doorbell
- *	and CQ arm) and protects the @db_rung fields; taken irqsave, before
- *	sq->lock, held across write_db()
- * @db_rung: a send doorbell went out in epoch @db_rung_epoch
- * @db_rung_epoch: sq.db_epoch of the last send doorbell
- * @db_rung_idx: WQE index the last send doorbell carried
  * @sq: submission state
  * @wq_ctx: constants for the encoder
  * @recover_work: runs QP recovery in process context
- * @poll_work: polls the CQ when the event arrived in hard IRQ context
+ * @poll_work: polls the CQ when the event arrived in hard IRQ context or
+ *	with interrupts off
  * @watchdog: fails over a send queue that stopped making progress
  * @recover_lock: serializes recovery with teardown (sleeping)
  * @mkeys_lock: protects @mkeys and @hca once the device is up
@@ -186,10 +176,6 @@ struct mlx5_umr_dev {
 	struct mlx5_umr_dma_buf sq_buf;
 	struct mlx5_umr_dma_buf cq_buf;
 	struct mlx5_umr_hca_cq cq;
-	spinlock_t db_lock; /* doorbell MMIO writes, the db_rung* fields */
-	bool db_rung;
-	u32 db_rung_epoch;
-	u16 db_rung_idx;
 	struct mlx5_umr_sq sq;
 	struct mlx5_umr_wqe_ctx wq_ctx;
 
@@ -267,12 +253,39 @@ int mlx5_umr_qp_to_rts(struct mlx5_umr_dev *dev);
 /* mkey.c */
 void mlx5_umr_mkeys_teardown(struct mlx5_umr_dev *dev);
 
-/* sq.c */
+static inline __be32 *mlx5_umr_sq_dbrec(struct mlx5_umr_dev *dev)
+{
+	return (__be32 *)dev->dbr.cpu;
+}
+
+static inline __be32 *mlx5_umr_cq_dbrec(struct mlx5_umr_dev *dev)
+{
+	return (__be32 *)((u8 *)dev->dbr.cpu + MLX5_UMR_CQ_DBR_OFFSET);
+}
+
+static inline bool mlx5_umr_hca_dead(struct mlx5_umr_dev *dev)
+{
+	const struct mlx5_umr_hca_ops *ops = dev->hca->ops;
+
+	return ops->internal_error && ops->internal_error(dev->hca);
+}
+
+/* sq_post.c: posting and ringing */
 void mlx5_umr_sq_init(struct mlx5_umr_dev *dev);
+void mlx5_umr_sq_resubmit(struct mlx5_umr_dev *dev);
+
+/* sq_comp.c: completion */
 void mlx5_umr_cq_comp(struct mlx5_umr_hca_cq *cq);
 void mlx5_umr_cq_arm(struct mlx5_umr_dev *dev);
-void mlx5_umr_recover_work(struct work_struct *work);
+void mlx5_umr_cq_poll(struct mlx5_umr_dev *dev, bool arm);
 void mlx5_umr_poll_work(struct work_struct *work);
+void mlx5_umr_sq_retire_all(struct mlx5_umr_sq *sq, int status,
+			    struct list_head *done);
+void mlx5_umr_sq_finish(struct mlx5_umr_dev *dev, struct list_head *done);
+void mlx5_umr_sq_set_err(struct mlx5_umr_dev *dev, bool timeout);
+
+/* sq_recover.c: errors, recovery, watchdog, teardown */
+void mlx5_umr_recover_work(struct work_struct *work);
 void mlx5_umr_watchdog(struct work_struct *work);
 void mlx5_umr_sq_fail_all(struct mlx5_umr_dev *dev, int status);
 void mlx5_umr_sq_stop(struct mlx5_umr_dev *dev);

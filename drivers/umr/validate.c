@@ -18,72 +18,113 @@
 #include "wqe.h"
 #include "wr_rules.h"
 
+/* Rule 20: a scatterlist of mapped entries, and bytes to take from it. */
+static int mlx5_umr_rule_sgt_given(const struct mlx5_umr_wr *wr)
+{
+	return mlx5_umr_rule_entries(wr->sgt.sgl, wr->sgt.nents) ?:
+	       (wr->sgt.length ? 0 : -EINVAL);
+}
+
+/*
+ * Rules 20 to 23, the entries walked in order only up to the one that
+ * reaches the length: rule 21 is rule 11 on the KLMs used so far, rule 22
+ * rule 12 on the bytes used of each.
+ */
 int mlx5_umr_check_sgt(const struct mlx5_umr_caps *caps,
 		       const struct mlx5_umr_wr *wr)
 {
-	u32 cap = mlx5_umr_klm_capacity(caps, wr->mkey);
 	u64 left = wr->sgt.length;
 	struct scatterlist *sg;
 	u32 i;
+	int err;
 
-	if (!wr->sgt.sgl || !wr->sgt.nents || !left)
-		return -EINVAL;
+	err = mlx5_umr_rule_sgt_given(wr);
+	if (err)
+		return err;
 	for_each_sg(wr->sgt.sgl, sg, wr->sgt.nents, i) {
 		u32 len = sg_dma_len(sg);
 
-		if (i >= cap)
-			return -ENOMEM;
-		if (!len || min_t(u64, len, left) > MLX5_UMR_KLM_MAX_BYTES)
-			return -EINVAL;
+		err = mlx5_umr_rule_list_capacity(caps, wr->mkey, i + 1) ?:
+		      mlx5_umr_rule_klm_bytes(len ? min_t(u64, len, left) : 0);
+		if (err)
+			return err;
 		if (len >= left)
 			return 0;
 		left -= len;
 	}
-	/* the length is longer than the mapped entries */
+	/* Rule 23: the length is longer than the mapped entries. */
 	return -EINVAL;
 }
 
+/* Rule 25: pages are registered in a direct (MTT) mkey, with no layout. */
+static int mlx5_umr_rule_pages_mkey(const struct mlx5_umr_wr *wr)
+{
+	if (!wr->mkey->direct || wr->layout != MLX5_UMR_LAYOUT_NONE)
+		return -EINVAL;
+	return 0;
+}
+
+/* Rule 26: umr.h mlx5r_umr_can_load_pas(): PAGE_SIZE may be in the mask. */
+static int mlx5_umr_rule_entity_size(const struct mlx5_umr_caps *caps)
+{
+	return caps->umr_modify_entity_size_disabled ? -EOPNOTSUPP : 0;
+}
+
+/* Rule 29: pages, and bytes of them. */
+static int mlx5_umr_rule_pages_given(const struct mlx5_umr_wr *wr)
+{
+	return mlx5_umr_rule_entries(wr->pages.addrs, wr->pages.npages) ?:
+	       (wr->pages.length ? 0 : -EINVAL);
+}
+
+/* Rule 30: no more MTTs than the mkey and one WQE take. */
+static int mlx5_umr_rule_pages_capacity(const struct mlx5_umr_wr *wr)
+{
+	u32 cap = min_t(u32, wr->mkey->max_entries,
+			MLX5_UMR_XLT_MAX_BYTES / sizeof(struct mlx5_mtt));
+
+	return wr->pages.npages > cap ? -ENOMEM : 0;
+}
+
+/* Rule 31: the HW finds the first page's offset in start_addr's low bits. */
+static int mlx5_umr_rule_pages_offset(const struct mlx5_umr_wr *wr)
+{
+	return wr->pages.offset != offset_in_page(wr->pages.iova) ? -EINVAL : 0;
+}
+
+/* Rule 33: the pages cover offset + length. */
+static int mlx5_umr_rule_pages_cover(const struct mlx5_umr_wr *wr)
+{
+	u64 bytes = (u64)wr->pages.npages << PAGE_SHIFT;
+
+	return wr->pages.length > bytes - wr->pages.offset ? -EINVAL : 0;
+}
+
+/* Rule 34: the low bits of an MTT are access bits, not address. */
+static int mlx5_umr_rule_pages_aligned(const struct mlx5_umr_wr *wr)
+{
+	u32 i;
+
+	for (i = 0; i < wr->pages.npages; i++)
+		if (offset_in_page(wr->pages.addrs[i]))
+			return -EINVAL;
+	return 0;
+}
+
+/* Rules 25 to 34; a registration always sets access (27). */
 int mlx5_umr_check_reg_pages(const struct mlx5_umr_caps *caps,
 			     const struct mlx5_umr_wr *wr)
 {
-	const dma_addr_t *addrs = wr->pages.addrs;
-	u32 n = wr->pages.npages;
-	u64 iova = wr->pages.iova;
-	u64 length = wr->pages.length;
-	u32 cap;
-	int err;
-	u32 i;
-
-	if (!wr->mkey->direct || wr->layout != MLX5_UMR_LAYOUT_NONE)
-		return -EINVAL;
-	/* umr.h mlx5r_umr_can_load_pas(): PAGE_SIZE may not be in the mask */
-	if (caps->umr_modify_entity_size_disabled)
-		return -EOPNOTSUPP;
-	/* a registration always sets access */
-	err = mlx5_umr_check_access(caps, wr->access);
-	if (err)
-		return err;
-	err = mlx5_umr_check_pd(wr);
-	if (err)
-		return err;
-
-	if (!n || !addrs || !length)
-		return -EINVAL;
-	cap = min_t(u32, wr->mkey->max_entries,
-		    MLX5_UMR_XLT_MAX_BYTES / sizeof(struct mlx5_mtt));
-	if (n > cap)
-		return -ENOMEM;
-	/* the HW finds the first page's offset in start_addr's low bits */
-	if (wr->pages.offset != offset_in_page(iova))
-		return -EINVAL;
-	if (iova + (length - 1) < iova)
-		return -EOVERFLOW;
-	if (length > ((u64)n << PAGE_SHIFT) - wr->pages.offset)
-		return -EINVAL;
-	for (i = 0; i < n; i++)
-		if (offset_in_page(addrs[i]))
-			return -EINVAL;
-	return 0;
+	return mlx5_umr_rule_pages_mkey(wr) ?:
+	       mlx5_umr_rule_entity_size(caps) ?:
+	       mlx5_umr_check_access(caps, wr->access) ?:
+	       mlx5_umr_rule_pdn(wr) ?:
+	       mlx5_umr_rule_pages_given(wr) ?:
+	       mlx5_umr_rule_pages_capacity(wr) ?:
+	       mlx5_umr_rule_pages_offset(wr) ?:
+	       mlx5_umr_rule_no_wrap(wr->pages.iova, wr->pages.length) ?:
+	       mlx5_umr_rule_pages_cover(wr) ?:
+	       mlx5_umr_rule_pages_aligned(wr);
 }
 
 int mlx5_umr_wr_check(const struct mlx5_umr_caps *caps,

@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * KUnit: every rule of mlx5_umr_wr_check() and its errno
- * (Documentation/validation.rst), with the boundary that still passes.
+ * KUnit: every rule of Documentation/validation.rst, one table row each
+ * (the request it starts from, what it changes, the errno), with the
+ * boundary that still passes as a row of its own.
  *
- * Each case starts from a valid request of one kind, checks that it
- * passes, breaks one thing and checks the errno. Every check also runs the
- * request through the submission path's split of the same rules
- * (mlx5_umr_wr_prepare(), then mlx5_umr_wqe_encode() for the rules on each
- * entry) and expects the same errno, or the WQE's size when it passes.
+ * Each row starts from a valid request of one kind, checks that it passes,
+ * changes up to three fields and checks the errno through every path that
+ * applies the rules: the ULP API's check (mlx5_umr_wr_check(), which
+ * mlx5_umr_validate() is) and the submission path's split of the same rules
+ * (mlx5_umr_wr_prepare(), the request rules mlx5_umr_post() applies inline,
+ * then mlx5_umr_wqe_encode() for the rules on each entry). The uapi applies
+ * the same rule functions to user input; it needs an open file, so its rows
+ * are in selftests/uapi (zero_length, too_many_entries, repeat_overflow).
  *
  * Copyright (c) 2026 The mlx5-umr authors.
  */
@@ -20,6 +24,9 @@
 #include "xlt.h"
 
 MODULE_IMPORT_NS(MLX5_UMR_TESTING);
+
+/* The last numbered rule of Documentation/validation.rst. */
+#define VAL_RULES	34
 
 enum vkind { V_LIST, V_IL, V_SGT, V_ACCESS, V_INVAL, V_PAGES };
 
@@ -35,6 +42,7 @@ struct vt {
 	struct mlx5_umr_wr wr;
 	struct mlx5_umr_sge sge[VN];
 	struct mlx5_umr_interleaved il[VN];
+	u32 sg_len[VN];		/* sg_dma_len() of sgl[], set by vt_apply() */
 	struct scatterlist sgl[VN];
 	dma_addr_t pages[VN];
 	u8 wqe[MLX5_SEND_WQE_MAX_SIZE];
@@ -68,12 +76,9 @@ static void vt_reset(struct vt *v, enum vkind kind)
 		v->il[i].bytes_skip = 8;
 		v->il[i].key = 0x1000 + i;
 		v->pages[i] = 0x40000000ULL + i * PAGE_SIZE;
+		v->sg_len[i] = 4096;
 	}
 	sg_init_table(v->sgl, VN);
-	for (i = 0; i < VN; i++) {
-		sg_dma_address(&v->sgl[i]) = 0x10000000ULL + i * 0x10000;
-		sg_dma_len(&v->sgl[i]) = 4096;
-	}
 
 	v->wr.op = MLX5_UMR_OP_CONFIGURE;
 	switch (kind) {
@@ -116,6 +121,17 @@ static void vt_reset(struct vt *v, enum vkind kind)
 	}
 }
 
+/* Fields a row changes: the scatterlist's DMA lengths follow sg_len[]. */
+static void vt_apply(struct vt *v)
+{
+	u32 i;
+
+	for (i = 0; i < VN; i++) {
+		sg_dma_address(&v->sgl[i]) = 0x10000000ULL + i * 0x10000;
+		sg_dma_len(&v->sgl[i]) = v->sg_len[i];
+	}
+}
+
 static struct vt *vt_new(struct kunit *test)
 {
 	struct vt *v = kunit_kzalloc(test, sizeof(*v), GFP_KERNEL);
@@ -140,16 +156,32 @@ static int encode(struct vt *v, unsigned int size)
 	return mlx5_umr_wqe_encode(&ctx, &v->wr, &xlt, 0, 0, v->wqe, size);
 }
 
-/* The errno of mlx5_umr_wr_check(), which the submission path must agree on. */
+/*
+ * Expect @err from every path: the ULP API's check, and the submission
+ * path's request rules then its encoder (the WQE's size when it passes).
+ */
+static void expect_paths(struct vt *v, int err)
+{
+	int size;
+
+	vt_apply(v);
+	KUNIT_EXPECT_EQ_MSG(v->test, mlx5_umr_wr_check(&v->caps, &v->wr), err,
+			    "ULP API: mlx5_umr_wr_check()");
+	size = mlx5_umr_wr_prepare(&v->caps, &v->wr);
+	if (size < 0)
+		KUNIT_EXPECT_EQ_MSG(v->test, size, err,
+				    "post path: mlx5_umr_wr_prepare()");
+	else
+		KUNIT_EXPECT_EQ_MSG(v->test, encode(v, size), err ?: size,
+				    "post path: mlx5_umr_wqe_encode()");
+}
+
+/* The errno of mlx5_umr_wr_check(), after expecting it on every path. */
 static int check(struct vt *v)
 {
 	int err = mlx5_umr_wr_check(&v->caps, &v->wr);
-	int size = mlx5_umr_wr_prepare(&v->caps, &v->wr);
 
-	if (size < 0)
-		KUNIT_EXPECT_EQ(v->test, size, err);
-	else
-		KUNIT_EXPECT_EQ(v->test, encode(v, size), err ? err : size);
+	expect_paths(v, err);
 	return err;
 }
 
@@ -157,332 +189,285 @@ static int check(struct vt *v)
 static void base(struct kunit *test, struct vt *v, enum vkind kind)
 {
 	vt_reset(v, kind);
+	vt_apply(v);
 	KUNIT_ASSERT_EQ(test, check(v), 0);
 }
 
-static void val_common(struct kunit *test)
-{
-	struct vt *v = vt_new(test);
+/* One field of struct vt a row sets, by offset and size. */
+struct val_set {
+	u16 off;
+	u8 size;
+	u64 val;
+};
 
-	/* unknown flag bits, before anything else (check_comp_mask) */
-	base(test, v, V_LIST);
-	v->wr.flags |= BIT(2);
-	KUNIT_EXPECT_EQ(test, check(v), -EOPNOTSUPP);
-	v->wr.mkey = NULL;
-	KUNIT_EXPECT_EQ(test, check(v), -EOPNOTSUPP);
-
-	base(test, v, V_LIST);
-	v->wr.mkey = NULL;
-	KUNIT_EXPECT_EQ(test, check(v), -EINVAL);
-
-	base(test, v, V_LIST);
-	v->wr.op = MLX5_UMR_OP_REG_PAGES + 1;
-	KUNIT_EXPECT_EQ(test, check(v), -EINVAL);
+/*
+ * PUT(value, field): store @value in the member @field of struct vt. The
+ * field comes last, as the variadic argument: a member designator, read
+ * only by offsetof() and sizeof_field().
+ */
+#define PUT(value, ...) {						\
+	.off = offsetof(struct vt, __VA_ARGS__),			\
+	.size = sizeof_field(struct vt, __VA_ARGS__),			\
+	.val = (u64)(value),						\
 }
 
-static void val_configure(struct kunit *test)
+/**
+ * struct val_row - one row of the table
+ * @rule: its number in Documentation/validation.rst
+ * @what: what the row changes, the test's name
+ * @kind: the valid request it starts from
+ * @set: the fields it changes (up to three; size 0 ends)
+ * @err: the errno every path gives, or 0 for the boundary that passes
+ */
+struct val_row {
+	u8 rule;
+	const char *what;
+	enum vkind kind;
+	struct val_set set[3];
+	int err;
+};
+
+#define ACC_NO_ATOMIC	(MLX5_UMR_ACCESS_ALL & ~MLX5_UMR_ACCESS_REMOTE_ATOMIC)
+#define PDN_TOO_BIG	(MLX5_UMR_PDN_MAX + 1)
+#define KLM_MAX		BIT_ULL(31)
+/* interleaved entry 0 over 1000 cycles spans 520 * 999 + 512 bytes */
+#define IL_SPAN		(520ULL * 999 + 512)
+
+static const struct val_row val_rows[] = {
+	/* Every request */
+	{ 1, "unknown flag bit", V_LIST,
+	  { PUT(MLX5_UMR_WR_SET_ACCESS | BIT(2), wr.flags) }, -EOPNOTSUPP },
+	{ 1, "unknown flag bit, before rule 2", V_LIST,
+	  { PUT(BIT(2), wr.flags), PUT(0, wr.mkey) }, -EOPNOTSUPP },
+	{ 2, "no mkey", V_LIST, { PUT(0, wr.mkey) }, -EINVAL },
+	{ 3, "unknown op", V_LIST,
+	  { PUT(MLX5_UMR_OP_REG_PAGES + 1, wr.op) }, -EINVAL },
+
+	/* CONFIGURE */
+	{ 4, "unknown layout", V_LIST,
+	  { PUT(MLX5_UMR_LAYOUT_SGT + 1, wr.layout) }, -EINVAL },
+	{ 5, "layout NONE, no flag", V_ACCESS, { PUT(0, wr.flags) }, -EINVAL },
+	{ 5, "layout NONE, SET_PD alone", V_ACCESS,
+	  { PUT(MLX5_UMR_WR_SET_PD, wr.flags) }, 0 },
+	{ 6, "layout on a direct mkey", V_LIST, { PUT(1, mkey.direct) },
+	  -EINVAL },
+	{ 6, "access alone on a direct mkey", V_ACCESS,
+	  { PUT(1, mkey.direct) }, 0 },
+	{ 7, "every known access bit but atomic", V_ACCESS,
+	  { PUT(ACC_NO_ATOMIC, wr.access) }, 0 },
+	{ 7, "IBV_ACCESS_MW_BIND", V_ACCESS,
+	  { PUT(ACC_NO_ATOMIC | BIT(4), wr.access) }, -EINVAL },
+	{ 7, "unknown access bit, not applied", V_ACCESS,
+	  { PUT(BIT(4), wr.access), PUT(MLX5_UMR_WR_SET_PD, wr.flags) }, 0 },
+	{ 7, "unknown access bit with a layout", V_LIST,
+	  { PUT(BIT(31), wr.access) }, -EINVAL },
+	{ 8, "atomic without the cap", V_ACCESS,
+	  { PUT(MLX5_UMR_ACCESS_REMOTE_ATOMIC, wr.access) }, -EOPNOTSUPP },
+	{ 8, "atomic with the cap", V_ACCESS,
+	  { PUT(MLX5_UMR_ACCESS_REMOTE_ATOMIC, wr.access),
+	    PUT(1, caps.atomic) }, 0 },
+	{ 8, "atomic that UMR may not modify", V_ACCESS,
+	  { PUT(MLX5_UMR_ACCESS_REMOTE_ATOMIC, wr.access), PUT(1, caps.atomic),
+	    PUT(1, caps.umr_modify_atomic_disabled) }, -EOPNOTSUPP },
+	{ 8, "atomic without the cap, with a layout", V_LIST,
+	  { PUT(MLX5_UMR_ACCESS_REMOTE_ATOMIC, wr.access) }, -EOPNOTSUPP },
+	{ 9, "largest pdn", V_ACCESS,
+	  { PUT(MLX5_UMR_WR_SET_ACCESS | MLX5_UMR_WR_SET_PD, wr.flags),
+	    PUT(MLX5_UMR_PDN_MAX, wr.pdn) }, 0 },
+	{ 9, "pdn over 24 bits", V_ACCESS,
+	  { PUT(MLX5_UMR_WR_SET_ACCESS | MLX5_UMR_WR_SET_PD, wr.flags),
+	    PUT(PDN_TOO_BIG, wr.pdn) }, -EINVAL },
+
+	/* SGE list */
+	{ 10, "no entry", V_LIST, { PUT(0, wr.list.num_sge) }, -EINVAL },
+	{ 10, "no array", V_LIST, { PUT(0, wr.list.sge) }, -EINVAL },
+	{ 11, "as many as the mkey takes", V_LIST,
+	  { PUT(2, mkey.max_entries) }, 0 },
+	{ 11, "more than the mkey takes", V_LIST,
+	  { PUT(1, mkey.max_entries) }, -ENOMEM },
+	{ 11, "more than the device takes", V_LIST,
+	  { PUT(1, caps.max_klm_entries) }, -ENOMEM },
+	{ 12, "zero length", V_LIST, { PUT(0, sge[1].length) }, -EINVAL },
+	{ 12, "2 GiB", V_LIST, { PUT(KLM_MAX, sge[1].length) }, 0 },
+	{ 12, "over 2 GiB", V_LIST, { PUT(KLM_MAX + 1, sge[1].length) },
+	  -EINVAL },
+	{ 13, "ends at 2^64", V_LIST, { PUT(0ULL - 4096, sge[1].addr) }, 0 },
+	{ 13, "wraps", V_LIST, { PUT(0ULL - 4095, sge[1].addr) }, -EOVERFLOW },
+
+	/* Interleaved */
+	{ 14, "no entry", V_IL, { PUT(0, wr.interleaved.num_entries) },
+	  -EINVAL },
+	{ 14, "no array", V_IL, { PUT(0, wr.interleaved.ent) }, -EINVAL },
+	{ 15, "as many as the mkey was made for", V_IL,
+	  { PUT(2, mkey.max_entries) }, 0 },
+	{ 15, "more than the mkey was made for", V_IL,
+	  { PUT(1, mkey.max_entries) }, -ENOMEM },
+	{ 15, "the header's entry within the device's", V_IL,
+	  { PUT(3, caps.max_klm_entries) }, 0 },
+	{ 15, "the header's entry beyond the device's", V_IL,
+	  { PUT(2, caps.max_klm_entries) }, -ENOMEM },
+	{ 16, "no cycle", V_IL, { PUT(0, wr.interleaved.repeat_count) },
+	  -EINVAL },
+	{ 17, "zero bytes_count", V_IL, { PUT(0, il[1].bytes_count) },
+	  -EINVAL },
+	{ 18, "stride 65535", V_IL,
+	  { PUT(65000, il[0].bytes_count), PUT(535, il[0].bytes_skip) }, 0 },
+	{ 18, "stride 65536", V_IL,
+	  { PUT(65000, il[0].bytes_count), PUT(536, il[0].bytes_skip) },
+	  -EINVAL },
+	{ 18, "bcount 65536", V_IL,
+	  { PUT(65536, il[0].bytes_count), PUT(0, il[0].bytes_skip) },
+	  -EINVAL },
+	{ 18, "stride wrapping 32 bits", V_IL,
+	  { PUT(U32_MAX, il[0].bytes_count), PUT(2, il[0].bytes_skip) },
+	  -EINVAL },
+	{ 19, "last cycle ends at 2^64", V_IL,
+	  { PUT(1000, wr.interleaved.repeat_count),
+	    PUT(0ULL - IL_SPAN, il[0].addr) }, 0 },
+	{ 19, "last cycle wraps", V_IL,
+	  { PUT(1000, wr.interleaved.repeat_count),
+	    PUT(0ULL - IL_SPAN + 1, il[0].addr) }, -EOVERFLOW },
+	{ 19, "2^32 - 1 cycles from 2^64 - 2^40", V_IL,
+	  { PUT(U32_MAX, wr.interleaved.repeat_count),
+	    PUT(0xffffff0000000000ULL, il[1].addr) }, -EOVERFLOW },
+
+	/* Scatterlist */
+	{ 20, "no entry", V_SGT, { PUT(0, wr.sgt.nents) }, -EINVAL },
+	{ 20, "no list", V_SGT, { PUT(0, wr.sgt.sgl) }, -EINVAL },
+	{ 20, "no byte", V_SGT, { PUT(0, wr.sgt.length) }, -EINVAL },
+	{ 21, "KLMs used as many as the mkey takes", V_SGT,
+	  { PUT(3, mkey.max_entries) }, 0 },
+	{ 21, "KLMs used more than the mkey takes", V_SGT,
+	  { PUT(2, mkey.max_entries) }, -ENOMEM },
+	{ 21, "nents beyond the mkey, KLMs used within", V_SGT,
+	  { PUT(2, mkey.max_entries), PUT(2 * 4096, wr.sgt.length) }, 0 },
+	{ 22, "a used entry of zero length", V_SGT, { PUT(0, sg_len[1]) },
+	  -EINVAL },
+	{ 22, "an unused entry of zero length", V_SGT, { PUT(0, sg_len[3]) },
+	  0 },
+	{ 22, "over 2 GiB mapped, less used", V_SGT,
+	  { PUT(KLM_MAX + 1, sg_len[1]) }, 0 },
+	{ 22, "2 GiB used", V_SGT,
+	  { PUT(KLM_MAX + 1, sg_len[1]), PUT(4096 + KLM_MAX, wr.sgt.length) },
+	  0 },
+	{ 22, "over 2 GiB used", V_SGT,
+	  { PUT(KLM_MAX + 1, sg_len[1]),
+	    PUT(4096 + KLM_MAX + 1, wr.sgt.length) }, -EINVAL },
+	{ 23, "every mapped byte", V_SGT, { PUT(4 * 4096, wr.sgt.length) },
+	  0 },
+	{ 23, "more than the mapped bytes", V_SGT,
+	  { PUT(4 * 4096 + 1, wr.sgt.length) }, -EINVAL },
+	{ 23, "more than the nents entries map", V_SGT,
+	  { PUT(2 * 4096, wr.sgt.length), PUT(1, wr.sgt.nents) }, -EINVAL },
+
+	/* INVALIDATE */
+	{ 24, "a direct mkey", V_INVAL, { PUT(1, mkey.direct) }, 0 },
+	{ 24, "SET_ACCESS", V_INVAL, { PUT(MLX5_UMR_WR_SET_ACCESS, wr.flags) },
+	  -EINVAL },
+	{ 24, "SET_PD", V_INVAL, { PUT(MLX5_UMR_WR_SET_PD, wr.flags) },
+	  -EINVAL },
+	{ 24, "a layout", V_INVAL, { PUT(MLX5_UMR_LAYOUT_LIST, wr.layout) },
+	  -EINVAL },
+
+	/* REG_PAGES */
+	{ 25, "an indirect mkey", V_PAGES, { PUT(0, mkey.direct) }, -EINVAL },
+	{ 25, "a layout", V_PAGES, { PUT(MLX5_UMR_LAYOUT_LIST, wr.layout) },
+	  -EINVAL },
+	{ 26, "PAGE_SIZE not modifiable", V_PAGES,
+	  { PUT(1, caps.umr_modify_entity_size_disabled) }, -EOPNOTSUPP },
+	{ 27, "unknown access bit, always applied", V_PAGES,
+	  { PUT(BIT(5), wr.access) }, -EINVAL },
+	{ 27, "atomic without the cap", V_PAGES,
+	  { PUT(MLX5_UMR_ACCESS_REMOTE_ATOMIC, wr.access) }, -EOPNOTSUPP },
+	{ 28, "pdn over 24 bits", V_PAGES,
+	  { PUT(MLX5_UMR_WR_SET_PD, wr.flags), PUT(PDN_TOO_BIG, wr.pdn) },
+	  -EINVAL },
+	{ 29, "no page", V_PAGES, { PUT(0, wr.pages.npages) }, -EINVAL },
+	{ 29, "no array", V_PAGES, { PUT(0, wr.pages.addrs) }, -EINVAL },
+	{ 29, "no byte", V_PAGES, { PUT(0, wr.pages.length) }, -EINVAL },
+	{ 30, "as many pages as the mkey takes", V_PAGES,
+	  { PUT(3, mkey.max_entries) }, 0 },
+	{ 30, "more pages than the mkey takes", V_PAGES,
+	  { PUT(2, mkey.max_entries) }, -ENOMEM },
+	{ 31, "offset not iova's", V_PAGES, { PUT(0x200, wr.pages.offset) },
+	  -EINVAL },
+	{ 31, "offset a page too far", V_PAGES,
+	  { PUT(0x100 + PAGE_SIZE, wr.pages.offset) }, -EINVAL },
+	{ 32, "ends at 2^64", V_PAGES,
+	  { PUT(0ULL - PAGE_SIZE + 0x100, wr.pages.iova),
+	    PUT(PAGE_SIZE - 0x100, wr.pages.length) }, 0 },
+	{ 32, "wraps", V_PAGES,
+	  { PUT(0ULL - PAGE_SIZE + 0x100, wr.pages.iova),
+	    PUT(PAGE_SIZE - 0x100 + 1, wr.pages.length) }, -EOVERFLOW },
+	{ 33, "a byte more than the pages", V_PAGES,
+	  { PUT(3 * PAGE_SIZE - 0x100 + 1, wr.pages.length) }, -EINVAL },
+	{ 34, "a page address not aligned", V_PAGES,
+	  { PUT(0x40000000ULL + 2 * PAGE_SIZE + 8, pages[2]) }, -EINVAL },
+};
+
+static void val_row_desc(const struct val_row *r, char *desc)
 {
-	struct vt *v = vt_new(test);
-
-	base(test, v, V_LIST);
-	v->wr.layout = MLX5_UMR_LAYOUT_SGT + 1;
-	KUNIT_EXPECT_EQ(test, check(v), -EINVAL);
-
-	/* nothing to do */
-	base(test, v, V_ACCESS);
-	v->wr.flags = 0;
-	KUNIT_EXPECT_EQ(test, check(v), -EINVAL);
-	v->wr.flags = MLX5_UMR_WR_SET_PD;
-	KUNIT_EXPECT_EQ(test, check(v), 0);
-
-	/* a layout needs an indirect mkey; access alone is fine on MTT */
-	base(test, v, V_LIST);
-	v->mkey.direct = true;
-	KUNIT_EXPECT_EQ(test, check(v), -EINVAL);
-	base(test, v, V_ACCESS);
-	v->mkey.direct = true;
-	KUNIT_EXPECT_EQ(test, check(v), 0);
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "rule %u: %s", r->rule, r->what);
 }
 
-static void val_access_pd(struct kunit *test)
+KUNIT_ARRAY_PARAM(val_rule, val_rows, val_row_desc);
+
+static void vt_set(struct vt *v, const struct val_set *f)
 {
-	struct vt *v = vt_new(test);
+	void *p = (u8 *)v + f->off;
 
-	base(test, v, V_ACCESS);
-	v->wr.access = MLX5_UMR_ACCESS_ALL & ~MLX5_UMR_ACCESS_REMOTE_ATOMIC;
-	KUNIT_EXPECT_EQ(test, check(v), 0);
-	v->wr.access |= BIT(4);		/* IBV_ACCESS_MW_BIND */
-	KUNIT_EXPECT_EQ(test, check(v), -EINVAL);
-	/* not applied, not checked */
-	v->wr.flags = MLX5_UMR_WR_SET_PD;
-	KUNIT_EXPECT_EQ(test, check(v), 0);
-
-	base(test, v, V_ACCESS);
-	v->wr.access = MLX5_UMR_ACCESS_REMOTE_ATOMIC;
-	KUNIT_EXPECT_EQ(test, check(v), -EOPNOTSUPP);
-	v->caps.atomic = true;
-	KUNIT_EXPECT_EQ(test, check(v), 0);
-	/* ... and UMR must be allowed to modify it */
-	v->caps.umr_modify_atomic_disabled = true;
-	KUNIT_EXPECT_EQ(test, check(v), -EOPNOTSUPP);
-
-	/* the same rules with a layout */
-	base(test, v, V_LIST);
-	v->wr.access = MLX5_UMR_ACCESS_REMOTE_ATOMIC;
-	KUNIT_EXPECT_EQ(test, check(v), -EOPNOTSUPP);
-	v->wr.access = BIT(31);
-	KUNIT_EXPECT_EQ(test, check(v), -EINVAL);
-
-	/* mkc.pd is 24 bits */
-	base(test, v, V_ACCESS);
-	v->wr.flags |= MLX5_UMR_WR_SET_PD;
-	v->wr.pdn = 0xffffff;
-	KUNIT_EXPECT_EQ(test, check(v), 0);
-	v->wr.pdn = 0x1000000;
-	KUNIT_EXPECT_EQ(test, check(v), -EINVAL);
+	switch (f->size) {
+	case 1:
+		*(u8 *)p = f->val;
+		break;
+	case 2:
+		*(u16 *)p = f->val;
+		break;
+	case 4:
+		*(u32 *)p = f->val;
+		break;
+	case 8:
+		*(u64 *)p = f->val;
+		break;
+	default:
+		KUNIT_FAIL(v->test, "field of %u bytes at %u", f->size, f->off);
+	}
 }
 
-static void val_list(struct kunit *test)
+/* One row: the request passes, then the row's changes give its errno. */
+static void val_rule(struct kunit *test)
 {
+	const struct val_row *r = test->param_value;
 	struct vt *v = vt_new(test);
+	unsigned int i;
 
-	base(test, v, V_LIST);
-	v->wr.list.num_sge = 0;
-	KUNIT_EXPECT_EQ(test, check(v), -EINVAL);
-	base(test, v, V_LIST);
-	v->wr.list.sge = NULL;
-	KUNIT_EXPECT_EQ(test, check(v), -EINVAL);
-
-	/* capacity: the mkey ... */
-	base(test, v, V_LIST);
-	v->mkey.max_entries = 2;
-	KUNIT_EXPECT_EQ(test, check(v), 0);
-	v->mkey.max_entries = 1;
-	KUNIT_EXPECT_EQ(test, check(v), -ENOMEM);
-	/* ... and the device */
-	base(test, v, V_LIST);
-	v->caps.max_klm_entries = 1;
-	KUNIT_EXPECT_EQ(test, check(v), -ENOMEM);
-
-	base(test, v, V_LIST);
-	v->sge[1].length = 0;
-	KUNIT_EXPECT_EQ(test, check(v), -EINVAL);
-
-	/* a KLM covers at most 2 GiB (rdma-core mlx5_wqe_umr_klm_seg) */
-	base(test, v, V_LIST);
-	v->sge[1].length = 1U << 31;
-	KUNIT_EXPECT_EQ(test, check(v), 0);
-	v->sge[1].length++;
-	KUNIT_EXPECT_EQ(test, check(v), -EINVAL);
-
-	/* an entry may end at 2^64 but not wrap */
-	base(test, v, V_LIST);
-	v->sge[1].addr = 0ULL - 4096;
-	KUNIT_EXPECT_EQ(test, check(v), 0);
-	v->sge[1].addr++;
-	KUNIT_EXPECT_EQ(test, check(v), -EOVERFLOW);
+	base(test, v, r->kind);
+	for (i = 0; i < ARRAY_SIZE(r->set) && r->set[i].size; i++)
+		vt_set(v, &r->set[i]);
+	expect_paths(v, r->err);
 }
 
-static void val_interleaved(struct kunit *test)
+/* The table has a failing row for every numbered rule. */
+static void val_every_rule(struct kunit *test)
 {
-	struct vt *v = vt_new(test);
+	DECLARE_BITMAP(seen, VAL_RULES + 1) = {};
+	unsigned int i;
 
-	base(test, v, V_IL);
-	v->wr.interleaved.num_entries = 0;
-	KUNIT_EXPECT_EQ(test, check(v), -EINVAL);
-	base(test, v, V_IL);
-	v->wr.interleaved.ent = NULL;
-	KUNIT_EXPECT_EQ(test, check(v), -EINVAL);
-
-	/*
-	 * The mkey was sized for max_entries + 1 by its allocation; the
-	 * header still takes one entry of the device's and the WQE's limit.
-	 */
-	base(test, v, V_IL);
-	v->mkey.max_entries = 2;
-	KUNIT_EXPECT_EQ(test, check(v), 0);
-	v->mkey.max_entries = 1;
-	KUNIT_EXPECT_EQ(test, check(v), -ENOMEM);
-	base(test, v, V_IL);
-	v->caps.max_klm_entries = 3;
-	KUNIT_EXPECT_EQ(test, check(v), 0);
-	v->caps.max_klm_entries = 2;
-	KUNIT_EXPECT_EQ(test, check(v), -ENOMEM);
-
-	base(test, v, V_IL);
-	v->wr.interleaved.repeat_count = 0;
-	KUNIT_EXPECT_EQ(test, check(v), -EINVAL);
-
-	base(test, v, V_IL);
-	v->il[1].bytes_count = 0;
-	KUNIT_EXPECT_EQ(test, check(v), -EINVAL);
-
-	/* 16-bit stride = bytes_count + bytes_skip, and bcount */
-	base(test, v, V_IL);
-	v->il[0].bytes_count = 65000;
-	v->il[0].bytes_skip = 535;
-	KUNIT_EXPECT_EQ(test, check(v), 0);
-	v->il[0].bytes_skip = 536;
-	KUNIT_EXPECT_EQ(test, check(v), -EINVAL);
-	v->il[0].bytes_count = 65536;
-	v->il[0].bytes_skip = 0;
-	KUNIT_EXPECT_EQ(test, check(v), -EINVAL);
-	/* a sum that wraps 32 bits to a small stride is still caught */
-	v->il[0].bytes_count = 0xffffffff;
-	v->il[0].bytes_skip = 2;
-	KUNIT_EXPECT_EQ(test, check(v), -EINVAL);
-
-	/* the last cycle of an entry must not wrap the address space */
-	base(test, v, V_IL);
-	v->wr.interleaved.repeat_count = 1000;
-	/* entry 0 spans 520 * 999 + 512 bytes */
-	v->il[0].addr = 0ULL - (520ULL * 999 + 512);
-	KUNIT_EXPECT_EQ(test, check(v), 0);
-	v->il[0].addr++;
-	KUNIT_EXPECT_EQ(test, check(v), -EOVERFLOW);
-	v->il[0].addr = 0x1000;
-	v->wr.interleaved.repeat_count = U32_MAX;
-	v->il[1].addr = 0xffffff0000000000ULL;	/* 2^64 - 2^40 */
-	KUNIT_EXPECT_EQ(test, check(v), -EOVERFLOW);
+	for (i = 0; i < ARRAY_SIZE(val_rows); i++) {
+		KUNIT_EXPECT_GE(test, val_rows[i].rule, 1);
+		KUNIT_EXPECT_LE(test, val_rows[i].rule, VAL_RULES);
+		if (val_rows[i].err && val_rows[i].rule <= VAL_RULES)
+			__set_bit(val_rows[i].rule, seen);
+	}
+	for (i = 1; i <= VAL_RULES; i++)
+		KUNIT_EXPECT_TRUE_MSG(test, test_bit(i, seen),
+				      "rule %u has no failing row", i);
 }
 
-static void val_sgt(struct kunit *test)
-{
-	struct vt *v = vt_new(test);
-
-	base(test, v, V_SGT);
-	v->wr.sgt.nents = 0;
-	KUNIT_EXPECT_EQ(test, check(v), -EINVAL);
-	base(test, v, V_SGT);
-	v->wr.sgt.sgl = NULL;
-	KUNIT_EXPECT_EQ(test, check(v), -EINVAL);
-	base(test, v, V_SGT);
-	v->wr.sgt.length = 0;
-	KUNIT_EXPECT_EQ(test, check(v), -EINVAL);
-
-	base(test, v, V_SGT);
-	sg_dma_len(&v->sgl[1]) = 0;
-	KUNIT_EXPECT_EQ(test, check(v), -EINVAL);
-	/* a used entry covers at most 2 GiB, counted up to the length */
-	base(test, v, V_SGT);
-	sg_dma_len(&v->sgl[1]) = (1U << 31) + 1;
-	KUNIT_EXPECT_EQ(test, check(v), 0);
-	v->wr.sgt.length = 4096 + (1ULL << 31) + 1;
-	KUNIT_EXPECT_EQ(test, check(v), -EINVAL);
-	v->wr.sgt.length--;
-	KUNIT_EXPECT_EQ(test, check(v), 0);
-	/* an empty entry past the length is not looked at */
-	base(test, v, V_SGT);
-	sg_dma_len(&v->sgl[3]) = 0;
-	KUNIT_EXPECT_EQ(test, check(v), 0);
-
-	/* the length must not exceed the mapped bytes */
-	base(test, v, V_SGT);
-	v->wr.sgt.length = 4 * 4096;
-	KUNIT_EXPECT_EQ(test, check(v), 0);
-	v->wr.sgt.length++;
-	KUNIT_EXPECT_EQ(test, check(v), -EINVAL);
-	v->wr.sgt.length = 2 * 4096;
-	v->wr.sgt.nents = 1;
-	KUNIT_EXPECT_EQ(test, check(v), -EINVAL);
-
-	/* capacity counts the entries used, not nents */
-	base(test, v, V_SGT);
-	v->mkey.max_entries = 3;
-	KUNIT_EXPECT_EQ(test, check(v), 0);
-	v->mkey.max_entries = 2;
-	KUNIT_EXPECT_EQ(test, check(v), -ENOMEM);
-	v->wr.sgt.length = 2 * 4096;
-	KUNIT_EXPECT_EQ(test, check(v), 0);
-}
-
-static void val_invalidate(struct kunit *test)
-{
-	struct vt *v = vt_new(test);
-
-	base(test, v, V_INVAL);
-	v->mkey.direct = true;
-	KUNIT_EXPECT_EQ(test, check(v), 0);
-
-	base(test, v, V_INVAL);
-	v->wr.flags = MLX5_UMR_WR_SET_ACCESS;
-	KUNIT_EXPECT_EQ(test, check(v), -EINVAL);
-	base(test, v, V_INVAL);
-	v->wr.flags = MLX5_UMR_WR_SET_PD;
-	KUNIT_EXPECT_EQ(test, check(v), -EINVAL);
-	base(test, v, V_INVAL);
-	v->wr.layout = MLX5_UMR_LAYOUT_LIST;
-	KUNIT_EXPECT_EQ(test, check(v), -EINVAL);
-}
-
-static void val_reg_pages(struct kunit *test)
-{
-	struct vt *v = vt_new(test);
-
-	base(test, v, V_PAGES);
-	v->mkey.direct = false;
-	KUNIT_EXPECT_EQ(test, check(v), -EINVAL);
-	base(test, v, V_PAGES);
-	v->wr.layout = MLX5_UMR_LAYOUT_LIST;
-	KUNIT_EXPECT_EQ(test, check(v), -EINVAL);
-
-	base(test, v, V_PAGES);
-	v->caps.umr_modify_entity_size_disabled = true;
-	KUNIT_EXPECT_EQ(test, check(v), -EOPNOTSUPP);
-
-	/* access is always applied, so always checked */
-	base(test, v, V_PAGES);
-	v->wr.access = BIT(5);
-	KUNIT_EXPECT_EQ(test, check(v), -EINVAL);
-	v->wr.access = MLX5_UMR_ACCESS_REMOTE_ATOMIC;
-	KUNIT_EXPECT_EQ(test, check(v), -EOPNOTSUPP);
-
-	base(test, v, V_PAGES);
-	v->wr.flags = MLX5_UMR_WR_SET_PD;
-	v->wr.pdn = 0x1000000;
-	KUNIT_EXPECT_EQ(test, check(v), -EINVAL);
-
-	base(test, v, V_PAGES);
-	v->wr.pages.npages = 0;
-	KUNIT_EXPECT_EQ(test, check(v), -EINVAL);
-	base(test, v, V_PAGES);
-	v->wr.pages.addrs = NULL;
-	KUNIT_EXPECT_EQ(test, check(v), -EINVAL);
-	base(test, v, V_PAGES);
-	v->wr.pages.length = 0;
-	KUNIT_EXPECT_EQ(test, check(v), -EINVAL);
-
-	base(test, v, V_PAGES);
-	v->mkey.max_entries = 3;
-	KUNIT_EXPECT_EQ(test, check(v), 0);
-	v->mkey.max_entries = 2;
-	KUNIT_EXPECT_EQ(test, check(v), -ENOMEM);
-
-	/* the first page's offset is iova's offset in its page */
-	base(test, v, V_PAGES);
-	v->wr.pages.offset = 0x200;
-	KUNIT_EXPECT_EQ(test, check(v), -EINVAL);
-	v->wr.pages.offset = 0x100 + PAGE_SIZE;
-	KUNIT_EXPECT_EQ(test, check(v), -EINVAL);
-
-	base(test, v, V_PAGES);
-	v->wr.pages.iova = 0ULL - PAGE_SIZE + 0x100;
-	v->wr.pages.length = PAGE_SIZE - 0x100;
-	KUNIT_EXPECT_EQ(test, check(v), 0);
-	v->wr.pages.length++;
-	KUNIT_EXPECT_EQ(test, check(v), -EOVERFLOW);
-
-	/* the pages must cover offset + length */
-	base(test, v, V_PAGES);
-	v->wr.pages.length++;
-	KUNIT_EXPECT_EQ(test, check(v), -EINVAL);
-
-	base(test, v, V_PAGES);
-	v->pages[2] += 8;
-	KUNIT_EXPECT_EQ(test, check(v), -EINVAL);
-}
-
-/* One WQE describes at most U16_MAX octowords of 64-byte-padded entries. */
+/*
+ * Rules 11, 15 and 30 at the WQE's limit: one WQE describes at most
+ * U16_MAX octowords of 64-byte-padded entries.
+ */
 static void val_xlt_limit(struct kunit *test)
 {
 	const u32 max_klms = 65532, max_mtts = 131064;
@@ -542,14 +527,8 @@ static void val_xlt_limit(struct kunit *test)
 }
 
 static struct kunit_case val_cases[] = {
-	KUNIT_CASE(val_common),
-	KUNIT_CASE(val_configure),
-	KUNIT_CASE(val_access_pd),
-	KUNIT_CASE(val_list),
-	KUNIT_CASE(val_interleaved),
-	KUNIT_CASE(val_sgt),
-	KUNIT_CASE(val_invalidate),
-	KUNIT_CASE(val_reg_pages),
+	KUNIT_CASE_PARAM(val_rule, val_rule_gen_params),
+	KUNIT_CASE(val_every_rule),
 	KUNIT_CASE(val_xlt_limit),
 	{}
 };

@@ -180,8 +180,12 @@ enum mlx5_umr_layout {
  *	QP could not be recovered); requests flushed by another's error are
  *	resubmitted, not failed
  * @syndrome: CQE syndrome when @status is -EIO
- * @node: private to the service while the request is in flight
- * @priv: private to the service
+ * @node: private to the service: queues the request while it is in flight;
+ *	free for the owner's use from done() on
+ * @wqe_bytes: private to the service: size of the request's WQE, set by
+ *	mlx5_umr_post()
+ * @holds_xlt: private to the service: the request owns its mkey's
+ *	pointer-mode translation table until its done()
  */
 struct mlx5_umr_wr {
 	struct mlx5_umr_mkey *mkey;
@@ -218,7 +222,8 @@ struct mlx5_umr_wr {
 	int status;
 	u8 syndrome;
 	struct list_head node;
-	u64 priv[4];
+	u16 wqe_bytes;
+	bool holds_xlt;
 };
 
 int mlx5_umr_validate(struct mlx5_umr_dev *dev, const struct mlx5_umr_wr *wr);

@@ -192,7 +192,13 @@ struct mlx5_umr_fake_caps {
 	u8 log_max_cq_sz;
 };
 
-/* Completions are delivered inside write_db instead of from a workqueue. */
+/*
+ * Completion events raised by a command (2ERR_QP flushing posted WQEs) are
+ * delivered before the command returns. Those a doorbell raises are always
+ * queued to the fake's workqueue, never delivered inside write_db, as in
+ * the default mode: a doorbell's WQEs run and their CQEs are written before
+ * write_db returns, comp() follows later (mlx5_umr_fake_flush() waits).
+ */
 #define MLX5_UMR_FAKE_F_SYNC		BIT(0)
 /* Offer the fake to the UMR service (mlx5_umr_register_hca()). */
 #define MLX5_UMR_FAKE_F_REGISTER	BIT(1)

@@ -60,8 +60,8 @@ struct mlx5_umr_uar {
  * @cqn: CQ number returned by CREATE_CQ
  * @comp: called by the backend when the HCA raises a completion event for
  *	this CQ; may run in hard or soft interrupt context or in a workqueue,
- *	never concurrently with itself for the same CQ. A backend may also
- *	call it from inside @write_db (see there)
+ *	never concurrently with itself for the same CQ, and never from inside
+ *	@write_db (see there)
  * @backend: backend private data
  */
 struct mlx5_umr_hca_cq {
@@ -92,15 +92,15 @@ struct mlx5_umr_hca_cq {
  * @free_uar: free a UAR page.
  * @write_db: 64-bit MMIO write of the two big-endian words @val at byte
  *	@offset of @uar (mlx5_write64() semantics). Any context. The caller
- *	orders its memory writes before the call (wmb()) and serialises its
- *	calls for one UAR under its doorbell lock, with interrupts off: send
- *	doorbells reach the backend with strictly increasing WQE indexes
- *	(modulo 2^16, restarting at 0 after the QP was reset), CQ arms with
- *	consumer indexes that never move back. A backend may call a CQ's
- *	@comp from inside @write_db (the fake's synchronous mode) provided it
- *	leaves interrupts disabled; the service then only notes the event and
- *	polls from a work item, so no completion callback runs inside the
- *	doorbell. It must not call into the service otherwise.
+ *	orders its memory writes before the call (wmb()) and rings with its
+ *	send queue lock held and interrupts off, as mlx5_ib rings inside its
+ *	SQ lock: send doorbells reach the backend with strictly increasing
+ *	WQE indexes (modulo 2^16, restarting at 0 after the QP was reset),
+ *	each naming the WQE that ends at the doorbell record, CQ arms with
+ *	consumer indexes that never move back. The backend must not call into
+ *	the service from here, @comp included: as on hardware, where the
+ *	event follows the MMIO write as an interrupt, it delivers the
+ *	completion events a doorbell causes later, from another context.
  * @internal_error: true once the device is in internal-error state (it
  *	will not complete anything again). Any context.
  */

@@ -41,6 +41,7 @@ uml_step() {	# uml_step NAME CMD...: a step that needs the UML kernel
 }
 step checkpatch "$TESTBED/checkpatch.sh"
 step uapi-header uapi_header
+step kernel-doc "$TESTBED/kernel-doc.sh"
 step uml-kernel uml_kernel
 uml_step kunit "$TESTBED/kunit-all.sh"
 step vm "$TESTBED/vm-all.sh"

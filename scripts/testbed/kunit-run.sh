@@ -16,10 +16,17 @@ log=$logdir/kunit-$name.log
 tb_uml_boot "$log" 300 "$uml" mem=512M root=/dev/root rootfstype=hostfs \
 	rootflags=/ rw init="$tb/uml-init.sh" KMODS="$mods"
 rc=$?
-cases=$(sed -n '/MLX5_UMR_TESTBED: loading/,$p' "$log" | grep -E '^    (not )?ok [0-9]+ ')
-passed=$(grep -E '^    ok ' <<<"$cases" | grep -vc '# SKIP')
-skipped=$(grep -c '# SKIP' <<<"$cases")
-failed=$(grep -cE '^    not ok ' <<<"$cases")
+# A case's result is at 4 spaces; a parameterized case's rows are at 8,
+# under "# Subtest: <case>", and each row counts as a case (its summary
+# line at 4 spaces then does not).
+read -r passed failed skipped < <(sed -n '/MLX5_UMR_TESTBED: loading/,$p' "$log" | awk '
+	/^        # Subtest: / { param[$3] = 1 }
+	/^(    |        )(not )?ok [0-9]+ / {
+		n = split($0, w, " "); name = (w[1] == "not") ? w[4] : w[3]
+		if ($0 ~ /^    [^ ]/ && (name in param)) next
+		if ($0 ~ /# SKIP/) s++; else if (w[1] == "not") f++; else p++
+	}
+	END { print p + 0, f + 0, s + 0 }')
 sed -n '/MLX5_UMR_TESTBED: loading/,$p' "$log" |
 	grep -E '^ *(not ok|# .*: (pass|EXPECTATION|ASSERTION))|Expected|FAILED' | head -n 60
 status=0

@@ -20,6 +20,11 @@ for c in pass:0 fail:1 crash:2 leak:2; do
 	"$TESTBED/kunit-run.sh" "$uml" "$pr/testbed_${c%%:*}_test.ko" >/dev/null
 	expect "kunit ${c%%:*} suite" "${c##*:}" $?
 done
+# Rows of a parameterized case are cases: two pass, one fails.
+out=$("$TESTBED/kunit-run.sh" "$uml" "$pr/testbed_param_test.ko")
+rc=$?
+[ $rc -eq 1 ] && grep -q '^KUNIT 2 1 0 ' <<<"$out" && rc=0
+expect "kunit parameterized case counted per row" 0 $rc
 
 # A UML stand-in: a whole, passing run, then the host process aborting
 # after the halt (exit 134) as many times as its "aborts" file says.

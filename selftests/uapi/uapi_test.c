@@ -652,27 +652,29 @@ TEST_F(umr, zero_length)
 TEST_F(umr, too_many_entries)
 {
 	struct mlx5_umr_ioc_sge sge[9];
-	struct mlx5_umr_ioc_interleaved il[8];
+	struct mlx5_umr_ioc_interleaved il[9];
 	__u32 i, small;
 
-	for (i = 0; i < 9; i++)
+	for (i = 0; i < 9; i++) {
 		sge[i] = (struct mlx5_umr_ioc_sge){
 			(uintptr_t)self->buf1 + 16 * i, 16, self->key1 };
-	for (i = 0; i < 8; i++)
 		il[i] = (struct mlx5_umr_ioc_interleaved){
 			.addr = (uintptr_t)self->buf1 + 16 * i,
 			.bytes_count = 8, .bytes_skip = 8,
 			.lkey = self->key1 };
-	EXPECT_EQ(-ENOSPC, umr_config_list(self->fd, self->mk, sge, 9, NULL));
+	}
+	/* Rules 11 and 15 of Documentation/validation.rst: ENOMEM. */
+	EXPECT_EQ(-ENOMEM, umr_config_list(self->fd, self->mk, sge, 9, NULL));
 	EXPECT_EQ(0, umr_config_list(self->fd, self->mk, sge, 8, NULL));
-	/* The repeat block header takes one of the 8. */
-	EXPECT_EQ(-ENOSPC, umr_config_il(self->fd, self->mk, il, 8, 1, NULL));
-	EXPECT_EQ(0, umr_config_il(self->fd, self->mk, il, 7, 1, NULL));
+	/* The mkey was created with one more entry for the header. */
+	EXPECT_EQ(-ENOMEM, umr_config_il(self->fd, self->mk, il, 9, 1, NULL));
+	EXPECT_EQ(0, umr_config_il(self->fd, self->mk, il, 8, 1, NULL));
 	EXPECT_EQ(-ENOSPC, umr_alloc(self->fd, self->info0.out_max_entries + 1,
 				     &small, NULL));
 	EXPECT_EQ(-ENOSPC, umr_alloc(self->fd, UINT32_MAX, &small, NULL));
 	ASSERT_EQ(0, umr_alloc(self->fd, 1, &small, NULL));
-	EXPECT_EQ(-ENOSPC, umr_config_il(self->fd, small, il, 1, 1, NULL));
+	EXPECT_EQ(-ENOMEM, umr_config_il(self->fd, small, il, 2, 1, NULL));
+	EXPECT_EQ(0, umr_config_il(self->fd, small, il, 1, 1, NULL));
 	EXPECT_EQ(0, umr_destroy(self->fd, small));
 	EXPECT_NO_LEAK(0, 0);
 }
@@ -693,15 +695,13 @@ TEST_F(umr, repeat_overflow)
 	il[0].addr = UINT64_MAX - 64;
 	EXPECT_EQ(-EOVERFLOW, umr_config_il(self->fd, self->mk, il, 2, 8,
 					    NULL));
-	/* A stride over the hardware's 16 bits. */
+	/* A stride over the hardware's 16 bits: malformed (rule 18). */
 	il[0].addr = (uintptr_t)self->buf1;
 	il[0].bytes_skip = 65536 - 16;
-	EXPECT_EQ(-EOVERFLOW, umr_config_il(self->fd, self->mk, il, 2, 1,
-					    NULL));
+	EXPECT_EQ(-EINVAL, umr_config_il(self->fd, self->mk, il, 2, 1, NULL));
 	il[0].bytes_skip = 0;
 	il[0].bytes_count = 65536;
-	EXPECT_EQ(-EOVERFLOW, umr_config_il(self->fd, self->mk, il, 2, 1,
-					    NULL));
+	EXPECT_EQ(-EINVAL, umr_config_il(self->fd, self->mk, il, 2, 1, NULL));
 	EXPECT_NO_LEAK(0, 0);
 }
 

@@ -41,7 +41,9 @@
  *
  * - EINVAL: size below the first version of the structure; a __reserved
  *   field or entry padding is not zero; a zero length, entry count,
- *   max_entries or repeat count; a repeat count for a list; an unknown
+ *   max_entries or repeat count; an entry longer than 2 GiB, or an
+ *   interleaved stride (bytes_count + bytes_skip) over 65535 (the
+ *   hardware's 16 bits); a repeat count for a list; an unknown
  *   layout; access bits outside MLX5_UMR_IOC_ACCESS_*, or remote
  *   write/atomic without local write; an entries pointer not aligned to
  *   8 bytes.
@@ -55,18 +57,16 @@
  *   indistinguishable from unknown ones.
  * - ERANGE: an entry's [addr, addr + length) is not inside the memory
  *   registration its lkey names.
- * - EOVERFLOW: arithmetic wraps: addr + length, or the span of an
- *   interleaved entry over repeat_count cycles; a per-cycle byte count or
- *   stride that does not fit the 16-bit (entry) or 32-bit (cycle) fields
- *   of the hardware format.
- * - ENOSPC: more entries than the mkey was allocated for (an interleaved
- *   layout uses one more for its header), or than the HCA supports.
+ * - EOVERFLOW: a range wraps the address space: addr + length, or the
+ *   span of an interleaved entry over repeat_count cycles.
+ * - ENOSPC: an mkey of more entries than the HCA supports.
  * - EBUSY: the object is named by a configured layout or is in use by a
  *   concurrent ioctl.
  * - EFAULT: a user pointer is not mapped or not in user space (the
  *   structure, an entries array, the memory to register).
  * - ENOMEM: RLIMIT_MEMLOCK would be exceeded (without CAP_IPC_LOCK), or
- *   the kernel is out of memory.
+ *   the kernel is out of memory; a layout of more entries than the mkey
+ *   was allocated for, or than the HCA or one work request takes.
  * - EIO: the HCA completed the UMR work request with an error.
  * - ETIMEDOUT: the HCA did not complete the work request in time.
  * - ENODEV: the HCA was removed; the file can only be closed.

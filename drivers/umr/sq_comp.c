@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * mlx5-umr: completion on the REG_UMR QP's CQ.
+ *
+ * The CQ is polled under sq->lock, by the completion handler or, when the
+ * event arrives in hard IRQ context or with interrupts off, by a work item.
+ * The re-arm is rung in the same critical section, as the send doorbell is
+ * (sq_post.c), so arms reach the HCA with consumer index and sequence
+ * number never moving back. Completion callbacks run after the lock is
+ * dropped, never inside a doorbell: a backend never calls the handler from
+ * write_db() (mlx5_umr_hca.h).
+ *
+ * Copyright (c) 2026 The mlx5-umr authors.
+ */
+#include <linux/interrupt.h>
+#include <linux/jiffies.h>
+#include <linux/lockdep.h>
+#include <linux/preempt.h>
+#include <linux/mlx5/device.h>
+#include <linux/mlx5/cq.h>
+#include <linux/mlx5/qp.h>
+
+#include "umr.h"
+#include "trace.h"
+
+/* Retire the oldest WQE in flight; the caller notes the progress once. */
+static void mlx5_umr_sq_retire_one(struct mlx5_umr_sq *sq, int status,
+				   u8 syndrome, struct list_head *done)
+{
+	struct mlx5_umr_sq_ent *e = &sq->ents[sq->head++ & (sq->bbs - 1)];
+	struct mlx5_umr_wr *wr = e->wr;
+
+	lockdep_assert_held(&sq->lock);
+	wr->status = status;
+	wr->syndrome = syndrome;
+	list_add_tail(&wr->node, done);
+	sq->cc += e->nbb;
+}
+
+/* WQEs were retired: tell the watchdog and waiters. */
+static void mlx5_umr_sq_progress(struct mlx5_umr_sq *sq)
+{
+	lockdep_assert_held(&sq->lock);
+	sq->events++;
+	sq->progress = jiffies;
+}
+
+/*
+ * Retire the WQEs up to and including the one starting at @wqe_counter: a
+ * CQE covers the unsignalled WQEs before it, which completed in order with
+ * @status; the WQE it names gets @last and @syndrome.
+ */
+static bool mlx5_umr_sq_retire(struct mlx5_umr_sq *sq, u16 wqe_counter,
+			       int status, int last, u8 syndrome,
+			       struct list_head *done)
+{
+	lockdep_assert_held(&sq->lock);
+	if ((u16)(wqe_counter - (u16)sq->cc) >= sq->pc - sq->cc)
+		return false;
+
+	while (sq->head != sq->tail) {
+		bool it = sq->ents[sq->head & (sq->bbs - 1)].idx == wqe_counter;
+
+		mlx5_umr_sq_retire_one(sq, it ? last : status,
+				       it ? syndrome : 0, done);
+		if (it)
+			break;
+	}
+	mlx5_umr_sq_progress(sq);
+	return true;
+}
+
+/**
+ * mlx5_umr_sq_retire_all() - retire every WQE in flight with @status
+ * @sq: the send queue, locked
+ * @status: what each request gets
+ * @done: where the requests go
+ */
+void mlx5_umr_sq_retire_all(struct mlx5_umr_sq *sq, int status,
+			    struct list_head *done)
+{
+	lockdep_assert_held(&sq->lock);
+	if (sq->head == sq->tail)
+		return;
+	while (sq->head != sq->tail)
+		mlx5_umr_sq_retire_one(sq, status, 0, done);
+	mlx5_umr_sq_progress(sq);
+}
+
+/**
+ * mlx5_umr_sq_finish() - call done() of retired requests
+ * @dev: the device
+ * @done: the requests, from mlx5_umr_sq_retire*()
+ *
+ * Context: no service lock held; any context but hard IRQ.
+ */
+void mlx5_umr_sq_finish(struct mlx5_umr_dev *dev, struct list_head *done)
+{
+	struct mlx5_umr_wr *wr, *tmp;
+	unsigned long n = 0;
+
+	lockdep_assert_not_held(&dev->sq.lock);
+	if (list_empty(done))
+		return;
+	/* @done is dropped, not unlinked: done() may reuse wr->node. */
+	list_for_each_entry_safe(wr, tmp, done, node) {
+		/* ->holds_xlt is set afresh by the next post's check pass */
+		if (wr->holds_xlt)
+			clear_bit_unlock(0, &to_priv(wr->mkey)->xlt_busy);
+		trace_mlx5_umr_complete(dev->hca->name, wr->mkey->key,
+					wr->status);
+		/* The request belongs to its owner again from here on. */
+		wr->done(wr);
+		n++;
+	}
+	/* The requests' references, once: the device outlives every done(). */
+	percpu_ref_put_many(&dev->users, n);
+	wake_up_all(&dev->sq.wait);
+}
+
+/**
+ * mlx5_umr_sq_set_err() - move to ERR and queue recovery, once
+ * @dev: the device, sq->lock held
+ * @timeout: recovery is for a timeout (requests in flight fail), not an
+ *	error CQE (they are posted again)
+ */
+void mlx5_umr_sq_set_err(struct mlx5_umr_dev *dev, bool timeout)
+{
+	struct mlx5_umr_sq *sq = &dev->sq;
+
+	lockdep_assert_held(&sq->lock);
+	if (sq->state != MLX5_UMR_SQ_RTS)
+		return;
+	sq->state = MLX5_UMR_SQ_ERR;
+	sq->timed_out = timeout;
+	queue_work(system_long_wq, &dev->recover_work);
+}
+
+static struct mlx5_cqe64 *mlx5_umr_next_cqe(struct mlx5_umr_dev *dev)
+{
+	struct mlx5_umr_sq *sq = &dev->sq;
+	struct mlx5_cqe64 *cqe;
+	u8 op_own;
+
+	cqe = (struct mlx5_cqe64 *)dev->cq_buf.cpu +
+	      (sq->cq_ci & (sq->ncqe - 1));
+	op_own = READ_ONCE(cqe->op_own);
+	if ((op_own >> 4) == MLX5_CQE_INVALID ||
+	    (op_own & MLX5_CQE_OWNER_MASK) != !!(sq->cq_ci & sq->ncqe))
+		return NULL;
+	/* Read the CQE body only after seeing that software owns it. */
+	dma_rmb();
+	return cqe;
+}
+
+static void mlx5_umr_handle_cqe(struct mlx5_umr_dev *dev,
+				struct mlx5_cqe64 *cqe, struct list_head *done)
+{
+	struct mlx5_umr_sq *sq = &dev->sq;
+	u16 wqe_counter = be16_to_cpu(cqe->wqe_counter);
+	struct mlx5_err_cqe *err;
+	bool ok;
+
+	lockdep_assert_held(&sq->lock);
+	switch (get_cqe_opcode(cqe)) {
+	case MLX5_CQE_REQ:
+		ok = mlx5_umr_sq_retire(sq, wqe_counter, 0, 0, 0, done);
+		break;
+	case MLX5_CQE_REQ_ERR:
+		err = (struct mlx5_err_cqe *)cqe;
+		trace_mlx5_umr_error(dev->hca->name, sq->qpn, wqe_counter,
+				     err->syndrome, err->vendor_err_synd);
+		if (err->syndrome == MLX5_CQE_SYNDROME_WR_FLUSH_ERR) {
+			/* Never executed: recovery posts them again. */
+			ok = mlx5_umr_sq_retire(sq, wqe_counter, -ECANCELED,
+						-ECANCELED, 0, &sq->resubmit);
+		} else {
+			dev_err_ratelimited(dev->hca->dev,
+					    "umr: error CQE qpn 0x%x wqe %u syndrome 0x%x vendor 0x%x\n",
+					    sq->qpn, wqe_counter,
+					    err->syndrome,
+					    err->vendor_err_synd);
+			/* In-order execution: everything before it is done. */
+			ok = mlx5_umr_sq_retire(sq, wqe_counter, 0, -EIO,
+						err->syndrome, done);
+		}
+		mlx5_umr_sq_set_err(dev, false);
+		break;
+	default:
+		ok = false;
+		break;
+	}
+	if (!ok) {
+		dev_err_ratelimited(dev->hca->dev,
+				    "umr: unexpected CQE opcode 0x%x wqe %u\n",
+				    get_cqe_opcode(cqe), wqe_counter);
+		mlx5_umr_sq_set_err(dev, false);
+	}
+}
+
+/*
+ * Request an event for the next CQE: the arm record, then the doorbell,
+ * as mlx5_cq_arm() does, under sq->lock, which orders it with every other
+ * doorbell of the device.
+ */
+static void mlx5_umr_cq_arm_locked(struct mlx5_umr_dev *dev)
+{
+	struct mlx5_umr_sq *sq = &dev->sq;
+	__be32 db[2];
+	u32 v;
+
+	lockdep_assert_held(&sq->lock);
+	v = (sq->cq_arm_sn & 3) << 28 | MLX5_CQ_DB_REQ_NOT |
+	    (sq->cq_ci & 0xffffff);
+	mlx5_umr_cq_dbrec(dev)[MLX5_UMR_CQ_ARM_DB] = cpu_to_be32(v);
+	db[0] = cpu_to_be32(v);
+	db[1] = cpu_to_be32(dev->cq.cqn);
+	/* The arm record must be in memory before the HCA sees the doorbell. */
+	wmb();
+	dev->hca->ops->write_db(dev->hca, &dev->uar, MLX5_CQ_DOORBELL, db);
+}
+
+/**
+ * mlx5_umr_cq_arm() - request an event for the next CQE
+ * @dev: the device
+ *
+ * Context: any but hard IRQ; takes sq->lock.
+ */
+void mlx5_umr_cq_arm(struct mlx5_umr_dev *dev)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&dev->sq.lock, flags);
+	mlx5_umr_cq_arm_locked(dev);
+	spin_unlock_irqrestore(&dev->sq.lock, flags);
+}
+
+/**
+ * mlx5_umr_cq_poll() - consume every CQE software owns, then call done()
+ * @dev: the device
+ * @arm: re-arm the CQ afterwards (not while recovery resets the QP)
+ *
+ * Context: process or softirq context; takes sq->lock.
+ */
+void mlx5_umr_cq_poll(struct mlx5_umr_dev *dev, bool arm)
+{
+	struct mlx5_umr_sq *sq = &dev->sq;
+	struct mlx5_cqe64 *cqe;
+	unsigned long flags;
+	LIST_HEAD(done);
+
+	spin_lock_irqsave(&sq->lock, flags);
+	while ((cqe = mlx5_umr_next_cqe(dev))) {
+		mlx5_umr_handle_cqe(dev, cqe, &done);
+		sq->cq_ci++;
+	}
+	/* Hand the consumed CQEs back; the HCA reads this record. */
+	mlx5_umr_cq_dbrec(dev)[MLX5_UMR_CQ_SET_CI] =
+		cpu_to_be32(sq->cq_ci & 0xffffff);
+	if (arm)
+		mlx5_umr_cq_arm_locked(dev);
+	spin_unlock_irqrestore(&sq->lock, flags);
+
+	mlx5_umr_sq_finish(dev, &done);
+}
+
+/**
+ * mlx5_umr_cq_comp() - completion event handler given to the backend
+ * @hcq: the CQ
+ *
+ * Context: any but inside write_db(). In hard IRQ context or with
+ * interrupts off the CQ is polled from a work item, so done() callbacks
+ * never run there.
+ */
+void mlx5_umr_cq_comp(struct mlx5_umr_hca_cq *hcq)
+{
+	struct mlx5_umr_dev *dev = container_of(hcq, struct mlx5_umr_dev, cq);
+	unsigned long flags;
+
+	spin_lock_irqsave(&dev->sq.lock, flags);
+	dev->sq.cq_arm_sn++;
+	spin_unlock_irqrestore(&dev->sq.lock, flags);
+
+	if (in_hardirq() || irqs_disabled())
+		queue_work(system_highpri_wq, &dev->poll_work);
+	else
+		mlx5_umr_cq_poll(dev, true);
+}
+
+/**
+ * mlx5_umr_poll_work() - poll the CQ from process context
+ * @work: mlx5_umr_dev.poll_work
+ */
+void mlx5_umr_poll_work(struct work_struct *work)
+{
+	struct mlx5_umr_dev *dev = container_of(work, struct mlx5_umr_dev,
+						 poll_work);
+
+	mlx5_umr_cq_poll(dev, true);
+}

@@ -1,0 +1,482 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * mlx5-umr: posting on the REG_UMR QP.
+ *
+ * Under sq->lock a poster encodes its WQEs straight into the ring,
+ * publishes them in the doorbell record and rings the send doorbell, all
+ * in one critical section, as mlx5_ib_post_send() calls mlx5r_ring_db()
+ * and dr_postsend_icm_data() rings inside their SQ lock: the HCA sees
+ * doorbells in WQE order. The barriers are those of dr_send.c's
+ * dr_cmd_notify_hw() (see mlx5_umr_sq_ring()).
+ *
+ * Copyright (c) 2026 The mlx5-umr authors.
+ */
+#include <linux/io.h>
+#include <linux/jiffies.h>
+#include <linux/lockdep.h>
+#include <linux/slab.h>
+#include <linux/mlx5/device.h>
+#include <linux/mlx5/doorbell.h>
+#include <linux/mlx5/qp.h>
+
+#include "umr.h"
+#include "trace.h"
+#include "wr_rules.h"
+
+/* How often mlx5_umr_exec() checks for internal error while waiting. */
+#define MLX5_UMR_EXEC_POLL	(HZ / 10)
+
+/**
+ * mlx5_umr_sq_init() - initialise the submission state of a device
+ * @dev: the device
+ */
+void mlx5_umr_sq_init(struct mlx5_umr_dev *dev)
+{
+	struct mlx5_umr_sq *sq = &dev->sq;
+
+	spin_lock_init(&sq->lock);
+	init_waitqueue_head(&sq->wait);
+	INIT_LIST_HEAD(&sq->resubmit);
+	sq->state = MLX5_UMR_SQ_RESET;
+	sq->bbs = 1U << MLX5_UMR_LOG_SQ_BBS;
+	sq->ncqe = 1U << MLX5_UMR_LOG_CQ_SIZE;
+}
+
+/*
+ * Publish the WQEs up to the producer counter and ring for them; @db is the
+ * first 8 bytes of the newest WQE. The sequence of dr_send.c's
+ * dr_cmd_notify_hw(), one 64-bit write at MLX5_BF_OFFSET (no BlueFlame);
+ * wr.c's mlx5r_ring_db() has wmb() for the first barrier and alternates
+ * BlueFlame offsets.
+ */
+static void mlx5_umr_sq_ring(struct mlx5_umr_dev *dev, const __be32 *db)
+{
+	lockdep_assert_held(&dev->sq.lock);
+	/* The WQEs must be visible before the record that announces them. */
+	dma_wmb();
+	mlx5_umr_sq_dbrec(dev)[MLX5_SND_DBR] = cpu_to_be32(dev->sq.pc & 0xffff);
+	/* The record must reach memory before the HCA sees the doorbell. */
+	wmb();
+	dev->hca->ops->write_db(dev->hca, &dev->uar, MLX5_BF_OFFSET, db);
+}
+
+/* Write the WQE for @wr at the producer index. */
+static int mlx5_umr_sq_write(struct mlx5_umr_dev *dev,
+			     struct mlx5_umr_wr *wr, unsigned int size,
+			     u8 fm_ce_se, __be32 *db)
+{
+	struct mlx5_umr_sq *sq = &dev->sq;
+	struct mlx5_umr_mkey_priv *mp = to_priv(wr->mkey);
+	unsigned int slot = sq->pc & (sq->bbs - 1);
+	unsigned int room = (sq->bbs - slot) * MLX5_SEND_WQE_BB;
+	u8 *dst = (u8 *)dev->sq_buf.cpu + slot * MLX5_SEND_WQE_BB;
+	const struct mlx5_umr_xlt *xlt = mp->xlt.cpu ? &mp->xlt : NULL;
+	u8 *buf = size <= room ? dst : sq->scratch;
+	int ret;
+
+	lockdep_assert_held(&sq->lock);
+	ret = mlx5_umr_wqe_encode(&dev->wq_ctx, wr, xlt, (u16)sq->pc,
+				  fm_ce_se, buf, size);
+	if (ret < 0)
+		return ret;
+	if (ret != size)
+		return -EINVAL;
+	if (buf == sq->scratch) {
+		/* The WQE wraps: the tail goes to the start of the ring. */
+		memcpy(dst, buf, room);
+		memcpy(dev->sq_buf.cpu, buf + room, size - room);
+	}
+	/* The doorbell carries the first 8 bytes of the WQE it announces. */
+	db[0] = ((__be32 *)buf)[0];
+	db[1] = ((__be32 *)buf)[1];
+	return 0;
+}
+
+/*
+ * Append @wr's WQE (checked, sized in ->wqe_bytes) at the producer index,
+ * with room checked; @last asks for a CQE, @db gets the WQE's doorbell.
+ * On error nothing of the WQE is accounted.
+ */
+static int mlx5_umr_sq_push(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr,
+			    bool last, __be32 *db)
+{
+	struct mlx5_umr_sq *sq = &dev->sq;
+	unsigned int size = wr->wqe_bytes;
+	unsigned int nbb = size / MLX5_SEND_WQE_BB;
+	bool signal = last || sq->unsignaled + nbb >= MLX5_UMR_SIGNAL_BBS;
+	u8 fm = sq->next_fence | (signal ? MLX5_WQE_CTRL_CQ_UPDATE : 0);
+	struct mlx5_umr_sq_ent *e;
+	int err;
+
+	lockdep_assert_held(&sq->lock);
+	err = mlx5_umr_sq_write(dev, wr, size, fm, db);
+	if (err)
+		return err;
+	/* ->status and ->syndrome are written when the WQE is retired. */
+	e = &sq->ents[sq->tail++ & (sq->bbs - 1)];
+	e->wr = wr;
+	e->idx = (u16)sq->pc;
+	e->nbb = nbb;
+	trace_mlx5_umr_post(dev->hca->name, sq->qpn, (u16)sq->pc,
+			    wr->mkey->key, wr->op, nbb, signal);
+	sq->pc += nbb;
+	sq->unsignaled = signal ? 0 : sq->unsignaled + nbb;
+	/*
+	 * A UMR after a UMR carries the cap's fence, as wr.c gives a REG_MR
+	 * dev->umr_fence; umr.c's own UMR QP always uses INITIATOR_SMALL.
+	 */
+	sq->next_fence = dev->caps.umr_fence;
+	return 0;
+}
+
+/**
+ * mlx5_umr_sq_resubmit() - post again what an error flushed, then reopen
+ * @dev: the device, its QP back in RTS after recovery
+ *
+ * The requests go in their order, with one doorbell, before the queue
+ * takes new work. They still hold their users reference and translation
+ * table; the ring is empty and held them all before, so they fit.
+ *
+ * Context: process context; takes sq->lock.
+ */
+void mlx5_umr_sq_resubmit(struct mlx5_umr_dev *dev)
+{
+	struct mlx5_umr_sq *sq = &dev->sq;
+	struct mlx5_umr_wr *wr, *tmp;
+	bool posted = false;
+	LIST_HEAD(done);
+	__be32 db[2];
+
+	spin_lock_irq(&sq->lock);
+	list_for_each_entry_safe(wr, tmp, &sq->resubmit, node) {
+		list_del(&wr->node);
+		if (wr->wqe_bytes / MLX5_SEND_WQE_BB >
+		    sq->bbs - (sq->pc - sq->cc) ||
+		    mlx5_umr_sq_push(dev, wr, list_empty(&sq->resubmit), db)) {
+			wr->status = -ECANCELED;
+			list_add_tail(&wr->node, &done);
+			continue;
+		}
+		posted = true;
+	}
+	if (posted) {
+		sq->progress = jiffies;
+		mlx5_umr_sq_ring(dev, db);
+	}
+	sq->state = MLX5_UMR_SQ_RTS;
+	sq->events++;
+	spin_unlock_irq(&sq->lock);
+
+	if (posted)
+		queue_delayed_work(system_wq, &dev->watchdog, dev->timeout);
+	wake_up_all(&sq->wait);
+	mlx5_umr_sq_finish(dev, &done);
+}
+
+/* Needs the mkey's translation table? Then it must be idle. */
+static bool mlx5_umr_wr_uses_xlt(const struct mlx5_umr_wr *wr)
+{
+	if (!to_priv(wr->mkey)->xlt.cpu)
+		return false;
+	return wr->op == MLX5_UMR_OP_REG_PAGES ||
+	       (wr->op == MLX5_UMR_OP_CONFIGURE &&
+		wr->layout != MLX5_UMR_LAYOUT_NONE);
+}
+
+static void mlx5_umr_release_xlts(struct mlx5_umr_wr **wrs, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (wrs[i]->holds_xlt)
+			clear_bit_unlock(0, &to_priv(wrs[i]->mkey)->xlt_busy);
+		wrs[i]->holds_xlt = false;
+	}
+}
+
+/*
+ * Take the pointer-mode tables the batch needs: -EBUSY while an earlier
+ * request still uses one, -EINVAL when two requests of the batch would
+ * (that can never succeed).
+ */
+static int mlx5_umr_claim_xlts(struct mlx5_umr_wr **wrs, unsigned int n)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < n; i++) {
+		if (!mlx5_umr_wr_uses_xlt(wrs[i]))
+			continue;
+		if (test_and_set_bit_lock(0, &to_priv(wrs[i]->mkey)->xlt_busy)) {
+			for (j = 0; j < i; j++)
+				if (wrs[j]->mkey == wrs[i]->mkey &&
+				    wrs[j]->holds_xlt)
+					break;
+			mlx5_umr_release_xlts(wrs, i);
+			return j < i ? -EINVAL : -EBUSY;
+		}
+		wrs[i]->holds_xlt = true;
+	}
+	return 0;
+}
+
+/**
+ * mlx5_umr_validate() - check a request without posting it
+ * @dev: the device
+ * @wr: the request
+ *
+ * Applies the checks mlx5_umr_post() applies before writing anything, so a
+ * caller (the uapi) can reject a request early with the same errno.
+ *
+ * Context: any.
+ * Return: 0, -EINVAL (no mkey, an mkey of another device, or a malformed
+ * request), -ENOMEM, -EOPNOTSUPP or -EOVERFLOW (see mlx5_umr_wr_check()).
+ */
+int mlx5_umr_validate(struct mlx5_umr_dev *dev, const struct mlx5_umr_wr *wr)
+{
+	if (!wr || !wr->mkey || wr->mkey->dev != dev)
+		return -EINVAL;
+	return mlx5_umr_wr_check(&dev->caps, wr);
+}
+EXPORT_SYMBOL(mlx5_umr_validate);
+
+/*
+ * Check and size every request; *@nbb is the batch's basic blocks, *@xlts
+ * whether a request needs its mkey's translation table.
+ */
+static int mlx5_umr_check_batch(struct mlx5_umr_dev *dev,
+				struct mlx5_umr_wr **wrs, unsigned int n,
+				unsigned int *nbb, bool *xlts)
+{
+	unsigned int i, total = 0;
+	bool any = false;
+	int size, err;
+
+	for (i = 0; i < n; i++) {
+		struct mlx5_umr_wr *wr = wrs[i];
+
+		if (!wr || !wr->mkey || wr->mkey->dev != dev || !wr->done)
+			return -EINVAL;
+		/* mlx5_umr_wr_prepare(), inline: see wr_rules.h */
+		err = mlx5_umr_wr_rules(&dev->caps, wr, false);
+		if (err)
+			return err;
+		size = mlx5_umr_wqe_bytes(&dev->caps, wr);
+		if (!size || size % MLX5_SEND_WQE_BB ||
+		    size > MLX5_SEND_WQE_MAX_SIZE)
+			return -EINVAL;
+		wr->wqe_bytes = size;
+		wr->holds_xlt = false;
+		any |= mlx5_umr_wr_uses_xlt(wr);
+		total += size / MLX5_SEND_WQE_BB;
+	}
+	if (total > dev->sq.bbs)
+		return -EINVAL;
+	*nbb = total;
+	*xlts = any;
+	return 0;
+}
+
+/*
+ * Write the batch into the ring and ring for it. Nothing is published when
+ * a WQE cannot be written: the producer state goes back to where it was.
+ */
+static int mlx5_umr_sq_post_batch(struct mlx5_umr_dev *dev,
+				  struct mlx5_umr_wr **wrs, unsigned int n)
+{
+	struct mlx5_umr_sq *sq = &dev->sq;
+	u32 start = sq->pc, start_tail = sq->tail;
+	u32 unsignaled = sq->unsignaled;
+	u8 fence = sq->next_fence;
+	unsigned int i;
+	__be32 db[2];
+	int err;
+
+	lockdep_assert_held(&sq->lock);
+	for (i = 0; i < n; i++) {
+		err = mlx5_umr_sq_push(dev, wrs[i], i == n - 1, db);
+		if (err) {
+			sq->pc = start;
+			sq->tail = start_tail;
+			sq->unsignaled = unsignaled;
+			sq->next_fence = fence;
+			return err;
+		}
+	}
+	/* One doorbell for the batch, before anyone else may post. */
+	mlx5_umr_sq_ring(dev, db);
+	return 0;
+}
+
+/**
+ * mlx5_umr_post() - post a batch of UMR work requests
+ * @dev: the device
+ * @wrs: the requests, executed in order
+ * @n: how many
+ *
+ * Every request is validated before anything is published: the rules on
+ * each request first, for the whole batch, then the rules on each entry of
+ * a list or interleaved layout while the entry is written into the send
+ * queue (so each is read once); a bad entry discards what the batch wrote.
+ * All are announced with one doorbell. Only the last
+ * WQE of the batch (and one every MLX5_UMR_SIGNAL_BBS basic blocks) asks
+ * for a CQE: a CQE covers the unsignalled WQEs before it. Each WQE after a
+ * UMR carries the UMR fence mode the HCA reports.
+ *
+ * Each request's done() is called exactly once, with ->status set, unless
+ * this function returns an error, in which case none is called. The
+ * requests and the memory they point to (entry arrays, scatterlists) must
+ * stay valid until then. Two requests of one batch may not rewrite the
+ * translation of the same pointer-mode mkey (-EINVAL).
+ *
+ * Context: process or softirq context, also with interrupts disabled or a
+ * caller's spinlock held; not hard IRQ or NMI. Does not sleep. done() is
+ * never called from within this function (nor from inside the doorbell),
+ * but may run in another context before it returns.
+ * Return: 0 when the whole batch was posted; -EINVAL, -ENOMEM, -EOPNOTSUPP
+ * or -EOVERFLOW when a request (or the batch) is invalid (for a bad entry
+ * only once the queue has room and is usable: mlx5_umr_validate() checks
+ * everything up front); -EBUSY when the send queue has
+ * no room for the batch right now, is being recovered, or a pointer-mode
+ * mkey's table is still in use (retry after a completion); -EIO when the
+ * device is in internal error; -ENODEV after the device was unregistered.
+ */
+int mlx5_umr_post(struct mlx5_umr_dev *dev, struct mlx5_umr_wr **wrs,
+		  unsigned int n)
+{
+	struct mlx5_umr_sq *sq = &dev->sq;
+	unsigned int total;
+	unsigned long flags;
+	bool was_idle, xlts;
+	int err;
+
+	if (!n)
+		return 0;
+	if (!percpu_ref_tryget_live(&dev->users))
+		return -ENODEV;
+	err = mlx5_umr_check_batch(dev, wrs, n, &total, &xlts);
+	if (err)
+		goto out;
+	if (mlx5_umr_hca_dead(dev)) {
+		/* Nothing in flight will complete: fail it now, not at timeout. */
+		spin_lock_irqsave(&sq->lock, flags);
+		if (sq->pc != sq->cc)
+			mlx5_umr_sq_set_err(dev, false);
+		spin_unlock_irqrestore(&sq->lock, flags);
+		err = -EIO;
+		goto out;
+	}
+
+	spin_lock_irqsave(&sq->lock, flags);
+	if (sq->state != MLX5_UMR_SQ_RTS) {
+		err = sq->state == MLX5_UMR_SQ_DEAD ? -EIO : -EBUSY;
+		goto unlock;
+	}
+	if (total > sq->bbs - (sq->pc - sq->cc)) {
+		err = -EBUSY;
+		goto unlock;
+	}
+	err = xlts ? mlx5_umr_claim_xlts(wrs, n) : 0;
+	if (err)
+		goto unlock;
+	was_idle = sq->pc == sq->cc;
+	err = mlx5_umr_sq_post_batch(dev, wrs, n);
+	if (err) {
+		mlx5_umr_release_xlts(wrs, n);
+		goto unlock;
+	}
+	/* One reference per request, dropped after its done(). */
+	percpu_ref_get_many(&dev->users, n);
+	if (was_idle)
+		sq->progress = jiffies;
+	spin_unlock_irqrestore(&sq->lock, flags);
+
+	/*
+	 * Arm the watchdog when the queue goes busy; while work is in flight
+	 * it re-arms itself (it checks under sq->lock, so it either saw this
+	 * batch or ran before it, when the queue was idle).
+	 */
+	if (was_idle)
+		queue_delayed_work(system_wq, &dev->watchdog, dev->timeout);
+	goto out;
+
+unlock:
+	spin_unlock_irqrestore(&sq->lock, flags);
+out:
+	percpu_ref_put(&dev->users);
+	return err;
+}
+EXPORT_SYMBOL(mlx5_umr_post);
+
+static void mlx5_umr_exec_done(struct mlx5_umr_wr *wr)
+{
+	complete(wr->context);
+}
+
+/**
+ * mlx5_umr_exec() - execute one UMR work request and wait for it
+ * @dev: the device
+ * @wr: the request; ->done and ->context are used internally and restored
+ * @timeout_ms: how long to wait for room and for the completion; 0 for the
+ *	device default
+ *
+ * When the completion does not arrive in time the QP is recovered and the
+ * request fails with -ETIMEDOUT; it is never left in flight on return.
+ *
+ * Context: process context, may sleep.
+ * Return: the request's status (0, -EIO with ->syndrome, -ETIMEDOUT,
+ * -ECANCELED) or an error of mlx5_umr_post() other than -EBUSY.
+ */
+int mlx5_umr_exec(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr,
+		  unsigned int timeout_ms)
+{
+	DECLARE_COMPLETION_ONSTACK(done);
+	void (*saved_done)(struct mlx5_umr_wr *wr) = wr->done;
+	void *saved_ctx = wr->context;
+	unsigned long tmo, deadline;
+	int err;
+
+	might_sleep();
+	tmo = timeout_ms ? msecs_to_jiffies(timeout_ms) : dev->timeout;
+	deadline = jiffies + tmo;
+	wr->done = mlx5_umr_exec_done;
+	wr->context = &done;
+
+	for (;;) {
+		unsigned long seen = READ_ONCE(dev->sq.events);
+
+		err = mlx5_umr_post(dev, &wr, 1);
+		if (err != -EBUSY)
+			break;
+		if (time_after_eq(jiffies, deadline)) {
+			err = -ETIMEDOUT;
+			break;
+		}
+		/* Retry after the next completion or state change. */
+		wait_event_timeout(dev->sq.wait,
+				   READ_ONCE(dev->sq.events) != seen,
+				   max_t(long, deadline - jiffies, 1));
+	}
+	if (!err) {
+		/* Look at the device now and then: a dead HCA fails fast. */
+		while (!wait_for_completion_timeout(&done,
+						    min_t(unsigned long, tmo,
+							  MLX5_UMR_EXEC_POLL))) {
+			bool dead = mlx5_umr_hca_dead(dev);
+
+			tmo -= min_t(unsigned long, tmo, MLX5_UMR_EXEC_POLL);
+			if (!dead && tmo)
+				continue;
+			spin_lock_irq(&dev->sq.lock);
+			mlx5_umr_sq_set_err(dev, !dead);
+			spin_unlock_irq(&dev->sq.lock);
+			/* Recovery completes every request in flight. */
+			wait_for_completion(&done);
+			break;
+		}
+		err = wr->status;
+	}
+	wr->done = saved_done;
+	wr->context = saved_ctx;
+	return err;
+}
+EXPORT_SYMBOL(mlx5_umr_exec);

@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * mlx5-umr: errors, recovery, watchdog and teardown of the REG_UMR QP.
+ *
+ * An error CQE, a timeout or internal error moves the queue to ERR under
+ * sq->lock and queues recover_work, which resets the QP through commands
+ * (dev->recover_lock held, sq->lock not) and posts again what the error
+ * flushed (mlx5_umr_sq_resubmit()).
+ *
+ * Copyright (c) 2026 The mlx5-umr authors.
+ */
+#include <linux/jiffies.h>
+#include <linux/lockdep.h>
+#include <linux/mlx5/device.h>
+#include <linux/mlx5/doorbell.h>
+#include <linux/mlx5/qp.h>
+
+#include "umr.h"
+
+/**
+ * mlx5_umr_sq_fail_all() - complete every request in flight or waiting to
+ * be resubmitted with @status
+ * @dev: the device
+ * @status: the negative errno they get
+ *
+ * Only for a QP the HCA no longer processes (RESET, or a dead device).
+ * Context: process context.
+ */
+void mlx5_umr_sq_fail_all(struct mlx5_umr_dev *dev, int status)
+{
+	struct mlx5_umr_wr *wr;
+	LIST_HEAD(done);
+
+	spin_lock_irq(&dev->sq.lock);
+	mlx5_umr_sq_retire_all(&dev->sq, status, &done);
+	list_for_each_entry(wr, &dev->sq.resubmit, node)
+		wr->status = status;
+	list_splice_tail_init(&dev->sq.resubmit, &done);
+	spin_unlock_irq(&dev->sq.lock);
+	mlx5_umr_sq_finish(dev, &done);
+}
+
+static void mlx5_umr_sq_set_state(struct mlx5_umr_dev *dev,
+				  enum mlx5_umr_sq_state state)
+{
+	spin_lock_irq(&dev->sq.lock);
+	dev->sq.state = state;
+	dev->sq.events++;
+	spin_unlock_irq(&dev->sq.lock);
+	wake_up_all(&dev->sq.wait);
+}
+
+/*
+ * With the QP in RESET: retire what is still in flight (to @done after a
+ * timeout, to be posted again after an error CQE) and start the producer,
+ * the consumer and both doorbell records at zero, as the HCA's WQE counter.
+ */
+static void mlx5_umr_sq_reset(struct mlx5_umr_dev *dev, bool timed_out,
+			      struct list_head *done)
+{
+	struct mlx5_umr_sq *sq = &dev->sq;
+
+	lockdep_assert_held(&sq->lock);
+	/*
+	 * After an error CQE the QP stopped at the failed WQE: the ones after
+	 * it never ran and go again. After a timeout nobody knows.
+	 */
+	if (timed_out)
+		mlx5_umr_sq_retire_all(sq, -ETIMEDOUT, done);
+	else
+		mlx5_umr_sq_retire_all(sq, -ECANCELED, &sq->resubmit);
+	sq->pc = 0;
+	sq->cc = 0;
+	sq->head = 0;
+	sq->tail = 0;
+	sq->unsignaled = 0;
+	sq->next_fence = MLX5_FENCE_MODE_NONE;
+	sq->timed_out = false;
+	mlx5_umr_sq_dbrec(dev)[MLX5_SND_DBR] = 0;
+	mlx5_umr_sq_dbrec(dev)[MLX5_RCV_DBR] = 0;
+}
+
+/**
+ * mlx5_umr_recover_work() - bring the UMR QP back to RTS after an error
+ * @work: mlx5_umr_dev.recover_work
+ *
+ * RESET discards what the QP still holds and stops CQE generation for it,
+ * so after one more CQ poll every request still in flight was never going
+ * to complete. After an error CQE those never ran (the QP stopped at the
+ * failed WQE): with the flushed ones they are posted again once the QP is
+ * back in RTS. After a timeout they fail with -ETIMEDOUT. Producer and
+ * consumer go back to zero, as the HCA's WQE counter does in RESET. No
+ * doorbell is rung from ERR until the QP is back in RTS: posters see the
+ * state under sq->lock and ring only in RTS.
+ */
+void mlx5_umr_recover_work(struct work_struct *work)
+{
+	struct mlx5_umr_dev *dev = container_of(work, struct mlx5_umr_dev,
+						 recover_work);
+	struct mlx5_umr_sq *sq = &dev->sq;
+	LIST_HEAD(done);
+	bool timed_out;
+	int err;
+
+	mutex_lock(&dev->recover_lock);
+	spin_lock_irq(&sq->lock);
+	if (sq->state != MLX5_UMR_SQ_ERR) {
+		spin_unlock_irq(&sq->lock);
+		goto out;
+	}
+	sq->state = MLX5_UMR_SQ_RECOVERING;
+	timed_out = sq->timed_out;
+	spin_unlock_irq(&sq->lock);
+
+	if (mlx5_umr_hca_dead(dev)) {
+		dev_err_ratelimited(dev->hca->dev,
+				    "umr: device in internal error\n");
+		mlx5_umr_sq_fail_all(dev, -EIO);
+		mlx5_umr_sq_set_state(dev, MLX5_UMR_SQ_DEAD);
+		goto out;
+	}
+
+	err = mlx5_umr_qp_modify(dev, MLX5_CMD_OP_2RST_QP);
+	mlx5_umr_cq_poll(dev, false);
+
+	spin_lock_irq(&sq->lock);
+	mlx5_umr_sq_reset(dev, timed_out, &done);
+	spin_unlock_irq(&sq->lock);
+	mlx5_umr_sq_finish(dev, &done);
+
+	if (!err)
+		err = mlx5_umr_qp_to_rts(dev);
+	if (err) {
+		dev_err(dev->hca->dev, "umr: QP recovery failed: %d\n", err);
+		mlx5_umr_sq_fail_all(dev, -ECANCELED);
+		mlx5_umr_sq_set_state(dev, MLX5_UMR_SQ_DEAD);
+		goto out;
+	}
+	mlx5_umr_cq_arm(dev);
+	mlx5_umr_sq_resubmit(dev);
+	dev_info_ratelimited(dev->hca->dev, "umr: QP 0x%x recovered\n",
+			     sq->qpn);
+out:
+	mutex_unlock(&dev->recover_lock);
+}
+
+/**
+ * mlx5_umr_sq_timeout() - treat the send queue as stuck
+ * @dev: the device
+ *
+ * Starts the same recovery an error CQE starts; every request in flight
+ * completes with -ETIMEDOUT.
+ *
+ * Context: any.
+ */
+void mlx5_umr_sq_timeout(struct mlx5_umr_dev *dev)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&dev->sq.lock, flags);
+	mlx5_umr_sq_set_err(dev, true);
+	spin_unlock_irqrestore(&dev->sq.lock, flags);
+}
+EXPORT_SYMBOL_IF_MLX5_UMR_TESTING(mlx5_umr_sq_timeout);
+
+/* Poll the CQ from the work item, as a completion event would. */
+static void mlx5_umr_sq_flush_poll(struct mlx5_umr_dev *dev)
+{
+	queue_work(system_highpri_wq, &dev->poll_work);
+	flush_work(&dev->poll_work);
+}
+
+/**
+ * mlx5_umr_sq_flush() - complete what the HCA has completed (tests)
+ * @dev: the device
+ *
+ * Polls the CQ from the poll work item without waiting for the backend's
+ * completion event, waits for a recovery that poll (or anything earlier)
+ * queued, and polls again for what that recovery posted: with a backend
+ * that executes WQEs inside write_db() (the fake, unless it defers
+ * execution), every request posted before the call has had its done() on
+ * return, run by the work item, not by the caller.
+ *
+ * Context: process context, may sleep; not from a done() callback.
+ */
+void mlx5_umr_sq_flush(struct mlx5_umr_dev *dev)
+{
+	mlx5_umr_sq_flush_poll(dev);
+	flush_work(&dev->recover_work);
+	mlx5_umr_sq_flush_poll(dev);
+}
+EXPORT_SYMBOL_IF_MLX5_UMR_TESTING(mlx5_umr_sq_flush);
+
+/**
+ * mlx5_umr_watchdog() - recover a queue that made no progress in time
+ * @work: mlx5_umr_dev.watchdog
+ */
+void mlx5_umr_watchdog(struct work_struct *work)
+{
+	struct mlx5_umr_dev *dev = container_of(to_delayed_work(work),
+						 struct mlx5_umr_dev, watchdog);
+	struct mlx5_umr_sq *sq = &dev->sq;
+	bool again = false;
+
+	spin_lock_irq(&sq->lock);
+	if (sq->state == MLX5_UMR_SQ_RTS && sq->pc != sq->cc) {
+		if (time_after(jiffies, sq->progress + dev->timeout))
+			mlx5_umr_sq_set_err(dev, true);
+		else
+			again = true;
+	}
+	spin_unlock_irq(&sq->lock);
+	if (again)
+		queue_delayed_work(system_wq, &dev->watchdog, dev->timeout);
+}
+
+/**
+ * mlx5_umr_sq_stop() - stop all asynchronous activity before teardown
+ * @dev: the device, with no request in flight
+ *
+ * Context: process context.
+ */
+void mlx5_umr_sq_stop(struct mlx5_umr_dev *dev)
+{
+	mutex_lock(&dev->recover_lock);
+	mlx5_umr_sq_set_state(dev, MLX5_UMR_SQ_DEAD);
+	mutex_unlock(&dev->recover_lock);
+	cancel_work_sync(&dev->recover_work);
+	cancel_delayed_work_sync(&dev->watchdog);
+}
