@@ -423,14 +423,6 @@ static bool rec_internal_error(struct mlx5_umr_hca *hca)
 	return f->ops->internal_error && f->ops->internal_error(f);
 }
 
-static int rec_test_xfer(struct mlx5_umr_hca *hca, u32 key, u64 offset,
-			 void *buf, size_t len, bool write, bool remote)
-{
-	struct mlx5_umr_hca *f = to_rh(hca)->fhca;
-
-	return f->ops->test_xfer(f, key, offset, buf, len, write, remote);
-}
-
 static const struct mlx5_umr_hca_ops umr_kunit_rec_ops = {
 	.cmd_exec = rec_cmd_exec,
 	.create_cq = rec_create_cq,
@@ -443,7 +435,6 @@ static const struct mlx5_umr_hca_ops umr_kunit_rec_ops = {
 	.free_uar = rec_free_uar,
 	.write_db = rec_write_db,
 	.internal_error = rec_internal_error,
-	.test_xfer = rec_test_xfer,
 };
 
 /**
