@@ -48,13 +48,14 @@ static void mlx5_umr_users_release(struct percpu_ref *ref)
 	complete(&dev->users_done);
 }
 
-/* Caller holds mlx5_umr_clients_lock. */
+/* Tell @client about @dev (->add()) and remember it. */
 static void mlx5_umr_client_add(struct mlx5_umr_dev *dev,
 				struct mlx5_umr_client *client)
 {
 	struct mlx5_umr_client_ctx *ctx;
 	int err;
 
+	lockdep_assert_held(&mlx5_umr_clients_lock);
 	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
 	if (!ctx)
 		return;
@@ -69,12 +70,13 @@ static void mlx5_umr_client_add(struct mlx5_umr_dev *dev,
 	list_add_tail(&ctx->list, &dev->clients);
 }
 
-/* Caller holds mlx5_umr_clients_lock. */
+/* Tell @client (every client when NULL) that @dev goes (->remove()). */
 static void mlx5_umr_client_remove(struct mlx5_umr_dev *dev,
 				   struct mlx5_umr_client *client)
 {
 	struct mlx5_umr_client_ctx *ctx, *tmp;
 
+	lockdep_assert_held(&mlx5_umr_clients_lock);
 	list_for_each_entry_safe_reverse(ctx, tmp, &dev->clients, list) {
 		if (client && ctx->client != client)
 			continue;

@@ -67,12 +67,13 @@ static struct umr_kunit_rec_hca *to_rh(struct mlx5_umr_hca *hca)
 	return container_of(hca, struct umr_kunit_rec_hca, hca);
 }
 
-/* A record to fill, or NULL (counted as lost). Caller holds rh->lock. */
+/* A record to fill, or NULL (counted as lost). */
 static struct umr_kunit_rec *rec_slot(struct umr_kunit_rec_hca *rh,
 				      enum umr_kunit_rec_kind kind)
 {
 	struct umr_kunit_rec *r;
 
+	lockdep_assert_held(&rh->lock);
 	if (rh->n == rh->max) {
 		rh->lost++;
 		return NULL;
@@ -82,13 +83,11 @@ static struct umr_kunit_rec *rec_slot(struct umr_kunit_rec_hca *rh,
 	return r;
 }
 
-/*
- * Whether this failable operation is the one to fail, and how (@f).
- * Caller holds rh->lock.
- */
+/* Whether this failable operation is the one to fail, and how (@f). */
 static bool rec_fail_now(struct umr_kunit_rec_hca *rh,
 			 struct umr_kunit_rec_fault *f)
 {
+	lockdep_assert_held(&rh->lock);
 	if (!rh->fail_armed)
 		return false;
 	if (rh->fail_skip) {
