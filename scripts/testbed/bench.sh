@@ -24,7 +24,7 @@ else
 fi
 # Its own build copy: the KUnit kernel's modules stay where they are.
 tree=$(MLX5_UMR_BUILD=$copy "$TESTBED/uml-modules.sh" "$uml" MLX5_UMR_BENCH=1)
-mods=$("$TESTBED/kunit-modules.sh" "$tree" "$tree/drivers/bench/mlx5_umr_bench.ko")
+mods=$("$TESTBED/kunit-modules.sh" "$tree" "$tree/tests/bench/mlx5_umr_bench.ko")
 # The uapi part: a static user program run in the same boot (KRUN) against
 # the null device the module keeps (uapi=1).
 make -s -C "$TOP/tests/bench" uapi_bench >&2 || tb_die "uapi_bench build failed"
