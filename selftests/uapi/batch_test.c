@@ -11,6 +11,7 @@
  * Copyright (c) 2026 The mlx5-umr authors.
  */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -493,6 +494,62 @@ TEST_F(batch, hca_error_in_batch)
 	ASSERT_EQ(0, umr_config_list(self->fd, self->mk[0], &self->sge1, 1,
 				     NULL));
 	EXPECT_EQ(0, umr_destroy(self->fd, self->mr2));
+}
+
+struct slow_batch {
+	int fd;
+	struct mlx5_umr_ioc_batch_req *req;
+	int ret;
+	struct mlx5_umr_ioc_batch out;
+};
+
+static void *slow_batch_main(void *arg)
+{
+	struct slow_batch *sb = arg;
+
+	sb->ret = do_batch(sb->fd, sb->req, 2, sizeof(sb->req[0]), &sb->out);
+	return NULL;
+}
+
+/*
+ * While a batch waits for the HCA (its doorbell delayed by the fake), its
+ * mkeys are claimed: a lone configure of one is EBUSY, and so is another
+ * batch naming one, at that request's index, having posted nothing and
+ * kept nothing of the requests before it.
+ */
+TEST_F(batch, claimed_mkeys_busy)
+{
+	struct mlx5_umr_ioc_batch_req other[2];
+	struct slow_batch sb = { .fd = self->fd, .req = self->req };
+	struct mlx5_umr_ioc_batch out;
+	pthread_t t;
+
+	if (umr_fake_knob(self->path, "delay_ms", "1000"))
+		SKIP(return, "needs the fake's debugfs");
+	ASSERT_EQ(0, pthread_create(&t, NULL, slow_batch_main, &sb));
+	usleep(200000);
+	EXPECT_EQ(-EBUSY, umr_config_list(self->fd, self->mk[1], &self->sge1,
+					  1, NULL));
+	EXPECT_EQ(-EBUSY, umr_invalidate(self->fd, self->mk[0]));
+	other[0] = self->req[2];
+	other[1] = self->req[0];
+	EXPECT_EQ(-EBUSY, do_batch(self->fd, other, 2, sizeof(other[0]),
+				   &out));
+	EXPECT_EQ(1, out.out_index);
+	/* nothing executed yet: the slow batch is still held by the fake */
+	EXPECT_EQ(0, new_wqes(self));
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	EXPECT_EQ(0, sb.ret);
+	EXPECT_EQ(0, sb.out.out_failed);
+	EXPECT_EQ(2, new_wqes(self));
+	/* the refused batch left mk[2] unclaimed and free */
+	EXPECT_NE(0, umr_xfer(self->fd, self->mkey[2], 0, &out, 1, 1));
+	EXPECT_EQ(0, umr_config_list(self->fd, self->mk[2], &self->sge1, 1,
+				     NULL));
+	/* and the slow batch's claims are gone too */
+	EXPECT_EQ(0, umr_config_list(self->fd, self->mk[1], &self->sge1, 1,
+				     NULL));
+	EXPECT_EQ(0, umr_invalidate(self->fd, self->mk[0]));
 }
 
 /* out_max_batch requests on as many mkeys, posted and settled. */
