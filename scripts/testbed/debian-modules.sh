@@ -12,8 +12,7 @@ kdir=/lib/modules/$K/build
 [ -d "$kdir" ] || tb_die "no $kdir (apt-get install linux-headers-amd64)"
 dst=$BUILD/debian-$K
 case " $* " in *" MLX5_UMR_TESTING=1 "*) dst=$BUILD/debian-testing-$K ;; esac
-mkdir -p "$dst"
-rsync -a --delete --exclude /build --exclude /.git --exclude '*.order' --exclude '*.symvers' --exclude '*.o' --exclude '*.ko' --exclude '*.cmd' --exclude '*.mod*' "$TOP/" "$dst/src/"
+tb_sync_tree "$dst/src"
 make -C "$kdir" M="$dst/src" W=1 C=2 "$@" modules >"$dst/build.log" 2>&1 || {
 	grep -iE 'error|warning' "$dst/build.log" | head -40 >&2
 	tb_die "module build for $K failed (log: $dst/build.log)"

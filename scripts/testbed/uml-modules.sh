@@ -9,13 +9,8 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 uml=$1; shift
 dst=$BUILD/uml-$KLINE
-mkdir -p "$dst"
 # Build products of an in-place build for another kernel must not leak in.
-rsync -a --delete --exclude /build --exclude /.git --exclude '*.o' --exclude '*.ko' \
-	--exclude '*.cmd' --exclude '*.mod*' --exclude '*.order' --exclude '*.symvers' \
-	--exclude '*.o.d' "$TOP/" "$dst/src/"
-# rsync keeps excluded build products; drop modules whose source may be gone.
-find "$dst/src" -name '*.ko' -delete
+tb_sync_tree "$dst/src"
 make -C "$uml" ARCH=um M="$dst/src" W=1 MLX5_UMR_TESTING=1 "$@" modules >"$dst/build.log" 2>&1 || {
 	grep -iE 'error|warning' "$dst/build.log" | head -40 >&2
 	tb_die "module build for UML failed (log: $dst/build.log)"
