@@ -12,6 +12,7 @@
 #include <linux/mlx5_umr_ifc.h>
 
 #include "umr.h"
+#include "key.h"
 
 /* Pointer-mode translation tables are 2048-byte aligned (mr.c MLX5_UMR_ALIGN). */
 #define MLX5_UMR_XLT_ALIGN	2048
@@ -113,7 +114,7 @@ static int mlx5_umr_create_hw_mkey(struct mlx5_umr_dev *dev,
 {
 	u32 out[MLX5_ST_SZ_DW(create_mkey_out)] = {};
 	u32 in[MLX5_ST_SZ_DW(create_mkey_in)] = {};
-	u8 variant = atomic_inc_return(&dev->mkey_variant);
+	u8 variant = mlx5_umr_key_byte(0);
 	void *mkc;
 	int err;
 

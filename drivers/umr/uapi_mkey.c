@@ -197,9 +197,9 @@ static int umr_config_check_cmd(struct umr_uctx *ctx,
 {
 	int ret;
 
-	if (cmd->flags)
+	if (cmd->flags & ~MLX5_UMR_IOC_NEW_KEY)
 		return -EOPNOTSUPP;
-	if (cmd->__reserved || !cmd->num_entries)
+	if (cmd->__reserved || cmd->__reserved2 || !cmd->num_entries)
 		return -EINVAL;
 	ret = umr_check_access(ctx->ud, cmd->access);
 	if (ret)
@@ -266,6 +266,8 @@ static int umr_config_parse(struct umr_uctx *ctx,
 
 	wr->op = MLX5_UMR_OP_CONFIGURE;
 	wr->flags = MLX5_UMR_WR_SET_ACCESS;
+	if (cmd->flags & MLX5_UMR_IOC_NEW_KEY)
+		wr->flags |= MLX5_UMR_WR_NEW_KEY;
 	wr->access = cmd->access;
 	if (wr->layout == MLX5_UMR_LAYOUT_LIST) {
 		wr->list.sge = c->kent;
@@ -370,6 +372,7 @@ int umr_cmd_configure(struct umr_ucmd *ucmd)
 	      umr_config_apply(ctx, mk, &c, cmd->num_entries, &nput);
 	if (!ret) {
 		cmd->out_length = c.length;
+		cmd->out_key = obj->mkey->key;
 		ret = umr_ucmd_respond(ucmd);
 	}
 	/* the old layout's references on success, else the new one's */
@@ -392,9 +395,9 @@ int umr_cmd_invalidate(struct umr_ucmd *ucmd)
 	u32 nrefs = 0;
 	int ret;
 
-	if (cmd->flags)
+	if (cmd->flags & ~MLX5_UMR_IOC_NEW_KEY)
 		return -EOPNOTSUPP;
-	if (cmd->__reserved)
+	if (cmd->__reserved || cmd->__reserved2)
 		return -EINVAL;
 	obj = umr_uobj_get(ctx, cmd->handle, UMR_UOBJ_MKEY);
 	if (IS_ERR(obj))
@@ -403,6 +406,8 @@ int umr_cmd_invalidate(struct umr_ucmd *ucmd)
 
 	wr.mkey = obj->mkey;
 	wr.op = MLX5_UMR_OP_INVALIDATE;
+	if (cmd->flags & MLX5_UMR_IOC_NEW_KEY)
+		wr.flags = MLX5_UMR_WR_NEW_KEY;
 	mutex_lock(&mk->lock);
 	ret = mlx5_umr_exec(ctx->ud->dev, &wr, UMR_UAPI_TIMEOUT_MS);
 	if (!ret)
@@ -414,6 +419,7 @@ int umr_cmd_invalidate(struct umr_ucmd *ucmd)
 		mk->nrefs = 0;
 		mk->length = 0;
 	}
+	cmd->out_key = obj->mkey->key;
 	mutex_unlock(&mk->lock);
 	if (refs)
 		umr_put_refs(refs, nrefs);

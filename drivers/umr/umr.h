@@ -134,7 +134,6 @@ struct mlx5_umr_client_ctx {
  * @hca: the backend's HCA; NULL after teardown (under @mkeys_lock)
  * @name: copy of the HCA name, valid for the structure's lifetime
  * @is_fake: the backend offers test_xfer
- * @mkey_variant: variant byte for the next mkey
  * @kref: lifetime of this structure (registry + mlx5_umr_dev_get() + mkeys)
  * @users: one reference per API call in progress and per request in
  *	flight; killed at unregister
@@ -162,7 +161,6 @@ struct mlx5_umr_dev {
 	struct mlx5_umr_hca *hca;
 	char name[32];
 	bool is_fake;
-	atomic_t mkey_variant;
 	struct kref kref;
 	struct percpu_ref users;
 	struct completion users_done;
