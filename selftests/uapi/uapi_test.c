@@ -147,7 +147,8 @@ static void fd_no_leak(struct __test_metadata *_metadata,
 /*
  * iommufd's TEST_LENGTH, plus the reserved field. @init builds a valid
  * command; @ok checks and undoes a successful one, @fail cleans up after a
- * refused one. Every structure's first version is its current size.
+ * refused one. A structure's first version is its current size unless
+ * @first says otherwise (it grew at the end since).
  */
 struct len_case {
 	unsigned long ioctl;
@@ -159,6 +160,7 @@ struct len_case {
 		   struct _test_data_umr *self, void *cmd);
 	void (*fail)(struct __test_metadata *_metadata,
 		     struct _test_data_umr *self, void *cmd);
+	__u32 first;	/* size of the first version, when not @size */
 };
 
 static void run_length(struct __test_metadata *_metadata,
@@ -188,6 +190,8 @@ static void run_length(struct __test_metadata *_metadata,
 		memset(&buf, 0, sizeof(buf));
 		c->init(_metadata, self, buf.raw);
 		*size = bad[k].zero ? 0 : c->size + bad[k].delta;
+		if (bad[k].delta < 0 && c->first)
+			*size = c->first + bad[k].delta;
 		if (bad[k].tail)
 			buf.raw[c->size + 7] = 1;
 		if (bad[k].reserved)
@@ -330,6 +334,7 @@ TEST_F(umr, length_configure)
 		sizeof(struct mlx5_umr_ioc_configure),
 		offsetof(struct mlx5_umr_ioc_configure, __reserved),
 		configure_init, configure_ok, NULL,
+		offsetof(struct mlx5_umr_ioc_configure, out_key),
 	};
 
 	run_length(_metadata, self, &c);
@@ -353,6 +358,7 @@ TEST_F(umr, length_invalidate)
 		sizeof(struct mlx5_umr_ioc_invalidate),
 		offsetof(struct mlx5_umr_ioc_invalidate, __reserved),
 		invalidate_init, NULL, NULL,
+		offsetof(struct mlx5_umr_ioc_invalidate, out_key),
 	};
 
 	run_length(_metadata, self, &c);
@@ -442,10 +448,25 @@ TEST_F(umr, reserved2)
 		.__reserved2 = 1,
 	};
 
+	struct mlx5_umr_ioc_configure cf = {
+		.size = sizeof(cf), .handle = self->mk,
+		.access = UMR_ACCESS_ALL3,
+		.layout = MLX5_UMR_IOC_LAYOUT_LIST, .num_entries = 1,
+		.entries = (uintptr_t)&one_sge, .__reserved2 = 1,
+	};
+	struct mlx5_umr_ioc_invalidate inv = {
+		.size = sizeof(inv), .handle = self->mk, .__reserved2 = 1,
+	};
+
+	one_sge = (struct mlx5_umr_ioc_sge){ (uintptr_t)self->buf1, 8,
+					     self->key1 };
 	info.__reserved2 = 1;
 	EXPECT_EQ(-EINVAL, umr_ioctl(self->fd, MLX5_UMR_IOCTL_INFO, &info));
 	EXPECT_EQ(-EINVAL, umr_ioctl(self->fd, MLX5_UMR_IOCTL_REG_MR, &reg));
 	EXPECT_EQ(-EINVAL, umr_ioctl(self->fd, MLX5_UMR_IOCTL_XFER, &x));
+	EXPECT_EQ(-EINVAL, umr_ioctl(self->fd, MLX5_UMR_IOCTL_CONFIGURE, &cf));
+	EXPECT_EQ(-EINVAL,
+		  umr_ioctl(self->fd, MLX5_UMR_IOCTL_INVALIDATE, &inv));
 	EXPECT_NO_LEAK(0, 0);
 }
 
@@ -476,12 +497,12 @@ TEST_F(umr, unknown_flags)
 		.size = sizeof(al), .flags = 2, .max_entries = 2,
 	};
 	struct mlx5_umr_ioc_configure cf = {
-		.size = sizeof(cf), .handle = self->mk, .flags = 1,
+		.size = sizeof(cf), .handle = self->mk, .flags = 2,
 		.layout = MLX5_UMR_IOC_LAYOUT_LIST, .num_entries = 1,
 		.entries = (uintptr_t)&one_sge,
 	};
 	struct mlx5_umr_ioc_invalidate inv = {
-		.size = sizeof(inv), .handle = self->mk, .flags = 1,
+		.size = sizeof(inv), .handle = self->mk, .flags = 2,
 	};
 	struct mlx5_umr_ioc_destroy de = {
 		.size = sizeof(de), .handle = self->mk, .flags = 1,
@@ -859,6 +880,54 @@ TEST_F(umr, invalidate_then_access_fails)
 	EXPECT_NO_LEAK(0, 0);
 	/* and a destroyed registration is gone from layouts too */
 	EXPECT_EQ(-ENOENT, umr_config_list(self->fd, self->mk, &sge, 1, NULL));
+}
+
+/*
+ * MLX5_UMR_IOC_NEW_KEY: configure and invalidate return a new key of the
+ * same mkey; the old key is refused from then on, the new one works.
+ */
+TEST_F(umr, rotate_key)
+{
+	struct mlx5_umr_ioc_sge sge = { (uintptr_t)self->buf1, 256,
+					self->key1 };
+	struct mlx5_umr_ioc_configure cf = {
+		.size = sizeof(cf), .handle = self->mk,
+		.flags = MLX5_UMR_IOC_NEW_KEY, .access = UMR_ACCESS_ALL3,
+		.layout = MLX5_UMR_IOC_LAYOUT_LIST, .num_entries = 1,
+		.entries = (uintptr_t)&sge,
+	};
+	struct mlx5_umr_ioc_invalidate inv = {
+		.size = sizeof(inv), .handle = self->mk,
+		.flags = MLX5_UMR_IOC_NEW_KEY,
+	};
+	__u32 k1, k2;
+	__u8 in[64];
+
+	fill_pat(in, sizeof(in), 9);
+	ASSERT_EQ(0, umr_ioctl(self->fd, MLX5_UMR_IOCTL_CONFIGURE, &cf));
+	k1 = cf.out_key;
+	EXPECT_EQ(self->mkey >> 8, k1 >> 8);
+	EXPECT_NE(self->mkey & 0xff, k1 & 0xff);
+	EXPECT_NE(0, k1 & 0xff);
+	/* the old key names nothing of this file any more */
+	EXPECT_EQ(-ENOENT, umr_xfer(self->fd, self->mkey, 0, in, 64, 1));
+	EXPECT_NE(0, memcmp(self->buf1, in, 64));
+	EXPECT_EQ(0, umr_xfer(self->fd, k1, 0, in, 64, 1));
+	EXPECT_EQ(0, memcmp(self->buf1, in, 64));
+
+	/* without the flag the key stays, and is reported */
+	cf.flags = 0;
+	ASSERT_EQ(0, umr_ioctl(self->fd, MLX5_UMR_IOCTL_CONFIGURE, &cf));
+	EXPECT_EQ(k1, cf.out_key);
+
+	ASSERT_EQ(0, umr_ioctl(self->fd, MLX5_UMR_IOCTL_INVALIDATE, &inv));
+	k2 = inv.out_key;
+	EXPECT_EQ(k1 >> 8, k2 >> 8);
+	EXPECT_NE(k1 & 0xff, k2 & 0xff);
+	ASSERT_EQ(0, umr_config_list(self->fd, self->mk, &sge, 1, NULL));
+	EXPECT_EQ(-ENOENT, umr_xfer(self->fd, k1, 0, in, 64, 0));
+	EXPECT_EQ(0, umr_xfer(self->fd, k2, 0, in, 64, 0));
+	EXPECT_NO_LEAK(0, 0);
 }
 
 TEST_F(umr, close_releases_pins)

@@ -528,6 +528,7 @@ static int cmd_configure(const struct opts *o)
 	static struct mlx5dv_mr_interleaved il[MAX_ENTRIES];
 	uint32_t access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
 			  IBV_ACCESS_REMOTE_READ;
+	uint32_t kflags;
 	bool list;
 	u64 repeat;
 	struct obj *ob;
@@ -572,11 +573,14 @@ static int cmd_configure(const struct opts *o)
 			il[i].lkey = key;
 		}
 	}
+	kflags = opt(o, "new-key") ? MLX5UMR_NEW_KEY : 0;
 	if (list)
-		ret = mlx5umr_mkey_configure_list(ob->mk, access, n, sge);
+		ret = mlx5umr_mkey_configure_list_ex(ob->mk, access, kflags, n,
+						     sge);
 	else
-		ret = mlx5umr_mkey_configure_interleaved(ob->mk, access, repeat,
-							 n, il);
+		ret = mlx5umr_mkey_configure_interleaved_ex(ob->mk, access,
+							    kflags, repeat,
+							    n, il);
 	if (ret)
 		return report_errno("configure", ret, false);
 	access_str(access, acc, sizeof(acc));
@@ -588,14 +592,16 @@ static int cmd_configure(const struct opts *o)
 		jnum("entries", n, false);
 		jnum("repeat", repeat, false);
 		jstr("access", acc, false);
+		jnum("key", ob->mk->rkey, false);
 		jnum("length", ob->mk->length, true);
 		printf("}\n");
 	} else if (list) {
-		printf("%s: list of %d entries, %llu bytes, access %s\n",
-		       ob->name, n, (u64)ob->mk->length, acc);
+		printf("%s: list of %d entries, %llu bytes, access %s, key 0x%08x\n",
+		       ob->name, n, (u64)ob->mk->length, acc, ob->mk->rkey);
 	} else {
-		printf("%s: interleaved, %d entries x %llu cycles, %llu bytes, access %s\n",
-		       ob->name, n, repeat, (u64)ob->mk->length, acc);
+		printf("%s: interleaved, %d entries x %llu cycles, %llu bytes, access %s, key 0x%08x\n",
+		       ob->name, n, repeat, (u64)ob->mk->length, acc,
+		       ob->mk->rkey);
 	}
 	return 0;
 }
@@ -611,13 +617,15 @@ static int cmd_invalidate(const struct opts *o)
 	if (!ob || ob->kind != OBJ_MKEY)
 		return usage_err("invalidate", "%s is not an mkey of this session",
 				 o->pos[0]);
-	ret = mlx5umr_mkey_invalidate(ob->mk);
+	ret = mlx5umr_mkey_invalidate_ex(ob->mk, opt(o, "new-key") ?
+					 MLX5UMR_NEW_KEY : 0);
 	if (ret)
 		return report_errno("invalidate", ret, false);
 	if (json)
-		printf("{\"cmd\":\"invalidate\",\"name\":\"%s\"}\n", ob->name);
+		printf("{\"cmd\":\"invalidate\",\"name\":\"%s\",\"key\":%u}\n",
+		       ob->name, ob->mk->rkey);
 	else
-		printf("%s: invalidated\n", ob->name);
+		printf("%s: invalidated, key 0x%08x\n", ob->name, ob->mk->rkey);
 	return 0;
 }
 
@@ -816,17 +824,19 @@ static const struct cmd cmds[] = {
 	  "Allocate an indirect mkey for up to N entries (default 16).\n",
 	  "remote-invalidate", { "max-entries", "remote-invalidate", NULL } },
 	{ "configure", cmd_configure,
-	  "configure list MKEY [--access A] MR[+OFF]:LEN...\n"
-	  "       configure interleaved MKEY --repeat N [--access A] MR[+OFF]:COUNT:SKIP...",
+	  "configure list MKEY [--access A] [--new-key] MR[+OFF]:LEN...\n"
+	  "       configure interleaved MKEY --repeat N [--access A] [--new-key] MR[+OFF]:COUNT:SKIP...",
 	  "Give MKEY a layout. MR is a registered buffer of this session\n"
 	  "(OFF bytes into it) or a raw key number (OFF is then the address).\n"
 	  "A list concatenates the entries (mlx5dv_wr_set_mkey_layout_list);\n"
 	  "interleaved repeats N cycles of COUNT bytes taken, SKIP skipped\n"
-	  "(mlx5dv_wr_set_mkey_layout_interleaved). Access defaults to lw,rw,rr.\n",
-	  "", { "access", "repeat", NULL } },
-	{ "invalidate", cmd_invalidate, "invalidate MKEY",
-	  "Move MKEY back to the free state; accesses through it then fail.\n",
-	  "", { NULL } },
+	  "(mlx5dv_wr_set_mkey_layout_interleaved). Access defaults to lw,rw,rr.\n"
+	  "--new-key installs a fresh random key byte: the old key is refused.\n",
+	  "new-key", { "access", "repeat", "new-key", NULL } },
+	{ "invalidate", cmd_invalidate, "invalidate MKEY [--new-key]",
+	  "Move MKEY back to the free state; accesses through it then fail.\n"
+	  "--new-key also installs a fresh random key byte.\n",
+	  "new-key", { "new-key", NULL } },
 	{ "destroy", cmd_destroy, "destroy NAME",
 	  "Destroy an object (deregister memory, free an mkey).\n",
 	  "", { NULL } },
