@@ -58,7 +58,8 @@ static int fake_umr_xlt_read(struct fake_umr *u, u64 off, void *dst, size_t n)
 		return fake_iommu_rw(u->fd, u->ptr_addr + off, dst, n, false) ?
 			ERR_PROT(XLT_FAULT) : 0;
 	return fake_access(u->fd, u->ptr_key, u->ptr_addr + off, dst, n,
-			   false, false) ? ERR_PROT(XLT_FAULT) : 0;
+			   false, false, FAKE_PD_OUTER) ?
+		ERR_PROT(XLT_FAULT) : 0;
 }
 
 static int fake_umr_check_entries(struct fake_umr *u, u8 mode, u64 xlt_off)
