@@ -599,9 +599,9 @@ static int cmd_configure(const struct opts *o)
 		printf("%s: list of %d entries, %llu bytes, access %s, key 0x%08x\n",
 		       ob->name, n, (u64)ob->mk->length, acc, ob->mk->rkey);
 	} else {
-		printf("%s: interleaved, %d entries x %llu cycles, %llu bytes, access %s, key 0x%08x\n",
-		       ob->name, n, repeat, (u64)ob->mk->length, acc,
-		       ob->mk->rkey);
+		printf("%s: interleaved, %d entries x %llu cycles, %llu bytes, ",
+		       ob->name, n, repeat, (u64)ob->mk->length);
+		printf("access %s, key 0x%08x\n", acc, ob->mk->rkey);
 	}
 	return 0;
 }
