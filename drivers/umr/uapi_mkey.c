@@ -41,7 +41,8 @@ int umr_cmd_alloc_mkey(struct umr_ucmd *ucmd)
 		return -ENOMEM;
 	mutex_init(&mk->lock);
 	mk->obj.type = UMR_UOBJ_MKEY;
-	mkey = mlx5_umr_alloc_mkey(ctx->ud->dev, cmd->max_entries, flags);
+	mkey = mlx5_umr_alloc_mkey_pd(ctx->ud->dev, cmd->max_entries, flags,
+				      ctx->pdn);
 	if (IS_ERR_OR_NULL(mkey)) {
 		ret = mkey ? PTR_ERR(mkey) : -ENOMEM;
 		goto err_free;

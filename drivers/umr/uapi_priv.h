@@ -66,12 +66,16 @@ struct umr_udev {
  * @node: on @ud->ctxs, under @ud->lock
  * @nobjs: live objects
  * @pinned: pinned pages
+ * @pdn: the file's own PD: every mkey of the file is in it, so that the
+ *	NIC itself keeps files apart (a QP of one file's PD cannot use
+ *	another file's keys); freed at close, or when the device goes away
  */
 struct umr_uctx {
 	struct umr_udev *ud;
 	struct xarray objs;
 	struct xarray keys;
 	struct list_head node;
+	u32 pdn;
 	atomic_t nobjs;
 	atomic64_t pinned;
 };

@@ -115,7 +115,12 @@ struct mlx5_umr_mkey *mlx5_umr_alloc_mkey(struct mlx5_umr_dev *dev,
 					  u32 max_entries, u32 flags);
 struct mlx5_umr_mkey *mlx5_umr_alloc_mtt_mkey(struct mlx5_umr_dev *dev,
 					      u32 max_pages, u32 flags);
+struct mlx5_umr_mkey *mlx5_umr_alloc_mkey_pd(struct mlx5_umr_dev *dev,
+					     u32 max_entries, u32 flags,
+					     u32 pdn);
 void mlx5_umr_free_mkey(struct mlx5_umr_mkey *mkey);
+int mlx5_umr_pd_alloc(struct mlx5_umr_dev *dev, u32 *pdn);
+void mlx5_umr_pd_free(struct mlx5_umr_dev *dev, u32 pdn);
 
 /**
  * struct mlx5_umr_sge - one SGE-list entry, shaped like struct ibv_sge

@@ -930,6 +930,87 @@ TEST_F(umr, rotate_key)
 	EXPECT_NO_LEAK(0, 0);
 }
 
+/* The PD of @key in the fake's debugfs mkey table, or -1. */
+static long long mkey_pd(const char *path, __u32 key)
+{
+	const char *base = strrchr(path, '/');
+	unsigned int k, pd;
+	long long found = -1;
+	char file[300], line[256];
+	FILE *f;
+
+	snprintf(file, sizeof(file),
+		 "/sys/kernel/debug/mlx5_umr_fake/%.200s/mkeys",
+		 base ? base + 1 : path);
+	f = fopen(file, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%x %x", &k, &pd) == 2 && k == key)
+			found = pd;
+	fclose(f);
+	return found;
+}
+
+/* A one-byte RDMA READ through @key by a QP of PD @pd: 0 or -errno. */
+static int probe_read(const char *path, long long pd, __u32 key)
+{
+	char v[64];
+
+	snprintf(v, sizeof(v), "%lld %u 0", pd, key);
+	return umr_fake_knob(path, "probe_read", v);
+}
+
+/*
+ * Each open file has its own PD and puts every mkey in it; a QP of one
+ * file's PD cannot use another file's key on the NIC, even a valid one
+ * (the fake's data path checks mkey PD == QP PD at every level).
+ */
+TEST_F(umr, files_own_pds)
+{
+	struct mlx5_umr_ioc_sge sge = { (uintptr_t)self->buf1, 64,
+					self->key1 };
+	struct mlx5_umr_ioc_sge sge2;
+	__u32 mr2, key2, mk2, mkey2;
+	long long pd1, pd2;
+	int fd2;
+
+	if (mkey_pd(self->path, self->key1) < 0)
+		SKIP(return, "no debugfs");
+	ASSERT_EQ(0, umr_config_list(self->fd, self->mk, &sge, 1, NULL));
+	fd2 = umr_open();
+	ASSERT_LE(0, fd2);
+	ASSERT_EQ(0, umr_reg(fd2, self->buf2, BUF_LEN, UMR_ACCESS_ALL3, &mr2,
+			     &key2));
+	ASSERT_EQ(0, umr_alloc(fd2, 2, &mk2, &mkey2));
+	sge2 = (struct mlx5_umr_ioc_sge){ (uintptr_t)self->buf2, 64, key2 };
+	ASSERT_EQ(0, umr_config_list(fd2, mk2, &sge2, 1, NULL));
+
+	pd1 = mkey_pd(self->path, self->mkey);
+	pd2 = mkey_pd(self->path, mkey2);
+	ASSERT_LE(0, pd1);
+	ASSERT_LE(0, pd2);
+	EXPECT_NE(pd1, pd2);
+	/* registrations and indirect mkeys of a file share its PD */
+	EXPECT_EQ(pd1, mkey_pd(self->path, self->key1));
+	EXPECT_EQ(pd1, mkey_pd(self->path, self->key2));
+	EXPECT_EQ(pd2, mkey_pd(self->path, key2));
+
+	/* each file's QP reads its own keys */
+	EXPECT_EQ(0, probe_read(self->path, pd1, self->mkey));
+	EXPECT_EQ(0, probe_read(self->path, pd2, mkey2));
+	/* the other file's valid keys are refused by the PD check */
+	EXPECT_EQ(-EACCES, probe_read(self->path, pd1, mkey2));
+	EXPECT_EQ(-EACCES, probe_read(self->path, pd1, key2));
+	EXPECT_EQ(-EACCES, probe_read(self->path, pd2, self->mkey));
+	/* and the uapi does not let one file name the other's keys at all */
+	sge2.lkey = self->key1;
+	sge2.addr = (uintptr_t)self->buf1;
+	EXPECT_EQ(-ENOENT, umr_config_list(fd2, mk2, &sge2, 1, NULL));
+	close(fd2);
+	EXPECT_NO_LEAK(0, 0);
+}
+
 TEST_F(umr, close_releases_pins)
 {
 	struct mlx5_umr_ioc_sge sge[3];
