@@ -306,6 +306,101 @@ static void kt_rotate_rollback(struct kunit *test)
 	mlx5_umr_free_mkey(mk);
 }
 
+/* Register the test page again, in PD @pdn (REG_PAGES moves the MR). */
+static void kt_mr_pd(struct kunit *test, struct kt_ctx *c, u32 pdn)
+{
+	struct mlx5_umr_wr wr = {};
+
+	wr.mkey = c->mr;
+	wr.op = MLX5_UMR_OP_REG_PAGES;
+	wr.flags = MLX5_UMR_WR_SET_PD;
+	wr.pdn = pdn;
+	wr.access = KT_ACC;
+	wr.pages.addrs = &c->dma;
+	wr.pages.npages = 1;
+	wr.pages.iova = KT_IOVA;
+	wr.pages.length = PAGE_SIZE;
+	/* REG_PAGES wants a free mkey */
+	KUNIT_ASSERT_EQ(test, mlx5_umr_exec(c->dev, &(struct mlx5_umr_wr) {
+			.mkey = c->mr, .op = MLX5_UMR_OP_INVALIDATE }, 0), 0);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_exec(c->dev, &wr, 0), 0);
+	KUNIT_ASSERT_EQ(test, wr.status, 0);
+}
+
+/*
+ * An mkey made in a consumer's PD, then moved to another: a QP of the PD
+ * the mkey is in reaches the memory only when the memory is in it too.
+ */
+static void kt_pd_move(struct kunit *test)
+{
+	struct kt_ctx *c = test->priv;
+	struct mlx5_umr_sge sge = { KT_IOVA, 64, c->mr->key };
+	u8 mkc[MLX5_ST_SZ_BYTES(mkc)];
+	struct mlx5_umr_mkey *mk;
+	struct mlx5_umr_wr wr;
+	u32 x, y, svc = c->dev->caps.pdn;
+	u8 b[16];
+
+	KUNIT_ASSERT_EQ(test, mlx5_umr_pd_alloc(c->dev, &x), 0);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_pd_alloc(c->dev, &y), 0);
+	KUNIT_EXPECT_NE(test, x, y);
+	KUNIT_EXPECT_NE(test, x, svc);
+	KUNIT_EXPECT_TRUE(test, IS_ERR(mlx5_umr_alloc_mkey_pd(c->dev, 1, 0,
+							      BIT(24))));
+	mk = mlx5_umr_alloc_mkey_pd(c->dev, 1, 0, x);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mk));
+	KUNIT_ASSERT_GT(test, mlx5_umr_fake_query_mkey(c->fake, mk->key, mkc,
+						       NULL, 0), 0);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, pd), x);
+
+	/* mkey in x, memory in the service's PD: refused at level 1 */
+	kt_list(&wr, mk, &sge, 1);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_exec(c->dev, &wr, 0), 0);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_xfer_pd(c->fake, x, mk->key, 0, b,
+						    16, false, true),
+			MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+	/* memory moved to x: x reads, the service's PD does not */
+	kt_mr_pd(test, c, x);
+	sge.key = c->mr->key;
+	kt_list(&wr, mk, &sge, 1);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_exec(c->dev, &wr, 0), 0);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_xfer_pd(c->fake, x, mk->key, 0, b,
+						    16, false, true), 0);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_xfer_pd(c->fake, svc, mk->key, 0,
+						    b, 16, false, true),
+			MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+
+	/* the mkey moved to y (SET_PD): y is refused at level 1, x at 0 */
+	memset(&wr, 0, sizeof(wr));
+	wr.mkey = mk;
+	wr.op = MLX5_UMR_OP_CONFIGURE;
+	wr.flags = MLX5_UMR_WR_SET_PD;
+	wr.pdn = y;
+	KUNIT_ASSERT_EQ(test, mlx5_umr_exec(c->dev, &wr, 0), 0);
+	KUNIT_EXPECT_EQ(test, wr.status, 0);
+	KUNIT_ASSERT_GT(test, mlx5_umr_fake_query_mkey(c->fake, mk->key, mkc,
+						       NULL, 0), 0);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, pd), y);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_xfer_pd(c->fake, y, mk->key, 0, b,
+						    16, false, true),
+			MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_xfer_pd(c->fake, x, mk->key, 0, b,
+						    16, false, true),
+			MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+	/* and the memory after it: y reads */
+	kt_mr_pd(test, c, y);
+	sge.key = c->mr->key;
+	kt_list(&wr, mk, &sge, 1);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_exec(c->dev, &wr, 0), 0);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_xfer_pd(c->fake, y, mk->key, 0, b,
+						    16, false, true), 0);
+
+	mlx5_umr_free_mkey(mk);
+	kt_mr_pd(test, c, svc);
+	mlx5_umr_pd_free(c->dev, y);
+	mlx5_umr_pd_free(c->dev, x);
+}
+
 /* The cap's NONE still fences the WQE after a UMR (INITIATOR_SMALL). */
 static void kt_fence_none(struct kunit *test)
 {
@@ -398,6 +493,7 @@ static struct kunit_case kt_cases[] = {
 	KUNIT_CASE(kt_rb_op_first_entry),
 	KUNIT_CASE(kt_rotate),
 	KUNIT_CASE(kt_rotate_rollback),
+	KUNIT_CASE(kt_pd_move),
 	KUNIT_CASE(kt_fence_none),
 	KUNIT_CASE(kt_indirect_disabled),
 	{}
