@@ -159,7 +159,7 @@ static void kt_no_rb_op_key(struct kunit *test)
 
 	mk = kunit_kcalloc(test, n, sizeof(*mk), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, mk);
-	KUNIT_EXPECT_NE(test, c->dev->caps.reserved_lkey & 0xff, 0U);
+	KUNIT_EXPECT_NE(test, c->dev->caps.dma_lkey & 0xff, 0U);
 	for (i = 0; i < n; i++) {
 		mk[i] = mlx5_umr_alloc_mkey(c->dev, 1, 0);
 		KUNIT_ASSERT_FALSE(test, IS_ERR(mk[i]));
@@ -512,4 +512,5 @@ MODULE_DESCRIPTION("mlx5-umr: KUnit tests of keys, rotation and UMR caps");
 MODULE_LICENSE("Dual BSD/GPL");
 MODULE_IMPORT_NS(MLX5_UMR);
 MODULE_IMPORT_NS(MLX5_UMR_INTERNAL);
+MODULE_IMPORT_NS(MLX5_UMR_TESTING);
 MODULE_IMPORT_NS(MLX5_UMR_KUNIT);

@@ -128,7 +128,7 @@ static void umr_write_sgt(struct mlx5_klm *klm, const struct mlx5_umr_wr *wr,
 	struct scatterlist *sg;
 	u32 i;
 
-	/* entries are device addresses, reached through the reserved lkey */
+	/* entries are device addresses, reached through caps->dma_lkey */
 	for_each_sg(wr->sgt.sgl, sg, nklms, i) {
 		u32 len = min_t(u64, sg_dma_len(sg), left);
 
@@ -198,7 +198,7 @@ static int umr_encode_layout(struct umr_hdr_fields *f, void *xlt,
 		err = umr_write_interleaved(xlt, wr, &f->len);
 		break;
 	default: /* MLX5_UMR_LAYOUT_SGT */
-		umr_write_sgt(xlt, wr, ctx->caps->reserved_lkey, nklms);
+		umr_write_sgt(xlt, wr, ctx->caps->dma_lkey, nklms);
 		f->len = wr->sgt.length;
 		break;
 	}
@@ -343,17 +343,17 @@ int mlx5_umr_wqe_encode(const struct mlx5_umr_wqe_ctx *ctx,
 		struct mlx5_wqe_data_seg *d = (void *)(w + 1);
 
 		d->byte_count = cpu_to_be32(padded);
-		d->lkey = cpu_to_be32(caps->reserved_lkey);
+		d->lkey = cpu_to_be32(caps->dma_lkey);
 		d->addr = cpu_to_be64(xlt->dma);
 		memset(d + 1, 0, need - MLX5_UMR_WQE_HDR_SIZE - sizeof(*d));
 	}
 	return need;
 }
-EXPORT_SYMBOL_NS_GPL(mlx5_umr_wqe_encode, MLX5_UMR_INTERNAL);
+EXPORT_SYMBOL_IF_MLX5_UMR_TESTING(mlx5_umr_wqe_encode);
 
 unsigned int mlx5_umr_wqe_size(const struct mlx5_umr_caps *caps,
 			       const struct mlx5_umr_wr *wr)
 {
 	return mlx5_umr_wqe_bytes(caps, wr);
 }
-EXPORT_SYMBOL_NS_GPL(mlx5_umr_wqe_size, MLX5_UMR_INTERNAL);
+EXPORT_SYMBOL_IF_MLX5_UMR_TESTING(mlx5_umr_wqe_size);

@@ -12,9 +12,9 @@
 
 #define ABI(cond) static_assert(cond, #cond)
 
-ABI(sizeof(struct mlx5_umr_ioc_info) == 96);
+ABI(sizeof(struct mlx5_umr_ioc_info) == 88);
 ABI(offsetof(struct mlx5_umr_ioc_info, out_fd_pinned_pages) == 40);
-ABI(offsetof(struct mlx5_umr_ioc_info, out_name) == 64);
+ABI(offsetof(struct mlx5_umr_ioc_info, out_name) == 56);
 ABI(sizeof(struct mlx5_umr_ioc_reg_mr) == 48);
 ABI(offsetof(struct mlx5_umr_ioc_reg_mr, addr) == 16);
 ABI(offsetof(struct mlx5_umr_ioc_reg_mr, out_handle) == 32);
@@ -25,12 +25,23 @@ ABI(offsetof(struct mlx5_umr_ioc_configure, out_key) == 48);
 ABI(sizeof(struct mlx5_umr_ioc_invalidate) == 24);
 ABI(offsetof(struct mlx5_umr_ioc_invalidate, out_key) == 16);
 ABI(sizeof(struct mlx5_umr_ioc_destroy) == 16);
-ABI(sizeof(struct mlx5_umr_ioc_xfer) == 48);
-ABI(offsetof(struct mlx5_umr_ioc_xfer, out_status) == 40);
 ABI(sizeof(struct mlx5_umr_ioc_sge) == 16);
 ABI(sizeof(struct mlx5_umr_ioc_interleaved) == 24);
 ABI(MLX5_UMR_IOCTL_INFO == 0xee80);
-ABI(MLX5_UMR_IOCTL_XFER == 0xee86);
+ABI(MLX5_UMR_IOCTL_DESTROY == 0xee85);
+
+#ifdef MLX5_UMR_CHECK_TESTING
+/*
+ * The test ioctls (drivers/umr/uapi_testing.h, not installed), built the
+ * same two ways with MLX5_UMR_CHECK_TESTING by the Makefile.
+ */
+#include "../../drivers/umr/uapi_testing.h"
+ABI(sizeof(struct mlx5_umr_test_info) == 24);
+ABI(sizeof(struct mlx5_umr_test_xfer) == 48);
+ABI(offsetof(struct mlx5_umr_test_xfer, out_status) == 40);
+ABI(MLX5_UMR_TEST_IOCTL_INFO == 0xeea0);
+ABI(MLX5_UMR_TEST_IOCTL_XFER == 0xeea1);
+#endif
 
 #if defined(__has_include)
 #if __has_include("infiniband/mlx5dv.h")
