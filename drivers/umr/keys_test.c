@@ -15,6 +15,7 @@
 #include <linux/mlx5/qp.h>
 #include <linux/mlx5_umr.h>
 #include <linux/mlx5_umr_fake.h>
+#include <linux/mlx5_umr_hca.h>
 
 #include "umr.h"
 #include "key.h"
@@ -401,6 +402,32 @@ static void kt_pd_move(struct kunit *test)
 	mlx5_umr_pd_free(c->dev, x);
 }
 
+/*
+ * A ULP finds the device by its ib_device. Stand-ins: the service only
+ * compares the pointer, so any two distinct objects do.
+ */
+static void kt_dev_by_ib(struct kunit *test)
+{
+	struct kt_ctx *c = test->priv;
+	struct mlx5_umr_hca *hca = mlx5_umr_fake_hca(c->fake);
+	static long standin_ours, standin_other;
+	const struct ib_device *ours = (const void *)&standin_ours;
+	const struct ib_device *other = (const void *)&standin_other;
+	struct mlx5_umr_dev *dev;
+
+	KUNIT_EXPECT_NULL(test, hca->ibdev);
+	KUNIT_EXPECT_NULL(test, mlx5_umr_dev_get_ib(ours));
+	KUNIT_EXPECT_NULL(test, mlx5_umr_dev_get_ib(NULL));
+	hca->ibdev = ours;
+	dev = mlx5_umr_dev_get_ib(ours);
+	KUNIT_EXPECT_PTR_EQ(test, dev, c->dev);
+	if (dev)
+		mlx5_umr_dev_put(dev);
+	/* another RDMA device (not mlx5, or one the backend ignored) */
+	KUNIT_EXPECT_NULL(test, mlx5_umr_dev_get_ib(other));
+	hca->ibdev = NULL;
+}
+
 /* The cap's NONE still fences the WQE after a UMR (INITIATOR_SMALL). */
 static void kt_fence_none(struct kunit *test)
 {
@@ -494,6 +521,7 @@ static struct kunit_case kt_cases[] = {
 	KUNIT_CASE(kt_rotate),
 	KUNIT_CASE(kt_rotate_rollback),
 	KUNIT_CASE(kt_pd_move),
+	KUNIT_CASE(kt_dev_by_ib),
 	KUNIT_CASE(kt_fence_none),
 	KUNIT_CASE(kt_indirect_disabled),
 	{}

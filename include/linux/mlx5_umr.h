@@ -21,6 +21,7 @@
 #include <linux/dma-direction.h>
 
 struct mlx5_umr_dev;
+struct ib_device;
 
 /**
  * struct mlx5_umr_caps - what the service offers on one device
@@ -72,6 +73,7 @@ int mlx5_umr_register_client(struct mlx5_umr_client *client);
 void mlx5_umr_unregister_client(struct mlx5_umr_client *client);
 
 struct mlx5_umr_dev *mlx5_umr_dev_get(const char *name);
+struct mlx5_umr_dev *mlx5_umr_dev_get_ib(const struct ib_device *ibdev);
 void mlx5_umr_dev_hold(struct mlx5_umr_dev *dev);
 void mlx5_umr_dev_put(struct mlx5_umr_dev *dev);
 const char *mlx5_umr_dev_name(const struct mlx5_umr_dev *dev);
