@@ -237,6 +237,47 @@ static void umr_pad(void *t, u32 bytes, u32 padded)
 		*p++ = 0;
 }
 
+/* The fields and translation entries of what @wr asks for. */
+static __always_inline int umr_encode_op(struct umr_hdr_fields *f, void *t,
+					 const struct mlx5_umr_wqe_ctx *ctx,
+					 const struct mlx5_umr_wr *wr, u32 bytes)
+{
+	const struct mlx5_umr_caps *caps = ctx->caps;
+
+	switch (wr->op) {
+	case MLX5_UMR_OP_CONFIGURE:
+		if (wr->layout != MLX5_UMR_LAYOUT_NONE) {
+			int err = umr_encode_layout(f, t, ctx, wr,
+						    bytes / sizeof(struct mlx5_klm));
+
+			if (err)
+				return err;
+		} else {
+			/* 2 << 5 is "fail if free", as umr.c rereg_pd_access */
+			f->umr_flags = MLX5_UMR_CHECK_FREE;
+		}
+		if (wr->flags & MLX5_UMR_WR_SET_ACCESS) {
+			f->perm = umr_perm(wr->access);
+			f->mask |= umr_access_mask(caps);
+		}
+		if (wr->flags & MLX5_UMR_WR_SET_PD) {
+			f->flags_pd |= wr->pdn & MLX5_UMR_PDN_MAX;
+			f->mask |= MLX5_MKEY_MASK_PD;
+		}
+		return 0;
+	case MLX5_UMR_OP_INVALIDATE:
+		/* wr.c set_linv_wr(): only the free bit; no CHECK flag */
+		f->status = MLX5_MKEY_STATUS_FREE;
+		f->mask = MLX5_MKEY_MASK_FREE;
+		return 0;
+	case MLX5_UMR_OP_REG_PAGES:
+		umr_encode_reg_pages(f, t, ctx, wr);
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
 int mlx5_umr_wqe_encode(const struct mlx5_umr_wqe_ctx *ctx,
 			const struct mlx5_umr_wr *wr,
 			const struct mlx5_umr_xlt *xlt, u16 idx, u8 fm_ce_se,
@@ -250,6 +291,7 @@ int mlx5_umr_wqe_encode(const struct mlx5_umr_wqe_ctx *ctx,
 	u16 octo;
 	bool inl;
 	void *t;
+	int err;
 
 	padded = ALIGN(bytes, MLX5_UMR_FLEX_ALIGNMENT);
 	inl = padded <= mlx5_umr_inline_max(caps);
@@ -268,38 +310,9 @@ int mlx5_umr_wqe_encode(const struct mlx5_umr_wqe_ctx *ctx,
 	if (size != need)
 		return -EINVAL;
 
-	switch (wr->op) {
-	case MLX5_UMR_OP_CONFIGURE:
-		if (wr->layout != MLX5_UMR_LAYOUT_NONE) {
-			int err = umr_encode_layout(&f, t, ctx, wr,
-						    bytes / sizeof(struct mlx5_klm));
-
-			if (err)
-				return err;
-		} else {
-			/* 2 << 5 is "fail if free", as umr.c rereg_pd_access */
-			f.umr_flags = MLX5_UMR_CHECK_FREE;
-		}
-		if (wr->flags & MLX5_UMR_WR_SET_ACCESS) {
-			f.perm = umr_perm(wr->access);
-			f.mask |= umr_access_mask(caps);
-		}
-		if (wr->flags & MLX5_UMR_WR_SET_PD) {
-			f.flags_pd |= wr->pdn & MLX5_UMR_PDN_MAX;
-			f.mask |= MLX5_MKEY_MASK_PD;
-		}
-		break;
-	case MLX5_UMR_OP_INVALIDATE:
-		/* wr.c set_linv_wr(): only the free bit; no CHECK flag */
-		f.status = MLX5_MKEY_STATUS_FREE;
-		f.mask = MLX5_MKEY_MASK_FREE;
-		break;
-	case MLX5_UMR_OP_REG_PAGES:
-		umr_encode_reg_pages(&f, t, ctx, wr);
-		break;
-	default:
-		return -EINVAL;
-	}
+	err = umr_encode_op(&f, t, ctx, wr, bytes);
+	if (err)
+		return err;
 
 	/* a fresh key byte: mlx5_umr_post() put it in the mkey's key */
 	if (unlikely(wr->flags & MLX5_UMR_WR_NEW_KEY))
