@@ -12,7 +12,8 @@
 
 #define ABI(cond) static_assert(cond, #cond)
 
-ABI(sizeof(struct mlx5_umr_ioc_info) == 88);
+ABI(sizeof(struct mlx5_umr_ioc_info) == 96);
+ABI(offsetof(struct mlx5_umr_ioc_info, out_max_batch) == 88);
 ABI(offsetof(struct mlx5_umr_ioc_info, out_fd_pinned_pages) == 40);
 ABI(offsetof(struct mlx5_umr_ioc_info, out_name) == 56);
 ABI(sizeof(struct mlx5_umr_ioc_reg_mr) == 48);
@@ -29,6 +30,13 @@ ABI(sizeof(struct mlx5_umr_ioc_sge) == 16);
 ABI(sizeof(struct mlx5_umr_ioc_interleaved) == 24);
 ABI(MLX5_UMR_IOCTL_INFO == 0xee80);
 ABI(MLX5_UMR_IOCTL_DESTROY == 0xee85);
+ABI(MLX5_UMR_IOCTL_BATCH == 0xee86);
+ABI(sizeof(struct mlx5_umr_ioc_batch) == 32);
+ABI(offsetof(struct mlx5_umr_ioc_batch, reqs) == 16);
+ABI(offsetof(struct mlx5_umr_ioc_batch, out_index) == 24);
+ABI(sizeof(struct mlx5_umr_ioc_batch_req) == 56);
+ABI(offsetof(struct mlx5_umr_ioc_batch_req, entries) == 32);
+ABI(offsetof(struct mlx5_umr_ioc_batch_req, out_status) == 48);
 
 #ifdef MLX5_UMR_CHECK_TESTING
 /*

@@ -150,8 +150,8 @@ static void fd_no_leak(struct __test_metadata *_metadata,
 /*
  * iommufd's TEST_LENGTH, plus the reserved field. @init builds a valid
  * command; @ok checks and undoes a successful one, @fail cleans up after a
- * refused one. A structure's first version is its current size unless
- * @first says otherwise (it grew at the end since).
+ * refused one. @first is the size of the structure's first version when
+ * it has grown since (0: it has not).
  */
 struct len_case {
 	unsigned long ioctl;
@@ -163,7 +163,7 @@ struct len_case {
 		   struct _test_data_umr *self, void *cmd);
 	void (*fail)(struct __test_metadata *_metadata,
 		     struct _test_data_umr *self, void *cmd);
-	__u32 first;	/* size of the first version, when not @size */
+	__u32 first;
 };
 
 static void run_length(struct __test_metadata *_metadata,
@@ -192,9 +192,9 @@ static void run_length(struct __test_metadata *_metadata,
 	for (k = 0; k < ARRAY_SIZE(bad); k++) {
 		memset(&buf, 0, sizeof(buf));
 		c->init(_metadata, self, buf.raw);
-		*size = bad[k].zero ? 0 : c->size + bad[k].delta;
-		if (bad[k].delta < 0 && c->first)
-			*size = c->first + bad[k].delta;
+		*size = bad[k].zero ? 0 :
+			(bad[k].delta < 0 && c->first ? c->first : c->size) +
+			bad[k].delta;
 		if (bad[k].tail)
 			buf.raw[c->size + 7] = 1;
 		if (bad[k].reserved)
@@ -222,6 +222,17 @@ static void run_length(struct __test_metadata *_metadata,
 	ASSERT_EQ(0, umr_ioctl(self->fd, c->ioctl, buf.raw));
 	if (c->ok)
 		c->ok(_metadata, self, buf.raw);
+	/* The first version still works. */
+	if (c->first) {
+		memset(&buf, 0, sizeof(buf));
+		c->init(_metadata, self, buf.raw);
+		*size = c->first;
+		ASSERT_EQ(0, umr_ioctl(self->fd, c->ioctl, buf.raw));
+		for (i = c->first; i < (int)c->size; i++)
+			EXPECT_EQ(0, buf.raw[i]);
+		if (c->ok)
+			c->ok(_metadata, self, buf.raw);
+	}
 	EXPECT_NO_LEAK(0, 0);
 }
 
@@ -247,6 +258,7 @@ TEST_F(umr, length_info)
 		MLX5_UMR_IOCTL_INFO, sizeof(struct mlx5_umr_ioc_info),
 		offsetof(struct mlx5_umr_ioc_info, __reserved),
 		info_init, info_ok, NULL,
+		offsetof(struct mlx5_umr_ioc_info, out_max_batch),
 	};
 
 	run_length(_metadata, self, &c);
@@ -514,7 +526,7 @@ TEST_F(umr, unknown_ioctl)
 	EXPECT_EQ(-ENOTTY, umr_ioctl(self->fd,
 				     _IO(MLX5_UMR_IOC_TYPE, 0x7f), &info));
 	EXPECT_EQ(-ENOTTY, umr_ioctl(self->fd, _IO(MLX5_UMR_IOC_TYPE,
-						   MLX5_UMR_CMD_DESTROY + 1),
+						   MLX5_UMR_CMD_BATCH + 1),
 				     &info));
 	EXPECT_EQ(-ENOTTY, umr_ioctl(self->fd, _IO(MLX5_UMR_IOC_TYPE,
 						   MLX5_UMR_CMD_TEST_INFO - 1),
