@@ -1112,8 +1112,10 @@ static bool batchable(int argc, char **argv, bool must_fail)
 	if (must_fail || batch_off ||
 	    (strcmp(argv[0], "configure") && strcmp(argv[0], "invalidate")))
 		return false;
+	/* a batch request cannot rotate its key: run those lines alone */
 	for (i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h") ||
+		    !strcmp(argv[i], "--new-key"))
 			return false;
 	if (!ubatch) {
 		if (ensure_open())
