@@ -238,8 +238,10 @@ enum fake_xerr {
 	FAKE_X_FAULT,
 };
 
+/* fake_access(): the accessor is the outer mkey's PD (no QP named). */
+#define FAKE_PD_OUTER	U32_MAX
 int fake_access(struct mlx5_umr_fake *fd, u32 key, u64 va, void *buf,
-		size_t len, bool write, bool remote);
+		size_t len, bool write, bool remote, u32 pdn);
 int fake_test_xfer(struct mlx5_umr_hca *hca, u32 key, u64 offset, void *buf,
 		   size_t len, bool write, bool remote);
 

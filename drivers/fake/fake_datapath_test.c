@@ -354,6 +354,92 @@ static void fake_dp_nesting(struct kunit *test)
 	fdp_teardown(d);
 }
 
+/* An indirect mkey of 4 octowords in @pdn whose one KLM names @inner. */
+static u32 fdp_indirect_pd(struct fdp *d, u32 pdn, u32 inner, u64 va)
+{
+	struct mlx5_klm klm;
+	u32 key;
+
+	swap(pdn, d->ft->pdn);
+	key = ft_indirect(d->ft, 4);
+	swap(pdn, d->ft->pdn);
+	ft_klm(&klm, 64, inner, va);
+	ft_umr_ok(d->ft, d->w, ft_umr_init(d->w, key, FT_RR | FT_LW, 64, &klm,
+					   sizeof(klm)));
+	return key;
+}
+
+/*
+ * The accessor's PD (a consumer QP's): every mkey on the way, the outer
+ * one included, must be in it, at any level of nesting; the key being
+ * valid does not help.
+ */
+static void fake_dp_accessor_pd(struct kunit *test)
+{
+	struct fdp *d = fdp_setup(test);
+	u32 out[MLX5_ST_SZ_DW(dealloc_pd_out)];
+	struct mlx5_umr_fake *fake = d->ft->fake;
+	u32 x = d->ft->pdn, y, a1, a2, b2, c3, mry;
+	struct mlx5_umr_dma_buf by;
+	u8 *t = d->tmp;
+
+	y = ft_alloc_pd(d->ft);
+	KUNIT_ASSERT_NE(test, y, x);
+	memcpy(d->b1.cpu, d->pat, 64);
+	/* a1 (x) -> mr1 (x): accessor x reads, y is refused at level 0 */
+	a1 = fdp_indirect_pd(d, x, d->mr1, MR1_VA);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_xfer_pd(fake, x, a1, 0, t, 64,
+						    false, true), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(t, d->pat, 64), 0);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_xfer_pd(fake, y, a1, 0, t, 64,
+						    false, true),
+			MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_xfer_pd(fake, y, d->mr1, MR1_VA,
+						    t, 64, false, false),
+			MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
+	/* a2 (y) -> a1 (x): refused at level 1 */
+	a2 = fdp_indirect_pd(d, y, a1, 0);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_xfer_pd(fake, y, a2, 0, t, 64,
+						    false, true),
+			MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+	/* b2 (y) -> a2 (y) -> a1 (x): refused at level 2 */
+	b2 = fdp_indirect_pd(d, y, a2, 0);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_xfer_pd(fake, y, b2, 0, t, 64,
+						    false, true),
+			MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+	/* c3 (y) -> mry (y), all in y: accessor y works, x does not */
+	swap(y, d->ft->pdn);
+	mry = ft_mr(d->ft, &by, MR_SIZE, MR2_VA, FT_LW);
+	swap(y, d->ft->pdn);
+	memcpy(by.cpu, d->pat + 64, 64);
+	c3 = fdp_indirect_pd(d, y, mry, MR2_VA);
+	memset(t, 0, 64);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_xfer_pd(fake, y, c3, 0, t, 64,
+						    false, true), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(t, d->pat + 64, 64), 0);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_xfer_pd(fake, x, c3, 0, t, 64,
+						    false, true),
+			MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+	/* a local write (LW granted) refused by the PD moves no byte */
+	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_xfer_pd(fake, y, c3, 0, d->pat,
+						    64, true, false), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(by.cpu, d->pat, 64), 0);
+	memcpy(by.cpu, d->pat + 64, 64);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_xfer_pd(fake, x, c3, 0, d->pat,
+						    64, true, false),
+			MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
+	KUNIT_EXPECT_EQ(test, memcmp(by.cpu, d->pat + 64, 64), 0);
+
+	ft_del_mkey(d->ft, c3);
+	ft_del_mkey(d->ft, mry);
+	d->ft->hca->ops->free_dma_buf(d->ft->hca, &by);
+	ft_del_mkey(d->ft, b2);
+	ft_del_mkey(d->ft, a2);
+	ft_del_mkey(d->ft, a1);
+	KUNIT_EXPECT_EQ(test, ft_dealloc_pd(d->ft, y, out), 0);
+	fdp_teardown(d);
+}
+
 /* KSM: fixed-size entities, created inline by CREATE_MKEY. */
 static void fake_dp_ksm(struct kunit *test)
 {
@@ -540,6 +626,7 @@ static struct kunit_case fake_dp_cases[] = {
 	KUNIT_CASE(fake_dp_resd_lkey),
 	KUNIT_CASE(fake_dp_iommu_fault),
 	KUNIT_CASE(fake_dp_nesting),
+	KUNIT_CASE(fake_dp_accessor_pd),
 	KUNIT_CASE(fake_dp_ksm),
 	KUNIT_CASE(fake_dp_map_sg),
 	KUNIT_CASE(fake_dp_remote_invalidate),

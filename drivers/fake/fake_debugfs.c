@@ -5,7 +5,10 @@
  * Read-only: caps, counters, qps, cqs, mkeys, wqes (last WQEs in hex).
  * Fault injection (write): fail_cmd "opcode status syndrome",
  * fail_wqe "syndrome vendor_synd", drop_cqe "count", delay_ms "ms",
- * internal_error "1".
+ * internal_error "1". Data path probe (write): probe_read "pdn key offset",
+ * a one-byte RDMA READ through rkey @key by a QP of PD @pdn: the write
+ * succeeds when the read would, else fails with EACCES (any access error,
+ * a PD mismatch at any level included).
  *
  * Copyright (c) 2026 The mlx5-umr authors.
  */
@@ -221,6 +224,15 @@ static ssize_t fake_knob_do(struct kiocb *iocb, struct iov_iter *from)
 	} else if (!strcmp(name, "internal_error")) {
 		if (a)
 			mlx5_umr_fake_inject_internal_error(fd);
+	} else if (!strcmp(name, "probe_read")) {
+		u8 byte;
+		int err;
+
+		if (n != 3)
+			return -EINVAL;
+		err = mlx5_umr_fake_xfer_pd(fd, a, b, c, &byte, 1, false, true);
+		if (err)
+			return err < 0 ? err : -EACCES;
 	} else {
 		return -EINVAL;
 	}
@@ -261,6 +273,7 @@ static const struct {
 	{ "drop_cqe", 0200, &fake_knob_fops },
 	{ "delay_ms", 0200, &fake_knob_fops },
 	{ "internal_error", 0200, &fake_knob_fops },
+	{ "probe_read", 0200, &fake_knob_fops },
 };
 
 void fake_debugfs_add(struct mlx5_umr_fake *fd)

@@ -58,7 +58,8 @@ static int fake_umr_xlt_read(struct fake_umr *u, u64 off, void *dst, size_t n)
 		return fake_iommu_rw(u->fd, u->ptr_addr + off, dst, n, false) ?
 			ERR_PROT(XLT_FAULT) : 0;
 	return fake_access(u->fd, u->ptr_key, u->ptr_addr + off, dst, n,
-			   false, false) ? ERR_PROT(XLT_FAULT) : 0;
+			   false, false, FAKE_PD_OUTER) ?
+		ERR_PROT(XLT_FAULT) : 0;
 }
 
 static int fake_umr_check_entries(struct fake_umr *u, u8 mode, u64 xlt_off)
@@ -243,6 +244,28 @@ static int fake_umr_commit(struct fake_umr *u, struct fake_mkey *mk)
 	return 0;
 }
 
+/*
+ * The mkey a UMR modifies, found by index as the device does: a WQE that
+ * installs a new key byte (mask KEY) names the mkey by its new key, as
+ * wr.c handle_reg_mr() puts the new key in the ctrl segment after
+ * ib_update_fast_reg_key(); the byte it installs is the mkey segment's,
+ * and the ctrl segment's must agree with it. Any other WQE must name the
+ * current key (a stale key is an unknown mkey).
+ */
+static struct fake_mkey *fake_umr_target(struct mlx5_umr_fake *fd,
+					 const struct fake_umr *u, u32 key)
+{
+	const struct mlx5_mkey_seg *seg = u->seg;
+	struct fake_mkey *mk;
+
+	if (!(u->mask & MLX5_MKEY_MASK_KEY))
+		return fake_mkey_lookup(fd, key);
+	mk = xa_load(&fd->mkeys, key >> 8);
+	if (!mk || (be32_to_cpu(seg->qpn_mkey7_0) & 0xff) != (key & 0xff))
+		return NULL;
+	return mk;
+}
+
 static int fake_umr_exec(struct mlx5_umr_fake *fd, struct fake_qp *qp,
 			 const u8 *wqe, unsigned int size)
 {
@@ -261,7 +284,7 @@ static int fake_umr_exec(struct mlx5_umr_fake *fd, struct fake_qp *qp,
 	err = fake_umr_parse_size(&u, size);
 	if (err)
 		return err;
-	mk = fake_mkey_lookup(fd, be32_to_cpu(ctrl->umr_mkey));
+	mk = fake_umr_target(fd, &u, be32_to_cpu(ctrl->umr_mkey));
 	if (!mk)
 		return ERR_PROT(MKEY_UNKNOWN);
 	mode = fake_mkey_access_mode(mk->mkc);

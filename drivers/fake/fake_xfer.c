@@ -24,7 +24,7 @@ struct fake_walk {
 	u8 *buf;	/* NULL: check only */
 	bool write;
 	bool remote;
-	u32 pdn;
+	u32 pdn;	/* the accessor's, or FAKE_PD_OUTER until the outer key */
 };
 
 static int fake_walk_key(struct fake_walk *w, u32 key, u64 va, u64 len,
@@ -209,7 +209,8 @@ static int fake_walk_key(struct fake_walk *w, u32 key, u64 va, u64 len,
 		ok = w->write ? MLX5_GET(mkc, mkc, lw) : MLX5_GET(mkc, mkc, lr);
 	if (!ok)
 		return FAKE_X_ACCESS;
-	if (outer)
+	/* mkey PD == the accessing QP's PD, at every level of nesting */
+	if (outer && w->pdn == FAKE_PD_OUTER)
 		w->pdn = MLX5_GET(mkc, mkc, pd);
 	else if (MLX5_GET(mkc, mkc, pd) != w->pdn)
 		return FAKE_X_PD;
@@ -248,16 +249,18 @@ static int fake_walk_key(struct fake_walk *w, u32 key, u64 va, u64 len,
  * @len: bytes
  * @write: write @buf to the memory (else read into @buf)
  * @remote: the outer key is used as an rkey
+ * @pdn: PD of the accessing QP; every mkey on the way must be in it.
+ *	FAKE_PD_OUTER: the outer mkey's PD (the service's own reads)
  *
  * Context: fd->lock held.
  * Return: FAKE_X_OK or the first violation found; on a violation no byte
  * was moved.
  */
 int fake_access(struct mlx5_umr_fake *fd, u32 key, u64 va, void *buf,
-		size_t len, bool write, bool remote)
+		size_t len, bool write, bool remote, u32 pdn)
 {
 	struct fake_walk w = {
-		.fd = fd, .write = write, .remote = remote,
+		.fd = fd, .write = write, .remote = remote, .pdn = pdn,
 	};
 	int err;
 
@@ -268,13 +271,14 @@ int fake_access(struct mlx5_umr_fake *fd, u32 key, u64 va, void *buf,
 	if (err || !buf)
 		return err;
 	w.buf = buf;
+	w.pdn = pdn;
 	return fake_walk_key(&w, key, va, len, 0, 0);
 }
 
-int fake_test_xfer(struct mlx5_umr_hca *hca, u32 key, u64 offset, void *buf,
-		   size_t len, bool write, bool remote)
+static int fake_xfer_pd(struct mlx5_umr_fake *fd, u32 pdn, u32 key,
+			u64 offset, void *buf, size_t len, bool write,
+			bool remote)
 {
-	struct mlx5_umr_fake *fd = to_fake(hca);
 	struct fake_mkey *mk;
 	unsigned long flags;
 	u64 va = offset;
@@ -290,12 +294,19 @@ int fake_test_xfer(struct mlx5_umr_hca *hca, u32 key, u64 offset, void *buf,
 	mk = fake_mkey_lookup(fd, key);
 	if (mk)
 		va += MLX5_GET64(mkc, mk->mkc, start_addr);
-	err = fake_access(fd, key, va, buf, len, write, remote);
+	err = fake_access(fd, key, va, buf, len, write, remote, pdn);
 	spin_unlock_irqrestore(&fd->lock, flags);
 	if (!err)
 		return 0;
 	return remote ? MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR :
 			MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
+}
+
+int fake_test_xfer(struct mlx5_umr_hca *hca, u32 key, u64 offset, void *buf,
+		   size_t len, bool write, bool remote)
+{
+	return fake_xfer_pd(to_fake(hca), FAKE_PD_OUTER, key, offset, buf, len,
+			    write, remote);
 }
 
 /**
@@ -319,6 +330,30 @@ int mlx5_umr_fake_xfer(struct mlx5_umr_fake *fake, u32 key, u64 offset,
 	return fake_test_xfer(&fake->hca, key, offset, buf, len, write, remote);
 }
 EXPORT_SYMBOL(mlx5_umr_fake_xfer);
+
+/**
+ * mlx5_umr_fake_xfer_pd() - RDMA READ/WRITE by a QP of PD @pdn (test-only)
+ * @fake: the fake
+ * @pdn: the accessing QP's PD: the outer mkey and every mkey its
+ *	translation names must be in it, as on a NIC (mkey PD == QP PD)
+ * @key: the rkey (@remote) or lkey
+ * @offset: byte offset from the mkey's start_addr
+ * @buf: source (@write) or destination buffer of @len bytes
+ * @len: bytes to move
+ * @write: RDMA WRITE into the memory, else RDMA READ from it
+ * @remote: access as a remote peer (RR/RW needed), else locally (LR/LW)
+ *
+ * Context: any; does not sleep.
+ * Return: as mlx5_umr_fake_xfer(); a PD mismatch at any level is the
+ * access error of @remote.
+ */
+int mlx5_umr_fake_xfer_pd(struct mlx5_umr_fake *fake, u32 pdn, u32 key,
+			  u64 offset, void *buf, size_t len, bool write,
+			  bool remote)
+{
+	return fake_xfer_pd(fake, pdn, key, offset, buf, len, write, remote);
+}
+EXPORT_SYMBOL(mlx5_umr_fake_xfer_pd);
 
 /**
  * mlx5_umr_fake_remote_invalidate() - a SEND with invalidate arrives (test-only)

@@ -85,6 +85,7 @@ static int mlx5_umr_hw_bind(struct mlx5_umr_hw_dev *hw,
 	hca->dev = &hw->ibdev->dev;
 	hca->numa_node = dev_to_node(mdev->device);
 	hca->owner = THIS_MODULE;
+	hca->ibdev = hw->ibdev;
 	len = strscpy(hca->name, hw->ibdev->name, sizeof(hca->name));
 	if (len < 0)
 		return len;

@@ -5,10 +5,10 @@
  * Per device it keeps a small pool of indirect mkeys. Per I/O it DMA-maps
  * the request's scatterlist, points one pooled mkey at it through the
  * device-address key (caps->dma_lkey; MLX5_UMR_LAYOUT_SGT) with the
- * access the transfer needs, and hands out the rkey. When the I/O
- * completes it posts the invalidation asynchronously (as a ULP does from
- * its completion handler), then unmaps and returns the mkey to the pool
- * from a work item.
+ * access the transfer needs and a new key byte, and hands out the fresh
+ * rkey. When the I/O completes it posts the invalidation asynchronously
+ * (as a ULP does from its completion handler), then unmaps and returns
+ * the mkey to the pool from a work item.
  *
  * Copyright (c) 2026 The mlx5-umr authors.
  */
@@ -136,7 +136,12 @@ struct mlx5_umr_sample_io *mlx5_umr_sample_map(struct mlx5_umr_dev *dev,
 	memset(&io->wr, 0, sizeof(io->wr));
 	io->wr.mkey = io->mkey;
 	io->wr.op = MLX5_UMR_OP_CONFIGURE;
-	io->wr.flags = MLX5_UMR_WR_SET_ACCESS;
+	/*
+	 * A fresh rkey per I/O, as NVMe-oF and iSER call
+	 * ib_update_fast_reg_key() before every registration: a peer that
+	 * kept the rkey of an earlier I/O reaches nothing through it.
+	 */
+	io->wr.flags = MLX5_UMR_WR_SET_ACCESS | MLX5_UMR_WR_NEW_KEY;
 	io->wr.access = dir == DMA_TO_DEVICE ? MLX5_UMR_ACCESS_REMOTE_READ :
 		MLX5_UMR_ACCESS_REMOTE_WRITE | MLX5_UMR_ACCESS_LOCAL_WRITE;
 	io->wr.layout = MLX5_UMR_LAYOUT_SGT;
@@ -146,7 +151,7 @@ struct mlx5_umr_sample_io *mlx5_umr_sample_map(struct mlx5_umr_dev *dev,
 	err = mlx5_umr_exec(dev, &io->wr, 0);
 	if (err)
 		goto err_unmap;
-	io->rkey = io->mkey->key;
+	io->rkey = io->wr.new_key;
 	return io;
 
 err_unmap:

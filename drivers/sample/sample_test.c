@@ -115,19 +115,36 @@ static void sample_read_io(struct kunit *test)
 {
 	struct sample_ctx *c = test->priv;
 	struct mlx5_umr_sample_io *io;
-	unsigned int round;
+	unsigned int round, reused = 0;
+	u32 rkeys[40];
 	u8 *buf;
 	u32 i;
 
 	buf = kunit_kmalloc(test, c->total + 1, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 	/* More rounds than the pool has mkeys: slots are reused. */
-	for (round = 0; round < 40; round++) {
+	for (round = 0; round < ARRAY_SIZE(rkeys); round++) {
 		for (i = 0; i < c->total; i++)
 			*seg_byte(c, i) = (u8)(i * 13 + round);
 		io = mlx5_umr_sample_map(c->dev, &c->sgt, c->total,
 					 DMA_TO_DEVICE);
 		KUNIT_ASSERT_FALSE(test, IS_ERR(io));
+		rkeys[round] = io->rkey;
+		/*
+		 * A fresh rkey per I/O: the last I/O's rkey of this mkey is
+		 * dead (a byte may come back after two rotations, not one).
+		 */
+		for (i = round; i-- > 0;) {
+			if (rkeys[i] >> 8 != io->rkey >> 8)
+				continue;
+			reused++;
+			KUNIT_EXPECT_NE(test, rkeys[i], io->rkey);
+			KUNIT_EXPECT_EQ(test,
+					mlx5_umr_test_xfer(c->dev, rkeys[i], 0,
+							   buf, 1, false, true),
+					MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+			break;
+		}
 		memset(buf, 0, c->total);
 		KUNIT_ASSERT_EQ(test, mlx5_umr_test_xfer(c->dev, io->rkey, 0, buf,
 							 c->total, false, true),
@@ -147,6 +164,8 @@ static void sample_read_io(struct kunit *test)
 		KUNIT_EXPECT_GT(test, mlx5_umr_test_xfer(c->dev, io->rkey, 0, buf,
 							 1, false, true), 0);
 	}
+	/* the rounds did reuse mkeys, so the check above ran */
+	KUNIT_EXPECT_GT(test, reused, 0U);
 }
 
 /* The peer RDMA-WRITEs part of the I/O (e.g. an NVMe-oF write's data). */

@@ -16,6 +16,7 @@
 #include <linux/mlx5/cq.h>
 
 #include "umr.h"
+#include "key.h"
 #include "xlt.h"
 
 /**
@@ -46,11 +47,18 @@ int mlx5_umr_cmd(struct mlx5_umr_dev *dev, const void *in, int inlen,
 	return err;
 }
 
+/*
+ * The fence of a WQE after a UMR. main.c mlx5_get_umr_fence() maps the
+ * cap's NONE to no fence, but only for the UMR WQE itself: the WQE after
+ * it always gets at least INITIATOR_SMALL (wr.c next_fence after a REG_MR,
+ * umr.c posts every UMR with INITIATOR_SMALL, rdma-core sets fm_cache to
+ * MLX5_WQE_CTRL_INITIATOR_SMALL_FENCE after a UMR). Every WQE here follows
+ * a UMR, so NONE is never used.
+ */
 static u8 mlx5_umr_fence_mode(u8 cap)
 {
 	switch (cap) {
 	case MLX5_CAP_UMR_FENCE_NONE:
-		return MLX5_FENCE_MODE_NONE;
 	case MLX5_CAP_UMR_FENCE_SMALL:
 		return MLX5_FENCE_MODE_INITIATOR_SMALL;
 	default:
@@ -89,6 +97,8 @@ static int mlx5_umr_query_caps(struct mlx5_umr_dev *dev, u8 *cqe_version,
 		MLX5_GET(cmd_hca_cap, hcap, umr_modify_atomic_disabled);
 	caps->umr_extended_translation_offset =
 		MLX5_GET(cmd_hca_cap, hcap, umr_extended_translation_offset);
+	caps->umr_indirect_mkey_disabled =
+		MLX5_GET(cmd_hca_cap, hcap, umr_indirect_mkey_disabled);
 	caps->atomic = MLX5_GET(cmd_hca_cap, hcap, atomic);
 	caps->max_klm_entries =
 		1U << MLX5_GET(cmd_hca_cap, hcap, log_max_klm_list_size);
@@ -163,7 +173,7 @@ static int mlx5_umr_create_dma_mkey(struct mlx5_umr_dev *dev)
 {
 	u32 out[MLX5_ST_SZ_DW(create_mkey_out)] = {};
 	u32 in[MLX5_ST_SZ_DW(create_mkey_in)] = {};
-	u8 variant = atomic_inc_return(&dev->mkey_variant);
+	u8 variant = mlx5_umr_key_byte(0);
 	void *mkc;
 	int err;
 

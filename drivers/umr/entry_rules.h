@@ -19,6 +19,7 @@
 #include <linux/compiler.h>
 #include <linux/errno.h>
 #include <linux/limits.h>
+#include <linux/mlx5/qp.h>
 #include <linux/mlx5_umr.h>
 
 /*
@@ -82,6 +83,22 @@ static __always_inline int mlx5_umr_rule_il_no_wrap(u64 addr, u32 bytes_count,
 		return 0;
 	span = ((u64)bytes_count + bytes_skip) * (repeat - 1) + bytes_count;
 	return mlx5_umr_rule_no_wrap(addr, span);
+}
+
+/*
+ * Rule 35: the first KLM of a list does not name key MLX5_STRIDE_BLOCK_OP.
+ * A KLM translation and a repeat block share the mkey's access mode
+ * (KLMS); the device tells them apart only by the second word of the first
+ * entry, a KLM's key and a repeat block header's op (mlx5 qp.h struct
+ * mlx5_klm and struct mlx5_stride_block_ctrl_seg, rdma-core
+ * union mlx5_wqe_umr_inline_seg), so that key would be read as a header.
+ * The service never creates it (mlx5_umr_key_byte()); a foreign key that
+ * is 0x400 is refused: EINVAL, malformed for this wire format
+ * (Documentation/validation.rst).
+ */
+static __always_inline int mlx5_umr_rule_list_first_key(u32 key)
+{
+	return unlikely(key == MLX5_STRIDE_BLOCK_OP) ? -EINVAL : 0;
 }
 
 /* Rules 12 and 13: one SGE-list entry. */

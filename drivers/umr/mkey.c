@@ -12,6 +12,8 @@
 #include <linux/mlx5_umr_ifc.h>
 
 #include "umr.h"
+#include "key.h"
+#include "xlt.h"
 
 /* Pointer-mode translation tables are 2048-byte aligned (mr.c MLX5_UMR_ALIGN). */
 #define MLX5_UMR_XLT_ALIGN	2048
@@ -106,14 +108,14 @@ static int mlx5_umr_mkey_geom(const struct mlx5_umr_dev *dev, u32 max_entries,
 	return 0;
 }
 
-/* CREATE_MKEY: a free, UMR-enabled mkey of the service's PD; sets its key. */
+/* CREATE_MKEY: a free, UMR-enabled mkey of PD @pdn; sets its key. */
 static int mlx5_umr_create_hw_mkey(struct mlx5_umr_dev *dev,
 				   struct mlx5_umr_mkey_priv *mp,
-				   const struct mlx5_umr_mkey_geom *g)
+				   const struct mlx5_umr_mkey_geom *g, u32 pdn)
 {
 	u32 out[MLX5_ST_SZ_DW(create_mkey_out)] = {};
 	u32 in[MLX5_ST_SZ_DW(create_mkey_in)] = {};
-	u8 variant = atomic_inc_return(&dev->mkey_variant);
+	u8 variant = mlx5_umr_key_byte(0);
 	void *mkc;
 	int err;
 
@@ -125,7 +127,7 @@ static int mlx5_umr_create_hw_mkey(struct mlx5_umr_dev *dev,
 	MLX5_SET(mkc, mkc, access_mode_1_0, g->mode & 0x3);
 	MLX5_SET(mkc, mkc, access_mode_4_2, g->mode >> 2);
 	MLX5_SET(mkc, mkc, qpn, 0xffffff);
-	MLX5_SET(mkc, mkc, pd, dev->caps.pdn);
+	MLX5_SET(mkc, mkc, pd, pdn);
 	MLX5_SET(mkc, mkc, mkey_7_0, variant);
 	MLX5_SET(mkc, mkc, translations_octword_size, g->octo);
 	if (mp->pub.direct)
@@ -142,14 +144,15 @@ static int mlx5_umr_create_hw_mkey(struct mlx5_umr_dev *dev,
 
 static struct mlx5_umr_mkey *
 mlx5_umr_create_mkey(struct mlx5_umr_dev *dev, u32 max_entries, u32 flags,
-		     bool direct)
+		     bool direct, u32 pdn)
 {
 	struct mlx5_umr_mkey_geom g;
 	struct mlx5_umr_mkey_priv *mp;
 	int err;
 
 	might_sleep();
-	if (!max_entries || flags & ~MLX5_UMR_MKEY_REMOTE_INVALIDATE)
+	if (!max_entries || flags & ~MLX5_UMR_MKEY_REMOTE_INVALIDATE ||
+	    pdn > MLX5_UMR_PDN_MAX)
 		return ERR_PTR(-EINVAL);
 	err = mlx5_umr_mkey_geom(dev, max_entries, direct, &g);
 	if (err)
@@ -171,7 +174,7 @@ mlx5_umr_create_mkey(struct mlx5_umr_dev *dev, u32 max_entries, u32 flags,
 		if (err)
 			goto err_free;
 	}
-	err = mlx5_umr_create_hw_mkey(dev, mp, &g);
+	err = mlx5_umr_create_hw_mkey(dev, mp, &g, pdn);
 	if (err)
 		goto err_xlt;
 
@@ -210,9 +213,33 @@ err_put:
 struct mlx5_umr_mkey *mlx5_umr_alloc_mkey(struct mlx5_umr_dev *dev,
 					  u32 max_entries, u32 flags)
 {
-	return mlx5_umr_create_mkey(dev, max_entries, flags, false);
+	return mlx5_umr_create_mkey(dev, max_entries, flags, false,
+				    dev->caps.pdn);
 }
 EXPORT_SYMBOL(mlx5_umr_alloc_mkey);
+
+/**
+ * mlx5_umr_alloc_mkey_pd() - mlx5_umr_alloc_mkey() in protection domain @pdn
+ * @dev: the device
+ * @max_entries: as mlx5_umr_alloc_mkey()
+ * @flags: as mlx5_umr_alloc_mkey()
+ * @pdn: a PD of @dev (mlx5_umr_pd_alloc(), or caps->pdn)
+ *
+ * Only a QP of @pdn can use the key on the NIC; every key a layout of the
+ * mkey names must be valid in @pdn too (Documentation/service.rst,
+ * "Using these keys on a NIC").
+ *
+ * Context: process context, may sleep.
+ * Return: the mkey or ERR_PTR(-errno); -EREMOTEIO when the HCA refused
+ * the PD.
+ */
+struct mlx5_umr_mkey *mlx5_umr_alloc_mkey_pd(struct mlx5_umr_dev *dev,
+					     u32 max_entries, u32 flags,
+					     u32 pdn)
+{
+	return mlx5_umr_create_mkey(dev, max_entries, flags, false, pdn);
+}
+EXPORT_SYMBOL(mlx5_umr_alloc_mkey_pd);
 
 /**
  * mlx5_umr_alloc_mtt_mkey() - allocate a direct (MTT) mkey for UMR
@@ -228,7 +255,8 @@ EXPORT_SYMBOL(mlx5_umr_alloc_mkey);
 struct mlx5_umr_mkey *mlx5_umr_alloc_mtt_mkey(struct mlx5_umr_dev *dev,
 					      u32 max_pages, u32 flags)
 {
-	return mlx5_umr_create_mkey(dev, max_pages, flags, true);
+	return mlx5_umr_create_mkey(dev, max_pages, flags, true,
+				    dev->caps.pdn);
 }
 EXPORT_SYMBOL(mlx5_umr_alloc_mtt_mkey);
 

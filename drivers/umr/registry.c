@@ -280,6 +280,40 @@ struct mlx5_umr_dev *mlx5_umr_dev_get(const char *name)
 EXPORT_SYMBOL(mlx5_umr_dev_get);
 
 /**
+ * mlx5_umr_dev_get_ib() - find the device of an RDMA device, with a reference
+ * @ibdev: an ib_device a ULP holds (its ib_client's add(), a QP's
+ *	->device)
+ *
+ * The hardware backend registers each mlx5 HCA with its ib_device; a
+ * ULP finds the service's device by that pointer rather than by name (a
+ * name can change under "rdma dev set name"). Release with
+ * mlx5_umr_dev_put().
+ *
+ * Context: process context, may sleep.
+ * Return: the device, or NULL when the service does not drive @ibdev (not
+ * an mlx5 device, a device the backend ignored, or one already gone).
+ */
+struct mlx5_umr_dev *mlx5_umr_dev_get_ib(const struct ib_device *ibdev)
+{
+	struct mlx5_umr_dev *dev, *found = NULL;
+
+	if (!ibdev)
+		return NULL;
+	mutex_lock(&mlx5_umr_devs_lock);
+	/* listed devices have their hca (unregister unlists first) */
+	list_for_each_entry(dev, &mlx5_umr_devs, list) {
+		if (dev->hca->ibdev == ibdev) {
+			kref_get(&dev->kref);
+			found = dev;
+			break;
+		}
+	}
+	mutex_unlock(&mlx5_umr_devs_lock);
+	return found;
+}
+EXPORT_SYMBOL(mlx5_umr_dev_get_ib);
+
+/**
  * mlx5_umr_dev_hold() - take another reference on a device
  * @dev: a device the caller holds a reference on (or got in ->add())
  *

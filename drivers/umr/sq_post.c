@@ -22,6 +22,7 @@
 #include "umr.h"
 #include "trace.h"
 #include "wr_rules.h"
+#include "key.h"
 
 /* How often mlx5_umr_exec() checks for internal error while waiting. */
 #define MLX5_UMR_EXEC_POLL	(HZ / 10)
@@ -109,9 +110,22 @@ static int mlx5_umr_sq_push(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr,
 	int err;
 
 	lockdep_assert_held(&sq->lock);
+	/*
+	 * The WQE names the mkey by its new key and installs its byte (wr.c
+	 * handle_reg_mr() after ib_update_fast_reg_key()); later requests of
+	 * the batch on the same mkey name the new key too.
+	 */
+	if (unlikely(wr->flags & MLX5_UMR_WR_NEW_KEY)) {
+		wr->prev_key = wr->mkey->key;
+		/* the uapi reads it without sq->lock (umr_uobj_get_key()) */
+		WRITE_ONCE(wr->mkey->key, wr->new_key);
+	}
 	err = mlx5_umr_sq_write(dev, wr, size, fm, db);
-	if (err)
+	if (err) {
+		if (unlikely(wr->flags & MLX5_UMR_WR_NEW_KEY))
+			WRITE_ONCE(wr->mkey->key, wr->prev_key);
 		return err;
+	}
 	/* ->status and ->syndrome are written when the WQE is retired. */
 	e = &sq->ents[sq->tail++ & (sq->bbs - 1)];
 	e->wr = wr;
@@ -266,6 +280,9 @@ static int mlx5_umr_check_batch(struct mlx5_umr_dev *dev,
 			return -EINVAL;
 		wr->wqe_bytes = size;
 		wr->holds_xlt = false;
+		if (unlikely(wr->flags & MLX5_UMR_WR_NEW_KEY))
+			wr->new_key = (wr->mkey->key & ~0xffU) |
+				      mlx5_umr_key_byte(wr->mkey->key & 0xff);
 		any |= mlx5_umr_wr_uses_xlt(wr);
 		total += size / MLX5_SEND_WQE_BB;
 	}
@@ -280,6 +297,14 @@ static int mlx5_umr_check_batch(struct mlx5_umr_dev *dev,
  * Write the batch into the ring and ring for it. Nothing is published when
  * a WQE cannot be written: the producer state goes back to where it was.
  */
+/* The keys of the first @n requests, rotated when pushed, as before. */
+static void mlx5_umr_unrotate(struct mlx5_umr_wr **wrs, unsigned int n)
+{
+	while (n--)
+		if (wrs[n]->flags & MLX5_UMR_WR_NEW_KEY)
+			WRITE_ONCE(wrs[n]->mkey->key, wrs[n]->prev_key);
+}
+
 static int mlx5_umr_sq_post_batch(struct mlx5_umr_dev *dev,
 				  struct mlx5_umr_wr **wrs, unsigned int n)
 {
@@ -295,6 +320,7 @@ static int mlx5_umr_sq_post_batch(struct mlx5_umr_dev *dev,
 	for (i = 0; i < n; i++) {
 		err = mlx5_umr_sq_push(dev, wrs[i], i == n - 1, db);
 		if (err) {
+			mlx5_umr_unrotate(wrs, i);
 			sq->pc = start;
 			sq->tail = start_tail;
 			sq->unsignaled = unsignaled;

@@ -217,6 +217,7 @@ static int umr_fops_open(struct inode *inode, struct file *filp)
 	struct umr_udev *ud = container_of(filp->private_data,
 					   struct umr_udev, misc);
 	struct umr_uctx *ctx;
+	int ret;
 
 	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
 	if (!ctx)
@@ -225,15 +226,19 @@ static int umr_fops_open(struct inode *inode, struct file *filp)
 	xa_init(&ctx->keys);
 	ctx->ud = ud;
 
-	mutex_lock(&ud->lock);
-	if (ud->dead) {
-		mutex_unlock(&ud->lock);
+	/* the read side keeps umr_uapi_remove() (and ud->dead) out */
+	down_read(&ud->rwsem);
+	ret = ud->dead ? -ENODEV : mlx5_umr_pd_alloc(ud->dev, &ctx->pdn);
+	if (ret) {
+		up_read(&ud->rwsem);
 		kfree(ctx);
-		return -ENODEV;
+		return ret;
 	}
+	mutex_lock(&ud->lock);
 	kref_get(&ud->kref);
 	list_add_tail(&ctx->node, &ud->ctxs);
 	mutex_unlock(&ud->lock);
+	up_read(&ud->rwsem);
 
 	filp->private_data = ctx;
 	return nonseekable_open(inode, filp);
@@ -245,8 +250,11 @@ static int umr_fops_release(struct inode *inode, struct file *filp)
 	struct umr_udev *ud = ctx->ud;
 
 	down_read(&ud->rwsem);
-	if (!ud->dead)
+	if (!ud->dead) {
 		umr_uobj_destroy_all(ctx);
+		/* its mkeys are gone: the PD is empty */
+		mlx5_umr_pd_free(ud->dev, ctx->pdn);
+	}
 	up_read(&ud->rwsem);
 
 	mutex_lock(&ud->lock);
@@ -326,8 +334,11 @@ static void umr_uapi_remove(struct mlx5_umr_dev *dev)
 	misc_deregister(&ud->misc);
 	down_write(&ud->rwsem);
 	mutex_lock(&ud->lock);
-	list_for_each_entry(ctx, &ud->ctxs, node)
+	list_for_each_entry(ctx, &ud->ctxs, node) {
 		umr_uobj_destroy_all(ctx);
+		/* every open file has its PD until here (release skips it) */
+		mlx5_umr_pd_free(dev, ctx->pdn);
+	}
 	ud->dead = true;
 	mutex_unlock(&ud->lock);
 	up_write(&ud->rwsem);

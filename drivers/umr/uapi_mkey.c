@@ -41,7 +41,8 @@ int umr_cmd_alloc_mkey(struct umr_ucmd *ucmd)
 		return -ENOMEM;
 	mutex_init(&mk->lock);
 	mk->obj.type = UMR_UOBJ_MKEY;
-	mkey = mlx5_umr_alloc_mkey(ctx->ud->dev, cmd->max_entries, flags);
+	mkey = mlx5_umr_alloc_mkey_pd(ctx->ud->dev, cmd->max_entries, flags,
+				      ctx->pdn);
 	if (IS_ERR_OR_NULL(mkey)) {
 		ret = mkey ? PTR_ERR(mkey) : -ENOMEM;
 		goto err_free;
@@ -177,9 +178,9 @@ static int umr_config_check_cmd(struct umr_uctx *ctx,
 {
 	int ret;
 
-	if (cmd->flags)
+	if (cmd->flags & ~MLX5_UMR_IOC_NEW_KEY)
 		return -EOPNOTSUPP;
-	if (cmd->__reserved || !cmd->num_entries)
+	if (cmd->__reserved || cmd->__reserved2 || !cmd->num_entries)
 		return -EINVAL;
 	ret = umr_check_access(ctx->ud, cmd->access);
 	if (ret)
@@ -247,6 +248,8 @@ static int umr_config_parse(struct umr_uctx *ctx,
 	struct mlx5_umr_wr *wr = &r->wr;
 
 	wr->flags = MLX5_UMR_WR_SET_ACCESS;
+	if (cmd->flags & MLX5_UMR_IOC_NEW_KEY)
+		wr->flags |= MLX5_UMR_WR_NEW_KEY;
 	wr->access = cmd->access;
 	if (wr->layout == MLX5_UMR_LAYOUT_LIST) {
 		wr->list.sge = r->kent;
@@ -453,6 +456,14 @@ void umr_mreq_release(struct umr_mreq *r)
 		umr_uobj_put(r->obj);
 }
 
+/* The key a request left its mkey with: the new one if it rotated. */
+static u32 umr_mreq_key(const struct umr_mreq *r)
+{
+	if (r->wr.flags & MLX5_UMR_WR_NEW_KEY)
+		return r->wr.new_key;
+	return READ_ONCE(r->wr.mkey->key);
+}
+
 /* One request on its own, serialised on the mkey. */
 static int umr_mreq_exec(struct umr_uctx *ctx, struct umr_mreq *r)
 {
@@ -481,6 +492,7 @@ int umr_cmd_configure(struct umr_ucmd *ucmd)
 	      umr_mreq_exec(ucmd->ctx, &r);
 	if (!ret) {
 		cmd->out_length = r.length;
+		cmd->out_key = umr_mreq_key(&r);
 		ret = umr_ucmd_respond(ucmd);
 	}
 	umr_mreq_release(&r);
@@ -493,12 +505,16 @@ int umr_cmd_invalidate(struct umr_ucmd *ucmd)
 	struct umr_mreq r = {};
 	int ret;
 
-	if (cmd->flags)
+	if (cmd->flags & ~MLX5_UMR_IOC_NEW_KEY)
 		return -EOPNOTSUPP;
-	if (cmd->__reserved)
+	if (cmd->__reserved || cmd->__reserved2)
 		return -EINVAL;
-	ret = umr_mreq_invalidate(ucmd->ctx, cmd->handle, &r) ?:
-	      umr_mreq_exec(ucmd->ctx, &r);
+	ret = umr_mreq_invalidate(ucmd->ctx, cmd->handle, &r);
+	if (!ret && (cmd->flags & MLX5_UMR_IOC_NEW_KEY))
+		r.wr.flags = MLX5_UMR_WR_NEW_KEY;
+	ret = ret ?: umr_mreq_exec(ucmd->ctx, &r);
+	if (!ret)
+		cmd->out_key = umr_mreq_key(&r);
 	umr_mreq_release(&r);
 	return ret ?: umr_ucmd_respond(ucmd);
 }

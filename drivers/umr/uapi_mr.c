@@ -82,9 +82,9 @@ static int umr_mr_account(struct umr_umr *mr)
 	return 0;
 }
 
-/* Point the MTT mkey at the mapped pages (an XLT update). */
+/* Point the MTT mkey at the mapped pages (an XLT update), in PD @pdn. */
 static int umr_mr_post(struct mlx5_umr_dev *dev, struct umr_umr *mr,
-		       u32 access)
+		       u32 access, u32 pdn)
 {
 	struct mlx5_umr_wr wr = {};
 	struct sg_dma_page_iter it;
@@ -109,8 +109,9 @@ static int umr_mr_post(struct mlx5_umr_dev *dev, struct umr_umr *mr,
 
 	wr.mkey = mr->obj.mkey;
 	wr.op = MLX5_UMR_OP_REG_PAGES;
-	wr.flags = MLX5_UMR_WR_SET_ACCESS;
+	wr.flags = MLX5_UMR_WR_SET_ACCESS | MLX5_UMR_WR_SET_PD;
 	wr.access = access;
+	wr.pdn = pdn;
 	wr.pages.addrs = addrs;
 	wr.pages.npages = mr->npages;
 	wr.pages.offset = offset_in_page(mr->iova);
@@ -177,7 +178,7 @@ int umr_cmd_reg_mr(struct umr_ucmd *ucmd)
 		goto err_unmap;
 	}
 	mr->obj.mkey = mkey;
-	ret = umr_mr_post(ud->dev, mr, cmd->access);
+	ret = umr_mr_post(ud->dev, mr, cmd->access, ctx->pdn);
 	if (ret)
 		goto err_mkey;
 	ret = umr_uobj_insert(ctx, &mr->obj);

@@ -32,7 +32,7 @@ int umr_uobj_insert(struct umr_uctx *ctx, struct umr_uobj *obj)
 	if (ret)
 		return ret == -EBUSY ? -ENOSPC : ret;
 	/* Reserved, so that publishing cannot fail. */
-	ret = xa_reserve(&ctx->keys, obj->mkey->key, GFP_KERNEL);
+	ret = xa_reserve(&ctx->keys, umr_key_index(obj->mkey->key), GFP_KERNEL);
 	if (ret) {
 		xa_erase(&ctx->objs, obj->handle);
 		return ret;
@@ -45,7 +45,8 @@ int umr_uobj_insert(struct umr_uctx *ctx, struct umr_uobj *obj)
 /* Make an inserted object reachable through its handle and its key. */
 void umr_uobj_publish(struct umr_uctx *ctx, struct umr_uobj *obj)
 {
-	WARN_ON(xa_store(&ctx->keys, obj->mkey->key, obj, GFP_KERNEL));
+	WARN_ON(xa_store(&ctx->keys, umr_key_index(obj->mkey->key), obj,
+			 GFP_KERNEL));
 	WARN_ON(xa_store(&ctx->objs, obj->handle, obj, GFP_KERNEL));
 }
 
@@ -62,7 +63,7 @@ static void umr_uobj_free(struct umr_uctx *ctx, struct umr_uobj *obj)
 /* Undo umr_uobj_insert() and free the object; nobody could look it up. */
 void umr_uobj_abort(struct umr_uctx *ctx, struct umr_uobj *obj)
 {
-	xa_release(&ctx->keys, obj->mkey->key);
+	xa_release(&ctx->keys, umr_key_index(obj->mkey->key));
 	xa_erase(&ctx->objs, obj->handle);
 	umr_uobj_free(ctx, obj);
 }
@@ -109,7 +110,11 @@ struct umr_uobj *umr_uobj_get_key(struct umr_uctx *ctx, u32 key,
 	struct umr_uobj *obj;
 
 	xa_lock(&ctx->keys);
-	obj = umr_uobj_ref(xa_load(&ctx->keys, key), type);
+	obj = xa_load(&ctx->keys, umr_key_index(key));
+	/* a stale key (rotated since) names nothing */
+	if (obj && READ_ONCE(obj->mkey->key) != key)
+		obj = NULL;
+	obj = umr_uobj_ref(obj, type);
 	xa_unlock(&ctx->keys);
 	return obj;
 }
@@ -143,7 +148,7 @@ int umr_cmd_destroy(struct umr_ucmd *ucmd)
 	__xa_erase(&ctx->objs, cmd->handle);
 	xa_unlock(&ctx->objs);
 
-	xa_erase(&ctx->keys, obj->mkey->key);
+	xa_erase(&ctx->keys, umr_key_index(obj->mkey->key));
 	umr_uobj_free(ctx, obj);
 	return 0;
 }
@@ -158,7 +163,7 @@ static void umr_uobj_destroy_type(struct umr_uctx *ctx,
 		if (obj->type != type)
 			continue;
 		xa_erase(&ctx->objs, index);
-		xa_erase(&ctx->keys, obj->mkey->key);
+		xa_erase(&ctx->keys, umr_key_index(obj->mkey->key));
 		umr_uobj_free(ctx, obj);
 	}
 }

@@ -71,16 +71,21 @@ struct umr_udev {
  * @ud: its device
  * @objs: handle -> struct umr_uobj; XA_ZERO_ENTRY while being created.
  *	Its xa_lock makes lookup + reference atomic against destroy.
- * @keys: mkey -> struct umr_uobj, the ownership check of layouts
+ * @keys: mkey index -> struct umr_uobj, the ownership check of layouts;
+ *	by index, so that a key rotation does not move the entry
  * @node: on @ud->ctxs, under @ud->lock
  * @nobjs: live objects
  * @pinned: pinned pages
+ * @pdn: the file's own PD: every mkey of the file is in it, so that the
+ *	NIC itself keeps files apart (a QP of one file's PD cannot use
+ *	another file's keys); freed at close, or when the device goes away
  */
 struct umr_uctx {
 	struct umr_udev *ud;
 	struct xarray objs;
 	struct xarray keys;
 	struct list_head node;
+	u32 pdn;
 	atomic_t nobjs;
 	atomic64_t pinned;
 };
@@ -199,6 +204,12 @@ void umr_uobj_publish(struct umr_uctx *ctx, struct umr_uobj *obj);
 void umr_uobj_abort(struct umr_uctx *ctx, struct umr_uobj *obj);
 struct umr_uobj *umr_uobj_get(struct umr_uctx *ctx, u32 handle,
 			      enum umr_uobj_type type);
+/* The @keys index of a key: its mkey index, which a rotation keeps. */
+static inline unsigned long umr_key_index(u32 key)
+{
+	return key >> 8;
+}
+
 struct umr_uobj *umr_uobj_get_key(struct umr_uctx *ctx, u32 key,
 				  enum umr_uobj_type type);
 void umr_uobj_put(struct umr_uobj *obj);

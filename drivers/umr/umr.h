@@ -134,7 +134,6 @@ struct mlx5_umr_client_ctx {
  * @hca: the backend's HCA; NULL after teardown (under @mkeys_lock)
  * @name: copy of the HCA name, valid for the structure's lifetime
  * @test_ops: the test hooks of a software HCA (test builds only)
- * @mkey_variant: variant byte for the next mkey
  * @kref: lifetime of this structure (registry + mlx5_umr_dev_get() + mkeys)
  * @users: one reference per API call in progress and per request in
  *	flight; killed at unregister
@@ -164,7 +163,6 @@ struct mlx5_umr_dev {
 #ifdef MLX5_UMR_TESTING
 	const struct mlx5_umr_test_hca_ops *test_ops;
 #endif
-	atomic_t mkey_variant;
 	struct kref kref;
 	struct percpu_ref users;
 	struct completion users_done;

@@ -26,7 +26,7 @@
 MODULE_IMPORT_NS(MLX5_UMR_TESTING);
 
 /* The last numbered rule of Documentation/validation.rst. */
-#define VAL_RULES	34
+#define VAL_RULES	36
 
 enum vkind { V_LIST, V_IL, V_SGT, V_ACCESS, V_INVAL, V_PAGES };
 
@@ -236,10 +236,21 @@ struct val_row {
 static const struct val_row val_rows[] = {
 	/* Every request */
 	{ 1, "unknown flag bit", V_LIST,
-	  { PUT(MLX5_UMR_WR_SET_ACCESS | BIT(2), wr.flags) }, -EOPNOTSUPP },
+	  { PUT(MLX5_UMR_WR_SET_ACCESS | BIT(3), wr.flags) }, -EOPNOTSUPP },
 	{ 1, "unknown flag bit, before rule 2", V_LIST,
-	  { PUT(BIT(2), wr.flags), PUT(0, wr.mkey) }, -EOPNOTSUPP },
+	  { PUT(BIT(3), wr.flags), PUT(0, wr.mkey) }, -EOPNOTSUPP },
+	{ 1, "a new key with a layout", V_LIST,
+	  { PUT(MLX5_UMR_WR_SET_ACCESS | MLX5_UMR_WR_NEW_KEY, wr.flags) }, 0 },
 	{ 2, "no mkey", V_LIST, { PUT(0, wr.mkey) }, -EINVAL },
+	{ 36, "a list on an indirect mkey, indirect UMR disabled", V_LIST,
+	  { PUT(1, caps.umr_indirect_mkey_disabled) }, -EOPNOTSUPP },
+	{ 36, "invalidating an indirect mkey, indirect UMR disabled", V_INVAL,
+	  { PUT(1, caps.umr_indirect_mkey_disabled) }, -EOPNOTSUPP },
+	{ 36, "before rule 3", V_LIST,
+	  { PUT(1, caps.umr_indirect_mkey_disabled),
+	    PUT(MLX5_UMR_OP_REG_PAGES + 1, wr.op) }, -EOPNOTSUPP },
+	{ 36, "pages of a direct mkey, indirect UMR disabled", V_PAGES,
+	  { PUT(1, caps.umr_indirect_mkey_disabled) }, 0 },
 	{ 3, "unknown op", V_LIST,
 	  { PUT(MLX5_UMR_OP_REG_PAGES + 1, wr.op) }, -EINVAL },
 
@@ -249,6 +260,8 @@ static const struct val_row val_rows[] = {
 	{ 5, "layout NONE, no flag", V_ACCESS, { PUT(0, wr.flags) }, -EINVAL },
 	{ 5, "layout NONE, SET_PD alone", V_ACCESS,
 	  { PUT(MLX5_UMR_WR_SET_PD, wr.flags) }, 0 },
+	{ 5, "layout NONE, NEW_KEY alone", V_ACCESS,
+	  { PUT(MLX5_UMR_WR_NEW_KEY, wr.flags) }, 0 },
 	{ 6, "layout on a direct mkey", V_LIST, { PUT(1, mkey.direct) },
 	  -EINVAL },
 	{ 6, "access alone on a direct mkey", V_ACCESS,
@@ -293,6 +306,17 @@ static const struct val_row val_rows[] = {
 	  -EINVAL },
 	{ 13, "ends at 2^64", V_LIST, { PUT(0ULL - 4096, sge[1].addr) }, 0 },
 	{ 13, "wraps", V_LIST, { PUT(0ULL - 4095, sge[1].addr) }, -EOVERFLOW },
+	{ 35, "first key is the repeat block op", V_LIST,
+	  { PUT(MLX5_STRIDE_BLOCK_OP, sge[0].key) }, -EINVAL },
+	{ 35, "first key one above the op", V_LIST,
+	  { PUT(MLX5_STRIDE_BLOCK_OP + 1, sge[0].key) }, 0 },
+	{ 35, "the op's key as a later entry", V_LIST,
+	  { PUT(MLX5_STRIDE_BLOCK_OP, sge[1].key) }, 0 },
+	{ 35, "after rule 13 on a later entry", V_LIST,
+	  { PUT(MLX5_STRIDE_BLOCK_OP, sge[0].key),
+	    PUT(0ULL - 4095, sge[1].addr) }, -EOVERFLOW },
+	{ 35, "the op's key in an interleaved entry", V_IL,
+	  { PUT(MLX5_STRIDE_BLOCK_OP, il[0].key) }, 0 },
 
 	/* Interleaved */
 	{ 14, "no entry", V_IL, { PUT(0, wr.interleaved.num_entries) },
@@ -368,6 +392,7 @@ static const struct val_row val_rows[] = {
 	  -EINVAL },
 	{ 24, "a layout", V_INVAL, { PUT(MLX5_UMR_LAYOUT_LIST, wr.layout) },
 	  -EINVAL },
+	{ 24, "NEW_KEY", V_INVAL, { PUT(MLX5_UMR_WR_NEW_KEY, wr.flags) }, 0 },
 
 	/* REG_PAGES */
 	{ 25, "an indirect mkey", V_PAGES, { PUT(0, mkey.direct) }, -EINVAL },

@@ -98,6 +98,7 @@ static int umr_write_list(struct mlx5_klm *klm, const struct mlx5_umr_wr *wr,
 {
 	const struct mlx5_umr_sge *sge = wr->list.sge;
 	const struct mlx5_umr_sge *end = sge + wr->list.num_sge;
+	const u32 first_key = sge->key;
 	u64 sum = 0;
 	int err;
 
@@ -115,7 +116,8 @@ static int umr_write_list(struct mlx5_klm *klm, const struct mlx5_umr_wr *wr,
 		sum += e.length;
 	}
 	*len = sum;
-	return 0;
+	/* after rules 12 and 13 of every entry, as mlx5_umr_check_list() */
+	return mlx5_umr_rule_list_first_key(first_key);
 }
 
 static void umr_write_sgt(struct mlx5_klm *klm, const struct mlx5_umr_wr *wr,
@@ -312,6 +314,9 @@ int mlx5_umr_wqe_encode(const struct mlx5_umr_wqe_ctx *ctx,
 	if (err)
 		return err;
 
+	/* a fresh key byte: mlx5_umr_post() put it in the mkey's key */
+	if (unlikely(wr->flags & MLX5_UMR_WR_NEW_KEY))
+		f.mask |= MLX5_MKEY_MASK_KEY;
 	/* no mask bit covers translations_octword_size; wr.c fills it too */
 	octo = padded / MLX5_SEND_WQE_DS;
 	if (bytes)

@@ -27,7 +27,8 @@
 #include "xlt.h"
 #include "entry_rules.h"
 
-#define MLX5_UMR_WR_FLAGS	(MLX5_UMR_WR_SET_ACCESS | MLX5_UMR_WR_SET_PD)
+#define MLX5_UMR_WR_FLAGS	(MLX5_UMR_WR_SET_ACCESS | MLX5_UMR_WR_SET_PD | \
+				 MLX5_UMR_WR_NEW_KEY)
 
 /* Rule 1: only known flags (rdma-core check_comp_mask(conf_flags)). */
 static __always_inline int mlx5_umr_rule_flags(u32 flags)
@@ -39,6 +40,21 @@ static __always_inline int mlx5_umr_rule_flags(u32 flags)
 static __always_inline int mlx5_umr_rule_mkey(const struct mlx5_umr_mkey *mkey)
 {
 	return mkey ? 0 : -EINVAL;
+}
+
+/*
+ * Rule 36: no UMR on an indirect mkey when the device forbids it
+ * (cmd_hca_cap.umr_indirect_mkey_disabled; umr.c
+ * umr_can_use_indirect_mkey()): refused here rather than turned into an
+ * error CQE and a QP recovery.
+ */
+static __always_inline int
+mlx5_umr_rule_indirect_enabled(const struct mlx5_umr_caps *caps,
+			       const struct mlx5_umr_mkey *mkey)
+{
+	if (unlikely(caps->umr_indirect_mkey_disabled) && !mkey->direct)
+		return -EOPNOTSUPP;
+	return 0;
 }
 
 /* Rule 3: a known operation. */
@@ -53,7 +69,7 @@ static __always_inline int mlx5_umr_rule_layout(enum mlx5_umr_layout layout)
 	return layout <= MLX5_UMR_LAYOUT_SGT ? 0 : -EINVAL;
 }
 
-/* Rule 5: CONFIGURE without a layout changes access or PD, or nothing. */
+/* Rule 5: CONFIGURE without a layout changes access, PD or key, or nothing. */
 static __always_inline int mlx5_umr_rule_something(const struct mlx5_umr_wr *wr)
 {
 	if (wr->layout == MLX5_UMR_LAYOUT_NONE &&
@@ -164,15 +180,19 @@ static __always_inline int mlx5_umr_rule_il_repeat(u32 repeat)
 	return repeat ? 0 : -EINVAL;
 }
 
-/* Rule 24: invalidation changes only the free bit (wr.c set_linv_wr()). */
+/*
+ * Rule 24: invalidation changes only the free bit (wr.c set_linv_wr()),
+ * and the key byte with MLX5_UMR_WR_NEW_KEY.
+ */
 static __always_inline int mlx5_umr_rule_invalidate(const struct mlx5_umr_wr *wr)
 {
-	if (wr->flags || wr->layout != MLX5_UMR_LAYOUT_NONE)
+	if (wr->flags & ~MLX5_UMR_WR_NEW_KEY ||
+	    wr->layout != MLX5_UMR_LAYOUT_NONE)
 		return -EINVAL;
 	return 0;
 }
 
-/* Rules 10 to 13; with @entries false, not 12 and 13. */
+/* Rules 10 to 13 and 35; with @entries false, not 12, 13 and 35. */
 static __always_inline int
 mlx5_umr_check_list(const struct mlx5_umr_caps *caps,
 		    const struct mlx5_umr_wr *wr, bool entries)
@@ -193,7 +213,7 @@ mlx5_umr_check_list(const struct mlx5_umr_caps *caps,
 		if (err)
 			return err;
 	}
-	return 0;
+	return entries ? mlx5_umr_rule_list_first_key(sge[0].key) : 0;
 }
 
 /* Rules 14 to 19; with @entries false, not 17 to 19. */
@@ -283,6 +303,9 @@ static __always_inline int mlx5_umr_wr_rules(const struct mlx5_umr_caps *caps,
 	if (err)
 		return err;
 	err = mlx5_umr_rule_mkey(wr->mkey);
+	if (err)
+		return err;
+	err = mlx5_umr_rule_indirect_enabled(caps, wr->mkey);
 	if (err)
 		return err;
 	switch (wr->op) {

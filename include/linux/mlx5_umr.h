@@ -21,6 +21,7 @@
 #include <linux/dma-direction.h>
 
 struct mlx5_umr_dev;
+struct ib_device;
 
 /**
  * struct mlx5_umr_caps - what the service offers on one device
@@ -36,6 +37,8 @@ struct mlx5_umr_dev;
  * @umr_modify_entity_size_disabled: caps bit of the same name
  * @umr_extended_translation_offset: caps bit of the same name
  * @umr_modify_atomic_disabled: caps bit of the same name
+ * @umr_indirect_mkey_disabled: caps bit of the same name: no UMR on an
+ *	indirect mkey, every such request is refused with -EOPNOTSUPP
  */
 struct mlx5_umr_caps {
 	u32 max_klm_entries;
@@ -47,6 +50,7 @@ struct mlx5_umr_caps {
 	bool umr_modify_entity_size_disabled;
 	bool umr_extended_translation_offset;
 	bool umr_modify_atomic_disabled;
+	bool umr_indirect_mkey_disabled;
 };
 
 /**
@@ -69,6 +73,7 @@ int mlx5_umr_register_client(struct mlx5_umr_client *client);
 void mlx5_umr_unregister_client(struct mlx5_umr_client *client);
 
 struct mlx5_umr_dev *mlx5_umr_dev_get(const char *name);
+struct mlx5_umr_dev *mlx5_umr_dev_get_ib(const struct ib_device *ibdev);
 void mlx5_umr_dev_hold(struct mlx5_umr_dev *dev);
 void mlx5_umr_dev_put(struct mlx5_umr_dev *dev);
 const char *mlx5_umr_dev_name(const struct mlx5_umr_dev *dev);
@@ -109,7 +114,12 @@ struct mlx5_umr_mkey *mlx5_umr_alloc_mkey(struct mlx5_umr_dev *dev,
 					  u32 max_entries, u32 flags);
 struct mlx5_umr_mkey *mlx5_umr_alloc_mtt_mkey(struct mlx5_umr_dev *dev,
 					      u32 max_pages, u32 flags);
+struct mlx5_umr_mkey *mlx5_umr_alloc_mkey_pd(struct mlx5_umr_dev *dev,
+					     u32 max_entries, u32 flags,
+					     u32 pdn);
 void mlx5_umr_free_mkey(struct mlx5_umr_mkey *mkey);
+int mlx5_umr_pd_alloc(struct mlx5_umr_dev *dev, u32 *pdn);
+void mlx5_umr_pd_free(struct mlx5_umr_dev *dev, u32 pdn);
 
 /**
  * struct mlx5_umr_sge - one SGE-list entry, shaped like struct ibv_sge
@@ -154,6 +164,7 @@ enum mlx5_umr_layout {
 /* mlx5_umr_wr.flags */
 #define MLX5_UMR_WR_SET_ACCESS	BIT(0)	/* apply @access */
 #define MLX5_UMR_WR_SET_PD	BIT(1)	/* apply @pdn */
+#define MLX5_UMR_WR_NEW_KEY	BIT(2)	/* install a fresh key byte: @new_key */
 
 /**
  * struct mlx5_umr_wr - one UMR work request (one WQE)
@@ -186,6 +197,13 @@ enum mlx5_umr_layout {
  *	mlx5_umr_post()
  * @holds_xlt: private to the service: the request owns its mkey's
  *	pointer-mode translation table until its done()
+ * @new_key: with MLX5_UMR_WR_NEW_KEY (any operation), set by
+ *	mlx5_umr_post(): the mkey's new key, the same index with a fresh,
+ *	random key byte, also stored in @mkey->key when the request is posted.
+ *	Hand it to peers only after done() reported success; the old key is
+ *	refused from then on (ib_update_fast_reg_key() as NVMe-oF and iSER
+ *	use it on every registration)
+ * @prev_key: private to the service: @mkey->key before the request
  */
 struct mlx5_umr_wr {
 	struct mlx5_umr_mkey *mkey;
@@ -224,6 +242,8 @@ struct mlx5_umr_wr {
 	struct list_head node;
 	u16 wqe_bytes;
 	bool holds_xlt;
+	u32 new_key;
+	u32 prev_key;
 };
 
 int mlx5_umr_validate(struct mlx5_umr_dev *dev, const struct mlx5_umr_wr *wr);

@@ -279,6 +279,9 @@ int mlx5_umr_fake_query_mkey(struct mlx5_umr_fake *fake, u32 key, void *mkc,
 int mlx5_umr_fake_query_bsf(struct mlx5_umr_fake *fake, u32 key, void *bsf,
 			    size_t len);
 int mlx5_umr_fake_qp_state(struct mlx5_umr_fake *fake, u32 qpn, u16 *sq_ci);
+int mlx5_umr_fake_xfer_pd(struct mlx5_umr_fake *fake, u32 pdn, u32 key,
+			  u64 offset, void *buf, size_t len, bool write,
+			  bool remote);
 int mlx5_umr_fake_xfer(struct mlx5_umr_fake *fake, u32 key, u64 offset,
 		       void *buf, size_t len, bool write, bool remote);
 int mlx5_umr_fake_remote_invalidate(struct mlx5_umr_fake *fake, u32 key);

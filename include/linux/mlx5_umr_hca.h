@@ -20,6 +20,7 @@
 #include <linux/scatterlist.h>
 
 struct mlx5_umr_hca;
+struct ib_device;
 struct mlx5_umr_dev;
 
 /**
@@ -133,6 +134,9 @@ struct mlx5_umr_hca_ops {
  * @name: stable name: the ib_device name for real HCAs, "fakeN" for fakes
  * @numa_node: NUMA node for allocations
  * @owner: module implementing @ops
+ * @ibdev: the RDMA device this HCA is (the hardware backend's ib_device),
+ *	NULL for fakes; the service only compares it
+ *	(mlx5_umr_dev_get_ib()), never dereferences it
  * @umr: set by the service while registered; backends must not touch it
  *
  * Backends embed this structure in their own per-device state.
@@ -143,6 +147,7 @@ struct mlx5_umr_hca {
 	char name[32];
 	int numa_node;
 	struct module *owner;
+	const struct ib_device *ibdev;
 	struct mlx5_umr_dev *umr;
 };
 

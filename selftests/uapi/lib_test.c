@@ -138,6 +138,30 @@ TEST_F(lib, seed_list)
 	EXPECT_EQ(0, memcmp(in, out, sizeof(out)));
 }
 
+/* MLX5UMR_NEW_KEY: a fresh key per registration, the old one refused. */
+TEST_F(lib, new_key)
+{
+	struct ibv_sge sge = { (uintptr_t)self->b1, 64, self->mr1->lkey };
+	__u32 k0 = self->mk->rkey, k1, st = 1;
+	__u8 in[8] = { 1, 2, 3 };
+
+	ASSERT_EQ(0, mlx5umr_mkey_configure_list_ex(self->mk, ACCESS,
+						    MLX5UMR_NEW_KEY, 1, &sge));
+	k1 = self->mk->rkey;
+	EXPECT_EQ(k1, self->mk->lkey);
+	EXPECT_EQ(k0 >> 8, k1 >> 8);
+	EXPECT_NE(k0, k1);
+	EXPECT_EQ(ENOENT, mlx5umr_xfer(self->ctx, k0, 0, in, 8,
+				       MLX5UMR_XFER_WRITE, &st));
+	ASSERT_EQ(0, mlx5umr_xfer(self->ctx, k1, 0, in, 8,
+				  MLX5UMR_XFER_WRITE, &st));
+	EXPECT_EQ(0, st);
+	EXPECT_EQ(0, memcmp(self->b1, in, 8));
+	ASSERT_EQ(0, mlx5umr_mkey_invalidate_ex(self->mk, MLX5UMR_NEW_KEY));
+	EXPECT_NE(k1, self->mk->rkey);
+	EXPECT_EQ(EOPNOTSUPP, mlx5umr_mkey_invalidate_ex(self->mk, 2));
+}
+
 /* int calls return the errno value and set errno; pointers NULL + errno. */
 TEST_F(lib, errors)
 {

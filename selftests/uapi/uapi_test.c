@@ -349,6 +349,7 @@ TEST_F(umr, length_configure)
 		sizeof(struct mlx5_umr_ioc_configure),
 		offsetof(struct mlx5_umr_ioc_configure, __reserved),
 		configure_init, configure_ok, NULL,
+		offsetof(struct mlx5_umr_ioc_configure, out_key),
 	};
 
 	run_length(_metadata, self, &c);
@@ -372,6 +373,7 @@ TEST_F(umr, length_invalidate)
 		sizeof(struct mlx5_umr_ioc_invalidate),
 		offsetof(struct mlx5_umr_ioc_invalidate, __reserved),
 		invalidate_init, NULL, NULL,
+		offsetof(struct mlx5_umr_ioc_invalidate, out_key),
 	};
 
 	run_length(_metadata, self, &c);
@@ -495,10 +497,25 @@ TEST_F(umr, reserved2)
 		.__reserved2 = 1,
 	};
 
+	struct mlx5_umr_ioc_configure cf = {
+		.size = sizeof(cf), .handle = self->mk,
+		.access = UMR_ACCESS_ALL3,
+		.layout = MLX5_UMR_IOC_LAYOUT_LIST, .num_entries = 1,
+		.entries = (uintptr_t)&one_sge, .__reserved2 = 1,
+	};
+	struct mlx5_umr_ioc_invalidate inv = {
+		.size = sizeof(inv), .handle = self->mk, .__reserved2 = 1,
+	};
+
+	one_sge = (struct mlx5_umr_ioc_sge){ (uintptr_t)self->buf1, 8,
+					     self->key1 };
 	info.__reserved2 = 1;
 	EXPECT_EQ(-EINVAL, umr_ioctl(self->fd, MLX5_UMR_IOCTL_INFO, &info));
 	EXPECT_EQ(-EINVAL, umr_ioctl(self->fd, MLX5_UMR_IOCTL_REG_MR, &reg));
 	EXPECT_EQ(-EINVAL, umr_ioctl(self->fd, MLX5_UMR_TEST_IOCTL_XFER, &x));
+	EXPECT_EQ(-EINVAL, umr_ioctl(self->fd, MLX5_UMR_IOCTL_CONFIGURE, &cf));
+	EXPECT_EQ(-EINVAL,
+		  umr_ioctl(self->fd, MLX5_UMR_IOCTL_INVALIDATE, &inv));
 	EXPECT_NO_LEAK(0, 0);
 }
 
@@ -535,12 +552,12 @@ TEST_F(umr, unknown_flags)
 		.size = sizeof(al), .flags = 2, .max_entries = 2,
 	};
 	struct mlx5_umr_ioc_configure cf = {
-		.size = sizeof(cf), .handle = self->mk, .flags = 1,
+		.size = sizeof(cf), .handle = self->mk, .flags = 2,
 		.layout = MLX5_UMR_IOC_LAYOUT_LIST, .num_entries = 1,
 		.entries = (uintptr_t)&one_sge,
 	};
 	struct mlx5_umr_ioc_invalidate inv = {
-		.size = sizeof(inv), .handle = self->mk, .flags = 1,
+		.size = sizeof(inv), .handle = self->mk, .flags = 2,
 	};
 	struct mlx5_umr_ioc_destroy de = {
 		.size = sizeof(de), .handle = self->mk, .flags = 1,
@@ -918,6 +935,135 @@ TEST_F(umr, invalidate_then_access_fails)
 	EXPECT_NO_LEAK(0, 0);
 	/* and a destroyed registration is gone from layouts too */
 	EXPECT_EQ(-ENOENT, umr_config_list(self->fd, self->mk, &sge, 1, NULL));
+}
+
+/*
+ * MLX5_UMR_IOC_NEW_KEY: configure and invalidate return a new key of the
+ * same mkey; the old key is refused from then on, the new one works.
+ */
+TEST_F(umr, rotate_key)
+{
+	struct mlx5_umr_ioc_sge sge = { (uintptr_t)self->buf1, 256,
+					self->key1 };
+	struct mlx5_umr_ioc_configure cf = {
+		.size = sizeof(cf), .handle = self->mk,
+		.flags = MLX5_UMR_IOC_NEW_KEY, .access = UMR_ACCESS_ALL3,
+		.layout = MLX5_UMR_IOC_LAYOUT_LIST, .num_entries = 1,
+		.entries = (uintptr_t)&sge,
+	};
+	struct mlx5_umr_ioc_invalidate inv = {
+		.size = sizeof(inv), .handle = self->mk,
+		.flags = MLX5_UMR_IOC_NEW_KEY,
+	};
+	__u32 k1, k2;
+	__u8 in[64];
+
+	fill_pat(in, sizeof(in), 9);
+	ASSERT_EQ(0, umr_ioctl(self->fd, MLX5_UMR_IOCTL_CONFIGURE, &cf));
+	k1 = cf.out_key;
+	EXPECT_EQ(self->mkey >> 8, k1 >> 8);
+	EXPECT_NE(self->mkey & 0xff, k1 & 0xff);
+	EXPECT_NE(0, k1 & 0xff);
+	/* the old key names nothing of this file any more */
+	EXPECT_EQ(-ENOENT, umr_xfer(self->fd, self->mkey, 0, in, 64, 1));
+	EXPECT_NE(0, memcmp(self->buf1, in, 64));
+	EXPECT_EQ(0, umr_xfer(self->fd, k1, 0, in, 64, 1));
+	EXPECT_EQ(0, memcmp(self->buf1, in, 64));
+
+	/* without the flag the key stays, and is reported */
+	cf.flags = 0;
+	ASSERT_EQ(0, umr_ioctl(self->fd, MLX5_UMR_IOCTL_CONFIGURE, &cf));
+	EXPECT_EQ(k1, cf.out_key);
+
+	ASSERT_EQ(0, umr_ioctl(self->fd, MLX5_UMR_IOCTL_INVALIDATE, &inv));
+	k2 = inv.out_key;
+	EXPECT_EQ(k1 >> 8, k2 >> 8);
+	EXPECT_NE(k1 & 0xff, k2 & 0xff);
+	ASSERT_EQ(0, umr_config_list(self->fd, self->mk, &sge, 1, NULL));
+	EXPECT_EQ(-ENOENT, umr_xfer(self->fd, k1, 0, in, 64, 0));
+	EXPECT_EQ(0, umr_xfer(self->fd, k2, 0, in, 64, 0));
+	EXPECT_NO_LEAK(0, 0);
+}
+
+/* The PD of @key in the fake's debugfs mkey table, or -1. */
+static long long mkey_pd(const char *path, __u32 key)
+{
+	const char *base = strrchr(path, '/');
+	unsigned int k, pd;
+	long long found = -1;
+	char file[300], line[256];
+	FILE *f;
+
+	snprintf(file, sizeof(file),
+		 "/sys/kernel/debug/mlx5_umr_fake/%.200s/mkeys",
+		 base ? base + 1 : path);
+	f = fopen(file, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%x %x", &k, &pd) == 2 && k == key)
+			found = pd;
+	fclose(f);
+	return found;
+}
+
+/* A one-byte RDMA READ through @key by a QP of PD @pd: 0 or -errno. */
+static int probe_read(const char *path, long long pd, __u32 key)
+{
+	char v[64];
+
+	snprintf(v, sizeof(v), "%lld %u 0", pd, key);
+	return umr_fake_knob(path, "probe_read", v);
+}
+
+/*
+ * Each open file has its own PD and puts every mkey in it; a QP of one
+ * file's PD cannot use another file's key on the NIC, even a valid one
+ * (the fake's data path checks mkey PD == QP PD at every level).
+ */
+TEST_F(umr, files_own_pds)
+{
+	struct mlx5_umr_ioc_sge sge = { (uintptr_t)self->buf1, 64,
+					self->key1 };
+	struct mlx5_umr_ioc_sge sge2;
+	__u32 mr2, key2, mk2, mkey2;
+	long long pd1, pd2;
+	int fd2;
+
+	if (mkey_pd(self->path, self->key1) < 0)
+		SKIP(return, "no debugfs");
+	ASSERT_EQ(0, umr_config_list(self->fd, self->mk, &sge, 1, NULL));
+	fd2 = umr_open();
+	ASSERT_LE(0, fd2);
+	ASSERT_EQ(0, umr_reg(fd2, self->buf2, BUF_LEN, UMR_ACCESS_ALL3, &mr2,
+			     &key2));
+	ASSERT_EQ(0, umr_alloc(fd2, 2, &mk2, &mkey2));
+	sge2 = (struct mlx5_umr_ioc_sge){ (uintptr_t)self->buf2, 64, key2 };
+	ASSERT_EQ(0, umr_config_list(fd2, mk2, &sge2, 1, NULL));
+
+	pd1 = mkey_pd(self->path, self->mkey);
+	pd2 = mkey_pd(self->path, mkey2);
+	ASSERT_LE(0, pd1);
+	ASSERT_LE(0, pd2);
+	EXPECT_NE(pd1, pd2);
+	/* registrations and indirect mkeys of a file share its PD */
+	EXPECT_EQ(pd1, mkey_pd(self->path, self->key1));
+	EXPECT_EQ(pd1, mkey_pd(self->path, self->key2));
+	EXPECT_EQ(pd2, mkey_pd(self->path, key2));
+
+	/* each file's QP reads its own keys */
+	EXPECT_EQ(0, probe_read(self->path, pd1, self->mkey));
+	EXPECT_EQ(0, probe_read(self->path, pd2, mkey2));
+	/* the other file's valid keys are refused by the PD check */
+	EXPECT_EQ(-EACCES, probe_read(self->path, pd1, mkey2));
+	EXPECT_EQ(-EACCES, probe_read(self->path, pd1, key2));
+	EXPECT_EQ(-EACCES, probe_read(self->path, pd2, self->mkey));
+	/* and the uapi does not let one file name the other's keys at all */
+	sge2.lkey = self->key1;
+	sge2.addr = (uintptr_t)self->buf1;
+	EXPECT_EQ(-ENOENT, umr_config_list(fd2, mk2, &sge2, 1, NULL));
+	close(fd2);
+	EXPECT_NO_LEAK(0, 0);
 }
 
 TEST_F(umr, close_releases_pins)

@@ -18,7 +18,7 @@ trap cleanup EXIT
 n=0 pass=0 fail=0
 
 echo "TAP version 13"
-echo "1..20"
+echo "1..21"
 ok() {
 	n=$((n + 1))
 	if [ "$1" = 0 ]; then
@@ -94,6 +94,22 @@ printf '%s\n' 'reg a --length 64' 'alloc m --max-entries 2' \
 	grep -q '"mismatches":0' "$T/out" &&
 	grep -q '"expected_failure":true,"error":"EIO"' "$T/out"
 ok $? "batch --json"
+
+# --new-key: configure and invalidate report a new key of the same mkey.
+printf '%s\n' 'reg a --length 64' 'alloc m --max-entries 2' \
+	'configure list m --new-key a:16' 'write m --length 16' \
+	'invalidate m --new-key' >"$T/nk"
+"$UMRCTL" -d "$dev" -j -b "$T/nk" >"$T/out" 2>&1
+k0=$(sed -n 's/.*"cmd":"alloc".*"key":\([0-9]*\).*/\1/p' "$T/out")
+k1=$(sed -n 's/.*"cmd":"configure".*"key":\([0-9]*\).*/\1/p' "$T/out")
+k2=$(sed -n 's/.*"cmd":"invalidate".*"key":\([0-9]*\).*/\1/p' "$T/out")
+[ -n "$k0" ] && [ -n "$k1" ] && [ -n "$k2" ] &&
+	[ "$k0" != "$k1" ] && [ "$k1" != "$k2" ] &&
+	[ $((k0 >> 8)) = $((k1 >> 8)) ] && [ $((k1 >> 8)) = $((k2 >> 8)) ] &&
+	grep -q '"cmd":"write".*"status":0' "$T/out"
+rc=$?
+[ $rc = 0 ] || cat "$T/out"
+ok $rc "configure and invalidate --new-key"
 
 # An expected failure that succeeds, and a real failure, stop the batch.
 printf '%s\n' 'reg a --length 64' '! reg b --length 64' 'info' >"$T/b1"

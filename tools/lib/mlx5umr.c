@@ -233,6 +233,20 @@ int mlx5umr_destroy_mkey(struct mlx5umr_mkey *mkey)
 	return 0;
 }
 
+/* The key the kernel returned; 0 from a kernel without out_key. */
+static void set_key(struct mlx5umr_mkey *mkey, uint32_t key)
+{
+	if (key) {
+		mkey->lkey = key;
+		mkey->rkey = key;
+	}
+}
+
+static uint32_t key_flags(uint32_t flags)
+{
+	return flags & MLX5UMR_NEW_KEY ? MLX5_UMR_IOC_NEW_KEY : 0;
+}
+
 static int configure(struct mlx5umr_mkey *mkey,
 		     struct mlx5_umr_ioc_configure *cmd)
 {
@@ -244,13 +258,22 @@ static int configure(struct mlx5umr_mkey *mkey,
 	if (ret)
 		return fail(ret);
 	mkey->length = cmd->out_length;
+	set_key(mkey, cmd->out_key);
 	return 0;
 }
 
 int mlx5umr_mkey_configure_list(struct mlx5umr_mkey *mkey, uint32_t access,
 				uint32_t num_sges, const struct ibv_sge *sge)
 {
+	return mlx5umr_mkey_configure_list_ex(mkey, access, 0, num_sges, sge);
+}
+
+int mlx5umr_mkey_configure_list_ex(struct mlx5umr_mkey *mkey, uint32_t access,
+				   uint32_t flags, uint32_t num_sges,
+				   const struct ibv_sge *sge)
+{
 	struct mlx5_umr_ioc_configure cmd = {
+		.flags = key_flags(flags),
 		.access = access,
 		.layout = MLX5_UMR_IOC_LAYOUT_LIST,
 		.num_entries = num_sges,
@@ -259,6 +282,8 @@ int mlx5umr_mkey_configure_list(struct mlx5umr_mkey *mkey, uint32_t access,
 	uint32_t i;
 	int ret;
 
+	if (flags & ~MLX5UMR_NEW_KEY)
+		return fail(EOPNOTSUPP);
 	ent = calloc(num_sges ? num_sges : 1, sizeof(*ent));
 	if (!ent)
 		return fail(ENOMEM);
@@ -278,7 +303,19 @@ int mlx5umr_mkey_configure_interleaved(struct mlx5umr_mkey *mkey,
 				       uint32_t num_interleaved,
 				       const struct mlx5dv_mr_interleaved *data)
 {
+	return mlx5umr_mkey_configure_interleaved_ex(mkey, access, 0,
+						     repeat_count,
+						     num_interleaved, data);
+}
+
+int mlx5umr_mkey_configure_interleaved_ex(struct mlx5umr_mkey *mkey,
+					  uint32_t access, uint32_t flags,
+					  uint32_t repeat_count,
+					  uint32_t num_interleaved,
+					  const struct mlx5dv_mr_interleaved *data)
+{
 	struct mlx5_umr_ioc_configure cmd = {
+		.flags = key_flags(flags),
 		.access = access,
 		.layout = MLX5_UMR_IOC_LAYOUT_INTERLEAVED,
 		.num_entries = num_interleaved,
@@ -288,6 +325,8 @@ int mlx5umr_mkey_configure_interleaved(struct mlx5umr_mkey *mkey,
 	uint32_t i;
 	int ret;
 
+	if (flags & ~MLX5UMR_NEW_KEY)
+		return fail(EOPNOTSUPP);
 	/* Copied: the padding of the caller's array need not be zero. */
 	ent = calloc(num_interleaved ? num_interleaved : 1, sizeof(*ent));
 	if (!ent)
@@ -306,16 +345,25 @@ int mlx5umr_mkey_configure_interleaved(struct mlx5umr_mkey *mkey,
 
 int mlx5umr_mkey_invalidate(struct mlx5umr_mkey *mkey)
 {
+	return mlx5umr_mkey_invalidate_ex(mkey, 0);
+}
+
+int mlx5umr_mkey_invalidate_ex(struct mlx5umr_mkey *mkey, uint32_t flags)
+{
 	struct mlx5_umr_ioc_invalidate cmd = {
 		.size = sizeof(cmd),
 		.handle = mkey->handle,
+		.flags = key_flags(flags),
 	};
 	int ret;
 
+	if (flags & ~MLX5UMR_NEW_KEY)
+		return fail(EOPNOTSUPP);
 	ret = do_ioctl(mkey->context, MLX5_UMR_IOCTL_INVALIDATE, &cmd);
 	if (ret)
 		return fail(ret);
 	mkey->length = 0;
+	set_key(mkey, cmd.out_key);
 	return 0;
 }
 

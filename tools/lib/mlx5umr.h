@@ -63,6 +63,15 @@ enum {
 	MLX5UMR_MKEY_REMOTE_INVALIDATE = 1 << 0,
 };
 
+/*
+ * Flags of the _ex configure and invalidate calls: install a fresh, random
+ * key byte; mkey->lkey and mkey->rkey then hold the new key and the old
+ * one is refused (ib_update_fast_reg_key() per registration, as NVMe-oF).
+ */
+enum {
+	MLX5UMR_NEW_KEY = 1 << 0,
+};
+
 /* Flags of mlx5umr_xfer(). */
 enum {
 	MLX5UMR_XFER_WRITE = 1 << 0,	/* else a read */
@@ -129,6 +138,16 @@ int mlx5umr_mkey_configure_interleaved(struct mlx5umr_mkey *mkey,
 				       uint32_t num_interleaved,
 				       const struct mlx5dv_mr_interleaved *data);
 int mlx5umr_mkey_invalidate(struct mlx5umr_mkey *mkey);
+/* As above, with MLX5UMR_NEW_KEY in @flags. */
+int mlx5umr_mkey_configure_list_ex(struct mlx5umr_mkey *mkey, uint32_t access,
+				   uint32_t flags, uint32_t num_sges,
+				   const struct ibv_sge *sge);
+int mlx5umr_mkey_configure_interleaved_ex(struct mlx5umr_mkey *mkey,
+					  uint32_t access, uint32_t flags,
+					  uint32_t repeat_count,
+					  uint32_t num_interleaved,
+					  const struct mlx5dv_mr_interleaved *data);
+int mlx5umr_mkey_invalidate_ex(struct mlx5umr_mkey *mkey, uint32_t flags);
 
 /*
  * A batch: consecutive configure and invalidate requests on distinct mkeys

@@ -599,6 +599,7 @@ static int cmd_configure(const struct opts *o)
 	static struct mlx5dv_mr_interleaved il[MAX_ENTRIES];
 	uint32_t access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
 			  IBV_ACCESS_REMOTE_READ;
+	uint32_t kflags;
 	bool list;
 	u64 repeat;
 	struct obj *ob;
@@ -642,13 +643,18 @@ static int cmd_configure(const struct opts *o)
 			il[i].lkey = key;
 		}
 	}
+	kflags = opt(o, "new-key") ? MLX5UMR_NEW_KEY : 0;
+	if (deferring && kflags)
+		return usage_err("configure", "--new-key is not deferred");
 	if (deferring)
 		return defer_configure(ob, list, access, repeat, n, sge, il);
 	if (list)
-		ret = mlx5umr_mkey_configure_list(ob->mk, access, n, sge);
+		ret = mlx5umr_mkey_configure_list_ex(ob->mk, access, kflags, n,
+						     sge);
 	else
-		ret = mlx5umr_mkey_configure_interleaved(ob->mk, access, repeat,
-							 n, il);
+		ret = mlx5umr_mkey_configure_interleaved_ex(ob->mk, access,
+							    kflags, repeat,
+							    n, il);
 	if (ret)
 		return report_errno("configure", ret, false);
 	print_configured(ob, list, access, repeat, n);
@@ -669,14 +675,16 @@ static void print_configured(const struct obj *ob, bool list, uint32_t access,
 		jnum("entries", n, false);
 		jnum("repeat", repeat, false);
 		jstr("access", acc, false);
+		jnum("key", ob->mk->rkey, false);
 		jnum("length", ob->mk->length, true);
 		printf("}\n");
 	} else if (list) {
-		printf("%s: list of %d entries, %llu bytes, access %s\n",
-		       ob->name, n, (u64)ob->mk->length, acc);
+		printf("%s: list of %d entries, %llu bytes, access %s, key 0x%08x\n",
+		       ob->name, n, (u64)ob->mk->length, acc, ob->mk->rkey);
 	} else {
-		printf("%s: interleaved, %d entries x %llu cycles, %llu bytes, access %s\n",
-		       ob->name, n, repeat, (u64)ob->mk->length, acc);
+		printf("%s: interleaved, %d entries x %llu cycles, %llu bytes, ",
+		       ob->name, n, repeat, (u64)ob->mk->length);
+		printf("access %s, key 0x%08x\n", acc, ob->mk->rkey);
 	}
 }
 
@@ -691,9 +699,12 @@ static int cmd_invalidate(const struct opts *o)
 	if (!ob || ob->kind != OBJ_MKEY)
 		return usage_err("invalidate", "%s is not an mkey of this session",
 				 o->pos[0]);
+	if (deferring && opt(o, "new-key"))
+		return usage_err("invalidate", "--new-key is not deferred");
 	if (deferring)
 		return defer_invalidate(ob);
-	ret = mlx5umr_mkey_invalidate(ob->mk);
+	ret = mlx5umr_mkey_invalidate_ex(ob->mk, opt(o, "new-key") ?
+					 MLX5UMR_NEW_KEY : 0);
 	if (ret)
 		return report_errno("invalidate", ret, false);
 	print_invalidated(ob);
@@ -703,7 +714,8 @@ static int cmd_invalidate(const struct opts *o)
 static void print_invalidated(const struct obj *ob)
 {
 	if (json)
-		printf("{\"cmd\":\"invalidate\",\"name\":\"%s\"}\n", ob->name);
+		printf("{\"cmd\":\"invalidate\",\"name\":\"%s\",\"key\":%u}\n",
+		       ob->name, ob->mk->rkey);
 	else
 		printf("%s: invalidated\n", ob->name);
 }
@@ -903,17 +915,19 @@ static const struct cmd cmds[] = {
 	  "Allocate an indirect mkey for up to N entries (default 16).\n",
 	  "remote-invalidate", { "max-entries", "remote-invalidate", NULL } },
 	{ "configure", cmd_configure,
-	  "configure list MKEY [--access A] MR[+OFF]:LEN...\n"
-	  "       configure interleaved MKEY --repeat N [--access A] MR[+OFF]:COUNT:SKIP...",
+	  "configure list MKEY [--access A] [--new-key] MR[+OFF]:LEN...\n"
+	  "       configure interleaved MKEY --repeat N [--access A] [--new-key] MR[+OFF]:COUNT:SKIP...",
 	  "Give MKEY a layout. MR is a registered buffer of this session\n"
 	  "(OFF bytes into it) or a raw key number (OFF is then the address).\n"
 	  "A list concatenates the entries (mlx5dv_wr_set_mkey_layout_list);\n"
 	  "interleaved repeats N cycles of COUNT bytes taken, SKIP skipped\n"
-	  "(mlx5dv_wr_set_mkey_layout_interleaved). Access defaults to lw,rw,rr.\n",
-	  "", { "access", "repeat", NULL } },
-	{ "invalidate", cmd_invalidate, "invalidate MKEY",
-	  "Move MKEY back to the free state; accesses through it then fail.\n",
-	  "", { NULL } },
+	  "(mlx5dv_wr_set_mkey_layout_interleaved). Access defaults to lw,rw,rr.\n"
+	  "--new-key installs a fresh random key byte: the old key is refused.\n",
+	  "new-key", { "access", "repeat", "new-key", NULL } },
+	{ "invalidate", cmd_invalidate, "invalidate MKEY [--new-key]",
+	  "Move MKEY back to the free state; accesses through it then fail.\n"
+	  "--new-key also installs a fresh random key byte.\n",
+	  "new-key", { "new-key", NULL } },
 	{ "destroy", cmd_destroy, "destroy NAME",
 	  "Destroy an object (deregister memory, free an mkey).\n",
 	  "", { NULL } },
@@ -1098,8 +1112,10 @@ static bool batchable(int argc, char **argv, bool must_fail)
 	if (must_fail || batch_off ||
 	    (strcmp(argv[0], "configure") && strcmp(argv[0], "invalidate")))
 		return false;
+	/* a batch request cannot rotate its key: run those lines alone */
 	for (i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h") ||
+		    !strcmp(argv[i], "--new-key"))
 			return false;
 	if (!ubatch) {
 		if (ensure_open())

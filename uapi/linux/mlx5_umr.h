@@ -230,6 +230,16 @@ struct mlx5_umr_ioc_interleaved {
 	__u32 __reserved;
 };
 
+/* Flags of MLX5_UMR_IOCTL_CONFIGURE and MLX5_UMR_IOCTL_INVALIDATE. */
+enum mlx5_umr_ioc_key_flags {
+	/*
+	 * Install a fresh, random key byte (same mkey index), returned in
+	 * out_key: the old key no longer names the mkey, for the HCA (a peer
+	 * using it gets a remote access error) and for this file.
+	 */
+	MLX5_UMR_IOC_NEW_KEY = 1 << 0,
+};
+
 enum mlx5_umr_ioc_layout {
 	MLX5_UMR_IOC_LAYOUT_LIST = 1,		/* struct mlx5_umr_ioc_sge[] */
 	MLX5_UMR_IOC_LAYOUT_INTERLEAVED = 2,	/* struct mlx5_umr_ioc_interleaved[] */
@@ -241,7 +251,7 @@ enum mlx5_umr_ioc_layout {
  *	mlx5dv_wr_set_mkey_access_flags() and one layout setter)
  * @size: sizeof(struct mlx5_umr_ioc_configure)
  * @handle: an indirect mkey of this file
- * @flags: must be 0
+ * @flags: MLX5_UMR_IOC_NEW_KEY
  * @access: MLX5_UMR_IOC_ACCESS_*
  * @layout: enum mlx5_umr_ioc_layout
  * @num_entries: entries at @entries, not 0
@@ -249,6 +259,8 @@ enum mlx5_umr_ioc_layout {
  * @__reserved: must be 0
  * @entries: user pointer to the entry array, 8-byte aligned
  * @out_length: bytes the mkey now covers; its addresses are zero based
+ * @out_key: the mkey's key now (a new one with MLX5_UMR_IOC_NEW_KEY)
+ * @__reserved2: must be 0
  *
  * The mkey's address space is the concatenation of the entries (list) or of
  * @repeat_count cycles over the entries (interleaved).
@@ -264,6 +276,8 @@ struct mlx5_umr_ioc_configure {
 	__u32 __reserved;
 	__aligned_u64 entries;
 	__aligned_u64 out_length;
+	__u32 out_key;
+	__u32 __reserved2;
 };
 
 #define MLX5_UMR_IOCTL_CONFIGURE _IO(MLX5_UMR_IOC_TYPE, MLX5_UMR_CMD_CONFIGURE)
@@ -273,8 +287,10 @@ struct mlx5_umr_ioc_configure {
  *	indirect mkey back to the free state (local invalidation)
  * @size: sizeof(struct mlx5_umr_ioc_invalidate)
  * @handle: an indirect mkey of this file
- * @flags: must be 0
+ * @flags: MLX5_UMR_IOC_NEW_KEY
  * @__reserved: must be 0
+ * @out_key: the mkey's key now (a new one with MLX5_UMR_IOC_NEW_KEY)
+ * @__reserved2: must be 0
  *
  * Afterwards every access through the key fails, and the memory its
  * layout named may be destroyed.
@@ -284,6 +300,8 @@ struct mlx5_umr_ioc_invalidate {
 	__u32 handle;
 	__u32 flags;
 	__u32 __reserved;
+	__u32 out_key;
+	__u32 __reserved2;
 };
 
 #define MLX5_UMR_IOCTL_INVALIDATE _IO(MLX5_UMR_IOC_TYPE, MLX5_UMR_CMD_INVALIDATE)
