@@ -11,7 +11,9 @@
  *
  * Copyright (c) 2026 The mlx5-umr authors.
  */
+#include <linux/kmemleak.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/uaccess.h>
 
 #include "uapi_priv.h"
@@ -281,6 +283,32 @@ static int umr_config_parse(struct umr_uctx *ctx,
 				     &c->length);
 }
 
+static int umr_ref_cmp(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)*(struct umr_uobj * const *)a;
+	uintptr_t y = (uintptr_t)*(struct umr_uobj * const *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Keep one reference per registration in @refs[@n], dropping the others.
+ * Return: the entries left.
+ */
+static u32 umr_refs_dedup(struct umr_uobj **refs, u32 n)
+{
+	u32 i, k = 0;
+
+	sort(refs, n, sizeof(*refs), umr_ref_cmp, NULL);
+	for (i = 0; i < n; i++) {
+		if (k && refs[k - 1] == refs[i])
+			umr_uobj_put(refs[i]);
+		else
+			refs[k++] = refs[i];
+	}
+	return k;
+}
+
 /*
  * Post the request and move references: on success the new layout's
  * replace the old one's (left in @c->refs to be dropped); when the HCA may
@@ -314,13 +342,14 @@ static int umr_config_exec(struct umr_uctx *ctx, struct umr_umkey *mk,
 		/*
 		 * The HCA failed it or did not answer: it may or may not have
 		 * applied the new layout. Keep both layouts' memory until a
-		 * later request succeeds.
+		 * later request succeeds, one reference per registration, so
+		 * that failures repeated do not grow the list.
 		 */
 		memcpy(both, mk->refs, mk->nrefs * sizeof(*both));
 		memcpy(both + mk->nrefs, c->refs, n * sizeof(*both));
 		kvfree(mk->refs);
 		mk->refs = both;
-		mk->nrefs += n;
+		mk->nrefs = umr_refs_dedup(both, mk->nrefs + n);
 		kvfree(c->refs);
 		c->refs = NULL;
 	}
@@ -421,10 +450,19 @@ int umr_cmd_invalidate(struct umr_ucmd *ucmd)
 	return ret ?: umr_ucmd_respond(ucmd);
 }
 
-/* Called once the object is unreachable: nobody else holds @mk. */
+/*
+ * Called once the object is unreachable: nobody else holds @mk. When the
+ * HCA refused to destroy the mkey it may still reach what its layout
+ * names: the references are kept for good, so those registrations stay
+ * pinned (umr_mr_free()).
+ */
 void umr_mkey_free(struct umr_uctx *ctx, struct umr_umkey *mk)
 {
-	mlx5_umr_free_mkey(mk->obj.mkey);
+	if (mlx5_umr_free_mkey(mk->obj.mkey)) {
+		atomic_inc(&ctx->ud->leaked);
+		kmemleak_not_leak(mk->refs);
+		mk->refs = NULL;
+	}
 	if (mk->refs)
 		umr_put_refs(mk->refs, mk->nrefs);
 	mutex_destroy(&mk->lock);

@@ -9,6 +9,7 @@
  *
  * Copyright (c) 2026 The mlx5-umr authors.
  */
+#include <linux/kmemleak.h>
 #include <linux/mm.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
@@ -67,6 +68,19 @@ static int umr_mr_pin(struct umr_umr *mr)
 	if (ret)
 		umr_mr_unpin(mr);
 	return ret;
+}
+
+/*
+ * The HCA may still reach the pages (an mkey it refused to destroy maps
+ * them): keep them pinned, mapped and charged, for good. A leak beats
+ * letting the device write memory the kernel reuses.
+ */
+static void umr_mr_leak(struct umr_udev *ud, struct umr_umr *mr)
+{
+	atomic_inc(&ud->leaked);
+	pr_err_ratelimited("%s: keeping %lu pages pinned: the HCA may still use them\n",
+			   ud->name, mr->npages);
+	kmemleak_not_leak(mr);
 }
 
 static int umr_mr_account(struct umr_umr *mr)
@@ -198,7 +212,11 @@ int umr_cmd_reg_mr(struct umr_ucmd *ucmd)
 	return 0;
 
 err_mkey:
-	mlx5_umr_free_mkey(mkey);
+	if (mlx5_umr_free_mkey(mkey)) {
+		/* It may still map the pages: keep them pinned and mapped. */
+		umr_mr_leak(ud, mr);
+		return ret;
+	}
 err_unmap:
 	mlx5_umr_dma_unmap_sg(ud->dev, &mr->sgt.sgt, DMA_BIDIRECTIONAL);
 err_unpin:
@@ -211,18 +229,25 @@ err_mm:
 	return ret;
 }
 
-/* Called once the object is unreachable and no layout names it. */
+/*
+ * Called once the object is unreachable. A layout still naming it is one
+ * whose mkey the HCA refused to destroy (umr_mkey_free()).
+ */
 void umr_mr_free(struct umr_uctx *ctx, struct umr_umr *mr)
 {
 	struct umr_udev *ud = ctx->ud;
+	bool named = refcount_read(&mr->obj.users) > 1;
 
+	atomic64_sub(mr->npages, &ctx->pinned);
+	atomic64_sub(mr->npages, &ud->pinned);
 	/* The HCA stops using the pages before they are unmapped. */
-	mlx5_umr_free_mkey(mr->obj.mkey);
+	if (mlx5_umr_free_mkey(mr->obj.mkey) || named) {
+		umr_mr_leak(ud, mr);
+		return;
+	}
 	mlx5_umr_dma_unmap_sg(ud->dev, &mr->sgt.sgt, DMA_BIDIRECTIONAL);
 	umr_mr_unpin(mr);
 	atomic64_sub(mr->npages, &mr->mm->pinned_vm);
-	atomic64_sub(mr->npages, &ctx->pinned);
-	atomic64_sub(mr->npages, &ud->pinned);
 	mmdrop(mr->mm);
 	kfree(mr);
 }

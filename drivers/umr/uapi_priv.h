@@ -40,6 +40,7 @@
  * @node: on umr_udevs, under umr_udevs_lock
  * @nobjs: live objects of all files
  * @pinned: pages pinned by all files
+ * @leaked: objects kept, never freed, because the HCA may still use them
  */
 struct umr_udev {
 	struct mlx5_umr_dev *dev;
@@ -54,6 +55,7 @@ struct umr_udev {
 	struct list_head node;
 	atomic_t nobjs;
 	atomic64_t pinned;
+	atomic_t leaked;
 };
 
 /**
