@@ -1127,6 +1127,41 @@ TEST_F(umr, hca_error_keeps_references)
 }
 
 /*
+ * The HCA refuses DESTROY_MKEY: the registration's mkey may still be live
+ * with the user's remote rights, so its pages are never unpinned or
+ * unmapped under it (they stay, for good); the handle is gone. Not a
+ * fixture test: those check that nothing stays pinned.
+ */
+TEST(failed_destroy_mkey_keeps_pins)
+{
+	long long maps0;
+	char path[256];
+	long pin0;
+	__u8 *b;
+	__u32 h;
+	int fd;
+
+	ASSERT_EQ(0, umr_find_dev(path, sizeof(path)));
+	fd = umr_open();
+	ASSERT_LE(0, fd);
+	b = umr_map(4 * PAGE, 0x5c);
+	ASSERT_NE(NULL, b);
+	pin0 = umr_vm_pinned_kb();
+	ASSERT_EQ(0, umr_reg(fd, b, 4 * PAGE, UMR_ACCESS_ALL3, &h, NULL));
+	EXPECT_EQ(pin0 + 4 * PAGE / 1024, umr_vm_pinned_kb());
+	maps0 = umr_fake_counter(path, "sg_maps");
+	/* MLX5_CMD_OP_DESTROY_MKEY, MLX5_CMD_STAT_BAD_RES_STATE_ERR */
+	if (umr_fake_knob(path, "fail_cmd", "0x202 0x9 0x1"))
+		SKIP(close(fd); return, "needs the fake's debugfs");
+	EXPECT_EQ(0, umr_destroy(fd, h));
+	EXPECT_EQ(-ENOENT, umr_destroy(fd, h));
+	EXPECT_EQ(pin0 + 4 * PAGE / 1024, umr_vm_pinned_kb());
+	EXPECT_EQ(maps0, umr_fake_counter(path, "sg_maps"));
+	close(fd);
+	EXPECT_EQ(pin0 + 4 * PAGE / 1024, umr_vm_pinned_kb());
+}
+
+/*
  * The HCA goes away under an open file with live objects: everything is
  * released at once (pins included), the file answers ENODEV until closed.
  * Runs last: it unloads and reloads the fake HCA.
@@ -1137,6 +1172,7 @@ TEST_F(umr, hot_remove)
 					self->key1 };
 	struct mlx5_umr_ioc_info info;
 	__u32 h;
+	int i;
 
 	if (!umr_loaded_fake)
 		SKIP(return, "mlx5_umr_fake was loaded by someone else");
@@ -1151,6 +1187,9 @@ TEST_F(umr, hot_remove)
 	self->fd = -1;
 	ASSERT_EQ(0, umr_load_fake());
 	ASSERT_EQ(0, umr_find_dev(self->path, sizeof(self->path)));
+	/* a new HCA: what the old one kept (failed_destroy_*) is gone */
+	for (i = 0; i < 3; i++)
+		self->hca0[i] = umr_fake_counter(self->path, hca_counters[i]);
 }
 
 TEST_HARNESS_MAIN
