@@ -9,12 +9,15 @@
  * Copyright (c) 2026 The mlx5-umr authors.
  */
 #include <linux/fs.h>
+#include <linux/capability.h>
 #include <linux/module.h>
+#include <linux/nospec.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
 #include "uapi_priv.h"
 #include "wr_rules.h"
+#include "xlt.h"
 
 /* Protects umr_udevs. */
 static DEFINE_MUTEX(umr_udevs_lock);
@@ -64,6 +67,41 @@ int umr_check_access(struct umr_udev *ud, u32 access)
 	return mlx5_umr_rule_atomic(mlx5_umr_dev_caps(ud->dev), access);
 }
 
+/**
+ * umr_max_entries() - the most entries of a list layout, and of an mkey
+ * @ud: the device
+ *
+ * The device's KLM list and one work request's translation (rule 11); an
+ * interleaved layout takes one less (rule 15).
+ */
+u32 umr_max_entries(struct umr_udev *ud)
+{
+	return min_t(u32, mlx5_umr_dev_caps(ud->dev)->max_klm_entries,
+		     MLX5_UMR_XLT_MAX_KLMS);
+}
+
+/**
+ * umr_exec() - run one UMR work request for a file
+ * @ctx: the file
+ * @wr: the request
+ *
+ * A file has at most MLX5_UMR_IOC_MAX_FD_INFLIGHT requests on the shared
+ * queue, so that it cannot fill it and starve kernel users. Waiting for a
+ * slot is interruptible: nothing was posted yet.
+ *
+ * Return: the request's result, or -EINTR.
+ */
+int umr_exec(struct umr_uctx *ctx, struct mlx5_umr_wr *wr)
+{
+	int ret;
+
+	if (down_interruptible(&ctx->inflight))
+		return -EINTR;
+	ret = mlx5_umr_exec(ctx->ud->dev, wr, UMR_UAPI_TIMEOUT_MS);
+	up(&ctx->inflight);
+	return ret ?: wr->status;
+}
+
 /* What rule 8 lets through, as MLX5_UMR_IOCTL_INFO reports it. */
 static u32 umr_access_caps(struct umr_udev *ud)
 {
@@ -88,17 +126,28 @@ static int umr_cmd_info(struct umr_ucmd *ucmd)
 	if (cmd->__reserved || cmd->__reserved2)
 		return -EINVAL;
 	cmd->out_flags = fake ? MLX5_UMR_IOC_INFO_FAKE : 0;
-	cmd->out_max_entries = caps->max_klm_entries;
+	cmd->out_max_entries = umr_max_entries(ud);
+	cmd->out_max_interleaved_entries = cmd->out_max_entries - 1;
 	cmd->out_max_inline_entries = caps->max_inline_entries;
 	cmd->out_access = umr_access_caps(ud);
 	cmd->out_fd_objects = atomic_read(&ctx->nobjs);
-	cmd->out_dev_objects = atomic_read(&ud->nobjs);
 	cmd->out_fd_pinned_pages = atomic64_read(&ctx->pinned);
-	cmd->out_dev_pinned_pages = atomic64_read(&ud->pinned);
+	/* Other users' activity only for the administrator. */
+	cmd->out_dev_objects = 0;
+	cmd->out_dev_pinned_pages = 0;
+	if (capable(CAP_SYS_ADMIN)) {
+		cmd->out_dev_objects = atomic_read(&ud->nobjs);
+		cmd->out_dev_pinned_pages = atomic64_read(&ud->pinned);
+	}
 	cmd->out_max_xfer = fake ? UMR_UAPI_MAX_XFER : 0;
 	memset(cmd->out_name, 0, sizeof(cmd->out_name));
 	strscpy(cmd->out_name, mlx5_umr_dev_name(ud->dev),
 		sizeof(cmd->out_name));
+	cmd->out_max_reg_pages = MLX5_UMR_IOC_MAX_REG_PAGES;
+	cmd->out_max_fd_mkeys = MLX5_UMR_IOC_MAX_FD_MKEYS;
+	cmd->out_max_fd_inflight = MLX5_UMR_IOC_MAX_FD_INFLIGHT;
+	cmd->out_max_fd_xlt_bytes = MLX5_UMR_IOC_MAX_FD_XLT_BYTES;
+	cmd->out_fd_xlt_bytes = atomic64_read(&ctx->xlt_bytes);
 	return umr_ucmd_respond(ucmd);
 }
 
@@ -170,7 +219,9 @@ static long umr_fops_ioctl(struct file *filp, unsigned int cmd,
 	if (_IOC_TYPE(cmd) != MLX5_UMR_IOC_TYPE || nr < MLX5_UMR_IOC_BASE ||
 	    nr - MLX5_UMR_IOC_BASE >= ARRAY_SIZE(umr_ioctl_ops))
 		return -ENOTTY;
-	op = &umr_ioctl_ops[nr - MLX5_UMR_IOC_BASE];
+	/* No speculative load past the table (Spectre v1). */
+	op = &umr_ioctl_ops[array_index_nospec(nr - MLX5_UMR_IOC_BASE,
+					       ARRAY_SIZE(umr_ioctl_ops))];
 	if (op->ioctl_num != cmd)
 		return -ENOTTY;
 
@@ -188,6 +239,9 @@ static long umr_fops_ioctl(struct file *filp, unsigned int cmd,
 	down_read(&ud->rwsem);
 	ret = ud->dead ? -ENODEV : op->execute(&ucmd);
 	up_read(&ud->rwsem);
+	/* A firmware status is not an errno userspace knows (mlx5_umr.h). */
+	if (ret == -EREMOTEIO)
+		ret = -EIO;
 	return ret;
 }
 
@@ -205,11 +259,12 @@ static int umr_fops_open(struct inode *inode, struct file *filp)
 					   struct umr_udev, misc);
 	struct umr_uctx *ctx;
 
-	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL_ACCOUNT);
 	if (!ctx)
 		return -ENOMEM;
-	xa_init_flags(&ctx->objs, XA_FLAGS_ALLOC1);
-	xa_init(&ctx->keys);
+	xa_init_flags(&ctx->objs, XA_FLAGS_ALLOC1 | XA_FLAGS_ACCOUNT);
+	xa_init_flags(&ctx->keys, XA_FLAGS_ACCOUNT);
+	sema_init(&ctx->inflight, MLX5_UMR_IOC_MAX_FD_INFLIGHT);
 	ctx->ud = ud;
 
 	mutex_lock(&ud->lock);

@@ -18,12 +18,38 @@
 
 #include "uapi_priv.h"
 #include "wr_rules.h"
+#include "xlt.h"
+
+/*
+ * Indirect mkeys take device objects and contiguous coherent memory that no
+ * memory cgroup is charged for: bounded per file (mlx5_umr.h, Limits).
+ */
+static int umr_mkey_charge(struct umr_uctx *ctx, u64 xlt_bytes)
+{
+	if (atomic_inc_return(&ctx->nmkeys) > MLX5_UMR_IOC_MAX_FD_MKEYS)
+		goto err_count;
+	if (atomic64_add_return(xlt_bytes, &ctx->xlt_bytes) >
+	    MLX5_UMR_IOC_MAX_FD_XLT_BYTES)
+		goto err_bytes;
+	return 0;
+
+err_bytes:
+	atomic64_sub(xlt_bytes, &ctx->xlt_bytes);
+err_count:
+	atomic_dec(&ctx->nmkeys);
+	return -ENOSPC;
+}
+
+static void umr_mkey_uncharge(struct umr_uctx *ctx, u64 xlt_bytes)
+{
+	atomic64_sub(xlt_bytes, &ctx->xlt_bytes);
+	atomic_dec(&ctx->nmkeys);
+}
 
 int umr_cmd_alloc_mkey(struct umr_ucmd *ucmd)
 {
 	struct mlx5_umr_ioc_alloc_mkey *cmd = ucmd->cmd;
 	struct umr_uctx *ctx = ucmd->ctx;
-	const struct mlx5_umr_caps *caps = mlx5_umr_dev_caps(ctx->ud->dev);
 	struct mlx5_umr_mkey *mkey;
 	struct umr_umkey *mk;
 	u32 flags = 0;
@@ -33,20 +59,27 @@ int umr_cmd_alloc_mkey(struct umr_ucmd *ucmd)
 		return -EOPNOTSUPP;
 	if (cmd->__reserved || !cmd->max_entries)
 		return -EINVAL;
-	if (cmd->max_entries > caps->max_klm_entries)
+	if (cmd->max_entries > umr_max_entries(ctx->ud))
 		return -ENOSPC;
 	if (cmd->flags & MLX5_UMR_IOC_MKEY_REMOTE_INVALIDATE)
 		flags |= MLX5_UMR_MKEY_REMOTE_INVALIDATE;
 
-	mk = kzalloc(sizeof(*mk), GFP_KERNEL);
+	mk = kzalloc(sizeof(*mk), GFP_KERNEL_ACCOUNT);
 	if (!mk)
 		return -ENOMEM;
 	mutex_init(&mk->lock);
 	mk->obj.type = UMR_UOBJ_MKEY;
+	/* The table mlx5_umr_alloc_mkey() sizes: max_entries + 1, by 4. */
+	mk->xlt_bytes = (u64)ALIGN(cmd->max_entries + 1,
+				   MLX5_UMR_KLM_NUM_ENTRIES_ALIGNMENT) *
+			sizeof(struct mlx5_klm);
+	ret = umr_mkey_charge(ctx, mk->xlt_bytes);
+	if (ret)
+		goto err_free;
 	mkey = mlx5_umr_alloc_mkey(ctx->ud->dev, cmd->max_entries, flags);
 	if (IS_ERR_OR_NULL(mkey)) {
 		ret = mkey ? PTR_ERR(mkey) : -ENOMEM;
-		goto err_free;
+		goto err_uncharge;
 	}
 	mk->obj.mkey = mkey;
 	ret = umr_uobj_insert(ctx, &mk->obj);
@@ -64,7 +97,10 @@ int umr_cmd_alloc_mkey(struct umr_ucmd *ucmd)
 	return 0;
 
 err_mkey:
+	/* Not configured yet: nothing to keep should its destroy fail. */
 	mlx5_umr_free_mkey(mkey);
+err_uncharge:
+	umr_mkey_uncharge(ctx, mk->xlt_bytes);
 err_free:
 	mutex_destroy(&mk->lock);
 	kfree(mk);
@@ -248,9 +284,12 @@ static int umr_config_check_capacity(struct umr_uctx *ctx,
 static int umr_config_copy(const struct mlx5_umr_ioc_configure *cmd,
 			   struct umr_config *c)
 {
-	c->uent = kvmalloc_array(cmd->num_entries, c->esize, GFP_KERNEL);
-	c->kent = kvmalloc_array(cmd->num_entries, c->ksize, GFP_KERNEL);
-	c->refs = kvcalloc(cmd->num_entries, sizeof(*c->refs), GFP_KERNEL);
+	c->uent = kvmalloc_array(cmd->num_entries, c->esize,
+				 GFP_KERNEL_ACCOUNT);
+	c->kent = kvmalloc_array(cmd->num_entries, c->ksize,
+				 GFP_KERNEL_ACCOUNT);
+	c->refs = kvcalloc(cmd->num_entries, sizeof(*c->refs),
+			   GFP_KERNEL_ACCOUNT);
 	if (!c->uent || !c->kent || !c->refs)
 		return -ENOMEM;
 	if (copy_from_user(c->uent, u64_to_user_ptr(cmd->entries),
@@ -323,9 +362,7 @@ static int umr_config_exec(struct umr_uctx *ctx, struct umr_umkey *mk,
 	int ret;
 
 	lockdep_assert_held(&mk->lock);
-	ret = mlx5_umr_exec(ctx->ud->dev, &c->wr, UMR_UAPI_TIMEOUT_MS);
-	if (!ret)
-		ret = c->wr.status;
+	ret = umr_exec(ctx, &c->wr);
 	if (!ret) {
 		/* The old layout's references are dropped by the caller. */
 		old = mk->refs;
@@ -365,7 +402,7 @@ static int umr_config_apply(struct umr_uctx *ctx, struct umr_umkey *mk,
 
 	mutex_lock(&mk->lock);
 	both = kvmalloc_array((size_t)mk->nrefs + n, sizeof(*both),
-			      GFP_KERNEL);
+			      GFP_KERNEL_ACCOUNT);
 	if (both)
 		ret = umr_config_exec(ctx, mk, c, n, both, nput);
 	else
@@ -433,9 +470,7 @@ int umr_cmd_invalidate(struct umr_ucmd *ucmd)
 	wr.mkey = obj->mkey;
 	wr.op = MLX5_UMR_OP_INVALIDATE;
 	mutex_lock(&mk->lock);
-	ret = mlx5_umr_exec(ctx->ud->dev, &wr, UMR_UAPI_TIMEOUT_MS);
-	if (!ret)
-		ret = wr.status;
+	ret = umr_exec(ctx, &wr);
 	if (!ret) {
 		refs = mk->refs;
 		nrefs = mk->nrefs;
@@ -458,6 +493,7 @@ int umr_cmd_invalidate(struct umr_ucmd *ucmd)
  */
 void umr_mkey_free(struct umr_uctx *ctx, struct umr_umkey *mk)
 {
+	umr_mkey_uncharge(ctx, mk->xlt_bytes);
 	if (mlx5_umr_free_mkey(mk->obj.mkey)) {
 		atomic_inc(&ctx->ud->leaked);
 		kmemleak_not_leak(mk->refs);

@@ -17,6 +17,11 @@
 #include <linux/uaccess.h>
 
 #include "uapi_priv.h"
+#include "xlt.h"
+
+/* The uapi's limit is what one REG_PAGES work request can describe. */
+static_assert(MLX5_UMR_IOC_MAX_REG_PAGES ==
+	      MLX5_UMR_XLT_MAX_BYTES / sizeof(struct mlx5_mtt));
 
 static void umr_mr_unpin(struct umr_umr *mr)
 {
@@ -27,27 +32,43 @@ static void umr_mr_unpin(struct umr_umr *mr)
 		unpin_user_page_range_dirty_lock(sg_page(sg),
 						 DIV_ROUND_UP(sg->length,
 							      PAGE_SIZE),
-						 true);
+						 mr->dir != DMA_TO_DEVICE);
 	sg_free_append_table(&mr->sgt);
 }
 
-static int umr_mr_pin(struct umr_umr *mr)
+/*
+ * Pinned for write only when the mkey's access lets the HCA write, as
+ * ib_umem_get() does: read-only memory can be registered for reading.
+ */
+static int umr_mr_pin(struct umr_umr *mr, u32 access)
 {
+	unsigned int gup = FOLL_LONGTERM;
 	unsigned long left = mr->npages;
 	unsigned long cur = mr->iova & PAGE_MASK;
 	struct page **list;
 	int pinned, ret = 0;
 
+	mr->dir = DMA_TO_DEVICE;
+	if (access & (MLX5_UMR_IOC_ACCESS_LOCAL_WRITE |
+		      MLX5_UMR_IOC_ACCESS_REMOTE_WRITE |
+		      MLX5_UMR_IOC_ACCESS_REMOTE_ATOMIC)) {
+		gup |= FOLL_WRITE;
+		mr->dir = DMA_BIDIRECTIONAL;
+	}
 	list = (struct page **)__get_free_page(GFP_KERNEL);
 	if (!list)
 		return -ENOMEM;
 
 	while (left) {
+		if (fatal_signal_pending(current)) {
+			ret = -EINTR;
+			break;
+		}
 		cond_resched();
 		pinned = pin_user_pages_fast(cur,
 					     min_t(unsigned long, left,
 						   PAGE_SIZE / sizeof(*list)),
-					     FOLL_WRITE | FOLL_LONGTERM, list);
+					     gup, list);
 		if (pinned <= 0) {
 			ret = pinned ?: -EFAULT;
 			break;
@@ -58,7 +79,7 @@ static int umr_mr_pin(struct umr_umr *mr)
 		ret = sg_alloc_append_table_from_pages(&mr->sgt, list, pinned,
 						       0, pinned << PAGE_SHIFT,
 						       PAGE_SIZE, left,
-						       GFP_KERNEL);
+						       GFP_KERNEL_ACCOUNT);
 		if (ret) {
 			unpin_user_pages(list, pinned);
 			break;
@@ -97,7 +118,7 @@ static int umr_mr_account(struct umr_umr *mr)
 }
 
 /* Point the MTT mkey at the mapped pages (an XLT update). */
-static int umr_mr_post(struct mlx5_umr_dev *dev, struct umr_umr *mr,
+static int umr_mr_post(struct umr_uctx *ctx, struct umr_umr *mr,
 		       u32 access)
 {
 	struct mlx5_umr_wr wr = {};
@@ -106,7 +127,7 @@ static int umr_mr_post(struct mlx5_umr_dev *dev, struct umr_umr *mr,
 	unsigned long i = 0;
 	int ret;
 
-	addrs = kvmalloc_array(mr->npages, sizeof(*addrs), GFP_KERNEL);
+	addrs = kvmalloc_array(mr->npages, sizeof(*addrs), GFP_KERNEL_ACCOUNT);
 	if (!addrs)
 		return -ENOMEM;
 	for_each_sgtable_dma_page(&mr->sgt.sgt, &it, 0) {
@@ -130,9 +151,7 @@ static int umr_mr_post(struct mlx5_umr_dev *dev, struct umr_umr *mr,
 	wr.pages.offset = offset_in_page(mr->iova);
 	wr.pages.iova = mr->iova;
 	wr.pages.length = mr->length;
-	ret = mlx5_umr_exec(dev, &wr, UMR_UAPI_TIMEOUT_MS);
-	if (!ret)
-		ret = wr.status;
+	ret = umr_exec(ctx, &wr);
 out:
 	kvfree(addrs);
 	return ret;
@@ -162,11 +181,12 @@ int umr_cmd_reg_mr(struct umr_ucmd *ucmd)
 		return -EOVERFLOW;
 	if (end > TASK_SIZE)
 		return -EFAULT;
+	/* One work request's translation; before anything is pinned. */
 	if ((PAGE_ALIGN(end) - (cmd->addr & PAGE_MASK)) >> PAGE_SHIFT >
-	    U32_MAX)
-		return -EINVAL;
+	    MLX5_UMR_IOC_MAX_REG_PAGES)
+		return -ENOSPC;
 
-	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL_ACCOUNT);
 	if (!mr)
 		return -ENOMEM;
 	mr->obj.type = UMR_UOBJ_MR;
@@ -179,10 +199,10 @@ int umr_cmd_reg_mr(struct umr_ucmd *ucmd)
 	ret = umr_mr_account(mr);
 	if (ret)
 		goto err_mm;
-	ret = umr_mr_pin(mr);
+	ret = umr_mr_pin(mr, cmd->access);
 	if (ret)
 		goto err_account;
-	ret = mlx5_umr_dma_map_sg(ud->dev, &mr->sgt.sgt, DMA_BIDIRECTIONAL);
+	ret = mlx5_umr_dma_map_sg(ud->dev, &mr->sgt.sgt, mr->dir);
 	if (ret)
 		goto err_unpin;
 	mkey = mlx5_umr_alloc_mtt_mkey(ud->dev, mr->npages, 0);
@@ -191,7 +211,7 @@ int umr_cmd_reg_mr(struct umr_ucmd *ucmd)
 		goto err_unmap;
 	}
 	mr->obj.mkey = mkey;
-	ret = umr_mr_post(ud->dev, mr, cmd->access);
+	ret = umr_mr_post(ctx, mr, cmd->access);
 	if (ret)
 		goto err_mkey;
 	ret = umr_uobj_insert(ctx, &mr->obj);
@@ -218,7 +238,7 @@ err_mkey:
 		return ret;
 	}
 err_unmap:
-	mlx5_umr_dma_unmap_sg(ud->dev, &mr->sgt.sgt, DMA_BIDIRECTIONAL);
+	mlx5_umr_dma_unmap_sg(ud->dev, &mr->sgt.sgt, mr->dir);
 err_unpin:
 	umr_mr_unpin(mr);
 err_account:
@@ -245,7 +265,7 @@ void umr_mr_free(struct umr_uctx *ctx, struct umr_umr *mr)
 		umr_mr_leak(ud, mr);
 		return;
 	}
-	mlx5_umr_dma_unmap_sg(ud->dev, &mr->sgt.sgt, DMA_BIDIRECTIONAL);
+	mlx5_umr_dma_unmap_sg(ud->dev, &mr->sgt.sgt, mr->dir);
 	umr_mr_unpin(mr);
 	atomic64_sub(mr->npages, &mr->mm->pinned_vm);
 	mmdrop(mr->mm);

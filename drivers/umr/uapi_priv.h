@@ -16,6 +16,7 @@
 #include <linux/refcount.h>
 #include <linux/rwsem.h>
 #include <linux/scatterlist.h>
+#include <linux/semaphore.h>
 #include <linux/xarray.h>
 #include <linux/mlx5_umr.h>
 #include <uapi/linux/mlx5_umr.h>
@@ -67,6 +68,10 @@ struct umr_udev {
  * @node: on @ud->ctxs, under @ud->lock
  * @nobjs: live objects
  * @pinned: pinned pages
+ * @nmkeys: live indirect mkeys, at most MLX5_UMR_IOC_MAX_FD_MKEYS
+ * @xlt_bytes: their translation bytes, at most
+ *	MLX5_UMR_IOC_MAX_FD_XLT_BYTES
+ * @inflight: work request slots left of MLX5_UMR_IOC_MAX_FD_INFLIGHT
  */
 struct umr_uctx {
 	struct umr_udev *ud;
@@ -75,6 +80,9 @@ struct umr_uctx {
 	struct list_head node;
 	atomic_t nobjs;
 	atomic64_t pinned;
+	atomic_t nmkeys;
+	atomic64_t xlt_bytes;
+	struct semaphore inflight;
 };
 
 enum umr_uobj_type {
@@ -106,6 +114,7 @@ struct umr_uobj {
  * @npages: pinned pages, as accounted to @mm->pinned_vm
  * @mm: the address space that was charged
  * @sgt: the pinned pages, mapped for the HCA
+ * @dir: DMA_TO_DEVICE when the HCA may only read them (pinned read-only)
  */
 struct umr_umr {
 	struct umr_uobj obj;
@@ -114,6 +123,7 @@ struct umr_umr {
 	unsigned long npages;
 	struct mm_struct *mm;
 	struct sg_append_table sgt;
+	enum dma_data_direction dir;
 };
 
 /**
@@ -123,6 +133,7 @@ struct umr_umr {
  * @refs: the registrations the current layout names, one reference each
  * @nrefs: entries in @refs
  * @length: bytes the current layout covers, 0 when free
+ * @xlt_bytes: translation bytes charged to the file for it
  */
 struct umr_umkey {
 	struct umr_uobj obj;
@@ -130,6 +141,7 @@ struct umr_umkey {
 	struct umr_uobj **refs;
 	u32 nrefs;
 	u64 length;
+	u64 xlt_bytes;
 };
 
 /**
@@ -150,6 +162,8 @@ struct umr_ucmd {
 
 int umr_ucmd_respond(struct umr_ucmd *ucmd);
 int umr_check_access(struct umr_udev *ud, u32 access);
+u32 umr_max_entries(struct umr_udev *ud);
+int umr_exec(struct umr_uctx *ctx, struct mlx5_umr_wr *wr);
 
 int umr_uobj_insert(struct umr_uctx *ctx, struct umr_uobj *obj);
 void umr_uobj_publish(struct umr_uctx *ctx, struct umr_uobj *obj);

@@ -147,7 +147,8 @@ static void fd_no_leak(struct __test_metadata *_metadata,
 /*
  * iommufd's TEST_LENGTH, plus the reserved field. @init builds a valid
  * command; @ok checks and undoes a successful one, @fail cleans up after a
- * refused one. Every structure's first version is its current size.
+ * refused one. A structure's first version is its current size unless
+ * @min_size says otherwise.
  */
 struct len_case {
 	unsigned long ioctl;
@@ -159,6 +160,7 @@ struct len_case {
 		   struct _test_data_umr *self, void *cmd);
 	void (*fail)(struct __test_metadata *_metadata,
 		     struct _test_data_umr *self, void *cmd);
+	__u32 min_size;		/* first version, when not @size */
 };
 
 static void run_length(struct __test_metadata *_metadata,
@@ -187,7 +189,9 @@ static void run_length(struct __test_metadata *_metadata,
 	for (k = 0; k < ARRAY_SIZE(bad); k++) {
 		memset(&buf, 0, sizeof(buf));
 		c->init(_metadata, self, buf.raw);
-		*size = bad[k].zero ? 0 : c->size + bad[k].delta;
+		*size = bad[k].zero ? 0 :
+			(bad[k].delta < 0 && c->min_size ? c->min_size :
+			 c->size) + bad[k].delta;
 		if (bad[k].tail)
 			buf.raw[c->size + 7] = 1;
 		if (bad[k].reserved)
@@ -240,6 +244,8 @@ TEST_F(umr, length_info)
 		MLX5_UMR_IOCTL_INFO, sizeof(struct mlx5_umr_ioc_info),
 		offsetof(struct mlx5_umr_ioc_info, __reserved),
 		info_init, info_ok, NULL,
+		/* the first version ended with out_name */
+		offsetof(struct mlx5_umr_ioc_info, out_max_interleaved_entries),
 	};
 
 	run_length(_metadata, self, &c);
@@ -633,6 +639,186 @@ TEST_F(umr, too_many_entries)
 	EXPECT_EQ(-ENOMEM, umr_config_il(self->fd, small, il, 2, 1, NULL));
 	EXPECT_EQ(0, umr_config_il(self->fd, small, il, 1, 1, NULL));
 	EXPECT_EQ(0, umr_destroy(self->fd, small));
+	EXPECT_NO_LEAK(0, 0);
+}
+
+/*
+ * INFO reports the real limits: an mkey of out_max_entries takes a list of
+ * that many entries and an interleaved layout of
+ * out_max_interleaved_entries; ALLOC_MKEY refuses more (ENOSPC), and a
+ * layout beyond them is ENOMEM, as documented.
+ */
+TEST_F(umr, entry_limits_consistent)
+{
+	__u32 max = self->info0.out_max_entries, i, h;
+	struct mlx5_umr_ioc_interleaved *il;
+	struct mlx5_umr_ioc_sge *sge;
+
+	ASSERT_LT(8, max);
+	EXPECT_EQ(max - 1, self->info0.out_max_interleaved_entries);
+	sge = calloc(max + 1, sizeof(*sge));
+	il = calloc(max + 1, sizeof(*il));
+	ASSERT_NE(NULL, sge);
+	ASSERT_NE(NULL, il);
+	for (i = 0; i <= max; i++) {
+		sge[i] = (struct mlx5_umr_ioc_sge){
+			(uintptr_t)self->buf1 + i % BUF_LEN, 1, self->key1 };
+		il[i] = (struct mlx5_umr_ioc_interleaved){
+			.addr = (uintptr_t)self->buf1 + i % BUF_LEN,
+			.bytes_count = 1, .lkey = self->key1 };
+	}
+	EXPECT_EQ(-ENOSPC, umr_alloc(self->fd, max + 1, &h, NULL));
+	ASSERT_EQ(0, umr_alloc(self->fd, max, &h, NULL));
+	EXPECT_EQ(0, umr_config_list(self->fd, h, sge, max, NULL));
+	EXPECT_EQ(-ENOMEM, umr_config_list(self->fd, h, sge, max + 1, NULL));
+	EXPECT_EQ(0, umr_config_il(self->fd, h, il, max - 1, 1, NULL));
+	EXPECT_EQ(-ENOMEM, umr_config_il(self->fd, h, il, max, 1, NULL));
+	EXPECT_EQ(0, umr_destroy(self->fd, h));
+	free(sge);
+	free(il);
+	EXPECT_NO_LEAK(0, 0);
+}
+
+/*
+ * A registration larger than MLX5_UMR_IOC_MAX_REG_PAGES is ENOSPC before
+ * anything is pinned (the range need not even be mapped); a firmware
+ * status never reaches userspace (EIO, not EREMOTEIO).
+ */
+TEST_F(umr, registration_limits)
+{
+	__u8 *hole = (__u8 *)(uintptr_t)(64 * PAGE);
+	struct mlx5_umr_ioc_info info;
+
+	ASSERT_EQ(0, umr_info(self->fd, &info));
+	EXPECT_EQ(MLX5_UMR_IOC_MAX_REG_PAGES, info.out_max_reg_pages);
+	EXPECT_EQ(-ENOSPC, umr_reg(self->fd, hole,
+				   (MLX5_UMR_IOC_MAX_REG_PAGES + 1ULL) * PAGE,
+				   UMR_ACCESS_ALL3, NULL, NULL));
+	EXPECT_EQ(-ENOSPC, umr_reg(self->fd, hole + 1,
+				   MLX5_UMR_IOC_MAX_REG_PAGES * (__u64)PAGE,
+				   UMR_ACCESS_ALL3, NULL, NULL));
+	/* at the limit it is the memory that is missing */
+	EXPECT_EQ(-EFAULT, umr_reg(self->fd, hole,
+				   MLX5_UMR_IOC_MAX_REG_PAGES * (__u64)PAGE,
+				   UMR_ACCESS_ALL3, NULL, NULL));
+	EXPECT_NO_LEAK(0, 0);
+	/* MLX5_CMD_OP_CREATE_MKEY, MLX5_CMD_STAT_BAD_PARAM_ERR */
+	if (umr_fake_knob(self->path, "fail_cmd", "0x200 0x3 0x1"))
+		SKIP(return, "needs the fake's debugfs");
+	EXPECT_EQ(-EIO, umr_reg(self->fd, self->buf1, 64, UMR_ACCESS_ALL3,
+				NULL, NULL));
+	EXPECT_NO_LEAK(0, 0);
+}
+
+/*
+ * Read-only memory registered for reading works (pinned without
+ * FOLL_WRITE, as ib_umem_get() does); asking for write access to it is
+ * EFAULT.
+ */
+TEST_F(umr, read_only_memory)
+{
+	__u8 *b = umr_map(2 * PAGE, 0x6d), out[64];
+	__u32 h, key;
+
+	ASSERT_NE(NULL, b);
+	fill_pat(b, 2 * PAGE, 5);
+	ASSERT_EQ(0, mprotect(b, 2 * PAGE, PROT_READ));
+	EXPECT_EQ(-EFAULT, umr_reg(self->fd, b, 2 * PAGE,
+				   MLX5_UMR_IOC_ACCESS_LOCAL_WRITE, NULL,
+				   NULL));
+	EXPECT_NO_LEAK(0, 0);
+	ASSERT_EQ(0, umr_reg(self->fd, b, 2 * PAGE,
+			     MLX5_UMR_IOC_ACCESS_REMOTE_READ, &h, &key));
+	EXPECT_NO_LEAK(1, 2);
+	/* the HCA reads what is there */
+	ASSERT_EQ(0, umr_xfer(self->fd, key, (uintptr_t)b + PAGE - 8, out,
+			      sizeof(out), 0));
+	EXPECT_EQ(0, memcmp(out, b + PAGE - 8, sizeof(out)));
+	EXPECT_EQ(0, umr_destroy(self->fd, h));
+	EXPECT_NO_LEAK(0, 0);
+}
+
+static int drop_cap(int cap)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2];
+
+	if (syscall(SYS_capget, &hdr, data))
+		return -1;
+	data[cap / 32].effective &= ~(1U << (cap % 32));
+	return syscall(SYS_capset, &hdr, data);
+}
+
+/* Device-wide counters only for CAP_SYS_ADMIN; the file's own for all. */
+TEST_F(umr, info_dev_counters_privileged)
+{
+	struct mlx5_umr_ioc_info info;
+	int status;
+	pid_t pid;
+
+	ASSERT_EQ(0, umr_info(self->fd, &info));
+	EXPECT_LE(self->objs, info.out_dev_objects);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		if (drop_cap(CAP_SYS_ADMIN) || umr_info(self->fd, &info))
+			_exit(10);
+		if (info.out_fd_objects != self->objs ||
+		    info.out_fd_pinned_pages != self->pages)
+			_exit(11);
+		if (info.out_dev_objects || info.out_dev_pinned_pages)
+			_exit(12);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+/*
+ * A file's indirect mkeys are bounded: by count and by translation bytes
+ * (kernel memory the device reads, not chargeable to a memory cgroup).
+ */
+TEST_F(umr, mkey_caps_per_file)
+{
+	__u32 max = self->info0.out_max_entries, n, h;
+	struct mlx5_umr_ioc_info info;
+	int fd2 = umr_open();
+	__u64 each;
+
+	ASSERT_LE(0, fd2);
+	ASSERT_EQ(0, umr_info(fd2, &info));
+	EXPECT_EQ(MLX5_UMR_IOC_MAX_FD_MKEYS, info.out_max_fd_mkeys);
+	EXPECT_EQ(MLX5_UMR_IOC_MAX_FD_XLT_BYTES, info.out_max_fd_xlt_bytes);
+	EXPECT_EQ(MLX5_UMR_IOC_MAX_FD_INFLIGHT, info.out_max_fd_inflight);
+	EXPECT_EQ(0, info.out_fd_xlt_bytes);
+	/* max_entries + 1 entries of 16 bytes, rounded up to 4 entries */
+	each = (((__u64)max + 1 + 3) & ~3ULL) * 16;
+	for (n = 0; n <= MLX5_UMR_IOC_MAX_FD_XLT_BYTES / each; n++)
+		if (umr_alloc(fd2, max, &h, NULL))
+			break;
+	EXPECT_EQ(MLX5_UMR_IOC_MAX_FD_XLT_BYTES / each, n);
+	EXPECT_EQ(-ENOSPC, umr_alloc(fd2, max, &h, NULL));
+	ASSERT_EQ(0, umr_info(fd2, &info));
+	EXPECT_EQ(n * each, info.out_fd_xlt_bytes);
+	/* another file is not affected */
+	ASSERT_EQ(0, umr_alloc(self->fd, max, &h, NULL));
+	EXPECT_EQ(0, umr_destroy(self->fd, h));
+	close(fd2);
+
+	fd2 = umr_open();
+	ASSERT_LE(0, fd2);
+	for (n = 0; n <= MLX5_UMR_IOC_MAX_FD_MKEYS; n++)
+		if (umr_alloc(fd2, 1, &h, NULL))
+			break;
+	EXPECT_EQ(MLX5_UMR_IOC_MAX_FD_MKEYS, n);
+	EXPECT_EQ(-ENOSPC, umr_alloc(fd2, 1, &h, NULL));
+	/* destroying one makes room again */
+	EXPECT_EQ(0, umr_destroy(fd2, h));
+	EXPECT_EQ(0, umr_alloc(fd2, 1, &h, NULL));
+	close(fd2);
 	EXPECT_NO_LEAK(0, 0);
 }
 

@@ -59,19 +59,47 @@
  *   registration its lkey names.
  * - EOVERFLOW: a range wraps the address space: addr + length, or the
  *   span of an interleaved entry over repeat_count cycles.
- * - ENOSPC: an mkey of more entries than the HCA supports.
+ * - ENOSPC: an mkey of more entries than INFO's out_max_entries; a
+ *   registration of more pages than MLX5_UMR_IOC_MAX_REG_PAGES (checked
+ *   before anything is pinned); a file that already holds
+ *   MLX5_UMR_IOC_MAX_FD_MKEYS indirect mkeys or whose indirect mkeys'
+ *   translation tables would exceed MLX5_UMR_IOC_MAX_FD_XLT_BYTES.
  * - EBUSY: the object is named by a configured layout or is in use by a
  *   concurrent ioctl.
  * - EFAULT: a user pointer is not mapped or not in user space (the
  *   structure, an entries array, the memory to register, a transfer
  *   buffer).
  * - ENOMEM: RLIMIT_MEMLOCK would be exceeded (without CAP_IPC_LOCK), or
- *   the kernel is out of memory; a layout of more entries than the mkey
- *   was allocated for, or than the HCA or one work request takes.
- * - EIO: the HCA completed the UMR work request with an error.
+ *   the kernel (or the file's memory cgroup) is out of memory; a layout of
+ *   more entries than the mkey was allocated for, or than INFO's
+ *   out_max_entries (a list) or out_max_interleaved_entries (an
+ *   interleaved layout).
+ * - EINTR: a signal arrived while the call waited for one of the file's
+ *   MLX5_UMR_IOC_MAX_FD_INFLIGHT work request slots; nothing was done.
+ * - EIO: the HCA completed the UMR work request with an error, or refused
+ *   a command (creating or destroying an mkey).
  * - ETIMEDOUT: the HCA did not complete the work request in time.
  * - ENODEV: the HCA was removed; the file can only be closed.
+ *
+ * No other errno is returned. After EIO or ETIMEDOUT from CONFIGURE or
+ * INVALIDATE the mkey may hold either layout: both layouts' registrations
+ * stay referenced until a later request on the mkey succeeds.
+ *
+ * Limits (also in MLX5_UMR_IOCTL_INFO). A file holds at most
+ * MLX5_UMR_IOC_MAX_FD_MKEYS indirect mkeys, whose translation tables (16
+ * bytes per entry, rounded up; kernel memory the device reads, which no
+ * memory cgroup can be charged for) total at most
+ * MLX5_UMR_IOC_MAX_FD_XLT_BYTES, and has at most
+ * MLX5_UMR_IOC_MAX_FD_INFLIGHT UMR work requests on the device's shared
+ * queue at a time (further calls wait, interruptibly), so that no file can
+ * exhaust the device or starve kernel users. A registration covers at most
+ * MLX5_UMR_IOC_MAX_REG_PAGES pages (one work request's translation):
+ * about 512 MiB with 4 KiB pages.
  */
+#define MLX5_UMR_IOC_MAX_REG_PAGES	131064
+#define MLX5_UMR_IOC_MAX_FD_MKEYS	4096
+#define MLX5_UMR_IOC_MAX_FD_XLT_BYTES	(64ULL << 20)
+#define MLX5_UMR_IOC_MAX_FD_INFLIGHT	16
 
 #define MLX5_UMR_IOC_TYPE	0xEE
 #define MLX5_UMR_IOC_BASE	0x80
@@ -103,17 +131,28 @@ enum mlx5_umr_ioc_info_flags {
  * @size: sizeof(struct mlx5_umr_ioc_info)
  * @flags: must be 0
  * @out_flags: MLX5_UMR_IOC_INFO_*
- * @out_max_entries: largest max_entries of MLX5_UMR_IOCTL_ALLOC_MKEY
+ * @out_max_entries: largest max_entries of MLX5_UMR_IOCTL_ALLOC_MKEY, and
+ *	the most entries of a list layout
  * @out_max_inline_entries: entries that fit inline in one work request
  * @out_access: MLX5_UMR_IOC_ACCESS_* bits this device grants
  * @out_fd_objects: live objects of this file
- * @out_dev_objects: live objects of all files of this device
+ * @out_dev_objects: live objects of all files of this device (0 without
+ *	CAP_SYS_ADMIN)
  * @__reserved: must be 0
  * @__reserved2: must be 0
  * @out_fd_pinned_pages: pages pinned by this file
- * @out_dev_pinned_pages: pages pinned by all files of this device
+ * @out_dev_pinned_pages: pages pinned by all files of this device (0
+ *	without CAP_SYS_ADMIN)
  * @out_max_xfer: largest length of MLX5_UMR_IOCTL_XFER (0 on real HCAs)
  * @out_name: device name, NUL terminated
+ * @out_max_interleaved_entries: the most entries of an interleaved layout
+ *	(one less than @out_max_entries: the repeat block header takes one)
+ * @out_max_reg_pages: MLX5_UMR_IOC_MAX_REG_PAGES
+ * @out_max_fd_mkeys: MLX5_UMR_IOC_MAX_FD_MKEYS
+ * @out_max_fd_inflight: MLX5_UMR_IOC_MAX_FD_INFLIGHT
+ * @out_max_fd_xlt_bytes: MLX5_UMR_IOC_MAX_FD_XLT_BYTES
+ * @out_fd_xlt_bytes: translation table bytes this file's indirect mkeys
+ *	hold
  */
 struct mlx5_umr_ioc_info {
 	__u32 size;
@@ -130,6 +169,12 @@ struct mlx5_umr_ioc_info {
 	__aligned_u64 out_dev_pinned_pages;
 	__aligned_u64 out_max_xfer;
 	char out_name[32];
+	__u32 out_max_interleaved_entries;
+	__u32 out_max_reg_pages;
+	__u32 out_max_fd_mkeys;
+	__u32 out_max_fd_inflight;
+	__aligned_u64 out_max_fd_xlt_bytes;
+	__aligned_u64 out_fd_xlt_bytes;
 };
 
 #define MLX5_UMR_IOCTL_INFO	_IO(MLX5_UMR_IOC_TYPE, MLX5_UMR_CMD_INFO)
