@@ -45,6 +45,18 @@ int umr_ucmd_respond(struct umr_ucmd *ucmd)
  */
 int umr_check_access(struct umr_udev *ud, u32 access)
 {
+	return umr_check_access_bits(access) ?:
+	       mlx5_umr_rule_atomic(mlx5_umr_dev_caps(ud->dev), access);
+}
+
+/**
+ * umr_check_access_bits() - umr_check_access() without the device's caps
+ * @access: from userspace
+ *
+ * Return: 0 or -EINVAL.
+ */
+int umr_check_access_bits(u32 access)
+{
 	int ret;
 
 	BUILD_BUG_ON(MLX5_UMR_IOC_ACCESS_LOCAL_WRITE !=
@@ -64,7 +76,7 @@ int umr_check_access(struct umr_udev *ud, u32 access)
 		       MLX5_UMR_ACCESS_REMOTE_ATOMIC)) &&
 	    !(access & MLX5_UMR_ACCESS_LOCAL_WRITE))
 		return -EINVAL;
-	return mlx5_umr_rule_atomic(mlx5_umr_dev_caps(ud->dev), access);
+	return 0;
 }
 
 /**
@@ -161,11 +173,19 @@ union umr_ucmd_buffer {
 	struct mlx5_umr_ioc_xfer xfer;
 };
 
+/*
+ * @prepare, optional, runs before the device lock is taken and does what
+ * may fault on user memory (pinning, copying entries in): a fault that
+ * blocks (userfaultfd, FUSE) then never holds up HCA removal or other
+ * files. @release undoes what @execute did not take over.
+ */
 struct umr_ioctl_op {
 	unsigned int size;
 	unsigned int min_size;
 	unsigned int ioctl_num;
 	int (*execute)(struct umr_ucmd *ucmd);
+	int (*prepare)(struct umr_ucmd *ucmd);
+	void (*release)(struct umr_ucmd *ucmd);
 };
 
 /* min_size is the first version of each structure: never change it. */
@@ -177,19 +197,30 @@ struct umr_ioctl_op {
 		.execute = _fn,						\
 	}
 
+#define UMR_IOCTL_OP_PREP(_nr, _ioctl, _fn, _prep, _rel, _struct, _last) \
+	[(_nr) - MLX5_UMR_IOC_BASE] = {					\
+		.size = sizeof(_struct),				\
+		.min_size = offsetofend(_struct, _last),		\
+		.ioctl_num = _ioctl,					\
+		.execute = _fn,						\
+		.prepare = _prep,					\
+		.release = _rel,					\
+	}
+
 static const struct umr_ioctl_op umr_ioctl_ops[] = {
 	UMR_IOCTL_OP(MLX5_UMR_CMD_INFO, MLX5_UMR_IOCTL_INFO,
 		     umr_cmd_info,
 		     struct mlx5_umr_ioc_info, out_name),
-	UMR_IOCTL_OP(MLX5_UMR_CMD_REG_MR, MLX5_UMR_IOCTL_REG_MR,
-		     umr_cmd_reg_mr,
-		     struct mlx5_umr_ioc_reg_mr, __reserved2),
+	UMR_IOCTL_OP_PREP(MLX5_UMR_CMD_REG_MR, MLX5_UMR_IOCTL_REG_MR,
+			  umr_cmd_reg_mr, umr_prep_reg_mr, umr_release_reg_mr,
+			  struct mlx5_umr_ioc_reg_mr, __reserved2),
 	UMR_IOCTL_OP(MLX5_UMR_CMD_ALLOC_MKEY, MLX5_UMR_IOCTL_ALLOC_MKEY,
 		     umr_cmd_alloc_mkey,
 		     struct mlx5_umr_ioc_alloc_mkey, __reserved),
-	UMR_IOCTL_OP(MLX5_UMR_CMD_CONFIGURE, MLX5_UMR_IOCTL_CONFIGURE,
-		     umr_cmd_configure,
-		     struct mlx5_umr_ioc_configure, out_length),
+	UMR_IOCTL_OP_PREP(MLX5_UMR_CMD_CONFIGURE, MLX5_UMR_IOCTL_CONFIGURE,
+			  umr_cmd_configure, umr_prep_configure,
+			  umr_release_configure,
+			  struct mlx5_umr_ioc_configure, out_length),
 	UMR_IOCTL_OP(MLX5_UMR_CMD_INVALIDATE, MLX5_UMR_IOCTL_INVALIDATE,
 		     umr_cmd_invalidate,
 		     struct mlx5_umr_ioc_invalidate, __reserved),
@@ -236,9 +267,20 @@ static long umr_fops_ioctl(struct file *filp, unsigned int cmd,
 	if (ret)
 		return ret;
 
-	down_read(&ud->rwsem);
-	ret = ud->dead ? -ENODEV : op->execute(&ucmd);
-	up_read(&ud->rwsem);
+	if (op->prepare) {
+		ret = op->prepare(&ucmd);
+		if (ret)
+			goto out;
+	}
+	/* Waiting for HCA removal to finish can be abandoned. */
+	ret = down_read_interruptible(&ud->rwsem);
+	if (!ret) {
+		ret = ud->dead ? -ENODEV : op->execute(&ucmd);
+		up_read(&ud->rwsem);
+	}
+	if (op->release)
+		op->release(&ucmd);
+out:
 	/* A firmware status is not an errno userspace knows (mlx5_umr.h). */
 	if (ret == -EREMOTEIO)
 		ret = -EIO;

@@ -280,21 +280,71 @@ static int umr_config_check_capacity(struct umr_uctx *ctx,
 	return mlx5_umr_rule_il_capacity(caps, mkey, cmd->num_entries);
 }
 
-/* Copy the user's entries in and allocate what the parse fills. */
-static int umr_config_copy(const struct mlx5_umr_ioc_configure *cmd,
+/**
+ * umr_prep_configure() - copy a layout's entries in before the device lock
+ * @ucmd: the ioctl
+ *
+ * The copy may fault for as long as userspace wants (userfaultfd, FUSE),
+ * so it happens before the device lock; its result (the copy, or the
+ * error) is reported in the order umr_cmd_configure() checks things.
+ *
+ * Return: 0.
+ */
+int umr_prep_configure(struct umr_ucmd *ucmd)
+{
+	const struct mlx5_umr_ioc_configure *cmd = ucmd->cmd;
+	size_t esize;
+	void *uent;
+
+	switch (cmd->layout) {
+	case MLX5_UMR_IOC_LAYOUT_LIST:
+		esize = sizeof(struct mlx5_umr_ioc_sge);
+		break;
+	case MLX5_UMR_IOC_LAYOUT_INTERLEAVED:
+		esize = sizeof(struct mlx5_umr_ioc_interleaved);
+		break;
+	default:
+		return 0;	/* refused later */
+	}
+	/* More than any mkey takes is refused later, by rule 11 or 15. */
+	if (!cmd->num_entries || cmd->num_entries > MLX5_UMR_XLT_MAX_KLMS)
+		return 0;
+	uent = kvmalloc_array(cmd->num_entries, esize, GFP_KERNEL_ACCOUNT);
+	if (!uent) {
+		ucmd->priv = ERR_PTR(-ENOMEM);
+		return 0;
+	}
+	if (copy_from_user(uent, u64_to_user_ptr(cmd->entries),
+			   (size_t)cmd->num_entries * esize)) {
+		kvfree(uent);
+		uent = ERR_PTR(-EFAULT);
+	}
+	ucmd->priv = uent;
+	return 0;
+}
+
+void umr_release_configure(struct umr_ucmd *ucmd)
+{
+	if (!IS_ERR(ucmd->priv))
+		kvfree(ucmd->priv);
+}
+
+/* Take the entries copied in and allocate what the parse fills. */
+static int umr_config_copy(struct umr_ucmd *ucmd,
+			   const struct mlx5_umr_ioc_configure *cmd,
 			   struct umr_config *c)
 {
-	c->uent = kvmalloc_array(cmd->num_entries, c->esize,
-				 GFP_KERNEL_ACCOUNT);
+	if (WARN_ON_ONCE(!ucmd->priv))
+		return -EINVAL;
+	if (IS_ERR(ucmd->priv))
+		return PTR_ERR(ucmd->priv);
 	c->kent = kvmalloc_array(cmd->num_entries, c->ksize,
 				 GFP_KERNEL_ACCOUNT);
 	c->refs = kvcalloc(cmd->num_entries, sizeof(*c->refs),
 			   GFP_KERNEL_ACCOUNT);
-	if (!c->uent || !c->kent || !c->refs)
+	if (!c->kent || !c->refs)
 		return -ENOMEM;
-	if (copy_from_user(c->uent, u64_to_user_ptr(cmd->entries),
-			   (size_t)cmd->num_entries * c->esize))
-		return -EFAULT;
+	c->uent = ucmd->priv;
 	return 0;
 }
 
@@ -400,7 +450,9 @@ static int umr_config_apply(struct umr_uctx *ctx, struct umr_umkey *mk,
 	struct umr_uobj **both;
 	int ret;
 
-	mutex_lock(&mk->lock);
+	/* Another configure of this mkey may take long: abandon the wait. */
+	if (mutex_lock_interruptible(&mk->lock))
+		return -EINTR;
 	both = kvmalloc_array((size_t)mk->nrefs + n, sizeof(*both),
 			      GFP_KERNEL_ACCOUNT);
 	if (both)
@@ -431,7 +483,7 @@ int umr_cmd_configure(struct umr_ucmd *ucmd)
 	c.wr.mkey = obj->mkey;
 
 	ret = umr_config_check_capacity(ctx, cmd, &c, obj->mkey) ?:
-	      umr_config_copy(cmd, &c) ?:
+	      umr_config_copy(ucmd, cmd, &c) ?:
 	      umr_config_parse(ctx, cmd, &c) ?:
 	      umr_config_apply(ctx, mk, &c, cmd->num_entries, &nput);
 	if (!ret) {
@@ -442,7 +494,7 @@ int umr_cmd_configure(struct umr_ucmd *ucmd)
 	if (c.refs)
 		umr_put_refs(c.refs, nput);
 	kvfree(c.kent);
-	kvfree(c.uent);
+	/* c.uent is ucmd->priv: umr_release_configure() frees it */
 	umr_uobj_put(obj);
 	return ret;
 }
@@ -469,7 +521,10 @@ int umr_cmd_invalidate(struct umr_ucmd *ucmd)
 
 	wr.mkey = obj->mkey;
 	wr.op = MLX5_UMR_OP_INVALIDATE;
-	mutex_lock(&mk->lock);
+	if (mutex_lock_interruptible(&mk->lock)) {
+		umr_uobj_put(obj);
+		return -EINTR;
+	}
 	ret = umr_exec(ctx, &wr);
 	if (!ret) {
 		refs = mk->refs;

@@ -157,12 +157,18 @@ out:
 	return ret;
 }
 
-int umr_cmd_reg_mr(struct umr_ucmd *ucmd)
+/**
+ * umr_prep_reg_mr() - REG_MR before the device lock: check, charge, pin
+ * @ucmd: the ioctl
+ *
+ * Pinning faults the pages in, which may block for as long as userspace
+ * wants (userfaultfd, FUSE): it must not hold the device lock.
+ *
+ * Return: 0 with @ucmd->priv the pinned registration, or -errno.
+ */
+int umr_prep_reg_mr(struct umr_ucmd *ucmd)
 {
 	struct mlx5_umr_ioc_reg_mr *cmd = ucmd->cmd;
-	struct umr_uctx *ctx = ucmd->ctx;
-	struct umr_udev *ud = ctx->ud;
-	struct mlx5_umr_mkey *mkey;
 	struct umr_umr *mr;
 	u64 end;
 	int ret;
@@ -171,7 +177,7 @@ int umr_cmd_reg_mr(struct umr_ucmd *ucmd)
 		return -EOPNOTSUPP;
 	if (cmd->__reserved || cmd->__reserved2)
 		return -EINVAL;
-	ret = umr_check_access(ud, cmd->access);
+	ret = umr_check_access_bits(cmd->access);
 	if (ret)
 		return ret;
 	if (!cmd->length)
@@ -202,9 +208,47 @@ int umr_cmd_reg_mr(struct umr_ucmd *ucmd)
 	ret = umr_mr_pin(mr, cmd->access);
 	if (ret)
 		goto err_account;
+	ucmd->priv = mr;
+	return 0;
+
+err_account:
+	atomic64_sub(mr->npages, &mr->mm->pinned_vm);
+err_mm:
+	mmdrop(mr->mm);
+	kfree(mr);
+	return ret;
+}
+
+/* Undo umr_prep_reg_mr() when umr_cmd_reg_mr() did not take it over. */
+void umr_release_reg_mr(struct umr_ucmd *ucmd)
+{
+	struct umr_umr *mr = ucmd->priv;
+
+	if (!mr)
+		return;
+	umr_mr_unpin(mr);
+	atomic64_sub(mr->npages, &mr->mm->pinned_vm);
+	mmdrop(mr->mm);
+	kfree(mr);
+}
+
+/* Under the device lock: map the pinned pages, give them an mkey. */
+int umr_cmd_reg_mr(struct umr_ucmd *ucmd)
+{
+	struct mlx5_umr_ioc_reg_mr *cmd = ucmd->cmd;
+	struct umr_umr *mr = ucmd->priv;
+	struct umr_uctx *ctx = ucmd->ctx;
+	struct umr_udev *ud = ctx->ud;
+	struct mlx5_umr_mkey *mkey;
+	int ret;
+
+	/* what the HCA supports (atomic) */
+	ret = umr_check_access(ud, cmd->access);
+	if (ret)
+		return ret;
 	ret = mlx5_umr_dma_map_sg(ud->dev, &mr->sgt.sgt, mr->dir);
 	if (ret)
-		goto err_unpin;
+		return ret;
 	mkey = mlx5_umr_alloc_mtt_mkey(ud->dev, mr->npages, 0);
 	if (IS_ERR_OR_NULL(mkey)) {
 		ret = mkey ? PTR_ERR(mkey) : -ENOMEM;
@@ -217,6 +261,8 @@ int umr_cmd_reg_mr(struct umr_ucmd *ucmd)
 	ret = umr_uobj_insert(ctx, &mr->obj);
 	if (ret)
 		goto err_mkey;
+	/* From here on the object owns the pages. */
+	ucmd->priv = NULL;
 	atomic64_add(mr->npages, &ctx->pinned);
 	atomic64_add(mr->npages, &ud->pinned);
 
@@ -234,18 +280,12 @@ int umr_cmd_reg_mr(struct umr_ucmd *ucmd)
 err_mkey:
 	if (mlx5_umr_free_mkey(mkey)) {
 		/* It may still map the pages: keep them pinned and mapped. */
+		ucmd->priv = NULL;
 		umr_mr_leak(ud, mr);
 		return ret;
 	}
 err_unmap:
 	mlx5_umr_dma_unmap_sg(ud->dev, &mr->sgt.sgt, mr->dir);
-err_unpin:
-	umr_mr_unpin(mr);
-err_account:
-	atomic64_sub(mr->npages, &mr->mm->pinned_vm);
-err_mm:
-	mmdrop(mr->mm);
-	kfree(mr);
 	return ret;
 }
 

@@ -151,6 +151,8 @@ struct umr_umkey {
  * @user_size: its size field
  * @cmd: the kernel copy (the larger of the two sizes is zero-filled)
  * @size: kernel size of the structure
+ * @priv: what the op's prepare step got from user memory before the
+ *	device lock (pinned pages, copied entries), or ERR_PTR(-errno)
  */
 struct umr_ucmd {
 	struct umr_uctx *ctx;
@@ -158,9 +160,11 @@ struct umr_ucmd {
 	u32 user_size;
 	void *cmd;
 	u32 size;
+	void *priv;
 };
 
 int umr_ucmd_respond(struct umr_ucmd *ucmd);
+int umr_check_access_bits(u32 access);
 int umr_check_access(struct umr_udev *ud, u32 access);
 u32 umr_max_entries(struct umr_udev *ud);
 int umr_exec(struct umr_uctx *ctx, struct mlx5_umr_wr *wr);
@@ -178,7 +182,11 @@ void umr_uobj_destroy_all(struct umr_uctx *ctx);
 void umr_mr_free(struct umr_uctx *ctx, struct umr_umr *mr);
 void umr_mkey_free(struct umr_uctx *ctx, struct umr_umkey *mk);
 
+int umr_prep_reg_mr(struct umr_ucmd *ucmd);
 int umr_cmd_reg_mr(struct umr_ucmd *ucmd);
+void umr_release_reg_mr(struct umr_ucmd *ucmd);
+int umr_prep_configure(struct umr_ucmd *ucmd);
+void umr_release_configure(struct umr_ucmd *ucmd);
 int umr_cmd_alloc_mkey(struct umr_ucmd *ucmd);
 int umr_cmd_configure(struct umr_ucmd *ucmd);
 int umr_cmd_invalidate(struct umr_ucmd *ucmd);

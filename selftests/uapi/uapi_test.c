@@ -15,8 +15,10 @@
 #include <stdint.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <poll.h>
 #include <sys/wait.h>
 #include <linux/capability.h>
+#include <linux/userfaultfd.h>
 
 #include "kselftest_harness.h"
 #include "umr_util.h"
@@ -1345,6 +1347,92 @@ TEST(failed_destroy_mkey_keeps_pins)
 	EXPECT_EQ(maps0, umr_fake_counter(path, "sg_maps"));
 	close(fd);
 	EXPECT_EQ(pin0 + 4 * PAGE / 1024, umr_vm_pinned_kb());
+}
+
+struct uffd_configure {
+	int fd;
+	__u32 mk;
+	void *entries;
+	int ret;
+};
+
+static void *uffd_configure_thread(void *arg)
+{
+	struct uffd_configure *a = arg;
+
+	a->ret = umr_config_list(a->fd, a->mk, a->entries, 1, NULL);
+	return NULL;
+}
+
+/*
+ * A CONFIGURE whose entries fault for as long as userspace wants
+ * (userfaultfd here, FUSE alike) holds no device lock: HCA removal
+ * completes meanwhile, and the ioctl then answers ENODEV. Unloads and
+ * reloads the fake HCA, as hot_remove does.
+ */
+TEST_F(umr, user_fault_holds_no_device_lock)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffd_configure a = { .fd = self->fd, .mk = self->mk };
+	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
+	struct uffdio_zeropage zero = { .mode = 0 };
+	struct pollfd pfd = { .events = POLLIN };
+	struct uffd_msg msg;
+	int uffd, status = -1, i;
+	bool removed = false;
+	pthread_t t;
+	pid_t pid;
+
+	if (!umr_loaded_fake)
+		SKIP(return, "mlx5_umr_fake was loaded by someone else");
+	uffd = syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+	if (uffd < 0)
+		SKIP(return, "no userfaultfd: %s", strerror(errno));
+	ASSERT_EQ(0, ioctl(uffd, UFFDIO_API, &api));
+	a.entries = mmap(NULL, PAGE, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, a.entries);
+	reg.range.start = (uintptr_t)a.entries;
+	reg.range.len = PAGE;
+	ASSERT_EQ(0, ioctl(uffd, UFFDIO_REGISTER, &reg));
+	ASSERT_EQ(0, pthread_create(&t, NULL, uffd_configure_thread, &a));
+	pfd.fd = uffd;
+	ASSERT_EQ(1, poll(&pfd, 1, 5000));
+	ASSERT_EQ(sizeof(msg), read(uffd, &msg, sizeof(msg)));
+	EXPECT_EQ(UFFD_EVENT_PAGEFAULT, msg.event);
+
+	/* the ioctl now waits in the fault: remove the HCA meanwhile */
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		execlp("rmmod", "rmmod", "mlx5_umr_fake", (char *)NULL);
+		_exit(127);
+	}
+	for (i = 0; i < 100 && !removed; i++) {
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			removed = true;
+		else
+			usleep(50 * 1000);
+	}
+	/* let the fault finish (zeroed entries), then the ioctl */
+	zero.range = reg.range;
+	ASSERT_EQ(0, ioctl(uffd, UFFDIO_ZEROPAGE, &zero));
+	pthread_join(t, NULL);
+	if (!removed)
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(removed) TH_LOG("removal waited for a user fault");
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
+	EXPECT_EQ(-ENODEV, a.ret);
+	close(uffd);
+	munmap(a.entries, PAGE);
+
+	EXPECT_EQ(self->vmpin0, umr_vm_pinned_kb());
+	EXPECT_EQ(0, close(self->fd));
+	self->fd = -1;
+	ASSERT_EQ(0, umr_load_fake());
+	ASSERT_EQ(0, umr_find_dev(self->path, sizeof(self->path)));
+	for (i = 0; i < 3; i++)
+		self->hca0[i] = umr_fake_counter(self->path, hca_counters[i]);
 }
 
 /*
