@@ -12,7 +12,10 @@
 
 #define ABI(cond) static_assert(cond, #cond)
 
-ABI(sizeof(struct mlx5_umr_ioc_info) == 96);
+ABI(sizeof(struct mlx5_umr_ioc_info) == 128);
+/* the first version ended with out_name, at 96 */
+ABI(offsetof(struct mlx5_umr_ioc_info, out_max_interleaved_entries) == 96);
+ABI(offsetof(struct mlx5_umr_ioc_info, out_max_fd_xlt_bytes) == 112);
 ABI(offsetof(struct mlx5_umr_ioc_info, out_fd_pinned_pages) == 40);
 ABI(offsetof(struct mlx5_umr_ioc_info, out_name) == 64);
 ABI(sizeof(struct mlx5_umr_ioc_reg_mr) == 48);
