@@ -3,7 +3,18 @@
 # mlx5-umr top-level Makefile. Kernel objects are described in Kbuild;
 # this file drives kbuild, the userspace tools and the test bed.
 #
-#   make              build every module against KDIR
+#   make              build the production modules against KDIR: the
+#                     service (mlx5_umr.ko) and the hardware backend
+#                     (mlx5_umr_hw.ko)
+#   make MLX5_UMR_TESTING=1
+#                     the test build: the service with its test interface
+#                     (test ioctls, test-only exports), the fake HCA
+#                     (mlx5_umr_fake.ko), the sample ULP (mlx5_umr_sample.ko),
+#                     and the KUnit suites and the benchmark on a KUnit
+#                     kernel. Give it to `make install` too to install them.
+#   make install      the modules of the build (updates/mlx5-umr), the tools
+#   make install-headers  <linux/mlx5_umr.h> only (the test ioctls'
+#                     drivers/umr/uapi_testing.h is never installed)
 #   make check        every test: KUnit on UML, selftests in a QEMU VM (each
 #                     on both supported kernel lines, 6.1 and 6.12), the DKMS
 #                     round trip and the test bed's own proofs
@@ -45,6 +56,7 @@ clean:
 	-$(MAKE) -C selftests clean
 	rm -rf build
 
+# MLX5_UMR_TESTING=1 on the command line reaches kbuild through MAKEFLAGS.
 install: modules
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=updates/mlx5-umr modules_install
 	test ! -f tools/Makefile || $(MAKE) -C tools install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)

@@ -19,6 +19,7 @@
 #include <linux/mlx5/cq.h>
 #include <linux/mlx5_umr_hca.h>
 #include <linux/mlx5_umr_fake.h>
+#include <linux/mlx5_umr_testing.h>
 
 #define FAKE_RESD_IDX		(MLX5_UMR_FAKE_RESD_LKEY >> 8)
 #define FAKE_FIRST_MKEY_IDX	(FAKE_RESD_IDX + 1)

@@ -66,8 +66,8 @@ static void fdp_teardown(struct fdp *d)
 static int fdp_xfer(struct fdp *d, u32 key, u64 off, void *buf, size_t len,
 		    bool write, bool remote)
 {
-	return d->ft->hca->ops->test_xfer(d->ft->hca, key, off, buf, len,
-					  write, remote);
+	return mlx5_umr_fake_xfer(d->ft->fake, key, off, buf, len, write,
+				  remote);
 }
 
 /* Configure d->key with @xlt and enable it with @access and @len. */

@@ -114,7 +114,11 @@ static const struct mlx5_umr_hca_ops fake_ops = {
 	.free_uar = fake_free_uar,
 	.write_db = fake_write_db,
 	.internal_error = fake_internal_error,
-	.test_xfer = fake_test_xfer,
+};
+
+/* The data path tests drive through keys (MLX5_UMR_TESTING). */
+static const struct mlx5_umr_test_hca_ops fake_test_ops = {
+	.xfer = fake_test_xfer,
 };
 
 /**
@@ -216,7 +220,7 @@ struct mlx5_umr_fake *mlx5_umr_fake_create(const struct mlx5_umr_fake_attr *attr
 	fake_debugfs_add(fd);
 
 	if (attr->flags & MLX5_UMR_FAKE_F_REGISTER) {
-		err = mlx5_umr_register_hca(&fd->hca);
+		err = mlx5_umr_register_test_hca(&fd->hca, &fake_test_ops);
 		if (err)
 			goto err_del;
 		fd->registered = true;
@@ -541,3 +545,4 @@ MODULE_DESCRIPTION("Fake mlx5 HCA (software model) for the mlx5 UMR service");
 MODULE_AUTHOR("The mlx5-umr authors");
 MODULE_LICENSE("Dual BSD/GPL");
 MODULE_IMPORT_NS(MLX5_UMR);
+MODULE_IMPORT_NS(MLX5_UMR_TESTING);

@@ -849,12 +849,12 @@ static void ft_timer_fn(struct timer_list *t)
 	/* softirq context: the doorbell, the arm and the data path */
 	ft_arm(ftt->ft);
 	ft_post(ftt->ft, &ftt->nop, sizeof(ftt->nop), MLX5_OPCODE_NOP, true);
-	ftt->xfer = ftt->ft->hca->ops->test_xfer(ftt->ft->hca, 0x12345600, 0,
-						 &byte, 1, false, true);
+	ftt->xfer = mlx5_umr_fake_xfer(ftt->ft->fake, 0x12345600, 0, &byte, 1,
+				       false, true);
 	complete(&ftt->done);
 }
 
-/* write_db and test_xfer work from softirq context (lockdep is on). */
+/* write_db and the test data path work from softirq context (lockdep is on). */
 static void fake_wqe_softirq(struct kunit *test)
 {
 	struct ft_timer *ftt = kunit_kzalloc(test, sizeof(*ftt), GFP_KERNEL);
@@ -919,10 +919,10 @@ static int ft_stress_xfer(struct ft_stress *s, unsigned int i)
 	int err = 0;
 
 	memset(buf, i, sizeof(buf));
-	if (s->ft->hca->ops->test_xfer(s->ft->hca, s->key, i % 64, buf,
-				       sizeof(buf), true, false) ||
-	    s->ft->hca->ops->test_xfer(s->ft->hca, s->key, i % 64, buf,
-				       sizeof(buf), false, false) ||
+	if (mlx5_umr_fake_xfer(s->ft->fake, s->key, i % 64, buf, sizeof(buf),
+			       true, false) ||
+	    mlx5_umr_fake_xfer(s->ft->fake, s->key, i % 64, buf, sizeof(buf),
+			       false, false) ||
 	    memchr_inv(buf, i & 0xff, sizeof(buf)))
 		err = -EIO;
 	cond_resched();

@@ -308,7 +308,8 @@ int fake_test_xfer(struct mlx5_umr_hca *hca, u32 key, u64 offset, void *buf,
  * @write: RDMA WRITE into the memory, else RDMA READ from it
  * @remote: access as a remote peer (RR/RW needed), else locally (LR/LW)
  *
- * Same as hca->ops->test_xfer. Context: any; does not sleep.
+ * Same as the fake's test hook (struct mlx5_umr_test_hca_ops.xfer).
+ * Context: any; does not sleep.
  * Return: 0, the CQE syndrome the requester would see
  * (MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR or _LOCAL_PROT_ERR), or -errno.
  */

@@ -4,7 +4,7 @@
  *
  * Per device it keeps a small pool of indirect mkeys. Per I/O it DMA-maps
  * the request's scatterlist, points one pooled mkey at it through the
- * device-address key (caps->reserved_lkey; MLX5_UMR_LAYOUT_SGT) with the
+ * device-address key (caps->dma_lkey; MLX5_UMR_LAYOUT_SGT) with the
  * access the transfer needs, and hands out the rkey. When the I/O
  * completes it posts the invalidation asynchronously (as a ULP does from
  * its completion handler), then unmaps and returns the mkey to the pool
@@ -198,7 +198,7 @@ err_slot:
 	sample_put_slot(io);
 	return ERR_PTR(err);
 }
-EXPORT_SYMBOL_NS_GPL(mlx5_umr_sample_map, MLX5_UMR_INTERNAL);
+EXPORT_SYMBOL_NS_GPL(mlx5_umr_sample_map, MLX5_UMR_TESTING);
 
 static void sample_unmap_work(struct work_struct *work)
 {
@@ -254,7 +254,7 @@ int mlx5_umr_sample_unmap(struct mlx5_umr_sample_io *io,
 	wr->done = sample_inval_done;
 	return mlx5_umr_post(io->sdev->dev, &wr, 1);
 }
-EXPORT_SYMBOL_NS_GPL(mlx5_umr_sample_unmap, MLX5_UMR_INTERNAL);
+EXPORT_SYMBOL_NS_GPL(mlx5_umr_sample_unmap, MLX5_UMR_TESTING);
 
 static void sample_free_pool(struct mlx5_umr_sample_dev *sdev)
 {

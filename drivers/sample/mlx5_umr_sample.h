@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * mlx5-umr sample ULP: what an NVMe-oF or iSER target does per I/O with
- * the UMR service. Exported for its KUnit test (MLX5_UMR_INTERNAL).
+ * the UMR service. Exported for its KUnit test (MLX5_UMR_TESTING).
  *
  * Copyright (c) 2026 The mlx5-umr authors.
  */

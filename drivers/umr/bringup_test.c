@@ -366,10 +366,10 @@ static void bu_check_bringup(struct kunit *test)
 	MLX5_SET(mkc, mkc, lr, 1);
 	MLX5_SET(mkc, mkc, pd, c->pdn);
 	MLX5_SET(mkc, mkc, qpn, 0xffffff);
-	MLX5_SET(mkc, mkc, mkey_7_0, dev->caps.reserved_lkey & 0xff);
+	MLX5_SET(mkc, mkc, mkey_7_0, dev->caps.dma_lkey & 0xff);
 	bu_cmp(test, "CREATE_MKEY (PA)", in, MLX5_ST_SZ_BYTES(create_mkey_in),
 	       r);
-	KUNIT_EXPECT_EQ(test, dev->caps.reserved_lkey >> 8,
+	KUNIT_EXPECT_EQ(test, dev->caps.dma_lkey >> 8,
 			MLX5_GET(create_mkey_out, r->out, mkey_index));
 
 	r = bu_next(test, UMR_KUNIT_REC_UAR, 0);
@@ -485,7 +485,7 @@ static void bu_check_bringup(struct kunit *test)
 static void bu_check_teardown(struct kunit *test)
 {
 	struct bu_ctx *c = test->priv;
-	u32 pa_key = c->rh->hca.umr->caps.reserved_lkey;
+	u32 pa_key = c->rh->hca.umr->caps.dma_lkey;
 	const struct umr_kunit_rec *r;
 
 	mlx5_umr_unregister_hca(&c->rh->hca);
@@ -692,7 +692,7 @@ static void bu_recovery_reset_fails(struct kunit *test)
 	struct bu_ctx *c = test->priv;
 	struct mlx5_umr_dev *dev = c->rh->hca.umr;
 	struct mlx5_umr_sge sge = {
-		.length = 64, .key = mlx5_umr_dev_caps(dev)->reserved_lkey,
+		.length = 64, .key = mlx5_umr_dev_caps(dev)->dma_lkey,
 	};
 	const struct umr_kunit_rec *r;
 	struct mlx5_umr_wr wr = {};
@@ -752,7 +752,7 @@ static void bu_teardown_destroy_fails(struct kunit *test)
 	u32 pa_key;
 
 	bu_check_bringup(test);
-	pa_key = c->rh->hca.umr->caps.reserved_lkey;
+	pa_key = c->rh->hca.umr->caps.dma_lkey;
 	mlx5_umr_fake_inject_cmd_error(c->rh->fake, MLX5_CMD_OP_DESTROY_QP,
 				       MLX5_CMD_STAT_BAD_RES_STATE_ERR, 0x5eed);
 	mlx5_umr_unregister_hca(&c->rh->hca);
@@ -911,7 +911,7 @@ static void bu_expect_usable(struct kunit *test)
 	struct bu_ctx *c = test->priv;
 	struct mlx5_umr_dev *dev = c->rh->hca.umr;
 	struct mlx5_umr_sge sge = {
-		.length = 16, .key = mlx5_umr_dev_caps(dev)->reserved_lkey,
+		.length = 16, .key = mlx5_umr_dev_caps(dev)->dma_lkey,
 	};
 	u8 mkc[MLX5_ST_SZ_BYTES(mkc)];
 	struct mlx5_umr_wr wr = {};

@@ -195,7 +195,7 @@ static int mlx5_umr_create_dma_mkey(struct mlx5_umr_dev *dev)
 	err = mlx5_umr_cmd(dev, in, sizeof(in), out, sizeof(out));
 	if (err)
 		return err;
-	dev->caps.reserved_lkey = MLX5_GET(create_mkey_out, out, mkey_index) << 8 |
+	dev->caps.dma_lkey = MLX5_GET(create_mkey_out, out, mkey_index) << 8 |
 				  variant;
 	return 0;
 }
@@ -206,7 +206,7 @@ static void mlx5_umr_destroy_dma_mkey(struct mlx5_umr_dev *dev)
 	u32 in[MLX5_ST_SZ_DW(destroy_mkey_in)] = {};
 
 	MLX5_SET(destroy_mkey_in, in, opcode, MLX5_CMD_OP_DESTROY_MKEY);
-	MLX5_SET(destroy_mkey_in, in, mkey_index, dev->caps.reserved_lkey >> 8);
+	MLX5_SET(destroy_mkey_in, in, mkey_index, dev->caps.dma_lkey >> 8);
 	mlx5_umr_cmd(dev, in, sizeof(in), out, sizeof(out));
 }
 

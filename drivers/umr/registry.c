@@ -48,13 +48,14 @@ static void mlx5_umr_users_release(struct percpu_ref *ref)
 	complete(&dev->users_done);
 }
 
-/* Caller holds mlx5_umr_clients_lock. */
+/* Tell @client about @dev (->add()) and remember it. */
 static void mlx5_umr_client_add(struct mlx5_umr_dev *dev,
 				struct mlx5_umr_client *client)
 {
 	struct mlx5_umr_client_ctx *ctx;
 	int err;
 
+	lockdep_assert_held(&mlx5_umr_clients_lock);
 	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
 	if (!ctx)
 		return;
@@ -69,12 +70,13 @@ static void mlx5_umr_client_add(struct mlx5_umr_dev *dev,
 	list_add_tail(&ctx->list, &dev->clients);
 }
 
-/* Caller holds mlx5_umr_clients_lock. */
+/* Tell @client (every client when NULL) that @dev goes (->remove()). */
 static void mlx5_umr_client_remove(struct mlx5_umr_dev *dev,
 				   struct mlx5_umr_client *client)
 {
 	struct mlx5_umr_client_ctx *ctx, *tmp;
 
+	lockdep_assert_held(&mlx5_umr_clients_lock);
 	list_for_each_entry_safe_reverse(ctx, tmp, &dev->clients, list) {
 		if (client && ctx->client != client)
 			continue;
@@ -85,18 +87,12 @@ static void mlx5_umr_client_remove(struct mlx5_umr_dev *dev,
 	}
 }
 
-/**
- * mlx5_umr_register_hca() - offer an HCA to the UMR service
- * @hca: the HCA, embedded in the backend's device state
- *
- * Brings up the UMR resources (PD, CQ, REG_UMR QP in RTS) and tells every
- * registered client about the new device.
- *
- * Context: process context, may sleep.
- * Return: 0 or -errno; on success @hca->umr is set until
- * mlx5_umr_unregister_hca() returns.
+/*
+ * mlx5_umr_hca_add() - mlx5_umr_register_hca(), with the test hooks of a
+ * software HCA in a test build (testing.c); NULL otherwise.
  */
-int mlx5_umr_register_hca(struct mlx5_umr_hca *hca)
+int mlx5_umr_hca_add(struct mlx5_umr_hca *hca,
+		     const struct mlx5_umr_test_hca_ops *test_ops)
 {
 	const struct mlx5_umr_hca_ops *ops = hca->ops;
 	struct mlx5_umr_client *client;
@@ -114,7 +110,9 @@ int mlx5_umr_register_hca(struct mlx5_umr_hca *hca)
 		return -ENOMEM;
 	dev->hca = hca;
 	strscpy(dev->name, hca->name, sizeof(dev->name));
-	dev->is_fake = !!ops->test_xfer;
+#ifdef MLX5_UMR_TESTING
+	dev->test_ops = test_ops;
+#endif
 	kref_init(&dev->kref);
 	init_completion(&dev->users_done);
 	INIT_LIST_HEAD(&dev->clients);
@@ -151,6 +149,22 @@ err_ref:
 err_free:
 	kfree(dev);
 	return err;
+}
+
+/**
+ * mlx5_umr_register_hca() - offer an HCA to the UMR service
+ * @hca: the HCA, embedded in the backend's device state
+ *
+ * Brings up the UMR resources (PD, CQ, REG_UMR QP in RTS) and tells every
+ * registered client about the new device.
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or -errno; on success @hca->umr is set until
+ * mlx5_umr_unregister_hca() returns.
+ */
+int mlx5_umr_register_hca(struct mlx5_umr_hca *hca)
+{
+	return mlx5_umr_hca_add(hca, NULL);
 }
 EXPORT_SYMBOL(mlx5_umr_register_hca);
 
@@ -317,56 +331,13 @@ const struct mlx5_umr_caps *mlx5_umr_dev_caps(const struct mlx5_umr_dev *dev)
 EXPORT_SYMBOL(mlx5_umr_dev_caps);
 
 /**
- * mlx5_umr_dev_is_fake() - whether the device is a software (fake) HCA
- * @dev: the device
- *
- * Context: any.
- * Return: true when the backend offers the test data path.
- */
-bool mlx5_umr_dev_is_fake(const struct mlx5_umr_dev *dev)
-{
-	return dev->is_fake;
-}
-EXPORT_SYMBOL(mlx5_umr_dev_is_fake);
-
-/**
- * mlx5_umr_test_xfer() - RDMA READ/WRITE through a key on a fake HCA
- * @dev: the device
- * @key: lkey/rkey to access through
- * @offset: byte offset into the key's address space
- * @buf: local buffer
- * @len: bytes
- * @write: move @buf into the memory (RDMA WRITE) rather than out of it
- * @remote: access as a remote peer with an rkey, not locally with an lkey
- *
- * Context: process context, may sleep.
- * Return: 0, the CQE syndrome a requester would see (> 0), -EOPNOTSUPP on
- * a real HCA, -ENODEV after unregistration.
- */
-int mlx5_umr_test_xfer(struct mlx5_umr_dev *dev, u32 key, u64 offset,
-		       void *buf, size_t len, bool write, bool remote)
-{
-	int ret;
-
-	if (!dev->is_fake)
-		return -EOPNOTSUPP;
-	if (!percpu_ref_tryget_live(&dev->users))
-		return -ENODEV;
-	ret = dev->hca->ops->test_xfer(dev->hca, key, offset, buf, len, write,
-				       remote);
-	percpu_ref_put(&dev->users);
-	return ret;
-}
-EXPORT_SYMBOL(mlx5_umr_test_xfer);
-
-/**
  * mlx5_umr_dma_map_sg() - map a scatterlist for the device
  * @dev: the device
  * @sgt: the table; sets sg_dma_address/len and ->nents
  * @dir: direction of the data
  *
  * The mapped addresses are what MLX5_UMR_LAYOUT_SGT places behind the
- * reserved lkey.
+ * service's DMA mkey (caps->dma_lkey).
  *
  * Context: process context, may sleep.
  * Return: 0 or -errno (-ENODEV after unregistration).

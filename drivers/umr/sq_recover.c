@@ -197,7 +197,7 @@ void mlx5_umr_sq_timeout(struct mlx5_umr_dev *dev)
 	mlx5_umr_sq_set_err(dev, true);
 	spin_unlock_irqrestore(&dev->sq.lock, flags);
 }
-EXPORT_SYMBOL_NS_GPL(mlx5_umr_sq_timeout, MLX5_UMR_INTERNAL);
+EXPORT_SYMBOL_IF_MLX5_UMR_TESTING(mlx5_umr_sq_timeout);
 
 /* Poll the CQ from the work item, as a completion event would. */
 static void mlx5_umr_sq_flush_poll(struct mlx5_umr_dev *dev)
@@ -225,7 +225,7 @@ void mlx5_umr_sq_flush(struct mlx5_umr_dev *dev)
 	flush_work(&dev->recover_work);
 	mlx5_umr_sq_flush_poll(dev);
 }
-EXPORT_SYMBOL_NS_GPL(mlx5_umr_sq_flush, MLX5_UMR_INTERNAL);
+EXPORT_SYMBOL_IF_MLX5_UMR_TESTING(mlx5_umr_sq_flush);
 
 /**
  * mlx5_umr_watchdog() - recover a queue that made no progress in time

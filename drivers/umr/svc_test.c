@@ -202,9 +202,9 @@ static void svc_bringup(struct kunit *test)
 	u16 ci;
 
 	/* Device addresses go through a PA mkey, not the firmware's resd_lkey */
-	KUNIT_EXPECT_NE(test, caps->reserved_lkey, MLX5_UMR_FAKE_RESD_LKEY);
+	KUNIT_EXPECT_NE(test, caps->dma_lkey, MLX5_UMR_FAKE_RESD_LKEY);
 	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_query_mkey(c->fake,
-						       caps->reserved_lkey,
+						       caps->dma_lkey,
 						       mkc, NULL, 0), 0);
 	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, access_mode_1_0),
 			MLX5_MKC_ACCESS_MODE_PA);
@@ -219,7 +219,7 @@ static void svc_bringup(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, qpn), 0xffffff);
 	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, pd), caps->pdn);
 	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, mkey_7_0),
-			caps->reserved_lkey & 0xff);
+			caps->dma_lkey & 0xff);
 	KUNIT_EXPECT_GE(test, caps->max_klm_entries, 1024U);
 	KUNIT_EXPECT_EQ(test, caps->max_inline_entries, 52U);
 	KUNIT_EXPECT_TRUE(test, mlx5_umr_dev_is_fake(c->dev));
@@ -1214,5 +1214,5 @@ kunit_test_suite(svc_suite);
 MODULE_DESCRIPTION("KUnit tests of the mlx5 UMR service core");
 MODULE_LICENSE("Dual BSD/GPL");
 MODULE_IMPORT_NS(MLX5_UMR);
-MODULE_IMPORT_NS(MLX5_UMR_INTERNAL);
+MODULE_IMPORT_NS(MLX5_UMR_TESTING);
 MODULE_IMPORT_NS(MLX5_UMR_KUNIT);

@@ -131,13 +131,12 @@ static int umr_cmd_info(struct umr_ucmd *ucmd)
 	struct umr_uctx *ctx = ucmd->ctx;
 	struct umr_udev *ud = ctx->ud;
 	const struct mlx5_umr_caps *caps = mlx5_umr_dev_caps(ud->dev);
-	bool fake = mlx5_umr_dev_is_fake(ud->dev);
 
 	if (cmd->flags)
 		return -EOPNOTSUPP;
 	if (cmd->__reserved || cmd->__reserved2)
 		return -EINVAL;
-	cmd->out_flags = fake ? MLX5_UMR_IOC_INFO_FAKE : 0;
+	cmd->out_flags = 0;
 	cmd->out_max_entries = umr_max_entries(ud);
 	cmd->out_max_interleaved_entries = cmd->out_max_entries - 1;
 	cmd->out_max_inline_entries = caps->max_inline_entries;
@@ -151,7 +150,6 @@ static int umr_cmd_info(struct umr_ucmd *ucmd)
 		cmd->out_dev_objects = atomic_read(&ud->nobjs);
 		cmd->out_dev_pinned_pages = atomic64_read(&ud->pinned);
 	}
-	cmd->out_max_xfer = fake ? UMR_UAPI_MAX_XFER : 0;
 	memset(cmd->out_name, 0, sizeof(cmd->out_name));
 	strscpy(cmd->out_name, mlx5_umr_dev_name(ud->dev),
 		sizeof(cmd->out_name));
@@ -170,7 +168,10 @@ union umr_ucmd_buffer {
 	struct mlx5_umr_ioc_configure configure;
 	struct mlx5_umr_ioc_invalidate invalidate;
 	struct mlx5_umr_ioc_destroy destroy;
-	struct mlx5_umr_ioc_xfer xfer;
+#ifdef MLX5_UMR_TESTING
+	struct mlx5_umr_test_info test_info;
+	struct mlx5_umr_test_xfer test_xfer;
+#endif
 };
 
 /*
@@ -227,9 +228,15 @@ static const struct umr_ioctl_op umr_ioctl_ops[] = {
 	UMR_IOCTL_OP(MLX5_UMR_CMD_DESTROY, MLX5_UMR_IOCTL_DESTROY,
 		     umr_cmd_destroy,
 		     struct mlx5_umr_ioc_destroy, __reserved),
-	UMR_IOCTL_OP(MLX5_UMR_CMD_XFER, MLX5_UMR_IOCTL_XFER,
-		     umr_cmd_xfer,
-		     struct mlx5_umr_ioc_xfer, __reserved2),
+#ifdef MLX5_UMR_TESTING
+	/* A production build has no such entries: ENOTTY. */
+	UMR_IOCTL_OP(MLX5_UMR_CMD_TEST_INFO, MLX5_UMR_TEST_IOCTL_INFO,
+		     umr_cmd_test_info,
+		     struct mlx5_umr_test_info, out_max_xfer),
+	UMR_IOCTL_OP(MLX5_UMR_CMD_TEST_XFER, MLX5_UMR_TEST_IOCTL_XFER,
+		     umr_cmd_test_xfer,
+		     struct mlx5_umr_test_xfer, __reserved2),
+#endif
 };
 
 static long umr_fops_ioctl(struct file *filp, unsigned int cmd,

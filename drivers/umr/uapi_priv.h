@@ -20,11 +20,15 @@
 #include <linux/xarray.h>
 #include <linux/mlx5_umr.h>
 #include <uapi/linux/mlx5_umr.h>
+#ifdef MLX5_UMR_TESTING
+#include "uapi_testing.h"
+
+/* Largest MLX5_UMR_TEST_IOCTL_XFER (a kernel bounce buffer). */
+#define UMR_UAPI_MAX_XFER	SZ_1M
+#endif
 
 /* Completion wait of one UMR work request issued for userspace. */
 #define UMR_UAPI_TIMEOUT_MS	10000
-/* Largest MLX5_UMR_IOCTL_XFER (a kernel bounce buffer). */
-#define UMR_UAPI_MAX_XFER	SZ_1M
 
 /**
  * struct umr_udev - the character device of one HCA
@@ -191,7 +195,11 @@ int umr_cmd_alloc_mkey(struct umr_ucmd *ucmd);
 int umr_cmd_configure(struct umr_ucmd *ucmd);
 int umr_cmd_invalidate(struct umr_ucmd *ucmd);
 int umr_cmd_destroy(struct umr_ucmd *ucmd);
-int umr_cmd_xfer(struct umr_ucmd *ucmd);
+#ifdef MLX5_UMR_TESTING
+/* uapi_xfer.c: the test interface (uapi_testing.h) */
+int umr_cmd_test_info(struct umr_ucmd *ucmd);
+int umr_cmd_test_xfer(struct umr_ucmd *ucmd);
+#endif
 
 /* The module init and exit of mlx5_umr.ko (uapi_main.c). */
 int mlx5_umr_uapi_init(void);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * mlx5-umr: MLX5_UMR_IOCTL_XFER, the data path of fake HCAs.
+ * mlx5-umr: the test ioctls (uapi_testing.h), built only with
+ * MLX5_UMR_TESTING: MLX5_UMR_TEST_IOCTL_XFER is the data path of fake HCAs.
  *
  * A fake HCA can perform an RDMA WRITE or READ through a key as a remote
  * peer would (mlx5_umr_test_xfer()): this is how userspace
@@ -12,20 +13,35 @@
  */
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <linux/mlx5_umr_testing.h>
 
 #include "uapi_priv.h"
 
-int umr_cmd_xfer(struct umr_ucmd *ucmd)
+int umr_cmd_test_info(struct umr_ucmd *ucmd)
 {
-	struct mlx5_umr_ioc_xfer *cmd = ucmd->cmd;
+	struct mlx5_umr_test_info *cmd = ucmd->cmd;
+	bool fake = mlx5_umr_dev_is_fake(ucmd->ctx->ud->dev);
+
+	if (cmd->flags)
+		return -EOPNOTSUPP;
+	if (cmd->__reserved)
+		return -EINVAL;
+	cmd->out_flags = fake ? MLX5_UMR_TEST_INFO_FAKE : 0;
+	cmd->out_max_xfer = fake ? UMR_UAPI_MAX_XFER : 0;
+	return umr_ucmd_respond(ucmd);
+}
+
+int umr_cmd_test_xfer(struct umr_ucmd *ucmd)
+{
+	struct mlx5_umr_test_xfer *cmd = ucmd->cmd;
 	struct umr_uctx *ctx = ucmd->ctx;
-	bool write = cmd->flags & MLX5_UMR_IOC_XFER_WRITE;
+	bool write = cmd->flags & MLX5_UMR_TEST_XFER_WRITE;
 	struct umr_uobj *obj;
 	u64 offset;
 	void *buf;
 	int ret;
 
-	if (cmd->flags & ~(MLX5_UMR_IOC_XFER_WRITE | MLX5_UMR_IOC_XFER_LOCAL))
+	if (cmd->flags & ~(MLX5_UMR_TEST_XFER_WRITE | MLX5_UMR_TEST_XFER_LOCAL))
 		return -EOPNOTSUPP;
 	if (cmd->__reserved || cmd->__reserved2)
 		return -EINVAL;
@@ -57,7 +73,7 @@ int umr_cmd_xfer(struct umr_ucmd *ucmd)
 		offset -= container_of(obj, struct umr_umr, obj)->iova;
 	ret = mlx5_umr_test_xfer(ctx->ud->dev, cmd->key, offset, buf,
 				 cmd->length, write,
-				 !(cmd->flags & MLX5_UMR_IOC_XFER_LOCAL));
+				 !(cmd->flags & MLX5_UMR_TEST_XFER_LOCAL));
 	if (ret < 0)
 		goto out_free;
 	cmd->out_status = ret;

@@ -133,7 +133,7 @@ struct mlx5_umr_client_ctx {
  * @list: entry on the registry, under the registry lock
  * @hca: the backend's HCA; NULL after teardown (under @mkeys_lock)
  * @name: copy of the HCA name, valid for the structure's lifetime
- * @is_fake: the backend offers test_xfer
+ * @test_ops: the test hooks of a software HCA (test builds only)
  * @mkey_variant: variant byte for the next mkey
  * @kref: lifetime of this structure (registry + mlx5_umr_dev_get() + mkeys)
  * @users: one reference per API call in progress and per request in
@@ -165,7 +165,9 @@ struct mlx5_umr_dev {
 	struct list_head list;
 	struct mlx5_umr_hca *hca;
 	char name[32];
-	bool is_fake;
+#ifdef MLX5_UMR_TESTING
+	const struct mlx5_umr_test_hca_ops *test_ops;
+#endif
 	atomic_t mkey_variant;
 	struct kref kref;
 	struct percpu_ref users;
@@ -239,6 +241,11 @@ static inline void mlx5_umr_hca_unmap_sg(struct mlx5_umr_hca *hca,
 
 	unmap(hca, sgt, dir);
 }
+
+/* registry.c */
+struct mlx5_umr_test_hca_ops;
+int mlx5_umr_hca_add(struct mlx5_umr_hca *hca,
+		     const struct mlx5_umr_test_hca_ops *test_ops);
 
 /* dev.c */
 void mlx5_umr_leak_buf(struct mlx5_umr_dev *dev, const char *what);

@@ -132,7 +132,7 @@ int mlx5_umr_wr_check(const struct mlx5_umr_caps *caps,
 {
 	return mlx5_umr_wr_rules(caps, wr, true);
 }
-EXPORT_SYMBOL_NS_GPL(mlx5_umr_wr_check, MLX5_UMR_INTERNAL);
+EXPORT_SYMBOL_IF_MLX5_UMR_TESTING(mlx5_umr_wr_check);
 
 int mlx5_umr_wr_prepare(const struct mlx5_umr_caps *caps,
 			const struct mlx5_umr_wr *wr)
@@ -141,4 +141,4 @@ int mlx5_umr_wr_prepare(const struct mlx5_umr_caps *caps,
 
 	return err ? err : mlx5_umr_wqe_bytes(caps, wr);
 }
-EXPORT_SYMBOL_NS_GPL(mlx5_umr_wr_prepare, MLX5_UMR_INTERNAL);
+EXPORT_SYMBOL_IF_MLX5_UMR_TESTING(mlx5_umr_wr_prepare);

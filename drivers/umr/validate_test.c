@@ -23,7 +23,7 @@
 #include "wqe.h"
 #include "xlt.h"
 
-MODULE_IMPORT_NS(MLX5_UMR_INTERNAL);
+MODULE_IMPORT_NS(MLX5_UMR_TESTING);
 
 /* The last numbered rule of Documentation/validation.rst. */
 #define VAL_RULES	34
@@ -61,7 +61,7 @@ static void vt_reset(struct vt *v, enum vkind kind)
 	v->xlt = xlt;
 	v->caps.max_klm_entries = 1 << 16;
 	v->caps.max_inline_entries = 56;
-	v->caps.reserved_lkey = 0x5ff;
+	v->caps.dma_lkey = 0x5ff;
 	v->caps.pdn = 0xabcd;
 	v->mkey.key = 0x123456;
 	v->mkey.max_entries = 8;

@@ -126,7 +126,7 @@ static void umr_write_sgt(struct mlx5_klm *klm, const struct mlx5_umr_wr *wr,
 	struct scatterlist *sg;
 	u32 i;
 
-	/* entries are device addresses, reached through the reserved lkey */
+	/* entries are device addresses, reached through caps->dma_lkey */
 	for_each_sg(wr->sgt.sgl, sg, nklms, i) {
 		u32 len = min_t(u64, sg_dma_len(sg), left);
 
@@ -196,7 +196,7 @@ static int umr_encode_layout(struct umr_hdr_fields *f, void *xlt,
 		err = umr_write_interleaved(xlt, wr, &f->len);
 		break;
 	default: /* MLX5_UMR_LAYOUT_SGT */
-		umr_write_sgt(xlt, wr, ctx->caps->reserved_lkey, nklms);
+		umr_write_sgt(xlt, wr, ctx->caps->dma_lkey, nklms);
 		f->len = wr->sgt.length;
 		break;
 	}
@@ -235,6 +235,47 @@ static void umr_pad(void *t, u32 bytes, u32 padded)
 		*p++ = 0;
 }
 
+/* The fields and translation entries of what @wr asks for. */
+static __always_inline int umr_encode_op(struct umr_hdr_fields *f, void *t,
+					 const struct mlx5_umr_wqe_ctx *ctx,
+					 const struct mlx5_umr_wr *wr, u32 bytes)
+{
+	const struct mlx5_umr_caps *caps = ctx->caps;
+
+	switch (wr->op) {
+	case MLX5_UMR_OP_CONFIGURE:
+		if (wr->layout != MLX5_UMR_LAYOUT_NONE) {
+			int err = umr_encode_layout(f, t, ctx, wr,
+						    bytes / sizeof(struct mlx5_klm));
+
+			if (err)
+				return err;
+		} else {
+			/* 2 << 5 is "fail if free", as umr.c rereg_pd_access */
+			f->umr_flags = MLX5_UMR_CHECK_FREE;
+		}
+		if (wr->flags & MLX5_UMR_WR_SET_ACCESS) {
+			f->perm = umr_perm(wr->access);
+			f->mask |= umr_access_mask(caps);
+		}
+		if (wr->flags & MLX5_UMR_WR_SET_PD) {
+			f->flags_pd |= wr->pdn & MLX5_UMR_PDN_MAX;
+			f->mask |= MLX5_MKEY_MASK_PD;
+		}
+		return 0;
+	case MLX5_UMR_OP_INVALIDATE:
+		/* wr.c set_linv_wr(): only the free bit; no CHECK flag */
+		f->status = MLX5_MKEY_STATUS_FREE;
+		f->mask = MLX5_MKEY_MASK_FREE;
+		return 0;
+	case MLX5_UMR_OP_REG_PAGES:
+		umr_encode_reg_pages(f, t, ctx, wr);
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
 int mlx5_umr_wqe_encode(const struct mlx5_umr_wqe_ctx *ctx,
 			const struct mlx5_umr_wr *wr,
 			const struct mlx5_umr_xlt *xlt, u16 idx, u8 fm_ce_se,
@@ -248,6 +289,7 @@ int mlx5_umr_wqe_encode(const struct mlx5_umr_wqe_ctx *ctx,
 	u16 octo;
 	bool inl;
 	void *t;
+	int err;
 
 	padded = ALIGN(bytes, MLX5_UMR_FLEX_ALIGNMENT);
 	inl = padded <= mlx5_umr_inline_max(caps);
@@ -266,38 +308,9 @@ int mlx5_umr_wqe_encode(const struct mlx5_umr_wqe_ctx *ctx,
 	if (size != need)
 		return -EINVAL;
 
-	switch (wr->op) {
-	case MLX5_UMR_OP_CONFIGURE:
-		if (wr->layout != MLX5_UMR_LAYOUT_NONE) {
-			int err = umr_encode_layout(&f, t, ctx, wr,
-						    bytes / sizeof(struct mlx5_klm));
-
-			if (err)
-				return err;
-		} else {
-			/* 2 << 5 is "fail if free", as umr.c rereg_pd_access */
-			f.umr_flags = MLX5_UMR_CHECK_FREE;
-		}
-		if (wr->flags & MLX5_UMR_WR_SET_ACCESS) {
-			f.perm = umr_perm(wr->access);
-			f.mask |= umr_access_mask(caps);
-		}
-		if (wr->flags & MLX5_UMR_WR_SET_PD) {
-			f.flags_pd |= wr->pdn & MLX5_UMR_PDN_MAX;
-			f.mask |= MLX5_MKEY_MASK_PD;
-		}
-		break;
-	case MLX5_UMR_OP_INVALIDATE:
-		/* wr.c set_linv_wr(): only the free bit; no CHECK flag */
-		f.status = MLX5_MKEY_STATUS_FREE;
-		f.mask = MLX5_MKEY_MASK_FREE;
-		break;
-	case MLX5_UMR_OP_REG_PAGES:
-		umr_encode_reg_pages(&f, t, ctx, wr);
-		break;
-	default:
-		return -EINVAL;
-	}
+	err = umr_encode_op(&f, t, ctx, wr, bytes);
+	if (err)
+		return err;
 
 	/* no mask bit covers translations_octword_size; wr.c fills it too */
 	octo = padded / MLX5_SEND_WQE_DS;
@@ -338,17 +351,17 @@ int mlx5_umr_wqe_encode(const struct mlx5_umr_wqe_ctx *ctx,
 		struct mlx5_wqe_data_seg *d = (void *)(w + 1);
 
 		d->byte_count = cpu_to_be32(padded);
-		d->lkey = cpu_to_be32(caps->reserved_lkey);
+		d->lkey = cpu_to_be32(caps->dma_lkey);
 		d->addr = cpu_to_be64(xlt->dma);
 		memset(d + 1, 0, need - MLX5_UMR_WQE_HDR_SIZE - sizeof(*d));
 	}
 	return need;
 }
-EXPORT_SYMBOL_NS_GPL(mlx5_umr_wqe_encode, MLX5_UMR_INTERNAL);
+EXPORT_SYMBOL_IF_MLX5_UMR_TESTING(mlx5_umr_wqe_encode);
 
 unsigned int mlx5_umr_wqe_size(const struct mlx5_umr_caps *caps,
 			       const struct mlx5_umr_wr *wr)
 {
 	return mlx5_umr_wqe_bytes(caps, wr);
 }
-EXPORT_SYMBOL_NS_GPL(mlx5_umr_wqe_size, MLX5_UMR_INTERNAL);
+EXPORT_SYMBOL_IF_MLX5_UMR_TESTING(mlx5_umr_wqe_size);

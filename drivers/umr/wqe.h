@@ -14,11 +14,13 @@
 
 #include <linux/types.h>
 #include <linux/mlx5_umr.h>
+/* EXPORT_SYMBOL_IF_MLX5_UMR_TESTING() of the encoder and the rules */
+#include <linux/mlx5_umr_testing.h>
 
 /**
  * struct mlx5_umr_xlt - a pointer-mode translation table
  * @cpu: kernel address, 2048-byte aligned (MLX5_UMR_ALIGN)
- * @dma: device address of @cpu, reachable through the reserved lkey
+ * @dma: device address of @cpu, reachable through caps->dma_lkey
  * @size: bytes available at @cpu
  *
  * Owned by an mkey whose capacity exceeds the inline limit; the encoder

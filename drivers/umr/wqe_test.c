@@ -17,7 +17,7 @@
 
 #include "wqe.h"
 
-MODULE_IMPORT_NS(MLX5_UMR_INTERNAL);
+MODULE_IMPORT_NS(MLX5_UMR_TESTING);
 
 /* Byte offsets in a UMR WQE (ctrl 0, UMR ctrl 16, mkey/mkc 64, xlt 128). */
 enum {
@@ -68,7 +68,7 @@ enum {
 #define POISON		0xa5
 #define QPN		0x000abcU
 #define KEY		0x00123456U
-#define RSVD_LKEY	0x000005ffU
+#define DMA_LKEY	0x000005ffU
 #define PDN		0x00abcdU
 #define XLT_DMA		0x12340000ULL
 #define BUF_SIZE	1024
@@ -107,7 +107,7 @@ static struct wt *wt_new(struct kunit *test)
 
 	t->caps.max_klm_entries = 1 << 16;
 	t->caps.max_inline_entries = 56;
-	t->caps.reserved_lkey = RSVD_LKEY;
+	t->caps.dma_lkey = DMA_LKEY;
 	t->caps.pdn = PDN;
 	t->ctx.caps = &t->caps;
 	t->ctx.qpn = QPN;
@@ -146,7 +146,7 @@ static void e_klm(u8 *p, u32 bcount, u32 key, u64 va)
 static void e_data_seg(u8 *e, u32 bytes)
 {
 	put_unaligned_be32(bytes, e + O_XLT);
-	put_unaligned_be32(RSVD_LKEY, e + O_XLT + 4);
+	put_unaligned_be32(DMA_LKEY, e + O_XLT + 4);
 	put_unaligned_be64(XLT_DMA, e + O_XLT + 8);
 	memset(e + O_XLT + 16, 0, 48);
 }
@@ -483,7 +483,7 @@ static void wqe_interleaved_pointer(struct kunit *test)
 }
 
 /*
- * A mapped scatterlist: device addresses through the reserved lkey, the
+ * A mapped scatterlist: device addresses through caps->dma_lkey, the
  * last KLM cut at the length, the entry past it unused.
  */
 static void wqe_sgt(struct kunit *test)
@@ -515,9 +515,9 @@ static void wqe_sgt(struct kunit *test)
 	put_unaligned_be32(1 << 24, e + O_MK_FLAGS_PD);
 	put_unaligned_be64(9000, e + O_MK_LEN);
 	put_unaligned_be32(4, e + O_MK_XLT_OCT);
-	e_klm(e + O_XLT, 4096, RSVD_LKEY, 0x10000000);
-	e_klm(e + O_XLT + 16, 4096, RSVD_LKEY, 0x10010000);
-	e_klm(e + O_XLT + 32, 808, RSVD_LKEY, 0x10020000);
+	e_klm(e + O_XLT, 4096, DMA_LKEY, 0x10000000);
+	e_klm(e + O_XLT + 16, 4096, DMA_LKEY, 0x10010000);
+	e_klm(e + O_XLT + 32, 808, DMA_LKEY, 0x10020000);
 	memset(e + O_XLT + 48, 0, 16);
 
 	encode_expect(test, t, 9, 0x08, 192);
@@ -548,7 +548,7 @@ static void wqe_sgt_chained_pointer(struct kunit *test)
 		sg_dma_address(sg) = 0x80000000ULL + i * 0x2000ULL;
 		sg_dma_len(sg) = 4096 + i;
 		len += 4096 + i;
-		e_klm(t->table + 16 * i, 4096 + i, RSVD_LKEY,
+		e_klm(t->table + 16 * i, 4096 + i, DMA_LKEY,
 		      0x80000000ULL + i * 0x2000ULL);
 	}
 	/* the last entry is cut by one byte */

@@ -27,7 +27,7 @@ struct mlx5_umr_dev;
  * @max_klm_entries: largest translation list of one indirect mkey
  *	(1 << log_max_klm_list_size)
  * @max_inline_entries: SGE-list entries that fit inline in one WQE
- * @reserved_lkey: the lkey through which a KLM entry addresses device
+ * @dma_lkey: the lkey through which a KLM entry addresses device
  *	(DMA) addresses directly: a PA mkey (local access) the service
  *	creates at bring-up, as mlx5_ib's local_dma_lkey
  * @pdn: protection domain of the mkeys the service creates
@@ -40,7 +40,7 @@ struct mlx5_umr_dev;
 struct mlx5_umr_caps {
 	u32 max_klm_entries;
 	u32 max_inline_entries;
-	u32 reserved_lkey;
+	u32 dma_lkey;
 	u32 pdn;
 	u8 umr_fence;
 	bool atomic;
@@ -73,9 +73,6 @@ void mlx5_umr_dev_hold(struct mlx5_umr_dev *dev);
 void mlx5_umr_dev_put(struct mlx5_umr_dev *dev);
 const char *mlx5_umr_dev_name(const struct mlx5_umr_dev *dev);
 const struct mlx5_umr_caps *mlx5_umr_dev_caps(const struct mlx5_umr_dev *dev);
-bool mlx5_umr_dev_is_fake(const struct mlx5_umr_dev *dev);
-int mlx5_umr_test_xfer(struct mlx5_umr_dev *dev, u32 key, u64 offset,
-		       void *buf, size_t len, bool write, bool remote);
 
 /* Access rights, with the values of enum ibv_access_flags. */
 #define MLX5_UMR_ACCESS_LOCAL_WRITE	BIT(0)

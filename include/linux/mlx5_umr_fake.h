@@ -14,6 +14,7 @@
 #include <linux/types.h>
 #include <linux/bits.h>
 #include <linux/mlx5_umr_hca.h>
+#include <linux/mlx5_umr_testing.h>
 
 struct mlx5_umr_fake;
 

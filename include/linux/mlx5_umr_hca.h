@@ -105,11 +105,6 @@ struct mlx5_umr_hca_cq {
  *	completion events a doorbell causes later, from another context.
  * @internal_error: true once the device is in internal-error state (it
  *	will not complete anything again). Any context.
- * @test_xfer: optional, fake HCAs only: move @len bytes between @buf and
- *	the memory addressed by @key at byte @offset of the mkey's address
- *	space, as a remote peer (RDMA READ/WRITE with an rkey) when @remote,
- *	else as a local access through an lkey. Returns the CQE syndrome the
- *	requester would see (0 for success) or a negative errno.
  */
 struct mlx5_umr_hca_ops {
 	int (*cmd_exec)(struct mlx5_umr_hca *hca, const void *in, int inlen,
@@ -131,8 +126,6 @@ struct mlx5_umr_hca_ops {
 	void (*write_db)(struct mlx5_umr_hca *hca, struct mlx5_umr_uar *uar,
 			 unsigned int offset, const __be32 val[2]);
 	bool (*internal_error)(struct mlx5_umr_hca *hca);
-	int (*test_xfer)(struct mlx5_umr_hca *hca, u32 key, u64 offset,
-			 void *buf, size_t len, bool write, bool remote);
 };
 
 /**

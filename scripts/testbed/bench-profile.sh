@@ -17,7 +17,7 @@ sec=${PROFILE_SEC:-5} top=${PROFILE_TOP:-40}
 
 uml=$("$TESTBED/uml-kernel.sh" "$TESTBED/uml-bench.kunitconfig")
 tree=$(MLX5_UMR_BUILD=$BUILD/bench "$TESTBED/uml-modules.sh" "$uml" MLX5_UMR_BENCH=1)
-mods=$("$TESTBED/kunit-modules.sh" "$tree" "$tree/drivers/bench/mlx5_umr_bench.ko")
+mods=$("$TESTBED/kunit-modules.sh" "$tree" "$tree/tests/bench/mlx5_umr_bench.ko")
 out=$BUILD/profile
 mkdir -p "$out"
 rm -f "$out/kallsyms" "$out/perf.data"

@@ -24,7 +24,7 @@ else
 fi
 # Its own build copy: the KUnit kernel's modules stay where they are.
 tree=$(MLX5_UMR_BUILD=$copy "$TESTBED/uml-modules.sh" "$uml" MLX5_UMR_BENCH=1)
-mods=$("$TESTBED/kunit-modules.sh" "$tree" "$tree/drivers/bench/mlx5_umr_bench.ko")
+mods=$("$TESTBED/kunit-modules.sh" "$tree" "$tree/tests/bench/mlx5_umr_bench.ko")
 log=$BUILD/logs/bench${san:+-sanitizers}.log
 mkdir -p "$(dirname "$log")"
 tb_log "benchmarking (about $([ -n "$san" ] && echo a minute || echo 15 seconds); log: $log)"

@@ -5,7 +5,7 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 K=$(debian_kver)
-tree=$("$TESTBED/debian-modules.sh" "$K") || exit 1
+tree=$("$TESTBED/debian-modules.sh" "$K" MLX5_UMR_TESTING=1) || exit 1
 if [ -f "$TOP/tools/Makefile" ]; then
 	make -s -C "$TOP/tools" STATIC=1 >&2 || exit 1
 fi

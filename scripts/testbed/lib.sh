@@ -42,6 +42,24 @@ ksrc_dir() {
 	echo "$CACHE/linux-source-$v-p$(uml_patches_hash)"
 }
 
+# tb_sync_tree DST: copy the source tree to DST for an out-of-place build
+# (kbuild writes objects next to the sources). Build products are kept, so
+# that builds stay incremental, except where their source directory is gone
+# (a moved module): rsync will not delete a directory that still holds
+# excluded files, so those are pruned here. Quiet on stdout.
+tb_sync_tree() {
+	local dst=$1 d
+	mkdir -p "$dst"
+	find "$dst" -mindepth 1 -type d | while read -r d; do
+		[ -d "$TOP/${d#"$dst"/}" ] || rm -rf "$d"
+	done
+	rsync -a --delete --exclude /build --exclude /.git --exclude '*.o' \
+		--exclude '*.ko' --exclude '*.cmd' --exclude '*.mod*' --exclude '*.order' \
+		--exclude '*.symvers' --exclude '*.o.d' "$TOP/" "$dst/" >&2
+	# A module whose source is gone must not be found by the test bed.
+	find "$dst" -name '*.ko' -delete
+}
+
 # Accumulated results: each runner appends "<passed> <failed> <skipped> <what>".
 RESULTS=${MLX5_UMR_RESULTS:-}
 tb_result() {

@@ -84,7 +84,7 @@ preflight "UML losing a vector register: refused" "$uml" "$lose" \
 	'does not keep user FPU state on this host: fpstate: .*lost'
 
 K=$(debian_kver)
-tree=$("$TESTBED/debian-modules.sh" "$K") || exit 1
+tree=$("$TESTBED/debian-modules.sh" "$K" MLX5_UMR_TESTING=1) || exit 1
 vm=$BUILD/vm/proofs
 for c in smoke:0 fail:1; do
 	rm -rf "$vm/$c"; mkdir -p "$vm/$c"

@@ -1,13 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # Build the modules for Debian's kernel of KLINE (MLX5_UMR_KLINE: 6.1 or
-# 6.12; W=1, sparse), the tools and the selftests, pack them into an
-# initramfs and run every selftest in QEMU on that kernel.
+# 6.12; W=1, sparse; a test build: the selftests drive the fake HCA), the
+# tools and the selftests, pack them into an initramfs and run every
+# selftest in QEMU on that kernel.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 K=$(debian_kver)
 [ -n "$K" ] || tb_die "cannot tell the Debian kernel version of $KLINE"
-tree=$("$TESTBED/debian-modules.sh" "$K") || { tb_result 0 1 0 "vm-build $K"; exit 1; }
+tree=$("$TESTBED/debian-modules.sh" "$K" MLX5_UMR_TESTING=1) || { tb_result 0 1 0 "vm-build $K"; exit 1; }
 if [ -f "$TOP/tools/Makefile" ]; then
 	make -s -C "$TOP/tools" STATIC=1 >&2 || { tb_result 0 1 0 "vm-tools $K"; exit 1; }
 fi

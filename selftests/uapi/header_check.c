@@ -12,12 +12,12 @@
 
 #define ABI(cond) static_assert(cond, #cond)
 
-ABI(sizeof(struct mlx5_umr_ioc_info) == 128);
-/* the first version ended with out_name, at 96 */
-ABI(offsetof(struct mlx5_umr_ioc_info, out_max_interleaved_entries) == 96);
-ABI(offsetof(struct mlx5_umr_ioc_info, out_max_fd_xlt_bytes) == 112);
+ABI(sizeof(struct mlx5_umr_ioc_info) == 120);
+/* the first version ended with out_name, at 88 */
+ABI(offsetof(struct mlx5_umr_ioc_info, out_max_interleaved_entries) == 88);
+ABI(offsetof(struct mlx5_umr_ioc_info, out_max_fd_xlt_bytes) == 104);
 ABI(offsetof(struct mlx5_umr_ioc_info, out_fd_pinned_pages) == 40);
-ABI(offsetof(struct mlx5_umr_ioc_info, out_name) == 64);
+ABI(offsetof(struct mlx5_umr_ioc_info, out_name) == 56);
 ABI(sizeof(struct mlx5_umr_ioc_reg_mr) == 48);
 ABI(offsetof(struct mlx5_umr_ioc_reg_mr, addr) == 16);
 ABI(offsetof(struct mlx5_umr_ioc_reg_mr, out_handle) == 32);
@@ -26,12 +26,23 @@ ABI(sizeof(struct mlx5_umr_ioc_configure) == 48);
 ABI(offsetof(struct mlx5_umr_ioc_configure, entries) == 32);
 ABI(sizeof(struct mlx5_umr_ioc_invalidate) == 16);
 ABI(sizeof(struct mlx5_umr_ioc_destroy) == 16);
-ABI(sizeof(struct mlx5_umr_ioc_xfer) == 48);
-ABI(offsetof(struct mlx5_umr_ioc_xfer, out_status) == 40);
 ABI(sizeof(struct mlx5_umr_ioc_sge) == 16);
 ABI(sizeof(struct mlx5_umr_ioc_interleaved) == 24);
 ABI(MLX5_UMR_IOCTL_INFO == 0xee80);
-ABI(MLX5_UMR_IOCTL_XFER == 0xee86);
+ABI(MLX5_UMR_IOCTL_DESTROY == 0xee85);
+
+#ifdef MLX5_UMR_CHECK_TESTING
+/*
+ * The test ioctls (drivers/umr/uapi_testing.h, not installed), built the
+ * same two ways with MLX5_UMR_CHECK_TESTING by the Makefile.
+ */
+#include "../../drivers/umr/uapi_testing.h"
+ABI(sizeof(struct mlx5_umr_test_info) == 24);
+ABI(sizeof(struct mlx5_umr_test_xfer) == 48);
+ABI(offsetof(struct mlx5_umr_test_xfer, out_status) == 40);
+ABI(MLX5_UMR_TEST_IOCTL_INFO == 0xeea0);
+ABI(MLX5_UMR_TEST_IOCTL_XFER == 0xeea1);
+#endif
 
 #if defined(__has_include)
 #if __has_include("infiniband/mlx5dv.h")

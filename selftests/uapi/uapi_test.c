@@ -43,6 +43,7 @@ FIXTURE(umr) {
 	int fd;
 	char path[256];
 	struct mlx5_umr_ioc_info info0;	/* device, before the test */
+	struct mlx5_umr_test_info test0;	/* its test interface */
 	long long hca0[3];		/* the fake's counters, before */
 	long vmpin0;
 	__u8 *buf1, *buf2;
@@ -67,7 +68,9 @@ FIXTURE_SETUP(umr)
 	for (i = 0; i < 3; i++)
 		self->hca0[i] = umr_fake_counter(self->path, hca_counters[i]);
 	ASSERT_EQ(0, umr_info(fd0, &self->info0));
-	ASSERT_NE(0, self->info0.out_flags & MLX5_UMR_IOC_INFO_FAKE);
+	ASSERT_EQ(0, umr_test_info(fd0, &self->test0))
+		TH_LOG("not a test build of mlx5_umr (MLX5_UMR_TESTING=1)");
+	ASSERT_EQ(MLX5_UMR_TEST_INFO_FAKE, self->test0.out_flags);
 	close(fd0);
 	self->vmpin0 = umr_vm_pinned_kb();
 
@@ -404,9 +407,9 @@ static __u8 xfer_buf[64];
 
 LEN_FN(xfer_init)
 {
-	struct mlx5_umr_ioc_xfer *cmd = arg;
+	struct mlx5_umr_test_xfer *cmd = arg;
 
-	cmd->flags = MLX5_UMR_IOC_XFER_WRITE;
+	cmd->flags = MLX5_UMR_TEST_XFER_WRITE;
 	cmd->key = self->key1;
 	cmd->offset = (uintptr_t)self->buf1;
 	cmd->buf = (uintptr_t)xfer_buf;
@@ -415,7 +418,7 @@ LEN_FN(xfer_init)
 
 LEN_FN(xfer_ok)
 {
-	struct mlx5_umr_ioc_xfer *cmd = arg;
+	struct mlx5_umr_test_xfer *cmd = arg;
 
 	EXPECT_EQ(0, cmd->out_status);
 }
@@ -423,12 +426,46 @@ LEN_FN(xfer_ok)
 TEST_F(umr, length_xfer)
 {
 	static const struct len_case c = {
-		MLX5_UMR_IOCTL_XFER, sizeof(struct mlx5_umr_ioc_xfer),
-		offsetof(struct mlx5_umr_ioc_xfer, __reserved),
+		MLX5_UMR_TEST_IOCTL_XFER, sizeof(struct mlx5_umr_test_xfer),
+		offsetof(struct mlx5_umr_test_xfer, __reserved),
 		xfer_init, xfer_ok, NULL,
 	};
 
 	run_length(_metadata, self, &c);
+}
+
+LEN_FN(test_info_ok)
+{
+	struct mlx5_umr_test_info *cmd = arg;
+
+	EXPECT_EQ(MLX5_UMR_TEST_INFO_FAKE, cmd->out_flags);
+	EXPECT_EQ(1 << 20, cmd->out_max_xfer);
+}
+
+TEST_F(umr, length_test_info)
+{
+	static const struct len_case c = {
+		MLX5_UMR_TEST_IOCTL_INFO, sizeof(struct mlx5_umr_test_info),
+		offsetof(struct mlx5_umr_test_info, __reserved),
+		info_init, test_info_ok, NULL,
+	};
+
+	run_length(_metadata, self, &c);
+}
+
+/* A transfer is bounded by out_max_xfer of MLX5_UMR_TEST_IOCTL_INFO. */
+TEST_F(umr, xfer_max)
+{
+	struct mlx5_umr_test_info ti = { .size = sizeof(ti), .flags = 1 };
+
+	EXPECT_EQ(-EOPNOTSUPP,
+		  umr_ioctl(self->fd, MLX5_UMR_TEST_IOCTL_INFO, &ti));
+	EXPECT_EQ(-EINVAL, umr_xfer(self->fd, self->key1,
+				    (uintptr_t)self->buf1, xfer_buf,
+				    self->test0.out_max_xfer + 1, 1));
+	EXPECT_EQ(0, umr_xfer(self->fd, self->key1, (uintptr_t)self->buf1,
+			      xfer_buf, sizeof(xfer_buf), 1));
+	EXPECT_NO_LEAK(0, 0);
 }
 
 /* The second reserved field of the structures that have one. */
@@ -441,7 +478,7 @@ TEST_F(umr, reserved2)
 		.length = 64,
 		.__reserved2 = 1,
 	};
-	struct mlx5_umr_ioc_xfer x = {
+	struct mlx5_umr_test_xfer x = {
 		.size = sizeof(x),
 		.key = self->key1,
 		.offset = (uintptr_t)self->buf1,
@@ -453,7 +490,7 @@ TEST_F(umr, reserved2)
 	info.__reserved2 = 1;
 	EXPECT_EQ(-EINVAL, umr_ioctl(self->fd, MLX5_UMR_IOCTL_INFO, &info));
 	EXPECT_EQ(-EINVAL, umr_ioctl(self->fd, MLX5_UMR_IOCTL_REG_MR, &reg));
-	EXPECT_EQ(-EINVAL, umr_ioctl(self->fd, MLX5_UMR_IOCTL_XFER, &x));
+	EXPECT_EQ(-EINVAL, umr_ioctl(self->fd, MLX5_UMR_TEST_IOCTL_XFER, &x));
 	EXPECT_NO_LEAK(0, 0);
 }
 
@@ -464,7 +501,13 @@ TEST_F(umr, unknown_ioctl)
 	EXPECT_EQ(-ENOTTY, umr_ioctl(self->fd,
 				     _IO(MLX5_UMR_IOC_TYPE, 0x7f), &info));
 	EXPECT_EQ(-ENOTTY, umr_ioctl(self->fd, _IO(MLX5_UMR_IOC_TYPE,
-						   MLX5_UMR_CMD_XFER + 1),
+						   MLX5_UMR_CMD_DESTROY + 1),
+				     &info));
+	EXPECT_EQ(-ENOTTY, umr_ioctl(self->fd, _IO(MLX5_UMR_IOC_TYPE,
+						   MLX5_UMR_CMD_TEST_INFO - 1),
+				     &info));
+	EXPECT_EQ(-ENOTTY, umr_ioctl(self->fd, _IO(MLX5_UMR_IOC_TYPE,
+						   MLX5_UMR_CMD_TEST_XFER + 1),
 				     &info));
 	EXPECT_EQ(-ENOTTY, umr_ioctl(self->fd, _IOWR(MLX5_UMR_IOC_TYPE,
 						     MLX5_UMR_CMD_INFO,
@@ -494,7 +537,7 @@ TEST_F(umr, unknown_flags)
 	struct mlx5_umr_ioc_destroy de = {
 		.size = sizeof(de), .handle = self->mk, .flags = 1,
 	};
-	struct mlx5_umr_ioc_xfer x = {
+	struct mlx5_umr_test_xfer x = {
 		.size = sizeof(x), .flags = 4, .key = self->key1,
 		.offset = (uintptr_t)self->buf1, .buf = (uintptr_t)xfer_buf,
 		.length = 8,
@@ -512,7 +555,7 @@ TEST_F(umr, unknown_flags)
 		  umr_ioctl(self->fd, MLX5_UMR_IOCTL_INVALIDATE, &inv));
 	EXPECT_EQ(-EOPNOTSUPP,
 		  umr_ioctl(self->fd, MLX5_UMR_IOCTL_DESTROY, &de));
-	EXPECT_EQ(-EOPNOTSUPP, umr_ioctl(self->fd, MLX5_UMR_IOCTL_XFER, &x));
+	EXPECT_EQ(-EOPNOTSUPP, umr_ioctl(self->fd, MLX5_UMR_TEST_IOCTL_XFER, &x));
 	EXPECT_NO_LEAK(0, 0);
 }
 

@@ -19,6 +19,8 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <linux/mlx5_umr.h>
+/* The test ioctls, which a test build of mlx5_umr.ko answers (not installed). */
+#include "../../drivers/umr/uapi_testing.h"
 
 #define UMR_DEV_DIR	"/dev/mlx5_umr"
 #define PAGE		4096UL
@@ -191,6 +193,13 @@ static inline int umr_info(int fd, struct mlx5_umr_ioc_info *info)
 	return umr_ioctl(fd, MLX5_UMR_IOCTL_INFO, info);
 }
 
+static inline int umr_test_info(int fd, struct mlx5_umr_test_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->size = sizeof(*info);
+	return umr_ioctl(fd, MLX5_UMR_TEST_IOCTL_INFO, info);
+}
+
 /* Registers @len bytes at @addr; returns -errno or 0 with handle/key set. */
 static inline int umr_reg(int fd, void *addr, __u64 len, __u32 access,
 			  __u32 *handle, __u32 *key)
@@ -296,15 +305,15 @@ static inline int umr_config_il(int fd, __u32 handle,
 static inline int umr_xfer(int fd, __u32 key, __u64 offset, void *buf,
 			   __u64 len, int write)
 {
-	struct mlx5_umr_ioc_xfer cmd = {
+	struct mlx5_umr_test_xfer cmd = {
 		.size = sizeof(cmd),
-		.flags = write ? MLX5_UMR_IOC_XFER_WRITE : 0,
+		.flags = write ? MLX5_UMR_TEST_XFER_WRITE : 0,
 		.key = key,
 		.offset = offset,
 		.buf = (uintptr_t)buf,
 		.length = len,
 	};
-	int ret = umr_ioctl(fd, MLX5_UMR_IOCTL_XFER, &cmd);
+	int ret = umr_ioctl(fd, MLX5_UMR_TEST_IOCTL_XFER, &cmd);
 
 	return ret ? ret : (int)cmd.out_status;
 }

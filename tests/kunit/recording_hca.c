@@ -67,12 +67,13 @@ static struct umr_kunit_rec_hca *to_rh(struct mlx5_umr_hca *hca)
 	return container_of(hca, struct umr_kunit_rec_hca, hca);
 }
 
-/* A record to fill, or NULL (counted as lost). Caller holds rh->lock. */
+/* A record to fill, or NULL (counted as lost). */
 static struct umr_kunit_rec *rec_slot(struct umr_kunit_rec_hca *rh,
 				      enum umr_kunit_rec_kind kind)
 {
 	struct umr_kunit_rec *r;
 
+	lockdep_assert_held(&rh->lock);
 	if (rh->n == rh->max) {
 		rh->lost++;
 		return NULL;
@@ -82,13 +83,11 @@ static struct umr_kunit_rec *rec_slot(struct umr_kunit_rec_hca *rh,
 	return r;
 }
 
-/*
- * Whether this failable operation is the one to fail, and how (@f).
- * Caller holds rh->lock.
- */
+/* Whether this failable operation is the one to fail, and how (@f). */
 static bool rec_fail_now(struct umr_kunit_rec_hca *rh,
 			 struct umr_kunit_rec_fault *f)
 {
+	lockdep_assert_held(&rh->lock);
 	if (!rh->fail_armed)
 		return false;
 	if (rh->fail_skip) {
@@ -425,14 +424,6 @@ static bool rec_internal_error(struct mlx5_umr_hca *hca)
 	return f->ops->internal_error && f->ops->internal_error(f);
 }
 
-static int rec_test_xfer(struct mlx5_umr_hca *hca, u32 key, u64 offset,
-			 void *buf, size_t len, bool write, bool remote)
-{
-	struct mlx5_umr_hca *f = to_rh(hca)->fhca;
-
-	return f->ops->test_xfer(f, key, offset, buf, len, write, remote);
-}
-
 static const struct mlx5_umr_hca_ops umr_kunit_rec_ops = {
 	.cmd_exec = rec_cmd_exec,
 	.create_cq = rec_create_cq,
@@ -445,7 +436,6 @@ static const struct mlx5_umr_hca_ops umr_kunit_rec_ops = {
 	.free_uar = rec_free_uar,
 	.write_db = rec_write_db,
 	.internal_error = rec_internal_error,
-	.test_xfer = rec_test_xfer,
 };
 
 /**

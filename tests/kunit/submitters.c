@@ -69,7 +69,7 @@ void umr_kunit_submitters_init(struct kunit *test,
 		if (!dev)
 			continue;
 		/* indirect through the PA mkey: device address 0 */
-		s->sge.key = mlx5_umr_dev_caps(dev)->reserved_lkey;
+		s->sge.key = mlx5_umr_dev_caps(dev)->dma_lkey;
 		s->sge.length = 16;
 		s->mk = mlx5_umr_alloc_mkey(dev, 1, 0);
 		if (IS_ERR(s->mk)) {

@@ -14,6 +14,8 @@
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <linux/mlx5_umr.h>
+/* The test ioctls: answered by a test build of mlx5_umr.ko only. */
+#include "../../drivers/umr/uapi_testing.h"
 
 #include "mlx5umr.h"
 
@@ -113,19 +115,24 @@ int mlx5umr_query_device(struct mlx5umr_context *ctx,
 			 struct mlx5umr_device_attr *attr)
 {
 	struct mlx5_umr_ioc_info cmd = { .size = sizeof(cmd) };
+	struct mlx5_umr_test_info test = { .size = sizeof(test) };
 	int ret;
 
 	ret = do_ioctl(ctx, MLX5_UMR_IOCTL_INFO, &cmd);
 	if (ret)
 		return fail(ret);
+	/* A production build has no test interface: no fake, no transfers. */
+	ret = do_ioctl(ctx, MLX5_UMR_TEST_IOCTL_INFO, &test);
+	if (ret && ret != ENOTTY)
+		return fail(ret);
 	memset(attr, 0, sizeof(*attr));
 	memcpy(attr->name, cmd.out_name, sizeof(attr->name));
 	attr->name[sizeof(attr->name) - 1] = 0;
-	attr->fake = !!(cmd.out_flags & MLX5_UMR_IOC_INFO_FAKE);
+	attr->fake = !ret && (test.out_flags & MLX5_UMR_TEST_INFO_FAKE);
 	attr->max_entries = cmd.out_max_entries;
 	attr->max_inline_entries = cmd.out_max_inline_entries;
 	attr->access = cmd.out_access;
-	attr->max_xfer = cmd.out_max_xfer;
+	attr->max_xfer = ret ? 0 : test.out_max_xfer;
 	attr->fd_objects = cmd.out_fd_objects;
 	attr->dev_objects = cmd.out_dev_objects;
 	attr->fd_pinned_pages = cmd.out_fd_pinned_pages;
@@ -315,7 +322,7 @@ int mlx5umr_mkey_invalidate(struct mlx5umr_mkey *mkey)
 int mlx5umr_xfer(struct mlx5umr_context *ctx, uint32_t key, uint64_t offset,
 		 void *buf, size_t len, uint32_t flags, uint32_t *status)
 {
-	struct mlx5_umr_ioc_xfer cmd = {
+	struct mlx5_umr_test_xfer cmd = {
 		.size = sizeof(cmd),
 		.key = key,
 		.offset = offset,
@@ -327,10 +334,10 @@ int mlx5umr_xfer(struct mlx5umr_context *ctx, uint32_t key, uint64_t offset,
 	if (flags & ~(MLX5UMR_XFER_WRITE | MLX5UMR_XFER_LOCAL))
 		return fail(EOPNOTSUPP);
 	if (flags & MLX5UMR_XFER_WRITE)
-		cmd.flags |= MLX5_UMR_IOC_XFER_WRITE;
+		cmd.flags |= MLX5_UMR_TEST_XFER_WRITE;
 	if (flags & MLX5UMR_XFER_LOCAL)
-		cmd.flags |= MLX5_UMR_IOC_XFER_LOCAL;
-	ret = do_ioctl(ctx, MLX5_UMR_IOCTL_XFER, &cmd);
+		cmd.flags |= MLX5_UMR_TEST_XFER_LOCAL;
+	ret = do_ioctl(ctx, MLX5_UMR_TEST_IOCTL_XFER, &cmd);
 	if (ret)
 		return fail(ret);
 	if (status)

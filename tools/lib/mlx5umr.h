@@ -96,11 +96,11 @@ struct mlx5umr_mkey {
 
 struct mlx5umr_device_attr {
 	char name[32];
-	int fake;			/* mlx5umr_xfer() works */
+	int fake;			/* mlx5umr_xfer() works (test build) */
 	uint32_t max_entries;		/* of mlx5umr_create_mkey() */
 	uint32_t max_inline_entries;
 	uint32_t access;		/* IBV_ACCESS_* granted */
-	uint64_t max_xfer;
+	uint64_t max_xfer;		/* of mlx5umr_xfer(), 0 if it fails */
 	/* Counters, for leak checks. */
 	uint32_t fd_objects;
 	uint32_t dev_objects;
@@ -131,9 +131,11 @@ int mlx5umr_mkey_configure_interleaved(struct mlx5umr_mkey *mkey,
 int mlx5umr_mkey_invalidate(struct mlx5umr_mkey *mkey);
 
 /*
- * Fake HCAs only: an RDMA WRITE (MLX5UMR_XFER_WRITE) or READ of @len bytes
- * at @offset of @key's address space, as a remote peer. Returns 0 when the
- * transfer was attempted, with *@status the CQE syndrome (0 = success).
+ * Fake HCAs of a test build of the module only (MLX5_UMR_TESTING=1; ENOTTY
+ * from a production build): an RDMA WRITE (MLX5UMR_XFER_WRITE) or READ of
+ * @len bytes at @offset of @key's address space, as a remote peer. Returns
+ * 0 when the transfer was attempted, with *@status the CQE syndrome
+ * (0 = success).
  */
 int mlx5umr_xfer(struct mlx5umr_context *ctx, uint32_t key, uint64_t offset,
 		 void *buf, size_t len, uint32_t flags, uint32_t *status);

@@ -838,15 +838,17 @@ static const struct cmd cmds[] = {
 	  "brief", { "offset", "length", "expect", "pattern", "brief", NULL } },
 	{ "write", cmd_write,
 	  "write KEY --length N [--offset O] [--pattern P] [--local] [--absolute]",
-	  "Fake HCAs: RDMA WRITE N bytes at offset O through KEY as a remote\n"
-	  "peer (--local: through the lkey). P: offset (each 4-byte word holds\n"
+	  "Fake HCAs of a test build of the module (MLX5_UMR_TESTING=1): RDMA\n"
+	  "WRITE N bytes at offset O through KEY as a remote peer (--local:\n"
+	  "through the lkey). P: offset (each 4-byte word holds\n"
 	  "its offset in the transfer, big endian; default), inc, or a byte.\n"
 	  "For registered memory O is relative to the buffer unless --absolute.\n",
 	  "local,absolute",
 	  { "length", "offset", "pattern", "local", "absolute", NULL } },
 	{ "read", cmd_read,
 	  "read KEY --length N [--offset O] [--local] [--absolute]",
-	  "Fake HCAs: RDMA READ N bytes at offset O through KEY and dump them.\n",
+	  "Fake HCAs of a test build of the module: RDMA READ N bytes at\n"
+	  "offset O through KEY and dump them.\n",
 	  "local,absolute", { "length", "offset", "local", "absolute", NULL } },
 };
 

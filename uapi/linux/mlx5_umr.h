@@ -46,11 +46,11 @@
  *   hardware's 16 bits); a repeat count for a list; an unknown
  *   layout; access bits outside MLX5_UMR_IOC_ACCESS_*, or remote
  *   write/atomic without local write; an entries pointer not aligned to
- *   8 bytes; a transfer longer than out_max_xfer.
+ *   8 bytes.
  * - E2BIG: size larger than the kernel knows and the unknown tail is not
  *   all zero.
- * - EOPNOTSUPP: an unknown flag; MLX5_UMR_IOCTL_XFER on a real HCA; an
- *   access bit the HCA does not support (remote atomic).
+ * - EOPNOTSUPP: an unknown flag; an access bit the HCA does not support
+ *   (remote atomic).
  * - ENOTTY: an unknown ioctl.
  * - ENOENT: the handle or key is not an object of this file, or not an
  *   object of the required kind. Another file's handles and keys are
@@ -67,8 +67,7 @@
  * - EBUSY: the object is named by a configured layout or is in use by a
  *   concurrent ioctl.
  * - EFAULT: a user pointer is not mapped or not in user space (the
- *   structure, an entries array, the memory to register, a transfer
- *   buffer).
+ *   structure, an entries array, the memory to register).
  * - ENOMEM: RLIMIT_MEMLOCK would be exceeded (without CAP_IPC_LOCK), or
  *   the kernel (or the file's memory cgroup) is out of memory; a layout of
  *   more entries than the mkey was allocated for, or than INFO's
@@ -111,7 +110,10 @@ enum {
 	MLX5_UMR_CMD_CONFIGURE,
 	MLX5_UMR_CMD_INVALIDATE,
 	MLX5_UMR_CMD_DESTROY,
-	MLX5_UMR_CMD_XFER,
+	/*
+	 * MLX5_UMR_IOC_BASE + 0x20 and up: the test interface of a test
+	 * build of the module (not part of this header; ENOTTY otherwise).
+	 */
 };
 
 /* Access rights, with the values of enum ibv_access_flags. */
@@ -122,15 +124,11 @@ enum mlx5_umr_ioc_access {
 	MLX5_UMR_IOC_ACCESS_REMOTE_ATOMIC = 1 << 3,
 };
 
-enum mlx5_umr_ioc_info_flags {
-	MLX5_UMR_IOC_INFO_FAKE = 1 << 0,	/* MLX5_UMR_IOCTL_XFER works */
-};
-
 /**
  * struct mlx5_umr_ioc_info - MLX5_UMR_IOCTL_INFO: device caps and counters
  * @size: sizeof(struct mlx5_umr_ioc_info)
  * @flags: must be 0
- * @out_flags: MLX5_UMR_IOC_INFO_*
+ * @out_flags: 0; no flags are defined yet
  * @out_max_entries: largest max_entries of MLX5_UMR_IOCTL_ALLOC_MKEY, and
  *	the most entries of a list layout
  * @out_max_inline_entries: entries that fit inline in one work request
@@ -143,7 +141,6 @@ enum mlx5_umr_ioc_info_flags {
  * @out_fd_pinned_pages: pages pinned by this file
  * @out_dev_pinned_pages: pages pinned by all files of this device (0
  *	without CAP_SYS_ADMIN)
- * @out_max_xfer: largest length of MLX5_UMR_IOCTL_XFER (0 on real HCAs)
  * @out_name: device name, NUL terminated
  * @out_max_interleaved_entries: the most entries of an interleaved layout
  *	(one less than @out_max_entries: the repeat block header takes one)
@@ -167,7 +164,6 @@ struct mlx5_umr_ioc_info {
 	__u32 __reserved2;
 	__aligned_u64 out_fd_pinned_pages;
 	__aligned_u64 out_dev_pinned_pages;
-	__aligned_u64 out_max_xfer;
 	char out_name[32];
 	__u32 out_max_interleaved_entries;
 	__u32 out_max_reg_pages;
@@ -343,40 +339,5 @@ struct mlx5_umr_ioc_destroy {
 };
 
 #define MLX5_UMR_IOCTL_DESTROY	_IO(MLX5_UMR_IOC_TYPE, MLX5_UMR_CMD_DESTROY)
-
-enum mlx5_umr_ioc_xfer_flags {
-	MLX5_UMR_IOC_XFER_WRITE = 1 << 0,	/* else a read */
-	MLX5_UMR_IOC_XFER_LOCAL = 1 << 1,	/* as an lkey, else an rkey */
-};
-
-/**
- * struct mlx5_umr_ioc_xfer - MLX5_UMR_IOCTL_XFER: fake HCAs only: an RDMA
- *	WRITE or READ through a key, as a remote peer would issue it
- * @size: sizeof(struct mlx5_umr_ioc_xfer)
- * @flags: MLX5_UMR_IOC_XFER_*
- * @key: key of an object of this file
- * @__reserved: must be 0
- * @offset: byte offset in the key's address space (the user address for
- *	registered memory, zero based for indirect mkeys)
- * @buf: user buffer of @length bytes (source of a write, destination of
- *	a read)
- * @length: bytes, 1..out_max_xfer of MLX5_UMR_IOCTL_INFO
- * @out_status: the CQE syndrome the requester would see, 0 for success;
- *	the ioctl itself succeeds when the transfer was attempted
- * @__reserved2: must be 0
- */
-struct mlx5_umr_ioc_xfer {
-	__u32 size;
-	__u32 flags;
-	__u32 key;
-	__u32 __reserved;
-	__aligned_u64 offset;
-	__aligned_u64 buf;
-	__aligned_u64 length;
-	__u32 out_status;
-	__u32 __reserved2;
-};
-
-#define MLX5_UMR_IOCTL_XFER	_IO(MLX5_UMR_IOC_TYPE, MLX5_UMR_CMD_XFER)
 
 #endif /* _UAPI_LINUX_MLX5_UMR_H */

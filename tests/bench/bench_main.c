@@ -516,4 +516,4 @@ module_exit(mlx5_umr_bench_exit);
 MODULE_DESCRIPTION("mlx5-umr: UMR configure benchmark on the fake HCA");
 MODULE_LICENSE("Dual BSD/GPL");
 MODULE_IMPORT_NS(MLX5_UMR);
-MODULE_IMPORT_NS(MLX5_UMR_INTERNAL);
+MODULE_IMPORT_NS(MLX5_UMR_TESTING);

@@ -17,7 +17,6 @@
 #include <linux/string.h>
 #include <linux/mlx5/qp.h>
 
-#include "wqe.h"
 #include "bench.h"
 
 /* Ring of the encode and memcpy loops: the service's ring size. */
@@ -72,20 +71,12 @@ void bench_ops_fini(void)
 static int bench_encode_one(struct bench_set *s, unsigned long i, u8 *xlt,
 			    u8 *dst)
 {
-	struct mlx5_umr_wqe_ctx ctx = {
-		.caps = mlx5_umr_dev_caps(s->bd->dev),
-		.qpn = 0x123,
-	};
-	struct mlx5_umr_xlt t = {
-		.cpu = xlt,
-		.dma = 0x1000000,
-		.size = BENCH_XLT_MAX,
-	};
 	int ret;
 
-	ret = mlx5_umr_wqe_encode(&ctx, &s->wrs[i % BENCH_POOL],
-				  s->xlt_bytes ? &t : NULL, (u16)i,
-				  MLX5_WQE_CTRL_CQ_UPDATE, dst, s->wqe_size);
+	ret = mlx5_umr_test_wqe_encode(mlx5_umr_dev_caps(s->bd->dev),
+				       &s->wrs[i % BENCH_POOL],
+				       s->xlt_bytes ? xlt : NULL, 0x1000000,
+				       BENCH_XLT_MAX, (u16)i, dst, s->wqe_size);
 	return ret == s->wqe_size ? 0 : -EINVAL;
 }
 

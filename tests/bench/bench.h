@@ -13,6 +13,7 @@
 #include <linux/scatterlist.h>
 #include <linux/mlx5_umr.h>
 #include <linux/mlx5_umr_fake.h>
+#include <linux/mlx5_umr_testing.h>
 
 /* Requests a batched run cycles through: more than the ring can hold. */
 #define BENCH_POOL	512
@@ -74,7 +75,7 @@ struct bench_dev {
  * @completed: requests whose done() ran
  * @errors: requests completed with a non-zero status
  * @wait: the poster waits here for completions
- * @wqe_size: mlx5_umr_wqe_size() of every request
+ * @wqe_size: mlx5_umr_test_wqe_size() of every request
  * @xlt_bytes: bytes of the pointer-mode translation, 0 when inline
  */
 struct bench_set {

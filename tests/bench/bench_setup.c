@@ -8,7 +8,6 @@
 #include <linux/err.h>
 #include <linux/mm.h>
 
-#include "wqe.h"
 #include "bench.h"
 
 /* Register BENCH_MR_PAGES pages as an MTT mkey at BENCH_MR_IOVA. */
@@ -259,8 +258,8 @@ int bench_set_init(struct bench_set *s, struct bench_dev *bd,
 	err = mlx5_umr_validate(bd->dev, &s->wrs[0]);
 	if (err)
 		goto err_mkeys;
-	s->wqe_size = mlx5_umr_wqe_size(mlx5_umr_dev_caps(bd->dev),
-					&s->wrs[0]);
+	s->wqe_size = mlx5_umr_test_wqe_size(mlx5_umr_dev_caps(bd->dev),
+					     &s->wrs[0]);
 	return 0;
 
 err_mkeys:
