@@ -413,6 +413,71 @@ static void mlx5_umr_exec_done(struct mlx5_umr_wr *wr)
 }
 
 /**
+ * mlx5_umr_post_wait_room() - mlx5_umr_post(), waiting for room
+ * @dev: the device
+ * @wrs: the requests
+ * @n: how many
+ * @deadline: in jiffies, when to give up waiting for room
+ *
+ * Context: process context, may sleep.
+ * Return: as mlx5_umr_post(), but -ETIMEDOUT instead of -EBUSY once
+ * @deadline has passed.
+ */
+int mlx5_umr_post_wait_room(struct mlx5_umr_dev *dev, struct mlx5_umr_wr **wrs,
+			    unsigned int n, unsigned long deadline)
+{
+	int err;
+
+	might_sleep();
+	for (;;) {
+		unsigned long seen = READ_ONCE(dev->sq.events);
+
+		err = mlx5_umr_post(dev, wrs, n);
+		if (err != -EBUSY)
+			return err;
+		if (time_after_eq(jiffies, deadline))
+			return -ETIMEDOUT;
+		/* Retry after the next completion or state change. */
+		wait_event_timeout(dev->sq.wait,
+				   READ_ONCE(dev->sq.events) != seen,
+				   max_t(long, deadline - jiffies, 1));
+	}
+}
+
+/**
+ * mlx5_umr_wait_posted() - wait for posted requests, recovering on timeout
+ * @dev: the device
+ * @done: completed by the requests' done() once all of them ran
+ * @tmo: how long to wait, in jiffies
+ *
+ * When @done does not come in time, or the HCA died, the QP is recovered,
+ * which completes every request in flight with an error: nothing posted is
+ * left in flight on return.
+ *
+ * Context: process context, may sleep.
+ */
+void mlx5_umr_wait_posted(struct mlx5_umr_dev *dev, struct completion *done,
+			  unsigned long tmo)
+{
+	/* Look at the device now and then: a dead HCA fails fast. */
+	while (!wait_for_completion_timeout(done,
+					    min_t(unsigned long, tmo,
+						  MLX5_UMR_EXEC_POLL))) {
+		bool dead = mlx5_umr_hca_dead(dev);
+
+		tmo -= min_t(unsigned long, tmo, MLX5_UMR_EXEC_POLL);
+		if (!dead && tmo)
+			continue;
+		spin_lock_irq(&dev->sq.lock);
+		mlx5_umr_sq_set_err(dev, !dead);
+		spin_unlock_irq(&dev->sq.lock);
+		/* Recovery completes every request in flight. */
+		wait_for_completion(done);
+		return;
+	}
+}
+
+/**
  * mlx5_umr_exec() - execute one UMR work request and wait for it
  * @dev: the device
  * @wr: the request; ->done and ->context are used internally and restored
@@ -432,47 +497,17 @@ int mlx5_umr_exec(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr,
 	DECLARE_COMPLETION_ONSTACK(done);
 	void (*saved_done)(struct mlx5_umr_wr *wr) = wr->done;
 	void *saved_ctx = wr->context;
-	unsigned long tmo, deadline;
+	unsigned long tmo;
 	int err;
 
 	might_sleep();
 	tmo = timeout_ms ? msecs_to_jiffies(timeout_ms) : dev->timeout;
-	deadline = jiffies + tmo;
 	wr->done = mlx5_umr_exec_done;
 	wr->context = &done;
 
-	for (;;) {
-		unsigned long seen = READ_ONCE(dev->sq.events);
-
-		err = mlx5_umr_post(dev, &wr, 1);
-		if (err != -EBUSY)
-			break;
-		if (time_after_eq(jiffies, deadline)) {
-			err = -ETIMEDOUT;
-			break;
-		}
-		/* Retry after the next completion or state change. */
-		wait_event_timeout(dev->sq.wait,
-				   READ_ONCE(dev->sq.events) != seen,
-				   max_t(long, deadline - jiffies, 1));
-	}
+	err = mlx5_umr_post_wait_room(dev, &wr, 1, jiffies + tmo);
 	if (!err) {
-		/* Look at the device now and then: a dead HCA fails fast. */
-		while (!wait_for_completion_timeout(&done,
-						    min_t(unsigned long, tmo,
-							  MLX5_UMR_EXEC_POLL))) {
-			bool dead = mlx5_umr_hca_dead(dev);
-
-			tmo -= min_t(unsigned long, tmo, MLX5_UMR_EXEC_POLL);
-			if (!dead && tmo)
-				continue;
-			spin_lock_irq(&dev->sq.lock);
-			mlx5_umr_sq_set_err(dev, !dead);
-			spin_unlock_irq(&dev->sq.lock);
-			/* Recovery completes every request in flight. */
-			wait_for_completion(&done);
-			break;
-		}
+		mlx5_umr_wait_posted(dev, &done, tmo);
 		err = wr->status;
 	}
 	wr->done = saved_done;

@@ -153,6 +153,8 @@ static int umr_cmd_info(struct umr_ucmd *ucmd)
 	memset(cmd->out_name, 0, sizeof(cmd->out_name));
 	strscpy(cmd->out_name, mlx5_umr_dev_name(ud->dev),
 		sizeof(cmd->out_name));
+	cmd->out_max_batch = UMR_UAPI_MAX_BATCH;
+	cmd->out_max_batch_bytes = UMR_UAPI_MAX_BATCH_BYTES;
 	cmd->out_max_reg_pages = MLX5_UMR_IOC_MAX_REG_PAGES;
 	cmd->out_max_fd_mkeys = MLX5_UMR_IOC_MAX_FD_MKEYS;
 	cmd->out_max_fd_inflight = MLX5_UMR_IOC_MAX_FD_INFLIGHT;
@@ -168,6 +170,7 @@ union umr_ucmd_buffer {
 	struct mlx5_umr_ioc_configure configure;
 	struct mlx5_umr_ioc_invalidate invalidate;
 	struct mlx5_umr_ioc_destroy destroy;
+	struct mlx5_umr_ioc_batch batch;
 #ifdef MLX5_UMR_TESTING
 	struct mlx5_umr_test_info test_info;
 	struct mlx5_umr_test_xfer test_xfer;
@@ -228,6 +231,9 @@ static const struct umr_ioctl_op umr_ioctl_ops[] = {
 	UMR_IOCTL_OP(MLX5_UMR_CMD_DESTROY, MLX5_UMR_IOCTL_DESTROY,
 		     umr_cmd_destroy,
 		     struct mlx5_umr_ioc_destroy, __reserved),
+	UMR_IOCTL_OP_PREP(MLX5_UMR_CMD_BATCH, MLX5_UMR_IOCTL_BATCH,
+			  umr_cmd_batch, umr_prep_batch, umr_release_batch,
+			  struct mlx5_umr_ioc_batch, out_failed),
 #ifdef MLX5_UMR_TESTING
 	/* A production build has no such entries: ENOTTY. */
 	UMR_IOCTL_OP(MLX5_UMR_CMD_TEST_INFO, MLX5_UMR_TEST_IOCTL_INFO,

@@ -206,32 +206,12 @@ static int umr_parse_interleaved(struct umr_uctx *ctx,
 }
 
 /*
- * One MLX5_UMR_IOCTL_CONFIGURE, gathered step by step.
- * @wr: the request for the service
- * @esize: size of one user entry
- * @ksize: size of one service entry
- * @uent: the user's entries, copied
- * @kent: the service's entries
- * @refs: one reference per entry on the registration it names
- * @length: bytes the new layout covers
- */
-struct umr_config {
-	struct mlx5_umr_wr wr;
-	size_t esize;
-	size_t ksize;
-	void *uent;
-	void *kent;
-	struct umr_uobj **refs;
-	u64 length;
-};
-
-/*
  * The command alone, before any lookup: the uapi's own fields, then the
  * service's rules on access (7, 8) and on the request (10, 14, 16).
  */
 static int umr_config_check_cmd(struct umr_uctx *ctx,
 				const struct mlx5_umr_ioc_configure *cmd,
-				struct umr_config *c)
+				struct umr_mreq *r)
 {
 	int ret;
 
@@ -246,17 +226,17 @@ static int umr_config_check_cmd(struct umr_uctx *ctx,
 	case MLX5_UMR_IOC_LAYOUT_LIST:
 		if (cmd->repeat_count)
 			return -EINVAL;
-		c->wr.layout = MLX5_UMR_LAYOUT_LIST;
-		c->esize = sizeof(struct mlx5_umr_ioc_sge);
-		c->ksize = sizeof(struct mlx5_umr_sge);
+		r->wr.layout = MLX5_UMR_LAYOUT_LIST;
+		r->esize = sizeof(struct mlx5_umr_ioc_sge);
+		r->ksize = sizeof(struct mlx5_umr_sge);
 		break;
 	case MLX5_UMR_IOC_LAYOUT_INTERLEAVED:
 		ret = mlx5_umr_rule_il_repeat(cmd->repeat_count);
 		if (ret)
 			return ret;
-		c->wr.layout = MLX5_UMR_LAYOUT_INTERLEAVED;
-		c->esize = sizeof(struct mlx5_umr_ioc_interleaved);
-		c->ksize = sizeof(struct mlx5_umr_interleaved);
+		r->wr.layout = MLX5_UMR_LAYOUT_INTERLEAVED;
+		r->esize = sizeof(struct mlx5_umr_ioc_interleaved);
+		r->ksize = sizeof(struct mlx5_umr_interleaved);
 		break;
 	default:
 		return -EINVAL;
@@ -269,107 +249,137 @@ static int umr_config_check_cmd(struct umr_uctx *ctx,
 /* Rules 11 and 15, before allocating for the entries. */
 static int umr_config_check_capacity(struct umr_uctx *ctx,
 				     const struct mlx5_umr_ioc_configure *cmd,
-				     const struct umr_config *c,
-				     const struct mlx5_umr_mkey *mkey)
+				     const struct umr_mreq *r)
 {
 	const struct mlx5_umr_caps *caps = mlx5_umr_dev_caps(ctx->ud->dev);
 
-	if (c->wr.layout == MLX5_UMR_LAYOUT_LIST)
-		return mlx5_umr_rule_list_capacity(caps, mkey,
+	if (r->wr.layout == MLX5_UMR_LAYOUT_LIST)
+		return mlx5_umr_rule_list_capacity(caps, r->obj->mkey,
 						   cmd->num_entries);
-	return mlx5_umr_rule_il_capacity(caps, mkey, cmd->num_entries);
+	return mlx5_umr_rule_il_capacity(caps, r->obj->mkey, cmd->num_entries);
 }
 
 /**
- * umr_prep_configure() - copy a layout's entries in before the device lock
- * @ucmd: the ioctl
+ * umr_entries_copy_in() - copy a configure's entries in, before the device
+ *	lock
+ * @layout: MLX5_UMR_IOC_LAYOUT_*, from userspace
+ * @num_entries: likewise
+ * @entries: the user pointer
  *
  * The copy may fault for as long as userspace wants (userfaultfd, FUSE),
- * so it happens before the device lock; its result (the copy, or the
- * error) is reported in the order umr_cmd_configure() checks things.
+ * so it happens before the device lock (umr_prep_configure(), the batch's
+ * prepare step); its result is reported in the order umr_mreq_configure()
+ * checks things. One allocation holds the user's entries and, after them,
+ * room for the service's (a batch makes many).
  *
- * Return: 0.
+ * Return: the buffer; NULL when the request is refused later anyway (an
+ * unknown layout, no entries or more than any mkey takes); ERR_PTR(-ENOMEM)
+ * or ERR_PTR(-EFAULT).
+ */
+void *umr_entries_copy_in(u32 layout, u32 num_entries, u64 entries)
+{
+	size_t esize, ksize;
+	void *uent;
+
+	switch (layout) {
+	case MLX5_UMR_IOC_LAYOUT_LIST:
+		esize = sizeof(struct mlx5_umr_ioc_sge);
+		ksize = sizeof(struct mlx5_umr_sge);
+		break;
+	case MLX5_UMR_IOC_LAYOUT_INTERLEAVED:
+		esize = sizeof(struct mlx5_umr_ioc_interleaved);
+		ksize = sizeof(struct mlx5_umr_interleaved);
+		break;
+	default:
+		return NULL;
+	}
+	/* More than any mkey takes is refused later, by rule 11 or 15. */
+	if (!num_entries || num_entries > MLX5_UMR_XLT_MAX_KLMS)
+		return NULL;
+	uent = kvmalloc_array(num_entries, esize + ksize, GFP_KERNEL_ACCOUNT);
+	if (!uent)
+		return ERR_PTR(-ENOMEM);
+	if (copy_from_user(uent, u64_to_user_ptr(entries),
+			   (size_t)num_entries * esize)) {
+		kvfree(uent);
+		return ERR_PTR(-EFAULT);
+	}
+	return uent;
+}
+
+/**
+ * umr_entries_free() - free what umr_entries_copy_in() returned
+ * @uent: the buffer, NULL or an error pointer
+ */
+void umr_entries_free(void *uent)
+{
+	if (!IS_ERR_OR_NULL(uent))
+		kvfree(uent);
+}
+
+/**
+ * umr_prep_configure() - CONFIGURE before the device lock: copy the entries
+ * @ucmd: the ioctl
+ *
+ * Return: 0; the copy or its error is in @ucmd->priv.
  */
 int umr_prep_configure(struct umr_ucmd *ucmd)
 {
 	const struct mlx5_umr_ioc_configure *cmd = ucmd->cmd;
-	size_t esize;
-	void *uent;
 
-	switch (cmd->layout) {
-	case MLX5_UMR_IOC_LAYOUT_LIST:
-		esize = sizeof(struct mlx5_umr_ioc_sge);
-		break;
-	case MLX5_UMR_IOC_LAYOUT_INTERLEAVED:
-		esize = sizeof(struct mlx5_umr_ioc_interleaved);
-		break;
-	default:
-		return 0;	/* refused later */
-	}
-	/* More than any mkey takes is refused later, by rule 11 or 15. */
-	if (!cmd->num_entries || cmd->num_entries > MLX5_UMR_XLT_MAX_KLMS)
-		return 0;
-	uent = kvmalloc_array(cmd->num_entries, esize, GFP_KERNEL_ACCOUNT);
-	if (!uent) {
-		ucmd->priv = ERR_PTR(-ENOMEM);
-		return 0;
-	}
-	if (copy_from_user(uent, u64_to_user_ptr(cmd->entries),
-			   (size_t)cmd->num_entries * esize)) {
-		kvfree(uent);
-		uent = ERR_PTR(-EFAULT);
-	}
-	ucmd->priv = uent;
+	ucmd->priv = umr_entries_copy_in(cmd->layout, cmd->num_entries,
+					 cmd->entries);
 	return 0;
 }
 
 void umr_release_configure(struct umr_ucmd *ucmd)
 {
-	if (!IS_ERR(ucmd->priv))
-		kvfree(ucmd->priv);
+	umr_entries_free(ucmd->priv);
 }
 
-/* Take the entries copied in and allocate what the parse fills. */
-static int umr_config_copy(struct umr_ucmd *ucmd,
-			   const struct mlx5_umr_ioc_configure *cmd,
-			   struct umr_config *c)
+/*
+ * Take over the entries copied in (*@uent, NULL once taken) and allocate
+ * what the parse fills.
+ */
+static int umr_config_copy(const struct mlx5_umr_ioc_configure *cmd,
+			   void **uent, struct umr_mreq *r)
 {
-	if (WARN_ON_ONCE(!ucmd->priv))
+	if (WARN_ON_ONCE(!*uent))
 		return -EINVAL;
-	if (IS_ERR(ucmd->priv))
-		return PTR_ERR(ucmd->priv);
-	c->kent = kvmalloc_array(cmd->num_entries, c->ksize,
-				 GFP_KERNEL_ACCOUNT);
-	c->refs = kvcalloc(cmd->num_entries, sizeof(*c->refs),
+	if (IS_ERR(*uent))
+		return PTR_ERR(*uent);
+	r->uent = *uent;
+	*uent = NULL;
+	r->kent = r->uent + (size_t)cmd->num_entries * r->esize;
+	r->refs = kvcalloc(cmd->num_entries, sizeof(*r->refs),
 			   GFP_KERNEL_ACCOUNT);
-	if (!c->kent || !c->refs)
+	if (!r->refs)
 		return -ENOMEM;
-	c->uent = ucmd->priv;
+	r->nrefs = cmd->num_entries;
 	return 0;
 }
 
 /* The entries: the service's entry rules, then ownership and containment. */
 static int umr_config_parse(struct umr_uctx *ctx,
 			    const struct mlx5_umr_ioc_configure *cmd,
-			    struct umr_config *c)
+			    struct umr_mreq *r)
 {
-	struct mlx5_umr_wr *wr = &c->wr;
+	struct mlx5_umr_wr *wr = &r->wr;
 
-	wr->op = MLX5_UMR_OP_CONFIGURE;
 	wr->flags = MLX5_UMR_WR_SET_ACCESS;
 	wr->access = cmd->access;
 	if (wr->layout == MLX5_UMR_LAYOUT_LIST) {
-		wr->list.sge = c->kent;
+		wr->list.sge = r->kent;
 		wr->list.num_sge = cmd->num_entries;
-		return umr_parse_list(ctx, c->uent, cmd->num_entries, c->kent,
-				      c->refs, &c->length);
+		return umr_parse_list(ctx, r->uent, cmd->num_entries, r->kent,
+				      r->refs, &r->length);
 	}
-	wr->interleaved.ent = c->kent;
+	wr->interleaved.ent = r->kent;
 	wr->interleaved.num_entries = cmd->num_entries;
 	wr->interleaved.repeat_count = cmd->repeat_count;
-	return umr_parse_interleaved(ctx, c->uent, cmd->num_entries,
-				     cmd->repeat_count, c->kent, c->refs,
-				     &c->length);
+	return umr_parse_interleaved(ctx, r->uent, cmd->num_entries,
+				     cmd->repeat_count, r->kent, r->refs,
+				     &r->length);
 }
 
 static int umr_ref_cmp(const void *a, const void *b)
@@ -398,67 +408,216 @@ static u32 umr_refs_dedup(struct umr_uobj **refs, u32 n)
 	return k;
 }
 
-/*
- * Post the request and move references: on success the new layout's
- * replace the old one's (left in @c->refs to be dropped); when the HCA may
- * or may not have applied it, @mk keeps both. @both has room for that.
- * Context: @mk->lock held. Return: the request's result.
- */
-static int umr_config_exec(struct umr_uctx *ctx, struct umr_umkey *mk,
-			   struct umr_config *c, u32 n, struct umr_uobj **both,
-			   u32 *nput)
+/* Reference the indirect mkey @handle names, the target of @r. */
+static int umr_mreq_get(struct umr_uctx *ctx, u32 handle, enum mlx5_umr_op op,
+			struct umr_mreq *r)
 {
-	struct umr_uobj **old;
-	int ret;
+	struct umr_uobj *obj;
+
+	obj = umr_uobj_get(ctx, handle, UMR_UOBJ_MKEY);
+	if (IS_ERR(obj))
+		return PTR_ERR(obj);
+	r->obj = obj;
+	r->mk = container_of(obj, struct umr_umkey, obj);
+	r->wr.mkey = obj->mkey;
+	r->wr.op = op;
+	return 0;
+}
+
+/**
+ * umr_mreq_configure() - check and gather one configure request
+ * @ctx: the file
+ * @cmd: the request, in the layout of MLX5_UMR_IOCTL_CONFIGURE
+ * @uent: its entries, from umr_entries_copy_in() before the device lock;
+ *	set to NULL when @r takes them over
+ * @r: zeroed; filled step by step, released with umr_mreq_release() even
+ *	on failure
+ *
+ * Everything that can refuse the request happens here, before anything is
+ * posted: the command, the mkey, its capacity, the entries, the ownership
+ * and containment of the memory they name (one reference each).
+ *
+ * Return: 0 or the errno of the first rule broken.
+ */
+int umr_mreq_configure(struct umr_uctx *ctx,
+		       const struct mlx5_umr_ioc_configure *cmd, void **uent,
+		       struct umr_mreq *r)
+{
+	return umr_config_check_cmd(ctx, cmd, r) ?:
+	       umr_mreq_get(ctx, cmd->handle, MLX5_UMR_OP_CONFIGURE, r) ?:
+	       umr_config_check_capacity(ctx, cmd, r) ?:
+	       umr_config_copy(cmd, uent, r) ?:
+	       umr_config_parse(ctx, cmd, r);
+}
+
+/**
+ * umr_mreq_invalidate() - check and gather one invalidate request
+ * @ctx: the file
+ * @handle: the indirect mkey
+ * @r: as for umr_mreq_configure()
+ *
+ * Return: 0 or -ENOENT.
+ */
+int umr_mreq_invalidate(struct umr_uctx *ctx, u32 handle, struct umr_mreq *r)
+{
+	return umr_mreq_get(ctx, handle, MLX5_UMR_OP_INVALIDATE, r);
+}
+
+/**
+ * umr_mreq_reserve() - make room to keep both layouts' references
+ * @r: a gathered request
+ *
+ * Settling a configure the HCA may or may not have applied keeps the
+ * references of both layouts; the room is allocated before posting so that
+ * settling cannot fail.
+ *
+ * Context: @r->mk->lock held, or @r->mk claimed (its layout is stable).
+ * Return: 0 or -ENOMEM.
+ */
+int umr_mreq_reserve(struct umr_mreq *r)
+{
+	if (r->wr.op != MLX5_UMR_OP_CONFIGURE)
+		return 0;
+	r->both = kvmalloc_array((size_t)r->mk->nrefs + r->nrefs,
+				 sizeof(*r->both), GFP_KERNEL_ACCOUNT);
+	return r->both ? 0 : -ENOMEM;
+}
+
+/* The HCA applied @r: the old layout's references are dropped at release. */
+static void umr_mreq_applied(struct umr_mreq *r)
+{
+	struct umr_umkey *mk = r->mk;
+	struct umr_uobj **old = mk->refs;
+	u32 nold = mk->nrefs;
+
+	if (r->wr.op == MLX5_UMR_OP_CONFIGURE) {
+		mk->refs = r->refs;
+		mk->nrefs = r->nrefs;
+		mk->length = r->length;
+	} else {
+		mk->refs = NULL;
+		mk->nrefs = 0;
+		mk->length = 0;
+	}
+	r->refs = old;
+	r->nrefs = nold;
+}
+
+/**
+ * umr_mreq_settle() - move references by the outcome of a posted request
+ * @r: the request, reserved
+ * @status: its result
+ *
+ * On success the new layout's references replace the old one's (left in
+ * @r to be dropped). When the HCA failed the request or did not answer it
+ * may or may not have applied a new layout: the mkey keeps the memory of
+ * both until a later request succeeds. Any other error means the request
+ * did not reach the HCA: nothing changes.
+ *
+ * Context: @r->mk->lock held.
+ */
+void umr_mreq_settle(struct umr_mreq *r, int status)
+{
+	struct umr_umkey *mk = r->mk;
 
 	lockdep_assert_held(&mk->lock);
-	ret = umr_exec(ctx, &c->wr);
-	if (!ret) {
-		/* The old layout's references are dropped by the caller. */
-		old = mk->refs;
-		*nput = mk->nrefs;
-		mk->refs = c->refs;
-		mk->nrefs = n;
-		mk->length = c->length;
-		c->refs = old;
-		kvfree(both);
-	} else if (ret != -EIO && ret != -ETIMEDOUT) {
-		/* Refused before it reached the HCA: nothing changed. */
-		kvfree(both);
-	} else {
-		/*
-		 * The HCA failed it or did not answer: it may or may not have
-		 * applied the new layout. Keep both layouts' memory until a
-		 * later request succeeds, one reference per registration, so
-		 * that failures repeated do not grow the list.
-		 */
-		memcpy(both, mk->refs, mk->nrefs * sizeof(*both));
-		memcpy(both + mk->nrefs, c->refs, n * sizeof(*both));
-		kvfree(mk->refs);
-		mk->refs = both;
-		mk->nrefs = umr_refs_dedup(both, mk->nrefs + n);
-		kvfree(c->refs);
-		c->refs = NULL;
+	if (!status) {
+		umr_mreq_applied(r);
+		return;
 	}
+	if (r->wr.op != MLX5_UMR_OP_CONFIGURE ||
+	    (status != -EIO && status != -ETIMEDOUT))
+		return;
+	memcpy(r->both, mk->refs, mk->nrefs * sizeof(*r->both));
+	memcpy(r->both + mk->nrefs, r->refs, r->nrefs * sizeof(*r->both));
+	kvfree(mk->refs);
+	mk->refs = r->both;
+	/* One reference per registration: repeated failures do not grow it. */
+	mk->nrefs = umr_refs_dedup(r->both, mk->nrefs + r->nrefs);
+	r->both = NULL;
+	kvfree(r->refs);
+	r->refs = NULL;
+	r->nrefs = 0;
+}
+
+/**
+ * umr_mreq_claim() - reserve the mkey of @r for a batch
+ * @r: a gathered request
+ * @owner: the batch
+ *
+ * A claimed mkey is refused (-EBUSY) by every other configure and
+ * invalidate until umr_mreq_unclaim(); the claim is not a lock held across
+ * the post, so a batch may claim many mkeys in any order.
+ *
+ * Return: 0; -EINVAL when @owner already claimed it; -EBUSY when another
+ * batch did; -EINTR when a signal ended the wait for the mkey's lock.
+ */
+int umr_mreq_claim(struct umr_mreq *r, const void *owner)
+{
+	struct umr_umkey *mk = r->mk;
+	int ret = 0;
+
+	/* A lone request may hold it across a device round trip. */
+	if (mutex_lock_interruptible(&mk->lock))
+		return -EINTR;
+	if (mk->claim)
+		ret = mk->claim == owner ? -EINVAL : -EBUSY;
+	else
+		mk->claim = owner;
+	mutex_unlock(&mk->lock);
+	r->claimed = !ret;
 	return ret;
 }
 
-/* Serialised on @mk: the room for both layouts' references, the request. */
-static int umr_config_apply(struct umr_uctx *ctx, struct umr_umkey *mk,
-			    struct umr_config *c, u32 n, u32 *nput)
+/**
+ * umr_mreq_unclaim() - settle a claimed request and release its claim
+ * @r: the request
+ * @status: its result, as for umr_mreq_settle(), or 1 when it was never
+ *	posted
+ */
+void umr_mreq_unclaim(struct umr_mreq *r, int status)
 {
-	struct umr_uobj **both;
+	struct umr_umkey *mk = r->mk;
+
+	if (!r->claimed)
+		return;
+	mutex_lock(&mk->lock);
+	if (status <= 0)
+		umr_mreq_settle(r, status);
+	mk->claim = NULL;
+	mutex_unlock(&mk->lock);
+	r->claimed = false;
+}
+
+/**
+ * umr_mreq_release() - drop what a request still holds
+ * @r: the request, gathered or not, settled or not
+ */
+void umr_mreq_release(struct umr_mreq *r)
+{
+	/* the old layout's references once settled, else the new one's */
+	if (r->refs)
+		umr_put_refs(r->refs, r->nrefs);
+	kvfree(r->both);
+	kvfree(r->uent);
+	if (r->obj)
+		umr_uobj_put(r->obj);
+}
+
+/* One request on its own, serialised on the mkey. */
+static int umr_mreq_exec(struct umr_uctx *ctx, struct umr_mreq *r)
+{
+	struct umr_umkey *mk = r->mk;
 	int ret;
 
 	/* Another configure of this mkey may take long: abandon the wait. */
 	if (mutex_lock_interruptible(&mk->lock))
 		return -EINTR;
-	both = kvmalloc_array((size_t)mk->nrefs + n, sizeof(*both),
-			      GFP_KERNEL_ACCOUNT);
-	if (both)
-		ret = umr_config_exec(ctx, mk, c, n, both, nput);
-	else
-		ret = -ENOMEM;
+	ret = mk->claim ? -EBUSY : umr_mreq_reserve(r);
+	if (!ret) {
+		ret = umr_exec(ctx, &r->wr);
+		umr_mreq_settle(r, ret);
+	}
 	mutex_unlock(&mk->lock);
 	return ret;
 }
@@ -466,77 +625,32 @@ static int umr_config_apply(struct umr_uctx *ctx, struct umr_umkey *mk,
 int umr_cmd_configure(struct umr_ucmd *ucmd)
 {
 	struct mlx5_umr_ioc_configure *cmd = ucmd->cmd;
-	struct umr_uctx *ctx = ucmd->ctx;
-	struct umr_config c = {};
-	struct umr_uobj *obj;
-	struct umr_umkey *mk;
-	u32 nput = cmd->num_entries;
+	struct umr_mreq r = {};
 	int ret;
 
-	ret = umr_config_check_cmd(ctx, cmd, &c);
-	if (ret)
-		return ret;
-	obj = umr_uobj_get(ctx, cmd->handle, UMR_UOBJ_MKEY);
-	if (IS_ERR(obj))
-		return PTR_ERR(obj);
-	mk = container_of(obj, struct umr_umkey, obj);
-	c.wr.mkey = obj->mkey;
-
-	ret = umr_config_check_capacity(ctx, cmd, &c, obj->mkey) ?:
-	      umr_config_copy(ucmd, cmd, &c) ?:
-	      umr_config_parse(ctx, cmd, &c) ?:
-	      umr_config_apply(ctx, mk, &c, cmd->num_entries, &nput);
+	ret = umr_mreq_configure(ucmd->ctx, cmd, &ucmd->priv, &r) ?:
+	      umr_mreq_exec(ucmd->ctx, &r);
 	if (!ret) {
-		cmd->out_length = c.length;
+		cmd->out_length = r.length;
 		ret = umr_ucmd_respond(ucmd);
 	}
-	/* the old layout's references on success, else the new one's */
-	if (c.refs)
-		umr_put_refs(c.refs, nput);
-	kvfree(c.kent);
-	/* c.uent is ucmd->priv: umr_release_configure() frees it */
-	umr_uobj_put(obj);
+	umr_mreq_release(&r);
 	return ret;
 }
 
 int umr_cmd_invalidate(struct umr_ucmd *ucmd)
 {
 	struct mlx5_umr_ioc_invalidate *cmd = ucmd->cmd;
-	struct umr_uctx *ctx = ucmd->ctx;
-	struct mlx5_umr_wr wr = {};
-	struct umr_uobj **refs = NULL;
-	struct umr_uobj *obj;
-	struct umr_umkey *mk;
-	u32 nrefs = 0;
+	struct umr_mreq r = {};
 	int ret;
 
 	if (cmd->flags)
 		return -EOPNOTSUPP;
 	if (cmd->__reserved)
 		return -EINVAL;
-	obj = umr_uobj_get(ctx, cmd->handle, UMR_UOBJ_MKEY);
-	if (IS_ERR(obj))
-		return PTR_ERR(obj);
-	mk = container_of(obj, struct umr_umkey, obj);
-
-	wr.mkey = obj->mkey;
-	wr.op = MLX5_UMR_OP_INVALIDATE;
-	if (mutex_lock_interruptible(&mk->lock)) {
-		umr_uobj_put(obj);
-		return -EINTR;
-	}
-	ret = umr_exec(ctx, &wr);
-	if (!ret) {
-		refs = mk->refs;
-		nrefs = mk->nrefs;
-		mk->refs = NULL;
-		mk->nrefs = 0;
-		mk->length = 0;
-	}
-	mutex_unlock(&mk->lock);
-	if (refs)
-		umr_put_refs(refs, nrefs);
-	umr_uobj_put(obj);
+	ret = umr_mreq_invalidate(ucmd->ctx, cmd->handle, &r) ?:
+	      umr_mreq_exec(ucmd->ctx, &r);
+	umr_mreq_release(&r);
 	return ret ?: umr_ucmd_respond(ucmd);
 }
 

@@ -29,6 +29,12 @@
 
 /* Completion wait of one UMR work request issued for userspace. */
 #define UMR_UAPI_TIMEOUT_MS	10000
+/*
+ * Largest MLX5_UMR_IOCTL_BATCH: requests, and bytes of entry arrays the
+ * kernel copies in for them (the kernel memory one batch may pin down).
+ */
+#define UMR_UAPI_MAX_BATCH	128
+#define UMR_UAPI_MAX_BATCH_BYTES	SZ_1M
 
 /**
  * struct umr_udev - the character device of one HCA
@@ -133,19 +139,55 @@ struct umr_umr {
 /**
  * struct umr_umkey - an indirect mkey
  * @obj: the object
- * @lock: serialises reconfiguration; protects @refs, @nrefs and @length
+ * @lock: serialises reconfiguration; protects @refs, @nrefs, @length and
+ *	@claim
  * @refs: the registrations the current layout names, one reference each
  * @nrefs: entries in @refs
  * @length: bytes the current layout covers, 0 when free
  * @xlt_bytes: translation bytes charged to the file for it
+ * @claim: the batch that has a request on this mkey in flight, or NULL
  */
 struct umr_umkey {
 	struct umr_uobj obj;
-	struct mutex lock;	/* protects @refs, @nrefs, @length */
+	struct mutex lock;	/* protects @refs, @nrefs, @length, @claim */
 	struct umr_uobj **refs;
 	u32 nrefs;
 	u64 length;
 	u64 xlt_bytes;
+	const void *claim;
+};
+
+/**
+ * struct umr_mreq - one configure or invalidate request, gathered step by
+ *	step (uapi_mkey.c), posted alone or in a batch
+ * @wr: the request for the service
+ * @obj: the mkey, referenced
+ * @mk: its indirect mkey
+ * @esize: size of one user entry
+ * @ksize: size of one service entry
+ * @uent: the user's entries, copied before the device lock
+ *	(umr_entries_copy_in()); the request owns them
+ * @kent: the service's entries, in the same allocation after @uent
+ * @refs: one reference per entry on the registration it names; once
+ *	settled, the references to drop (the old layout's)
+ * @nrefs: entries in @refs
+ * @both: room for both layouts' references (umr_mreq_reserve())
+ * @length: bytes the new layout covers
+ * @claimed: @mk->claim is ours
+ */
+struct umr_mreq {
+	struct mlx5_umr_wr wr;
+	struct umr_uobj *obj;
+	struct umr_umkey *mk;
+	size_t esize;
+	size_t ksize;
+	void *uent;
+	void *kent;
+	struct umr_uobj **refs;
+	u32 nrefs;
+	struct umr_uobj **both;
+	u64 length;
+	bool claimed;
 };
 
 /**
@@ -156,7 +198,8 @@ struct umr_umkey {
  * @cmd: the kernel copy (the larger of the two sizes is zero-filled)
  * @size: kernel size of the structure
  * @priv: what the op's prepare step got from user memory before the
- *	device lock (pinned pages, copied entries), or ERR_PTR(-errno)
+ *	device lock (pinned pages, copied entries, a batch's requests), or
+ *	ERR_PTR(-errno)
  */
 struct umr_ucmd {
 	struct umr_uctx *ctx;
@@ -187,6 +230,18 @@ void umr_mr_free(struct umr_uctx *ctx, struct umr_umr *mr);
 void umr_mkey_free(struct umr_uctx *ctx, struct umr_umkey *mk);
 
 int umr_prep_reg_mr(struct umr_ucmd *ucmd);
+void *umr_entries_copy_in(u32 layout, u32 num_entries, u64 entries);
+void umr_entries_free(void *uent);
+int umr_mreq_configure(struct umr_uctx *ctx,
+		       const struct mlx5_umr_ioc_configure *cmd, void **uent,
+		       struct umr_mreq *r);
+int umr_mreq_invalidate(struct umr_uctx *ctx, u32 handle, struct umr_mreq *r);
+int umr_mreq_reserve(struct umr_mreq *r);
+void umr_mreq_settle(struct umr_mreq *r, int status);
+int umr_mreq_claim(struct umr_mreq *r, const void *owner);
+void umr_mreq_unclaim(struct umr_mreq *r, int status);
+void umr_mreq_release(struct umr_mreq *r);
+
 int umr_cmd_reg_mr(struct umr_ucmd *ucmd);
 void umr_release_reg_mr(struct umr_ucmd *ucmd);
 int umr_prep_configure(struct umr_ucmd *ucmd);
@@ -195,6 +250,9 @@ int umr_cmd_alloc_mkey(struct umr_ucmd *ucmd);
 int umr_cmd_configure(struct umr_ucmd *ucmd);
 int umr_cmd_invalidate(struct umr_ucmd *ucmd);
 int umr_cmd_destroy(struct umr_ucmd *ucmd);
+int umr_prep_batch(struct umr_ucmd *ucmd);
+void umr_release_batch(struct umr_ucmd *ucmd);
+int umr_cmd_batch(struct umr_ucmd *ucmd);
 #ifdef MLX5_UMR_TESTING
 /* uapi_xfer.c: the test interface (uapi_testing.h) */
 int umr_cmd_test_info(struct umr_ucmd *ucmd);

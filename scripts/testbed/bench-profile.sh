@@ -13,11 +13,19 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 "$TESTBED/deps.sh" linux-perf
 layout=${PROFILE_LAYOUT:-0} batch=${PROFILE_BATCH:-32}
+# PROFILE_UAPI=1: instead, MLX5_UMR_IOCTL_BATCH of 32 list-1 configures from
+# tests/bench/uapi_bench against the module's null device.
+uapi=${PROFILE_UAPI:-}
 sec=${PROFILE_SEC:-5} top=${PROFILE_TOP:-40}
 
 uml=$("$TESTBED/uml-kernel.sh" "$TESTBED/uml-bench.kunitconfig")
 tree=$(MLX5_UMR_BUILD=$BUILD/bench "$TESTBED/uml-modules.sh" "$uml" MLX5_UMR_BENCH=1)
 mods=$("$TESTBED/kunit-modules.sh" "$tree" "$tree/tests/bench/mlx5_umr_bench.ko")
+kmodargs="mlx5_umr_bench:profile_sec=$sec:profile_layout=$layout:profile_batch=$batch"
+if [ -n "$uapi" ]; then
+	make -s -C "$TOP/tests/bench" uapi_bench >&2 || tb_die "uapi_bench build failed"
+	kmodargs="mlx5_umr_bench:uapi=2"
+fi
 out=$BUILD/profile
 mkdir -p "$out"
 rm -f "$out/kallsyms" "$out/perf.data"
@@ -27,7 +35,7 @@ rc=0
 perf record -q -e cpu-clock -F 20000 -o "$out/perf.data" -- taskset -c "$(($(nproc) - 1))" \
 	"$uml/linux" mem=512M root=/dev/root rootfstype=hostfs rootflags=/ rw \
 	init="$TESTBED/uml-init.sh" KMODS="$mods" KALLSYMS="$out/kallsyms" \
-	KMODARGS="mlx5_umr_bench:profile_sec=$sec:profile_layout=$layout:profile_batch=$batch" \
+	KMODARGS="$kmodargs" ${uapi:+KRUN=$TOP/tests/bench/uapi_bench.sh UAPI_PROFILE_SEC=$sec} \
 	</dev/null >"$log" 2>&1 || rc=$?
 [ $rc -eq 0 ] || tb_die "UML exited $rc (log: $log)"
 grep -q 'BENCH|done' "$log" || tb_die "the profile run failed (log: $log)"

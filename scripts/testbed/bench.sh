@@ -25,17 +25,23 @@ fi
 # Its own build copy: the KUnit kernel's modules stay where they are.
 tree=$(MLX5_UMR_BUILD=$copy "$TESTBED/uml-modules.sh" "$uml" MLX5_UMR_BENCH=1)
 mods=$("$TESTBED/kunit-modules.sh" "$tree" "$tree/tests/bench/mlx5_umr_bench.ko")
+# The uapi part: a static user program run in the same boot (KRUN) against
+# the null device the module keeps (uapi=1).
+make -s -C "$TOP/tests/bench" uapi_bench >&2 || tb_die "uapi_bench build failed"
 log=$BUILD/logs/bench${san:+-sanitizers}.log
 mkdir -p "$(dirname "$log")"
 tb_log "benchmarking (about $([ -n "$san" ] && echo a minute || echo 15 seconds); log: $log)"
 rc=0
 timeout 300 taskset -c "$(($(nproc) - 1))" "$uml/linux" mem=512M root=/dev/root rootfstype=hostfs rootflags=/ rw \
-	init="$TESTBED/uml-init.sh" KMODS="$mods" </dev/null >"$log" 2>&1 || rc=$?
+	init="$TESTBED/uml-init.sh" KMODS="$mods" KMODARGS="mlx5_umr_bench:uapi=1" \
+	KRUN="$TOP/tests/bench/uapi_bench.sh" </dev/null >"$log" 2>&1 || rc=$?
 [ $rc -eq 0 ] || tb_die "UML exited $rc (log: $log)"
 "$TESTBED/judge-kernel-log.sh" "$log" 'MLX5_UMR_TESTBED: loading' 'MLX5_UMR_TESTBED: done' ||
 	tb_die "kernel reports during the benchmark (log: $log)"
 results=$(sed -n 's/^.*BENCH|//p' "$log")
 grep -qx 'done' <<<"$results" || tb_die "benchmark failed (log: $log)"
+grep -q '^Through the character device' <<<"$results" &&
+	! grep -q '^FAILED' <<<"$results" || tb_die "uapi benchmark failed (log: $log)"
 results=$(grep -vx 'done' <<<"$results")
 echo "$results"
 if [ -n "$san" ]; then

@@ -5,7 +5,8 @@
 # in load order; KUnit suites run while their module is inserted.
 # Optional: KMODARGS=name:param=value:param=value gives one module its
 # parameters; KALLSYMS=path saves /proc/kallsyms there while the modules
-# are loaded (make bench-profile resolves module addresses with it).
+# are loaded (make bench-profile resolves module addresses with it);
+# KRUN=path runs while the modules are loaded (make bench: the uapi part).
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
@@ -24,6 +25,7 @@ for m in $(echo "$KMODS" | tr ',' ' '); do
 	rev="$(basename "$m" .ko) $rev"
 done
 [ -z "${KALLSYMS:-}" ] || cat /proc/kallsyms >"$KALLSYMS"
+[ -z "${KRUN:-}" ] || "$KRUN" || echo "MLX5_UMR_TESTBED: $KRUN FAILED"
 for m in $rev; do
 	rmmod "$m" || echo "MLX5_UMR_TESTBED: rmmod $m FAILED"
 done

@@ -12,10 +12,14 @@
 
 #define ABI(cond) static_assert(cond, #cond)
 
-ABI(sizeof(struct mlx5_umr_ioc_info) == 120);
-/* the first version ended with out_name, at 88 */
-ABI(offsetof(struct mlx5_umr_ioc_info, out_max_interleaved_entries) == 88);
-ABI(offsetof(struct mlx5_umr_ioc_info, out_max_fd_xlt_bytes) == 104);
+ABI(sizeof(struct mlx5_umr_ioc_info) == 128);
+/* the first version ended with out_name, at 88; the second (batch) at 96 */
+ABI(offsetof(struct mlx5_umr_ioc_info, out_max_batch) == 88);
+ABI(offsetof(struct mlx5_umr_ioc_info, out_max_batch_bytes) == 92);
+ABI(offsetof(struct mlx5_umr_ioc_info, out_max_interleaved_entries) == 96);
+ABI(offsetof(struct mlx5_umr_ioc_info, out_max_fd_inflight) == 108);
+ABI(offsetof(struct mlx5_umr_ioc_info, out_max_fd_xlt_bytes) == 112);
+ABI(offsetof(struct mlx5_umr_ioc_info, out_fd_xlt_bytes) == 120);
 ABI(offsetof(struct mlx5_umr_ioc_info, out_fd_pinned_pages) == 40);
 ABI(offsetof(struct mlx5_umr_ioc_info, out_name) == 56);
 ABI(sizeof(struct mlx5_umr_ioc_reg_mr) == 48);
@@ -30,6 +34,13 @@ ABI(sizeof(struct mlx5_umr_ioc_sge) == 16);
 ABI(sizeof(struct mlx5_umr_ioc_interleaved) == 24);
 ABI(MLX5_UMR_IOCTL_INFO == 0xee80);
 ABI(MLX5_UMR_IOCTL_DESTROY == 0xee85);
+ABI(MLX5_UMR_IOCTL_BATCH == 0xee86);
+ABI(sizeof(struct mlx5_umr_ioc_batch) == 32);
+ABI(offsetof(struct mlx5_umr_ioc_batch, reqs) == 16);
+ABI(offsetof(struct mlx5_umr_ioc_batch, out_index) == 24);
+ABI(sizeof(struct mlx5_umr_ioc_batch_req) == 56);
+ABI(offsetof(struct mlx5_umr_ioc_batch_req, entries) == 32);
+ABI(offsetof(struct mlx5_umr_ioc_batch_req, out_status) == 48);
 
 #ifdef MLX5_UMR_CHECK_TESTING
 /*

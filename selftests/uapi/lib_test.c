@@ -185,4 +185,59 @@ TEST_F(lib, errors)
 	self->mk = NULL;
 }
 
+/*
+ * A batch: two configures and an invalidate in one system call; the mkey
+ * lengths follow; EEXIST for an mkey already in the batch; a refused batch
+ * names its request and applies nothing.
+ */
+TEST_F(lib, batch)
+{
+	struct ibv_sge sge1 = { (uintptr_t)self->b1, 100, self->mr1->lkey };
+	struct ibv_sge sge2 = { (uintptr_t)self->b2 + 8, 40,
+				self->mr2->lkey };
+	struct ibv_sge bad = { (uintptr_t)self->b2 + 2 * PAGE - 8, 40,
+			       self->mr2->lkey };
+	struct mlx5umr_batch *b = mlx5umr_batch_create(self->ctx);
+	struct mlx5umr_mkey *mk2 = mlx5umr_create_mkey(self->ctx, 4, 0);
+	__u32 status, index = 99;
+	__u8 in[40];
+
+	ASSERT_NE(NULL, b);
+	ASSERT_NE(NULL, mk2);
+	ASSERT_EQ(0, mlx5umr_mkey_configure_list(self->mk, ACCESS, 1, &sge2));
+	EXPECT_EQ(0, mlx5umr_batch_configure_list(b, mk2, ACCESS, 1, &sge1));
+	EXPECT_EQ(0, mlx5umr_batch_invalidate(b, self->mk));
+	EXPECT_EQ(EEXIST, mlx5umr_batch_invalidate(b, mk2));
+	EXPECT_EQ(2, mlx5umr_batch_count(b));
+	ASSERT_EQ(0, mlx5umr_batch_submit(b, &index));
+	EXPECT_EQ(0, mlx5umr_batch_count(b));
+	EXPECT_EQ(0, mlx5umr_batch_status(b, 0));
+	EXPECT_EQ(0, mlx5umr_batch_status(b, 1));
+	EXPECT_EQ(EINVAL, mlx5umr_batch_status(b, 2));
+	EXPECT_EQ(100, mk2->length);
+	EXPECT_EQ(0, self->mk->length);
+	memset(in, 0x77, sizeof(in));
+	ASSERT_EQ(0, mlx5umr_xfer(self->ctx, mk2->rkey, 0, in, 40,
+				  MLX5UMR_XFER_WRITE, &status));
+	EXPECT_EQ(0, status);
+	EXPECT_EQ(0, memcmp(self->b1, in, 40));
+	ASSERT_EQ(0, mlx5umr_xfer(self->ctx, self->mk->rkey, 0, in, 1,
+				  MLX5UMR_XFER_WRITE, &status));
+	EXPECT_NE(0, status);
+
+	/* refused at request 1: request 0 was not applied either */
+	EXPECT_EQ(0, mlx5umr_batch_configure_list(b, self->mk, ACCESS, 1,
+						  &sge1));
+	EXPECT_EQ(0, mlx5umr_batch_configure_list(b, mk2, ACCESS, 1, &bad));
+	EXPECT_EQ(ERANGE, mlx5umr_batch_submit(b, &index));
+	EXPECT_EQ(1, index);
+	EXPECT_EQ(0, self->mk->length);
+	EXPECT_EQ(100, mk2->length);
+	ASSERT_EQ(0, mlx5umr_xfer(self->ctx, self->mk->rkey, 0, in, 1,
+				  MLX5UMR_XFER_WRITE, &status));
+	EXPECT_NE(0, status);
+	mlx5umr_batch_destroy(b);
+	EXPECT_EQ(0, mlx5umr_destroy_mkey(mk2));
+}
+
 TEST_HARNESS_MAIN

@@ -153,8 +153,8 @@ static void fd_no_leak(struct __test_metadata *_metadata,
 /*
  * iommufd's TEST_LENGTH, plus the reserved field. @init builds a valid
  * command; @ok checks and undoes a successful one, @fail cleans up after a
- * refused one. A structure's first version is its current size unless
- * @min_size says otherwise.
+ * refused one. @first is the size of the structure's first version when
+ * it has grown since (0: it has not).
  */
 struct len_case {
 	unsigned long ioctl;
@@ -166,7 +166,7 @@ struct len_case {
 		   struct _test_data_umr *self, void *cmd);
 	void (*fail)(struct __test_metadata *_metadata,
 		     struct _test_data_umr *self, void *cmd);
-	__u32 min_size;		/* first version, when not @size */
+	__u32 first;
 };
 
 static void run_length(struct __test_metadata *_metadata,
@@ -196,8 +196,8 @@ static void run_length(struct __test_metadata *_metadata,
 		memset(&buf, 0, sizeof(buf));
 		c->init(_metadata, self, buf.raw);
 		*size = bad[k].zero ? 0 :
-			(bad[k].delta < 0 && c->min_size ? c->min_size :
-			 c->size) + bad[k].delta;
+			(bad[k].delta < 0 && c->first ? c->first : c->size) +
+			bad[k].delta;
 		if (bad[k].tail)
 			buf.raw[c->size + 7] = 1;
 		if (bad[k].reserved)
@@ -225,6 +225,17 @@ static void run_length(struct __test_metadata *_metadata,
 	ASSERT_EQ(0, umr_ioctl(self->fd, c->ioctl, buf.raw));
 	if (c->ok)
 		c->ok(_metadata, self, buf.raw);
+	/* The first version still works. */
+	if (c->first) {
+		memset(&buf, 0, sizeof(buf));
+		c->init(_metadata, self, buf.raw);
+		*size = c->first;
+		ASSERT_EQ(0, umr_ioctl(self->fd, c->ioctl, buf.raw));
+		for (i = c->first; i < (int)c->size; i++)
+			EXPECT_EQ(0, buf.raw[i]);
+		if (c->ok)
+			c->ok(_metadata, self, buf.raw);
+	}
 	EXPECT_NO_LEAK(0, 0);
 }
 
@@ -251,10 +262,32 @@ TEST_F(umr, length_info)
 		offsetof(struct mlx5_umr_ioc_info, __reserved),
 		info_init, info_ok, NULL,
 		/* the first version ended with out_name */
-		offsetof(struct mlx5_umr_ioc_info, out_max_interleaved_entries),
+		offsetof(struct mlx5_umr_ioc_info, out_max_batch),
 	};
 
 	run_length(_metadata, self, &c);
+}
+
+/* The second version of INFO (the batch limits) is answered up to its end. */
+TEST_F(umr, length_info_second_version)
+{
+	union {
+		struct mlx5_umr_ioc_info info;
+		__u8 raw[sizeof(struct mlx5_umr_ioc_info)];
+	} buf;
+	__u32 v2 = offsetof(struct mlx5_umr_ioc_info,
+			    out_max_interleaved_entries);
+	unsigned int i;
+
+	memset(&buf, 0, sizeof(buf));
+	buf.info.size = v2;
+	ASSERT_EQ(0, umr_ioctl(self->fd, MLX5_UMR_IOCTL_INFO, &buf.info));
+	EXPECT_EQ(128, buf.info.out_max_batch);
+	EXPECT_EQ(1 << 20, buf.info.out_max_batch_bytes);
+	EXPECT_EQ(0, strncmp(buf.info.out_name, "fake", 4));
+	/* Nothing past what this caller knows is written. */
+	for (i = v2; i < sizeof(buf.raw); i++)
+		EXPECT_EQ(0, buf.raw[i]);
 }
 
 LEN_FN(reg_init)
@@ -502,7 +535,7 @@ TEST_F(umr, unknown_ioctl)
 	EXPECT_EQ(-ENOTTY, umr_ioctl(self->fd,
 				     _IO(MLX5_UMR_IOC_TYPE, 0x7f), &info));
 	EXPECT_EQ(-ENOTTY, umr_ioctl(self->fd, _IO(MLX5_UMR_IOC_TYPE,
-						   MLX5_UMR_CMD_DESTROY + 1),
+						   MLX5_UMR_CMD_BATCH + 1),
 				     &info));
 	EXPECT_EQ(-ENOTTY, umr_ioctl(self->fd, _IO(MLX5_UMR_IOC_TYPE,
 						   MLX5_UMR_CMD_TEST_INFO - 1),

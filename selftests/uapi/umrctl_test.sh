@@ -18,7 +18,7 @@ trap cleanup EXIT
 n=0 pass=0 fail=0
 
 echo "TAP version 13"
-echo "1..18"
+echo "1..20"
 ok() {
 	n=$((n + 1))
 	if [ "$1" = 0 ]; then
@@ -105,6 +105,45 @@ printf '%s\n' 'alloc m --max-entries 0' 'info' >"$T/b2"
 "$UMRCTL" -d "$dev" -b "$T/b2" >"$T/out" 2>&1
 [ $? = 1 ] && grep -q 'alloc: EINVAL' "$T/out" && ! grep -q '^device' "$T/out"
 ok $? "failure stops the batch with exit 1"
+
+# Consecutive configure/invalidate lines go as one batch: one completion
+# for three configures and one for three invalidates (the registration is
+# one more), where one by one they would take seven.
+cnt=/sys/kernel/debug/mlx5_umr_fake/$dev/counters
+cqes() { awk '$1 == "cqes" { print $2 }' "$cnt" 2>/dev/null; }
+printf '%s\n' 'reg r --length 4096 --fill 0' 'alloc a --max-entries 1' \
+	'alloc b --max-entries 1' 'alloc c --max-entries 1' \
+	'configure list a r:64' 'configure list b r+64:64' \
+	'configure list c r+128:64' 'invalidate a' 'invalidate b' \
+	'invalidate c' 'configure list c r+128:64' \
+	'write c --length 64 --pattern offset' \
+	'dump r --offset 128 --length 64 --expect 0' >"$T/batch"
+c0=$(cqes)
+"$UMRCTL" -d "$dev" -b "$T/batch" >"$T/out" 2>&1
+urc=$?
+c1=$(cqes)
+[ $urc = 0 ] && [ "$(grep -c '^c: list of 1 entries, 64 bytes' "$T/out")" = 2 ] &&
+	[ "$(grep -c ': invalidated$' "$T/out")" = 3 ] &&
+	grep -A1 '^# configure list b r+64:64$' "$T/out" |
+		grep -q '^b: list of 1 entries, 64 bytes' &&
+	grep -A1 '^# invalidate c$' "$T/out" | grep -q '^c: invalidated' &&
+	grep -q '^bytes .*: ok' "$T/out" &&
+	{ [ -z "$c0" ] || [ $((c1 - c0)) -le 5 ]; }
+rc=$?
+echo "# cqes $c0 -> $c1 (batched; one by one would be 7 more than the registration)"
+[ $rc = 0 ] || echo "# umrctl exited $urc"
+ok $rc "consecutive lines as one batch (output in script order)"
+
+# A refused batch applied nothing: its lines run one by one, so the line
+# before the bad one succeeds and the bad one fails, as without batching.
+printf '%s\n' 'reg r --length 4096' 'alloc a --max-entries 1' \
+	'alloc b --max-entries 1' 'configure list a r:64' \
+	'configure list b r+4090:64' 'info' >"$T/refused"
+"$UMRCTL" -d "$dev" -b "$T/refused" >"$T/out" 2>&1
+[ $? = 1 ] && grep -q '^a: list of 1 entries, 64 bytes' "$T/out" &&
+	grep -q 'configure: ERANGE' "$T/out" &&
+	grep -q 'refused:5: failed' "$T/out" && ! grep -q '^device' "$T/out"
+ok $? "refused batch: the lines run one by one"
 
 # Nothing is left behind once the sessions are gone.
 "$UMRCTL" -d "$dev" info >"$T/out" 2>&1 &&

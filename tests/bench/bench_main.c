@@ -64,6 +64,22 @@ static unsigned int profile_batch = 32;
 module_param(profile_batch, uint, 0444);
 MODULE_PARM_DESC(profile_batch, "profile mode: requests per post");
 
+/*
+ * make bench, uapi part: keep the null device (and so its character
+ * device) until the module is unloaded, for tests/bench/uapi_bench, and
+ * publish the in-kernel reference it compares with (list 1, null device).
+ */
+static unsigned int uapi;
+module_param(uapi, uint, 0444);
+MODULE_PARM_DESC(uapi, "keep the null device for the uapi benchmark until unload (1), without measuring (2: profiling the uapi)");
+static char ref_ps[128];
+module_param_string(ref_ps, ref_ps, sizeof(ref_ps), 0444);
+MODULE_PARM_DESC(ref_ps, "out: list 1, null device, ps per configure: synchronous, then batches 1 8 32 128");
+static char uapi_dev[32];
+module_param_string(uapi_dev, uapi_dev, sizeof(uapi_dev), 0444);
+MODULE_PARM_DESC(uapi_dev, "out: name of the kept null device");
+static struct bench_dev *bench_kept;
+
 #define bout(fmt, ...) pr_info("BENCH|" fmt "\n", ##__VA_ARGS__)
 
 /* "12.3" (ns) from picoseconds, "n/a" when not measured. */
@@ -459,6 +475,8 @@ static int bench_main(void)
 
 	if (profile_sec) {
 		err = bench_profile(bd);
+	} else if (uapi == 2) {
+		err = 0;
 	} else {
 		err = bench_tables(bd);
 		if (!err)
@@ -468,6 +486,18 @@ static int bench_main(void)
 		bench_failed = true;
 	bout("%s", bench_failed ? "FAILED" : "done");
 
+	if (uapi && !err && !profile_sec) {
+		const struct bench_row *r = &bench_rows[0][0];
+
+		BUILD_BUG_ON(BENCH_NB != 4);
+		snprintf(ref_ps, sizeof(ref_ps), "%llu %llu %llu %llu %llu",
+			 r->up, r->b[0], r->b[1], r->b[2], r->b[3]);
+		strscpy(uapi_dev, mlx5_umr_fake_hca(bd[0].fake)->name,
+			sizeof(uapi_dev));
+		bench_dev_fini(&bd[1]);
+		bench_kept = bd;
+		return 0;
+	}
 	bench_dev_fini(&bd[1]);
 out_null:
 	bench_dev_fini(&bd[0]);
@@ -508,6 +538,11 @@ static int __init mlx5_umr_bench_init(void)
 
 static void __exit mlx5_umr_bench_exit(void)
 {
+	if (!bench_kept)
+		return;
+	bench_dev_fini(&bench_kept[0]);
+	bench_ops_fini();
+	kfree(bench_kept);
 }
 
 module_init(mlx5_umr_bench_init);

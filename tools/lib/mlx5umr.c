@@ -319,6 +319,228 @@ int mlx5umr_mkey_invalidate(struct mlx5umr_mkey *mkey)
 	return 0;
 }
 
+struct mlx5umr_batch {
+	struct mlx5umr_context *ctx;
+	uint32_t max;		/* requests, from INFO */
+	uint32_t max_bytes;	/* entry bytes, from INFO */
+	uint32_t n;		/* queued */
+	uint64_t bytes;		/* entry bytes queued */
+	struct mlx5_umr_ioc_batch_req *req;
+	struct mlx5umr_mkey **mkey;
+	void **ent;		/* copied entry arrays, per request */
+	int *status;		/* of the last submit */
+	uint32_t nstatus;
+};
+
+struct mlx5umr_batch *mlx5umr_batch_create(struct mlx5umr_context *ctx)
+{
+	struct mlx5_umr_ioc_info info = { .size = sizeof(info) };
+	struct mlx5umr_batch *b;
+	int ret;
+
+	ret = do_ioctl(ctx, MLX5_UMR_IOCTL_INFO, &info);
+	if (!ret && !info.out_max_batch)
+		ret = EOPNOTSUPP;
+	if (ret) {
+		errno = ret;
+		return NULL;
+	}
+	b = calloc(1, sizeof(*b));
+	if (!b)
+		return NULL;
+	b->ctx = ctx;
+	b->max = info.out_max_batch;
+	b->max_bytes = info.out_max_batch_bytes;
+	b->req = calloc(b->max, sizeof(*b->req));
+	b->mkey = calloc(b->max, sizeof(*b->mkey));
+	b->ent = calloc(b->max, sizeof(*b->ent));
+	b->status = calloc(b->max, sizeof(*b->status));
+	if (!b->req || !b->mkey || !b->ent || !b->status) {
+		mlx5umr_batch_destroy(b);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return b;
+}
+
+static void batch_reset(struct mlx5umr_batch *b)
+{
+	uint32_t i;
+
+	for (i = 0; i < b->n; i++) {
+		free(b->ent[i]);
+		b->ent[i] = NULL;
+	}
+	b->n = 0;
+	b->bytes = 0;
+}
+
+void mlx5umr_batch_destroy(struct mlx5umr_batch *batch)
+{
+	if (!batch)
+		return;
+	batch_reset(batch);
+	free(batch->req);
+	free(batch->mkey);
+	free(batch->ent);
+	free(batch->status);
+	free(batch);
+}
+
+/* The next slot for @mkey, or an errno. */
+static int batch_slot(struct mlx5umr_batch *b, struct mlx5umr_mkey *mkey,
+		      uint64_t bytes, struct mlx5_umr_ioc_batch_req **req)
+{
+	uint32_t i;
+
+	if (mkey->context != b->ctx)
+		return fail(EINVAL);
+	for (i = 0; i < b->n; i++)
+		if (b->mkey[i] == mkey)
+			return fail(EEXIST);
+	if (b->n == b->max || b->bytes + bytes > b->max_bytes)
+		return fail(ENOSPC);
+	*req = &b->req[b->n];
+	memset(*req, 0, sizeof(**req));
+	(*req)->handle = mkey->handle;
+	return 0;
+}
+
+static void batch_commit(struct mlx5umr_batch *b, struct mlx5umr_mkey *mkey,
+			 void *ent, uint64_t bytes)
+{
+	b->mkey[b->n] = mkey;
+	b->ent[b->n] = ent;
+	b->bytes += bytes;
+	b->n++;
+}
+
+int mlx5umr_batch_configure_list(struct mlx5umr_batch *batch,
+				 struct mlx5umr_mkey *mkey, uint32_t access,
+				 uint32_t num_sges, const struct ibv_sge *sge)
+{
+	uint64_t bytes = (uint64_t)num_sges * sizeof(struct mlx5_umr_ioc_sge);
+	struct mlx5_umr_ioc_batch_req *req;
+	struct mlx5_umr_ioc_sge *ent;
+	uint32_t i;
+	int ret;
+
+	ret = batch_slot(batch, mkey, bytes, &req);
+	if (ret)
+		return ret;
+	ent = calloc(num_sges ? num_sges : 1, sizeof(*ent));
+	if (!ent)
+		return fail(ENOMEM);
+	for (i = 0; i < num_sges; i++) {
+		ent[i].addr = sge[i].addr;
+		ent[i].length = sge[i].length;
+		ent[i].lkey = sge[i].lkey;
+	}
+	req->op = MLX5_UMR_IOC_BATCH_CONFIGURE;
+	req->access = access;
+	req->layout = MLX5_UMR_IOC_LAYOUT_LIST;
+	req->num_entries = num_sges;
+	req->entries = (uintptr_t)ent;
+	batch_commit(batch, mkey, ent, bytes);
+	return 0;
+}
+
+int mlx5umr_batch_configure_interleaved(struct mlx5umr_batch *batch,
+					struct mlx5umr_mkey *mkey,
+					uint32_t access, uint32_t repeat_count,
+					uint32_t num_interleaved,
+					const struct mlx5dv_mr_interleaved *data)
+{
+	uint64_t bytes = (uint64_t)num_interleaved *
+			 sizeof(struct mlx5_umr_ioc_interleaved);
+	struct mlx5_umr_ioc_batch_req *req;
+	struct mlx5_umr_ioc_interleaved *ent;
+	uint32_t i;
+	int ret;
+
+	ret = batch_slot(batch, mkey, bytes, &req);
+	if (ret)
+		return ret;
+	/* Copied: the padding of the caller's array need not be zero. */
+	ent = calloc(num_interleaved ? num_interleaved : 1, sizeof(*ent));
+	if (!ent)
+		return fail(ENOMEM);
+	for (i = 0; i < num_interleaved; i++) {
+		ent[i].addr = data[i].addr;
+		ent[i].bytes_count = data[i].bytes_count;
+		ent[i].bytes_skip = data[i].bytes_skip;
+		ent[i].lkey = data[i].lkey;
+	}
+	req->op = MLX5_UMR_IOC_BATCH_CONFIGURE;
+	req->access = access;
+	req->layout = MLX5_UMR_IOC_LAYOUT_INTERLEAVED;
+	req->num_entries = num_interleaved;
+	req->repeat_count = repeat_count;
+	req->entries = (uintptr_t)ent;
+	batch_commit(batch, mkey, ent, bytes);
+	return 0;
+}
+
+int mlx5umr_batch_invalidate(struct mlx5umr_batch *batch,
+			     struct mlx5umr_mkey *mkey)
+{
+	struct mlx5_umr_ioc_batch_req *req;
+	int ret;
+
+	ret = batch_slot(batch, mkey, 0, &req);
+	if (ret)
+		return ret;
+	req->op = MLX5_UMR_IOC_BATCH_INVALIDATE;
+	batch_commit(batch, mkey, NULL, 0);
+	return 0;
+}
+
+uint32_t mlx5umr_batch_count(const struct mlx5umr_batch *batch)
+{
+	return batch->n;
+}
+
+int mlx5umr_batch_submit(struct mlx5umr_batch *batch, uint32_t *index)
+{
+	struct mlx5_umr_ioc_batch cmd = {
+		.size = sizeof(cmd),
+		.num_reqs = batch->n,
+		.req_size = sizeof(struct mlx5_umr_ioc_batch_req),
+		.reqs = (uintptr_t)batch->req,
+	};
+	struct mlx5_umr_ioc_batch_req *req;
+	uint32_t i;
+	int ret;
+
+	batch->nstatus = 0;
+	if (!batch->n)
+		return 0;
+	ret = do_ioctl(batch->ctx, MLX5_UMR_IOCTL_BATCH, &cmd);
+	if (ret) {
+		if (index)
+			*index = cmd.out_index;
+		batch_reset(batch);
+		return fail(ret);
+	}
+	for (i = 0; i < batch->n; i++) {
+		req = &batch->req[i];
+		batch->status[i] = -req->out_status;
+		if (req->out_status)
+			continue;
+		batch->mkey[i]->length =
+			req->op == MLX5_UMR_IOC_BATCH_CONFIGURE ?
+			req->out_length : 0;
+	}
+	batch->nstatus = batch->n;
+	batch_reset(batch);
+	return 0;
+}
+
+int mlx5umr_batch_status(const struct mlx5umr_batch *batch, uint32_t i)
+{
+	return i < batch->nstatus ? batch->status[i] : EINVAL;
+}
+
 int mlx5umr_xfer(struct mlx5umr_context *ctx, uint32_t key, uint64_t offset,
 		 void *buf, size_t len, uint32_t flags, uint32_t *status)
 {

@@ -131,6 +131,40 @@ int mlx5umr_mkey_configure_interleaved(struct mlx5umr_mkey *mkey,
 int mlx5umr_mkey_invalidate(struct mlx5umr_mkey *mkey);
 
 /*
+ * A batch: consecutive configure and invalidate requests on distinct mkeys
+ * of one context, checked together and posted with one system call
+ * (MLX5_UMR_IOCTL_BATCH). The entry arrays are copied when a request is
+ * added. Adding returns EEXIST when the mkey already has a request in the
+ * batch and ENOSPC when the batch is full (requests or entry bytes, as
+ * the device reports them): submit, then add again.
+ *
+ * mlx5umr_batch_submit() empties the batch. It returns 0 when the requests
+ * were posted; mlx5umr_batch_status(i) then gives request i's outcome (0
+ * or a positive errno) until the next submit, and the mkeys' lengths are
+ * updated. Otherwise it returns the errno of the refusal, *@index says
+ * which request was refused (the count when the batch as a whole was) and
+ * nothing was applied. mlx5umr_batch_create() fails with EOPNOTSUPP on a
+ * kernel without the batch ioctl.
+ */
+struct mlx5umr_batch;
+
+struct mlx5umr_batch *mlx5umr_batch_create(struct mlx5umr_context *ctx);
+void mlx5umr_batch_destroy(struct mlx5umr_batch *batch);
+int mlx5umr_batch_configure_list(struct mlx5umr_batch *batch,
+				 struct mlx5umr_mkey *mkey, uint32_t access,
+				 uint32_t num_sges, const struct ibv_sge *sge);
+int mlx5umr_batch_configure_interleaved(struct mlx5umr_batch *batch,
+					struct mlx5umr_mkey *mkey,
+					uint32_t access, uint32_t repeat_count,
+					uint32_t num_interleaved,
+					const struct mlx5dv_mr_interleaved *data);
+int mlx5umr_batch_invalidate(struct mlx5umr_batch *batch,
+			     struct mlx5umr_mkey *mkey);
+uint32_t mlx5umr_batch_count(const struct mlx5umr_batch *batch);
+int mlx5umr_batch_submit(struct mlx5umr_batch *batch, uint32_t *index);
+int mlx5umr_batch_status(const struct mlx5umr_batch *batch, uint32_t i);
+
+/*
  * Fake HCAs of a test build of the module only (MLX5_UMR_TESTING=1; ENOTTY
  * from a production build): an RDMA WRITE (MLX5UMR_XFER_WRITE) or READ of
  * @len bytes at @offset of @key's address space, as a remote peer. Returns

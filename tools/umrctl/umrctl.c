@@ -522,6 +522,77 @@ static int parse_entry(const char *s, u64 *addr, uint32_t *key,
 	return 0;
 }
 
+/*
+ * -b: consecutive configure and invalidate lines are not run one by one
+ * but gathered into one MLX5_UMR_IOCTL_BATCH, posted when another kind of
+ * line, an expected failure or the end of the script comes, or when the
+ * batch is full or names the mkey again. Their output is printed then, in
+ * script order. A refused batch applied nothing: its lines are then run
+ * one by one, so the script behaves exactly as without batching.
+ */
+#define DEFER_RETRY	1001	/* post what is gathered, then run again */
+#define MAX_DEFERRED	1024
+
+struct deferred {
+	char echo[4200];	/* the "# line" to print */
+	char args[4096];	/* the line's words, for a rerun */
+	int lineno;
+	const struct obj *ob;
+	bool inval, list;
+	uint32_t access;
+	u64 repeat;
+	int n;
+};
+
+static struct mlx5umr_batch *ubatch;
+static bool batch_off;		/* the kernel has no batch ioctl */
+static bool deferring;		/* the running line may be gathered */
+static struct deferred *deferred;
+static struct deferred *cur_def;	/* the running line's record */
+static int ndeferred;
+
+static void print_configured(const struct obj *ob, bool list, uint32_t access,
+			     u64 repeat, int n);
+static void print_invalidated(const struct obj *ob);
+
+/* An EEXIST or ENOSPC of the library: post the batch, then retry. */
+static int defer_added(int ret)
+{
+	if (ret == EEXIST || ret == ENOSPC)
+		return ndeferred ? DEFER_RETRY : ret;
+	if (ret)
+		return report_errno(cur_def->inval ? "invalidate" : "configure",
+				    ret, false);
+	deferred[ndeferred++] = *cur_def;
+	return 0;
+}
+
+static int defer_configure(const struct obj *ob, bool list, uint32_t access,
+			   u64 repeat, int n, const struct ibv_sge *sge,
+			   const struct mlx5dv_mr_interleaved *il)
+{
+	cur_def->ob = ob;
+	cur_def->inval = false;
+	cur_def->list = list;
+	cur_def->access = access;
+	cur_def->repeat = repeat;
+	cur_def->n = n;
+	if (list)
+		return defer_added(mlx5umr_batch_configure_list(ubatch, ob->mk,
+								access, n,
+								sge));
+	return defer_added(mlx5umr_batch_configure_interleaved(ubatch, ob->mk,
+							       access, repeat,
+							       n, il));
+}
+
+static int defer_invalidate(const struct obj *ob)
+{
+	cur_def->ob = ob;
+	cur_def->inval = true;
+	return defer_added(mlx5umr_batch_invalidate(ubatch, ob->mk));
+}
+
 static int cmd_configure(const struct opts *o)
 {
 	static struct ibv_sge sge[MAX_ENTRIES];
@@ -532,7 +603,6 @@ static int cmd_configure(const struct opts *o)
 	u64 repeat;
 	struct obj *ob;
 	int i, n, ret;
-	char acc[64];
 
 	if (o->npos < 3)
 		return usage_err("configure",
@@ -572,6 +642,8 @@ static int cmd_configure(const struct opts *o)
 			il[i].lkey = key;
 		}
 	}
+	if (deferring)
+		return defer_configure(ob, list, access, repeat, n, sge, il);
 	if (list)
 		ret = mlx5umr_mkey_configure_list(ob->mk, access, n, sge);
 	else
@@ -579,6 +651,15 @@ static int cmd_configure(const struct opts *o)
 							 n, il);
 	if (ret)
 		return report_errno("configure", ret, false);
+	print_configured(ob, list, access, repeat, n);
+	return 0;
+}
+
+static void print_configured(const struct obj *ob, bool list, uint32_t access,
+			     u64 repeat, int n)
+{
+	char acc[64];
+
 	access_str(access, acc, sizeof(acc));
 	if (json) {
 		printf("{");
@@ -597,7 +678,6 @@ static int cmd_configure(const struct opts *o)
 		printf("%s: interleaved, %d entries x %llu cycles, %llu bytes, access %s\n",
 		       ob->name, n, repeat, (u64)ob->mk->length, acc);
 	}
-	return 0;
 }
 
 static int cmd_invalidate(const struct opts *o)
@@ -611,14 +691,21 @@ static int cmd_invalidate(const struct opts *o)
 	if (!ob || ob->kind != OBJ_MKEY)
 		return usage_err("invalidate", "%s is not an mkey of this session",
 				 o->pos[0]);
+	if (deferring)
+		return defer_invalidate(ob);
 	ret = mlx5umr_mkey_invalidate(ob->mk);
 	if (ret)
 		return report_errno("invalidate", ret, false);
+	print_invalidated(ob);
+	return 0;
+}
+
+static void print_invalidated(const struct obj *ob)
+{
 	if (json)
 		printf("{\"cmd\":\"invalidate\",\"name\":\"%s\"}\n", ob->name);
 	else
 		printf("%s: invalidated\n", ob->name);
-	return 0;
 }
 
 static int cmd_destroy(const struct opts *o)
@@ -862,7 +949,9 @@ static void print_usage(FILE *f)
 		"  -j       JSON output, one object per command\n"
 		"  -b FILE  run commands from FILE ('-' = stdin), one per line, on one\n"
 		"           open file; a line starting with '!' must fail (it prints the\n"
-		"           errno and counts as success), '#' starts a comment\n"
+		"           errno and counts as success), '#' starts a comment;\n"
+		"           consecutive configure/invalidate lines are posted as one\n"
+		"           batch (MLX5_UMR_IOCTL_BATCH), their output printed in order\n"
 		"Objects live until destroyed or until umrctl exits.\n"
 		"commands:\n");
 	for (i = 0; i < ARRAY_SIZE(cmds); i++)
@@ -947,20 +1036,135 @@ static int run(int argc, char **argv, bool must_fail)
 	return 0;
 }
 
+static int split_words(char *p, char **argv)
+{
+	int argc = 0;
+
+	for (p = strtok(p, " \t\r\n"); p && argc < MAX_ARGS;
+	     p = strtok(NULL, " \t\r\n"))
+		argv[argc++] = p;
+	return argc;
+}
+
+/* Post the gathered lines and print their output; 0 or what failed. */
+static int flush_deferred(const char *path)
+{
+	uint32_t index;
+	int i, n = ndeferred, ret = 0, st;
+
+	if (!n)
+		return 0;
+	ndeferred = 0;
+	if (mlx5umr_batch_submit(ubatch, &index)) {
+		/* Nothing was applied: run them one by one. */
+		for (i = 0; i < n && !ret; i++) {
+			struct deferred *d = &deferred[i];
+			char *argv[MAX_ARGS];
+
+			printf("%s", d->echo);
+			ret = run(split_words(d->args, argv), argv, false);
+			if (ret)
+				fprintf(stderr, "umrctl: %s:%d: failed\n", path,
+					d->lineno);
+		}
+		return ret;
+	}
+	for (i = 0; i < n; i++) {
+		struct deferred *d = &deferred[i];
+
+		printf("%s", d->echo);
+		st = mlx5umr_batch_status(ubatch, i);
+		if (st) {
+			report_errno(d->inval ? "invalidate" : "configure", st,
+				     false);
+			fprintf(stderr, "umrctl: %s:%d: failed\n", path,
+				d->lineno);
+			return st;
+		}
+		if (d->inval)
+			print_invalidated(d->ob);
+		else
+			print_configured(d->ob, d->list, d->access, d->repeat,
+					 d->n);
+	}
+	return 0;
+}
+
+/* May the line be gathered into a batch? Creates the batch on first use. */
+static bool batchable(int argc, char **argv, bool must_fail)
+{
+	int i;
+
+	if (must_fail || batch_off ||
+	    (strcmp(argv[0], "configure") && strcmp(argv[0], "invalidate")))
+		return false;
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return false;
+	if (!ubatch) {
+		if (ensure_open())
+			return false;
+		ubatch = mlx5umr_batch_create(ctx);
+		deferred = calloc(MAX_DEFERRED, sizeof(*deferred));
+		cur_def = calloc(1, sizeof(*cur_def));
+		if (!ubatch || !deferred || !cur_def) {
+			batch_off = true;
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Run one line gathered into the batch; DEFER_RETRY handled. */
+static int run_deferred(const char *path, int argc, char **argv,
+			const char *echo, int lineno)
+{
+	int i, ret;
+	size_t len = 0;
+
+	snprintf(cur_def->echo, sizeof(cur_def->echo), "%s", echo);
+	cur_def->args[0] = 0;
+	for (i = 0; i < argc && len < sizeof(cur_def->args); i++)
+		len += snprintf(cur_def->args + len, sizeof(cur_def->args) - len,
+				"%s ", argv[i]);
+	cur_def->lineno = lineno;
+	if (ndeferred == MAX_DEFERRED && flush_deferred(path))
+		return -1;
+	deferring = true;
+	ret = run(argc, argv, false);
+	if (ret == DEFER_RETRY) {
+		ret = flush_deferred(path);
+		if (ret) {
+			deferring = false;
+			return -1;	/* reported by the flush */
+		}
+		ret = run(argc, argv, false);
+	}
+	deferring = false;
+	if (!ret)
+		return 0;
+	/* What came before it is done first, then this line fails. */
+	if (flush_deferred(path))
+		return -1;
+	printf("%s", echo);
+	return ret;
+}
+
 static int run_batch(const char *path)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
-	char line[4096];
-	int lineno = 0;
+	char line[4096], echo[4200];
+	int lineno = 0, ret = 0;
 
 	if (!f) {
 		fprintf(stderr, "umrctl: %s: %s\n", path, strerror(errno));
 		return errno;
 	}
-	while (fgets(line, sizeof(line), f)) {
+	while (!ret && fgets(line, sizeof(line), f)) {
 		char *argv[MAX_ARGS], *p = line, *hash;
 		bool must_fail = false;
-		int argc = 0, ret;
+		size_t len = 0;
+		int argc, i;
 
 		lineno++;
 		hash = strchr(line, '#');
@@ -972,31 +1176,38 @@ static int run_batch(const char *path)
 			must_fail = true;
 			p++;
 		}
-		for (p = strtok(p, " \t\r\n"); p && argc < MAX_ARGS;
-		     p = strtok(NULL, " \t\r\n"))
-			argv[argc++] = p;
+		argc = split_words(p, argv);
 		if (!argc)
 			continue;
+		echo[0] = 0;
 		if (!json) {
-			int i;
-
-			printf("%s", must_fail ? "# ! " : "# ");
-			for (i = 0; i < argc; i++)
-				printf("%s%s", argv[i], i + 1 < argc ? " " : "\n");
+			len = snprintf(echo, sizeof(echo), "%s",
+				       must_fail ? "# ! " : "# ");
+			for (i = 0; i < argc && len < sizeof(echo); i++)
+				len += snprintf(echo + len, sizeof(echo) - len,
+						"%s%s", argv[i],
+						i + 1 < argc ? " " : "\n");
+		}
+		if (batchable(argc, argv, must_fail)) {
+			ret = run_deferred(path, argc, argv, echo, lineno);
+		} else {
+			ret = flush_deferred(path);
+			if (ret)
+				break;
+			printf("%s", echo);
+			fflush(stdout);
+			ret = run(argc, argv, must_fail);
 		}
 		fflush(stdout);
-		ret = run(argc, argv, must_fail);
-		fflush(stdout);
-		if (ret) {
+		if (ret > 0)
 			fprintf(stderr, "umrctl: %s:%d: failed\n", path, lineno);
-			if (f != stdin)
-				fclose(f);
-			return ret;
-		}
 	}
+	if (!ret)
+		ret = flush_deferred(path);
+	fflush(stdout);
 	if (f != stdin)
 		fclose(f);
-	return 0;
+	return ret < 0 ? 1 : ret;
 }
 
 int main(int argc, char **argv)
@@ -1042,6 +1253,9 @@ int main(int argc, char **argv)
 		}
 		ret = run(argc - i, argv + i, false);
 	}
+	mlx5umr_batch_destroy(ubatch);
+	free(deferred);
+	free(cur_def);
 	if (ctx)
 		mlx5umr_close(ctx);
 	return ret == USAGE ? 2 : ret ? 1 : 0;

@@ -46,9 +46,12 @@
  *   hardware's 16 bits); a repeat count for a list; an unknown
  *   layout; access bits outside MLX5_UMR_IOC_ACCESS_*, or remote
  *   write/atomic without local write; an entries pointer not aligned to
- *   8 bytes.
+ *   8 bytes; a batch of no requests, an unknown batch op, a batch
+ *   naming one mkey twice, an invalidate in a batch with configure fields
+ *   set.
  * - E2BIG: size larger than the kernel knows and the unknown tail is not
- *   all zero.
+ *   all zero (also a batch's req_size); a batch of more requests or entry
+ *   bytes than MLX5_UMR_IOCTL_INFO allows.
  * - EOPNOTSUPP: an unknown flag; an access bit the HCA does not support
  *   (remote atomic).
  * - ENOTTY: an unknown ioctl.
@@ -65,7 +68,7 @@
  *   MLX5_UMR_IOC_MAX_FD_MKEYS indirect mkeys or whose indirect mkeys'
  *   translation tables would exceed MLX5_UMR_IOC_MAX_FD_XLT_BYTES.
  * - EBUSY: the object is named by a configured layout or is in use by a
- *   concurrent ioctl.
+ *   concurrent ioctl; an mkey with a request in a running batch.
  * - EFAULT: a user pointer is not mapped or not in user space (the
  *   structure, an entries array, the memory to register).
  * - ENOMEM: RLIMIT_MEMLOCK would be exceeded (without CAP_IPC_LOCK), or
@@ -74,7 +77,8 @@
  *   out_max_entries (a list) or out_max_interleaved_entries (an
  *   interleaved layout).
  * - EINTR: a signal arrived while the call waited for one of the file's
- *   MLX5_UMR_IOC_MAX_FD_INFLIGHT work request slots; nothing was done.
+ *   MLX5_UMR_IOC_MAX_FD_INFLIGHT work request slots (a batch: for its
+ *   first), or for an mkey another call is configuring; nothing was done.
  * - EIO: the HCA completed the UMR work request with an error, or refused
  *   a command (creating or destroying an mkey).
  * - ETIMEDOUT: the HCA did not complete the work request in time.
@@ -110,6 +114,7 @@ enum {
 	MLX5_UMR_CMD_CONFIGURE,
 	MLX5_UMR_CMD_INVALIDATE,
 	MLX5_UMR_CMD_DESTROY,
+	MLX5_UMR_CMD_BATCH,
 	/*
 	 * MLX5_UMR_IOC_BASE + 0x20 and up: the test interface of a test
 	 * build of the module (not part of this header; ENOTTY otherwise).
@@ -142,6 +147,9 @@ enum mlx5_umr_ioc_access {
  * @out_dev_pinned_pages: pages pinned by all files of this device (0
  *	without CAP_SYS_ADMIN)
  * @out_name: device name, NUL terminated
+ * @out_max_batch: largest num_reqs of MLX5_UMR_IOCTL_BATCH
+ * @out_max_batch_bytes: largest sum over a batch of its entry arrays'
+ *	bytes (num_entries times the size of one entry)
  * @out_max_interleaved_entries: the most entries of an interleaved layout
  *	(one less than @out_max_entries: the repeat block header takes one)
  * @out_max_reg_pages: MLX5_UMR_IOC_MAX_REG_PAGES
@@ -165,6 +173,8 @@ struct mlx5_umr_ioc_info {
 	__aligned_u64 out_fd_pinned_pages;
 	__aligned_u64 out_dev_pinned_pages;
 	char out_name[32];
+	__u32 out_max_batch;
+	__u32 out_max_batch_bytes;
 	__u32 out_max_interleaved_entries;
 	__u32 out_max_reg_pages;
 	__u32 out_max_fd_mkeys;
@@ -339,5 +349,85 @@ struct mlx5_umr_ioc_destroy {
 };
 
 #define MLX5_UMR_IOCTL_DESTROY	_IO(MLX5_UMR_IOC_TYPE, MLX5_UMR_CMD_DESTROY)
+
+enum mlx5_umr_ioc_batch_op {
+	MLX5_UMR_IOC_BATCH_CONFIGURE = 1,	/* as MLX5_UMR_IOCTL_CONFIGURE */
+	MLX5_UMR_IOC_BATCH_INVALIDATE = 2,	/* as MLX5_UMR_IOCTL_INVALIDATE */
+};
+
+/**
+ * struct mlx5_umr_ioc_batch_req - one request of MLX5_UMR_IOCTL_BATCH
+ * @op: enum mlx5_umr_ioc_batch_op
+ * @handle: an indirect mkey of this file, named by no other request of
+ *	the batch
+ * @flags: must be 0
+ * @access: CONFIGURE: as struct mlx5_umr_ioc_configure; INVALIDATE: 0
+ * @layout: likewise
+ * @num_entries: likewise
+ * @repeat_count: likewise
+ * @__reserved: must be 0
+ * @entries: likewise
+ * @out_length: CONFIGURE: bytes the mkey now covers, once applied
+ * @out_status: 0 when the HCA applied the request, else a negative errno:
+ *	-EIO (the HCA failed it), -ETIMEDOUT, -ECANCELED, or the error that
+ *	kept it from being posted (-EIO, -ENODEV, -EINTR: a signal while the
+ *	batch waited for a work request slot)
+ * @__reserved2: must be 0
+ *
+ * The fields of a CONFIGURE mean and are checked as those of struct
+ * mlx5_umr_ioc_configure, with the same errors.
+ */
+struct mlx5_umr_ioc_batch_req {
+	__u32 op;
+	__u32 handle;
+	__u32 flags;
+	__u32 access;
+	__u32 layout;
+	__u32 num_entries;
+	__u32 repeat_count;
+	__u32 __reserved;
+	__aligned_u64 entries;
+	__aligned_u64 out_length;
+	__s32 out_status;
+	__u32 __reserved2;
+};
+
+/**
+ * struct mlx5_umr_ioc_batch - MLX5_UMR_IOCTL_BATCH: configure and
+ *	invalidate many indirect mkeys with one system call and one wait
+ * @size: sizeof(struct mlx5_umr_ioc_batch)
+ * @flags: must be 0
+ * @num_reqs: requests at @reqs, 1..out_max_batch of MLX5_UMR_IOCTL_INFO
+ * @req_size: sizeof(struct mlx5_umr_ioc_batch_req) as userspace compiled
+ *	it; the array's stride, a multiple of 8. Read like @size: smaller than the first
+ *	version is EINVAL, unknown tail bytes must be zero (E2BIG)
+ * @reqs: user pointer to the requests, 8-byte aligned
+ * @out_index: when the batch is refused, the index of the request that
+ *	was refused, or @num_reqs when the batch as a whole was
+ * @out_failed: requests whose out_status is not 0
+ *
+ * Every request is checked, and the memory its layout names looked up and
+ * referenced, before anything is posted. One refused request refuses the
+ * batch: the ioctl fails with that request's errno, @out_index says which,
+ * and nothing was posted or changed. Otherwise the requests are posted in
+ * order, counting one by one against the file's
+ * MLX5_UMR_IOC_MAX_FD_INFLIGHT work request slots (a part is posted with
+ * one doorbell as slots and the send queue's room allow), and waited for
+ * once. The ioctl then
+ * returns 0 and each request's @out_status says what became of it. A
+ * batch's entry arrays are copied into kernel memory: their bytes summed
+ * over the batch may not exceed out_max_batch_bytes (E2BIG).
+ */
+struct mlx5_umr_ioc_batch {
+	__u32 size;
+	__u32 flags;
+	__u32 num_reqs;
+	__u32 req_size;
+	__aligned_u64 reqs;
+	__u32 out_index;
+	__u32 out_failed;
+};
+
+#define MLX5_UMR_IOCTL_BATCH	_IO(MLX5_UMR_IOC_TYPE, MLX5_UMR_CMD_BATCH)
 
 #endif /* _UAPI_LINUX_MLX5_UMR_H */
