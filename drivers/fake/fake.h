@@ -151,6 +151,13 @@ struct mlx5_umr_fake {
 	struct xarray mkeys;
 	struct xarray psvs;
 
+	/*
+	 * Buffers from alloc_dma_buf not yet freed (struct fake_dma_buf),
+	 * under @lock: a service may keep one the device might still use;
+	 * destruction frees them, as a device reset would.
+	 */
+	struct list_head dma_bufs;
+
 	/* IOVA page number -> struct page; has its own internal lock. */
 	struct xarray iommu;
 	atomic64_t next_iova;
@@ -179,6 +186,7 @@ static inline int fake_wqe_err(u8 synd, u8 vsynd)
 /* fake_iommu.c */
 int fake_iommu_rw(struct mlx5_umr_fake *fd, u64 iova, void *buf, size_t len,
 		  bool write);
+void fake_reap_dma_bufs(struct mlx5_umr_fake *fd);
 int fake_alloc_dma_buf(struct mlx5_umr_hca *hca, size_t size,
 		       struct mlx5_umr_dma_buf *buf);
 void fake_free_dma_buf(struct mlx5_umr_hca *hca, struct mlx5_umr_dma_buf *buf);

@@ -18,8 +18,13 @@
 
 #include "fake.h"
 
+/* A buffer from alloc_dma_buf, on fd->dma_bufs: what destruction frees. */
 struct fake_dma_buf {
 	u64 iova;
+	struct list_head node;
+	void *cpu;
+	dma_addr_t *pages;
+	unsigned int npages;
 };
 
 static u64 fake_iova_alloc(struct mlx5_umr_fake *fd, unsigned int npages)
@@ -160,7 +165,11 @@ int fake_alloc_dma_buf(struct mlx5_umr_hca *hca, size_t size,
 	buf->size = size;
 	buf->npages = npages;
 	buf->backend = fb;
+	fb->cpu = buf->cpu;
+	fb->pages = buf->pages;
+	fb->npages = npages;
 	spin_lock_irqsave(&fd->lock, flags);
+	list_add_tail(&fb->node, &fd->dma_bufs);
 	fd->cnt.dma_bufs++;
 	spin_unlock_irqrestore(&fd->lock, flags);
 	return 0;
@@ -186,6 +195,7 @@ void fake_free_dma_buf(struct mlx5_umr_hca *hca, struct mlx5_umr_dma_buf *buf)
 		return;
 	fake_iommu_unmap(fd, fb->iova, buf->npages);
 	spin_lock_irqsave(&fd->lock, flags);
+	list_del(&fb->node);
 	fd->cnt.dma_bufs--;
 	spin_unlock_irqrestore(&fd->lock, flags);
 	kfree(buf->pages);
@@ -194,6 +204,20 @@ void fake_free_dma_buf(struct mlx5_umr_hca *hca, struct mlx5_umr_dma_buf *buf)
 	buf->backend = NULL;
 	buf->pages = NULL;
 	buf->cpu = NULL;
+}
+
+/* Free the buffers nobody freed (fake destruction, no user left). */
+void fake_reap_dma_bufs(struct mlx5_umr_fake *fd)
+{
+	struct fake_dma_buf *fb, *tmp;
+
+	list_for_each_entry_safe(fb, tmp, &fd->dma_bufs, node) {
+		fake_iommu_unmap(fd, fb->iova, fb->npages);
+		list_del(&fb->node);
+		kfree(fb->pages);
+		vfree(fb->cpu);
+		kfree(fb);
+	}
 }
 
 static unsigned int fake_sg_npages(u64 off, u64 len)

@@ -43,18 +43,21 @@ static int fake_create_cq(struct mlx5_umr_hca *hca, struct mlx5_umr_hca_cq *cq,
 	return err;
 }
 
-static void fake_destroy_cq_op(struct mlx5_umr_hca *hca,
-			       struct mlx5_umr_hca_cq *cq)
+static int fake_destroy_cq_op(struct mlx5_umr_hca *hca,
+			      struct mlx5_umr_hca_cq *cq)
 {
 	u32 in[MLX5_ST_SZ_DW(destroy_cq_in)] = {};
 	u32 out[MLX5_ST_SZ_DW(destroy_cq_out)];
+	int err;
 
 	MLX5_SET(destroy_cq_in, in, opcode, MLX5_CMD_OP_DESTROY_CQ);
 	MLX5_SET(destroy_cq_in, in, cqn, cq->cqn);
-	if (fake_cmd_do(to_fake(hca), in, sizeof(in), out, sizeof(out), NULL))
+	err = fake_cmd_do(to_fake(hca), in, sizeof(in), out, sizeof(out), NULL);
+	if (err)
 		dev_err(hca->dev, "DESTROY_CQ 0x%x failed: status 0x%x syndrome 0x%x\n",
 			cq->cqn, MLX5_GET(destroy_cq_out, out, status),
 			MLX5_GET(destroy_cq_out, out, syndrome));
+	return err;
 }
 
 static int fake_alloc_uar(struct mlx5_umr_hca *hca, struct mlx5_umr_uar *uar)
@@ -190,6 +193,7 @@ struct mlx5_umr_fake *mlx5_umr_fake_create(const struct mlx5_umr_fake_attr *attr
 	xa_init_flags(&fd->mkeys, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&fd->psvs, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
 	/* all xarrays of this file share one lock class: keep every use irq-safe */
+	INIT_LIST_HEAD(&fd->dma_bufs);
 	xa_init_flags(&fd->iommu, XA_FLAGS_LOCK_IRQ);
 	/* distinct IOVA ranges per fake catch cross-device addresses */
 	atomic64_set(&fd->next_iova, (u64)(fd->id + 1) << 40);
@@ -278,6 +282,7 @@ static void fake_reap(struct mlx5_umr_fake *fd)
 	xa_destroy(&fd->pds);
 	xa_destroy(&fd->psvs);
 	xa_destroy(&fd->uars);
+	fake_reap_dma_bufs(fd);
 	xa_destroy(&fd->iommu);
 }
 

@@ -147,8 +147,8 @@ err_free:
 	return err;
 }
 
-static void mlx5_umr_hw_destroy_cq(struct mlx5_umr_hca *hca,
-				   struct mlx5_umr_hca_cq *cq)
+static int mlx5_umr_hw_destroy_cq(struct mlx5_umr_hca *hca,
+				  struct mlx5_umr_hca_cq *cq)
 {
 	struct mlx5_umr_hw_dev *hw = to_hw(hca);
 	struct mlx5_umr_hw_cq *hcq = cq->backend;
@@ -171,9 +171,10 @@ static void mlx5_umr_hw_destroy_cq(struct mlx5_umr_hca *hca,
 		synchronize_irq(hcq->mcq.irqn);
 		dev_err(hca->dev, "DESTROY_CQ 0x%x failed (%d), leaking it\n",
 			hcq->mcq.cqn, err);
-		return;
+		return err;
 	}
 	kfree(hcq);
+	return 0;
 }
 
 /*

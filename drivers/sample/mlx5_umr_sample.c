@@ -8,7 +8,10 @@
  * access the transfer needs and a new key byte, and hands out the fresh
  * rkey. When the I/O completes it posts the invalidation asynchronously
  * (as a ULP does from its completion handler), then unmaps and returns
- * the mkey to the pool from a work item.
+ * the mkey to the pool from a work item. A configure or invalidate that
+ * may or may not have run (-EIO, -ETIMEDOUT) is never taken as "not
+ * registered": the pages are unmapped only once the mkey is known dead
+ * (sample_revoke()).
  *
  * Copyright (c) 2026 The mlx5-umr authors.
  */
@@ -70,6 +73,7 @@ static struct mlx5_umr_sample_dev *sample_find(struct mlx5_umr_dev *dev)
 	return NULL;
 }
 
+/* Back to the pool, or out of it for good when its mkey is gone. */
 static void sample_put_slot(struct mlx5_umr_sample_io *io)
 {
 	struct mlx5_umr_sample_slot *slot =
@@ -78,10 +82,43 @@ static void sample_put_slot(struct mlx5_umr_sample_io *io)
 	unsigned long flags;
 
 	spin_lock_irqsave(&sdev->lock, flags);
-	list_add(&slot->node, &sdev->free);
+	if (io->mkey)
+		list_add(&slot->node, &sdev->free);
 	sdev->busy--;
 	spin_unlock_irqrestore(&sdev->lock, flags);
 	wake_up_all(&sdev->idle);
+}
+
+/*
+ * A configure or invalidate failed with -EIO or -ETIMEDOUT: it may or may
+ * not have run (after a timeout the QP reset discards what was posted), so
+ * the mkey may still grant its access over the I/O's pages. Before they
+ * are unmapped the mkey must be known dead: invalidate it again and wait;
+ * if that fails too, destroy it (the slot leaves the pool). -ECANCELED
+ * and refusals never reached the HCA: nothing changed.
+ *
+ * Context: process context, may sleep.
+ * Return: true when the pages may be unmapped, false when the HCA may
+ * still reach them through the mkey (they must stay mapped, for good).
+ */
+static bool sample_revoke(struct mlx5_umr_sample_io *io, int status)
+{
+	struct mlx5_umr_wr wr = {};
+
+	if (status != -EIO && status != -ETIMEDOUT)
+		return true;
+	wr.mkey = io->mkey;
+	wr.op = MLX5_UMR_OP_INVALIDATE;
+	if (!mlx5_umr_exec(io->sdev->dev, &wr, 0))
+		return true;
+	if (mlx5_umr_free_mkey(io->mkey)) {
+		io->mkey = NULL;
+		pr_err("mlx5_umr_sample: rkey 0x%x may still be live; its pages stay mapped\n",
+		       wr.mkey->key);
+		return false;
+	}
+	io->mkey = NULL;
+	return true;
 }
 
 /**
@@ -94,7 +131,9 @@ static void sample_put_slot(struct mlx5_umr_sample_io *io)
  *
  * Context: process context, may sleep.
  * Return: the I/O with ->rkey set, or ERR_PTR(-EBUSY when the pool is
- * empty, -ENODEV, or the mapping's or the UMR's error).
+ * empty, -ENODEV, or the mapping's or the UMR's error: @sgt is unmapped
+ * and no key reaches it; or -EHWPOISON: the HCA may still reach @sgt's
+ * pages, which stay mapped and must never be reused).
  */
 struct mlx5_umr_sample_io *mlx5_umr_sample_map(struct mlx5_umr_dev *dev,
 					       struct sg_table *sgt, u64 len,
@@ -150,11 +189,16 @@ struct mlx5_umr_sample_io *mlx5_umr_sample_map(struct mlx5_umr_dev *dev,
 	io->wr.sgt.length = len;
 	err = mlx5_umr_exec(dev, &io->wr, 0);
 	if (err)
-		goto err_unmap;
+		goto err_revoke;
 	io->rkey = io->wr.new_key;
 	return io;
 
-err_unmap:
+err_revoke:
+	/* An mkey that may be live keeps the pages mapped, never recycled. */
+	if (!sample_revoke(io, err)) {
+		sample_put_slot(io);
+		return ERR_PTR(-EHWPOISON);
+	}
 	mlx5_umr_dma_unmap_sg(dev, sgt, dir);
 err_slot:
 	sample_put_slot(io);
@@ -167,9 +211,12 @@ static void sample_unmap_work(struct work_struct *work)
 	struct mlx5_umr_sample_io *io =
 		container_of(work, struct mlx5_umr_sample_io, work);
 	void (*done)(struct mlx5_umr_sample_io *io, int status) = io->done;
-	int status = io->wr.status;
+	int status = 0;
 
-	mlx5_umr_dma_unmap_sg(io->sdev->dev, io->sgt, io->dir);
+	if (sample_revoke(io, io->wr.status))
+		mlx5_umr_dma_unmap_sg(io->sdev->dev, io->sgt, io->dir);
+	else
+		status = -EHWPOISON;
 	if (done)
 		done(io, status);
 	sample_put_slot(io);
@@ -187,8 +234,11 @@ static void sample_inval_done(struct mlx5_umr_wr *wr)
 /**
  * mlx5_umr_sample_unmap() - the I/O completed: revoke its rkey
  * @io: from mlx5_umr_sample_map()
- * @done: called after the rkey is invalid and the pages are unmapped;
- *	@io must not be used after it returns
+ * @done: called after the rkey is invalid and the pages are unmapped,
+ *	with status 0 (a failed invalidation is retried, then the mkey is
+ *	destroyed), or -EHWPOISON when the rkey may still be live: the pages
+ *	stay mapped and must never be reused; @io must not be used after it
+ *	returns
  * @context: stored in @io->context for @done
  *
  * Context: any context except hard IRQ; does not sleep.

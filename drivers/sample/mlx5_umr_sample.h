@@ -24,8 +24,9 @@ struct mlx5_umr_sample_dev;
  * @rkey: what the I/O hands to the remote peer
  * @wr: the UMR request (configure, later invalidate)
  * @work: unmaps in process context after the invalidation
- * @done: called once the rkey is invalid and the pages unmapped, with the
- *	invalidation's status; process context
+ * @done: called once the rkey is invalid and the pages unmapped (status
+ *	0), or with -EHWPOISON when it may still be live and the pages stay
+ *	mapped for good; process context
  * @context: for the caller of mlx5_umr_sample_unmap()
  */
 struct mlx5_umr_sample_io {

@@ -13,6 +13,7 @@
 #include <linux/mm.h>
 #include <linux/completion.h>
 #include <linux/mlx5/cq.h>
+#include <linux/mlx5/mlx5_ifc.h>
 #include <linux/mlx5_umr.h>
 #include <linux/mlx5_umr_fake.h>
 
@@ -198,9 +199,49 @@ static void sample_write_io(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, i, c->total);
 }
 
+/*
+ * The invalidation fails on the HCA (it did not run): the pages are
+ * unmapped only after the mkey is made free by a retry, so the rkey never
+ * outlives the mapping, and the slot returns to the pool.
+ */
+static void sample_failed_invalidate(struct kunit *test)
+{
+	struct sample_ctx *c = test->priv;
+	struct mlx5_umr_sample_io *io;
+	u8 mkc[MLX5_ST_SZ_BYTES(mkc)];
+	struct sample_wait w;
+	unsigned int round;
+	u8 buf[16];
+
+	/* More rounds than the pool has mkeys: no slot is lost. */
+	for (round = 0; round < 20; round++) {
+		io = mlx5_umr_sample_map(c->dev, &c->sgt, c->total,
+					 DMA_TO_DEVICE);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(io));
+		mlx5_umr_fake_inject_wqe_error(c->fake,
+					       MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
+					       MLX5_UMR_FAKE_VS_INJECTED);
+		init_completion(&w.done);
+		KUNIT_ASSERT_EQ(test,
+				mlx5_umr_sample_unmap(io, sample_test_done, &w),
+				0);
+		KUNIT_ASSERT_TRUE(test,
+				  wait_for_completion_timeout(&w.done, 5 * HZ));
+		KUNIT_EXPECT_EQ(test, w.status, 0);
+		KUNIT_ASSERT_GT(test, mlx5_umr_fake_query_mkey(c->fake, io->rkey,
+							       mkc, NULL, 0),
+				0);
+		KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, free), 1);
+		KUNIT_EXPECT_GT(test, mlx5_umr_test_xfer(c->dev, io->rkey, 0,
+							 buf, 1, false, true),
+				0);
+	}
+}
+
 static struct kunit_case sample_cases[] = {
 	KUNIT_CASE(sample_read_io),
 	KUNIT_CASE(sample_write_io),
+	KUNIT_CASE(sample_failed_invalidate),
 	{}
 };
 

@@ -660,6 +660,121 @@ static void bu_recovery(struct kunit *test)
 	bu_check_teardown(test);
 }
 
+/* The next record: @kind (and @opcode for a command), which failed. */
+static const struct umr_kunit_rec *bu_next_failed(struct kunit *test,
+						  enum umr_kunit_rec_kind kind,
+						  u16 opcode)
+{
+	struct bu_ctx *c = test->priv;
+	const struct umr_kunit_rec *r;
+
+	KUNIT_ASSERT_LT_MSG(test, c->cur, c->rh->n, "missing failed %s 0x%x",
+			    umr_kunit_rec_kind_name(kind), opcode);
+	r = &c->rh->rec[c->cur++];
+	KUNIT_ASSERT_EQ(test, r->kind, kind);
+	if (kind == UMR_KUNIT_REC_CMD)
+		KUNIT_ASSERT_EQ(test, r->opcode, opcode);
+	KUNIT_EXPECT_NE_MSG(test, r->ret, 0, "%s 0x%x did not fail",
+			    umr_kunit_rec_kind_name(kind), opcode);
+	return r;
+}
+
+/*
+ * 2RST_QP fails during recovery after a timeout: the HCA may still read
+ * the ring and the translation tables. The device fails (DEAD, nothing
+ * more posted, no transition tried), the request in flight fails as
+ * possibly run (-ETIMEDOUT), and a pointer-mode translation table is
+ * kept, not freed, when its mkey goes; DESTROY_QP then succeeds and the
+ * rings go as in any teardown.
+ */
+static void bu_recovery_reset_fails(struct kunit *test)
+{
+	struct bu_ctx *c = test->priv;
+	struct mlx5_umr_dev *dev = c->rh->hca.umr;
+	struct mlx5_umr_sge sge = {
+		.length = 64, .key = mlx5_umr_dev_caps(dev)->dma_lkey,
+	};
+	const struct umr_kunit_rec *r;
+	struct mlx5_umr_wr wr = {};
+	struct mlx5_umr_mkey *mk;
+	u32 key;
+
+	bu_check_bringup(test);
+	mk = mlx5_umr_alloc_mkey(dev, 100, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mk));
+	r = bu_next(test, UMR_KUNIT_REC_BUF, 0);
+	KUNIT_EXPECT_EQ(test, r->size, ALIGN(100 + 1, 4) * sizeof(struct mlx5_klm));
+	bu_check_umr_mkey(test, "CREATE_MKEY (KLM, pointer mode)", mk,
+			  MLX5_MKC_ACCESS_MODE_KLMS, ALIGN(100 + 1, 4), false);
+	bu_no_more(test, "pointer-mode KLM mkey");
+
+	wr.mkey = mk;
+	wr.op = MLX5_UMR_OP_CONFIGURE;
+	wr.flags = MLX5_UMR_WR_SET_ACCESS;
+	wr.access = MLX5_UMR_ACCESS_LOCAL_WRITE;
+	wr.layout = MLX5_UMR_LAYOUT_LIST;
+	wr.list.sge = &sge;
+	wr.list.num_sge = 1;
+	/* It runs, its CQE is lost, and the reset the timeout starts fails. */
+	mlx5_umr_fake_inject_drop_cqe(c->rh->fake, 1);
+	mlx5_umr_fake_inject_cmd_error(c->rh->fake, MLX5_CMD_OP_2RST_QP,
+				       MLX5_CMD_STAT_BAD_RES_STATE_ERR, 0x5eed);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_exec(dev, &wr, 50), -ETIMEDOUT);
+	flush_work(&dev->recover_work);
+	bu_next_failed(test, UMR_KUNIT_REC_CMD, MLX5_CMD_OP_2RST_QP);
+	bu_no_more(test, "failed recovery");
+
+	/* DEAD: refused at once, no doorbell, no command. */
+	KUNIT_EXPECT_EQ(test, mlx5_umr_exec(dev, &wr, 0), -EIO);
+	KUNIT_EXPECT_TRUE(test, dev->qp_lost);
+	bu_no_more(test, "post on a failed device");
+
+	key = mk->key;
+	KUNIT_EXPECT_EQ(test, mlx5_umr_free_mkey(mk), 0);
+	bu_check_simple(test, "DESTROY_MKEY (KLM, pointer mode)",
+			MLX5_CMD_OP_DESTROY_MKEY, key);
+	/* no FREE_BUF of the translation table */
+	bu_no_more(test, "mkey destruction on a lost QP");
+	KUNIT_EXPECT_EQ(test, atomic_read(&dev->leaked), 1);
+	bu_check_teardown(test);
+}
+
+/*
+ * DESTROY_QP fails at teardown: the QP may live on, so its ring, the CQ
+ * it uses (whose DESTROY_CQ then fails too) with its CQE ring, and the
+ * doorbell page are kept, not freed; the rest goes as usual.
+ */
+static void bu_teardown_destroy_fails(struct kunit *test)
+{
+	struct bu_ctx *c = test->priv;
+	struct mlx5_umr_fake_counters cnt;
+	const struct umr_kunit_rec *r;
+	u32 pa_key;
+
+	bu_check_bringup(test);
+	pa_key = c->rh->hca.umr->caps.dma_lkey;
+	mlx5_umr_fake_inject_cmd_error(c->rh->fake, MLX5_CMD_OP_DESTROY_QP,
+				       MLX5_CMD_STAT_BAD_RES_STATE_ERR, 0x5eed);
+	mlx5_umr_unregister_hca(&c->rh->hca);
+
+	bu_next_failed(test, UMR_KUNIT_REC_CMD, MLX5_CMD_OP_DESTROY_QP);
+	r = bu_next_failed(test, UMR_KUNIT_REC_DESTROY_CQ, 0);
+	KUNIT_EXPECT_EQ(test, r->num, c->cqn);
+	r = bu_next(test, UMR_KUNIT_REC_FREE_UAR, 0);
+	KUNIT_EXPECT_EQ(test, r->num, c->uar);
+	bu_check_simple(test, "DESTROY_MKEY (PA)", MLX5_CMD_OP_DESTROY_MKEY,
+			pa_key);
+	/* the QP still uses the PD */
+	bu_next_failed(test, UMR_KUNIT_REC_CMD, MLX5_CMD_OP_DEALLOC_PD);
+	bu_no_more(test, "teardown with a live QP");
+
+	mlx5_umr_fake_get_counters(c->rh->fake, &cnt);
+	KUNIT_EXPECT_EQ(test, cnt.qps, 1U);
+	KUNIT_EXPECT_EQ(test, cnt.cqs, 1U);
+	/* send queue ring, CQE ring, doorbell page */
+	KUNIT_EXPECT_EQ(test, cnt.dma_bufs, 3U);
+}
+
 /*
  * A CREATE_QP the HCA refuses: what bring-up built before it is undone in
  * reverse order, with the same destroy mailboxes as a normal teardown.
@@ -952,6 +1067,8 @@ static struct kunit_case bu_cases[] = {
 	KUNIT_CASE(bu_lifecycle),
 	KUNIT_CASE(bu_mkeys),
 	KUNIT_CASE(bu_recovery),
+	KUNIT_CASE(bu_recovery_reset_fails),
+	KUNIT_CASE(bu_teardown_destroy_fails),
 	KUNIT_CASE(bu_unwind),
 	KUNIT_CASE(bu_fail_each_cmd_status),
 	KUNIT_CASE(bu_fail_each_cmd_delivery),

@@ -47,6 +47,22 @@ int mlx5_umr_cmd(struct mlx5_umr_dev *dev, const void *in, int inlen,
 	return err;
 }
 
+/**
+ * mlx5_umr_leak_buf() - keep, never free, a buffer the HCA may still use
+ * @dev: the device
+ * @what: the buffer, for the log
+ *
+ * A leak beats a use-after-free: after a failed reset or destroy the HCA
+ * may still read or write the memory. Counted in @dev->leaked.
+ */
+void mlx5_umr_leak_buf(struct mlx5_umr_dev *dev, const char *what)
+{
+	atomic_inc(&dev->leaked);
+	dev_err_ratelimited(dev->hca->dev,
+			    "umr: keeping the %s: the HCA may still use it\n",
+			    what);
+}
+
 /*
  * The fence of a WQE after a UMR. main.c mlx5_get_umr_fence() maps the
  * cap's NONE to no fence, but only for the UMR WQE itself: the WQE after
@@ -262,12 +278,19 @@ err_buf:
 	return err;
 }
 
-static void mlx5_umr_destroy_cq(struct mlx5_umr_dev *dev)
+/* Return: 0, or -errno with the CQE ring kept (the HCA may write it). */
+static int mlx5_umr_destroy_cq(struct mlx5_umr_dev *dev)
 {
-	dev->hca->ops->destroy_cq(dev->hca, &dev->cq);
+	int err;
+
+	err = dev->hca->ops->destroy_cq(dev->hca, &dev->cq);
 	/* No more events: the last deferred poll may still be queued. */
 	cancel_work_sync(&dev->poll_work);
-	dev->hca->ops->free_dma_buf(dev->hca, &dev->cq_buf);
+	if (err)
+		mlx5_umr_leak_buf(dev, "CQE ring");
+	else
+		dev->hca->ops->free_dma_buf(dev->hca, &dev->cq_buf);
+	return err;
 }
 
 static int mlx5_umr_create_qp(struct mlx5_umr_dev *dev, u8 cqe_version,
@@ -326,15 +349,22 @@ err_buf:
 	return err;
 }
 
-static void mlx5_umr_destroy_qp(struct mlx5_umr_dev *dev)
+/* Return: 0, or -errno with the ring kept (the HCA may still read it). */
+static int mlx5_umr_destroy_qp(struct mlx5_umr_dev *dev)
 {
 	u32 out[MLX5_ST_SZ_DW(destroy_qp_out)] = {};
 	u32 in[MLX5_ST_SZ_DW(destroy_qp_in)] = {};
+	int err;
 
 	MLX5_SET(destroy_qp_in, in, opcode, MLX5_CMD_OP_DESTROY_QP);
 	MLX5_SET(destroy_qp_in, in, qpn, dev->sq.qpn);
-	mlx5_umr_cmd(dev, in, sizeof(in), out, sizeof(out));
+	err = mlx5_umr_cmd(dev, in, sizeof(in), out, sizeof(out));
+	if (err) {
+		mlx5_umr_leak_buf(dev, "send queue ring");
+		return err;
+	}
 	dev->hca->ops->free_dma_buf(dev->hca, &dev->sq_buf);
+	return 0;
 }
 
 /**
@@ -417,6 +447,7 @@ int mlx5_umr_dev_init(struct mlx5_umr_dev *dev)
 	const struct mlx5_umr_hca_ops *ops = dev->hca->ops;
 	struct mlx5_umr_sq *sq = &dev->sq;
 	u8 cqe_version = 0, ts_format = 0;
+	bool keep = false;
 	int err;
 
 	mlx5_umr_sq_init(dev);
@@ -461,11 +492,15 @@ int mlx5_umr_dev_init(struct mlx5_umr_dev *dev)
 	return 0;
 
 err_qp:
-	mlx5_umr_destroy_qp(dev);
+	keep = mlx5_umr_destroy_qp(dev);
 err_cq:
-	mlx5_umr_destroy_cq(dev);
+	keep = mlx5_umr_destroy_cq(dev) || keep;
 err_dbr:
-	ops->free_dma_buf(dev->hca, &dev->dbr);
+	/* A QP or CQ still on the HCA may write its doorbell record. */
+	if (keep)
+		mlx5_umr_leak_buf(dev, "doorbell records");
+	else
+		ops->free_dma_buf(dev->hca, &dev->dbr);
 err_uar:
 	ops->free_uar(dev->hca, &dev->uar);
 err_mkey:
@@ -482,15 +517,21 @@ err_mem:
  * mlx5_umr_dev_cleanup() - tear down what mlx5_umr_dev_init() built
  * @dev: the device; nothing may be in flight
  *
+ * Memory of a QP or CQ the HCA did not destroy is kept, not freed.
+ *
  * Context: process context, may sleep.
  */
 void mlx5_umr_dev_cleanup(struct mlx5_umr_dev *dev)
 {
 	const struct mlx5_umr_hca_ops *ops = dev->hca->ops;
+	int err;
 
-	mlx5_umr_destroy_qp(dev);
-	mlx5_umr_destroy_cq(dev);
-	ops->free_dma_buf(dev->hca, &dev->dbr);
+	err = mlx5_umr_destroy_qp(dev);
+	err = mlx5_umr_destroy_cq(dev) ?: err;
+	if (err)
+		mlx5_umr_leak_buf(dev, "doorbell records");
+	else
+		ops->free_dma_buf(dev->hca, &dev->dbr);
 	ops->free_uar(dev->hca, &dev->uar);
 	mlx5_umr_destroy_dma_mkey(dev);
 	mlx5_umr_dealloc_pd(dev);

@@ -50,12 +50,19 @@ static int mlx5_umr_xlt_alloc(struct mlx5_umr_dev *dev,
 	return 0;
 }
 
+/*
+ * Kept instead when the mkey may still be live or a QP that could not be
+ * reset may still point at the table. Context: dev->mkeys_lock held once
+ * the mkey is listed.
+ */
 static void mlx5_umr_xlt_free(struct mlx5_umr_dev *dev,
 			      struct mlx5_umr_mkey_priv *mp)
 {
 	if (!mp->xlt.cpu)
 		return;
-	if (dev->hca)
+	if (dev->hca && (mp->hw || dev->qp_lost))
+		mlx5_umr_leak_buf(dev, "translation table");
+	else if (dev->hca)
 		dev->hca->ops->free_dma_buf(dev->hca, &mp->xlt_buf);
 	mp->xlt.cpu = NULL;
 }
@@ -186,7 +193,9 @@ mlx5_umr_create_mkey(struct mlx5_umr_dev *dev, u32 max_entries, u32 flags,
 	return &mp->pub;
 
 err_xlt:
-	mlx5_umr_xlt_free(dev, mp);
+	/* Never listed, never posted to: nothing on the HCA uses it. */
+	if (mp->xlt.cpu)
+		dev->hca->ops->free_dma_buf(dev->hca, &mp->xlt_buf);
 err_free:
 	kfree(mp);
 err_put:
@@ -265,29 +274,40 @@ EXPORT_SYMBOL(mlx5_umr_alloc_mtt_mkey);
  * @mkey: from mlx5_umr_alloc_mkey() or mlx5_umr_alloc_mtt_mkey(), or NULL
  *
  * No request on @mkey may be in flight. After the device was unregistered
- * this only frees memory (the HCA object is already gone).
+ * this only frees memory (the HCA object is already gone). @mkey is freed
+ * in every case; when the HCA refused to destroy it, it may still be live
+ * with the access its last layout gave: its translation table is kept, and
+ * so must the caller keep (pinned and mapped) every page it maps.
  *
  * Context: process context, may sleep.
+ * Return: 0, or -EBUSY when the mkey may still be live on the HCA.
  */
-void mlx5_umr_free_mkey(struct mlx5_umr_mkey *mkey)
+int mlx5_umr_free_mkey(struct mlx5_umr_mkey *mkey)
 {
 	struct mlx5_umr_mkey_priv *mp;
 	struct mlx5_umr_dev *dev;
+	int ret = 0;
 
 	if (!mkey)
-		return;
+		return 0;
 	mp = to_priv(mkey);
 	dev = mkey->dev;
 	WARN_ON_ONCE(test_bit(0, &mp->xlt_busy));
 
 	mutex_lock(&dev->mkeys_lock);
 	list_del(&mp->list);
-	if (mp->hw && dev->hca)
-		mlx5_umr_destroy_hw_mkey(dev, mkey->key);
+	if (mp->hw && dev->hca && !mlx5_umr_destroy_hw_mkey(dev, mkey->key))
+		mp->hw = false;
+	if (mp->hw) {
+		pr_err_ratelimited("mlx5_umr %s: mkey 0x%x may still be live\n",
+				   dev->name, mkey->key);
+		ret = -EBUSY;
+	}
 	mlx5_umr_xlt_free(dev, mp);
 	mutex_unlock(&dev->mkeys_lock);
 	kfree(mp);
 	mlx5_umr_dev_put(dev);
+	return ret;
 }
 EXPORT_SYMBOL(mlx5_umr_free_mkey);
 
@@ -296,7 +316,7 @@ EXPORT_SYMBOL(mlx5_umr_free_mkey);
  * @dev: a device being unregistered, nothing in flight
  *
  * The structures stay with their owners; mlx5_umr_free_mkey() then only
- * frees memory.
+ * frees memory, and reports the mkeys the HCA refused to destroy.
  *
  * Context: process context, may sleep.
  */
@@ -308,9 +328,8 @@ void mlx5_umr_mkeys_teardown(struct mlx5_umr_dev *dev)
 	list_for_each_entry(mp, &dev->mkeys, list) {
 		dev_warn(dev->hca->dev, "umr: mkey 0x%x leaked at unregister\n",
 			 mp->pub.key);
-		if (mp->hw)
-			mlx5_umr_destroy_hw_mkey(dev, mp->pub.key);
-		mp->hw = false;
+		if (mp->hw && !mlx5_umr_destroy_hw_mkey(dev, mp->pub.key))
+			mp->hw = false;
 		mlx5_umr_xlt_free(dev, mp);
 	}
 	mutex_unlock(&dev->mkeys_lock);

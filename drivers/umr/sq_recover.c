@@ -80,6 +80,37 @@ static void mlx5_umr_sq_reset(struct mlx5_umr_dev *dev, bool timed_out,
 	mlx5_umr_sq_dbrec(dev)[MLX5_RCV_DBR] = 0;
 }
 
+/*
+ * The QP could not be moved to RESET: the HCA may still read its ring and
+ * the translation tables its WQEs point at, and whether the WQEs in flight
+ * ran is unknown. Fail the device with nothing reset or freed: those
+ * requests fail with -EIO (-ETIMEDOUT after a timeout), never as if they
+ * had not run; the flushed ones waiting to be posted again did not run
+ * (-ECANCELED). From now on no translation table is freed (mkey.c).
+ */
+static void mlx5_umr_sq_lose(struct mlx5_umr_dev *dev, bool timed_out,
+			     int err)
+{
+	struct mlx5_umr_sq *sq = &dev->sq;
+	LIST_HEAD(done);
+
+	dev_err(dev->hca->dev,
+		"umr: QP 0x%x reset failed (%d): device failed, its queue memory kept\n",
+		sq->qpn, err);
+	mutex_lock(&dev->mkeys_lock);
+	dev->qp_lost = true;
+	mutex_unlock(&dev->mkeys_lock);
+
+	spin_lock_irq(&sq->lock);
+	mlx5_umr_sq_retire_all(sq, timed_out ? -ETIMEDOUT : -EIO, &done);
+	list_splice_tail_init(&sq->resubmit, &done);
+	sq->state = MLX5_UMR_SQ_DEAD;
+	sq->events++;
+	spin_unlock_irq(&sq->lock);
+	wake_up_all(&sq->wait);
+	mlx5_umr_sq_finish(dev, &done);
+}
+
 /**
  * mlx5_umr_recover_work() - bring the UMR QP back to RTS after an error
  * @work: mlx5_umr_dev.recover_work
@@ -88,7 +119,8 @@ static void mlx5_umr_sq_reset(struct mlx5_umr_dev *dev, bool timed_out,
  * so after one more CQ poll every request still in flight was never going
  * to complete. After an error CQE those never ran (the QP stopped at the
  * failed WQE): with the flushed ones they are posted again once the QP is
- * back in RTS. After a timeout they fail with -ETIMEDOUT. Producer and
+ * back in RTS. After a timeout they fail with -ETIMEDOUT. If the reset
+ * itself fails the device fails (mlx5_umr_sq_lose()). Producer and
  * consumer go back to zero, as the HCA's WQE counter does in RESET. No
  * doorbell is rung from ERR until the QP is back in RTS: posters see the
  * state under sq->lock and ring only in RTS.
@@ -122,16 +154,20 @@ void mlx5_umr_recover_work(struct work_struct *work)
 
 	err = mlx5_umr_qp_modify(dev, MLX5_CMD_OP_2RST_QP);
 	mlx5_umr_cq_poll(dev, false);
+	if (err) {
+		mlx5_umr_sq_lose(dev, timed_out, err);
+		goto out;
+	}
 
 	spin_lock_irq(&sq->lock);
 	mlx5_umr_sq_reset(dev, timed_out, &done);
 	spin_unlock_irq(&sq->lock);
 	mlx5_umr_sq_finish(dev, &done);
 
-	if (!err)
-		err = mlx5_umr_qp_to_rts(dev);
+	err = mlx5_umr_qp_to_rts(dev);
 	if (err) {
 		dev_err(dev->hca->dev, "umr: QP recovery failed: %d\n", err);
+		/* In RESET, so what waits to be posted again never ran. */
 		mlx5_umr_sq_fail_all(dev, -ECANCELED);
 		mlx5_umr_sq_set_state(dev, MLX5_UMR_SQ_DEAD);
 		goto out;

@@ -13,6 +13,13 @@
  * other ioctls: a batch holds up to UMR_UAPI_MAX_BATCH of them across a
  * device round trip, in the order userspace chose.
  *
+ * What reads user memory (the requests, their entry arrays) runs in the
+ * prepare step, before the device lock, as for a lone CONFIGURE. The
+ * requests count against the file's MLX5_UMR_IOC_MAX_FD_INFLIGHT slots one
+ * by one: a batch posts as many as it holds slots for, and each completion
+ * gives its slot back, so a batch never has more on the shared queue than
+ * a file may.
+ *
  * Copyright (c) 2026 The mlx5-umr authors.
  */
 #include <linux/slab.h>
@@ -26,8 +33,12 @@
  * @ctx: the file
  * @cmd: the user's command, kernel copy
  * @ureq: the kernel copies of the user's requests
+ * @uent: per request, its entries as umr_entries_copy_in() returned them,
+ *	until the gathered request takes them over
  * @req: the gathered requests
  * @wrs: the service's requests, in order
+ * @ncopied: requests read in by the prepare step
+ * @err: why the prepare step stopped at request @ncopied, or 0
  * @ngathered: requests of @req gathered so far (to be released)
  * @nposted: requests of @req posted (the rest never reached the HCA)
  * @pending: posted requests whose done() has not run, plus one
@@ -37,8 +48,11 @@ struct umr_batch {
 	struct umr_uctx *ctx;
 	struct mlx5_umr_ioc_batch *cmd;
 	struct mlx5_umr_ioc_batch_req *ureq;
+	void **uent;
 	struct umr_mreq *req;
 	struct mlx5_umr_wr **wrs;
+	u32 ncopied;
+	int err;
 	u32 ngathered;
 	u32 nposted;
 	atomic_t pending;
@@ -105,7 +119,7 @@ static int umr_batch_gather(struct umr_batch *b, u32 i)
 		return -EINVAL;
 	switch (u->op) {
 	case MLX5_UMR_IOC_BATCH_CONFIGURE:
-		return umr_mreq_configure(b->ctx, &cfg, r);
+		return umr_mreq_configure(b->ctx, &cfg, &b->uent[i], r);
 	case MLX5_UMR_IOC_BATCH_INVALIDATE:
 		if (u->access || u->layout || u->num_entries ||
 		    u->repeat_count || u->entries)
@@ -117,42 +131,127 @@ static int umr_batch_gather(struct umr_batch *b, u32 i)
 }
 
 /*
- * Copy, gather, claim and check every request; stop at the first refused,
- * its index in @b->cmd->out_index.
+ * Before the device lock: read the requests and their entry arrays in, up
+ * to the first that cannot be (@b->ncopied, its error in @b->err).
+ */
+static int umr_batch_copy_in(struct umr_batch *b)
+{
+	const struct mlx5_umr_ioc_batch *cmd = b->cmd;
+	const struct mlx5_umr_ioc_batch_req *u;
+	u32 n = cmd->num_reqs, i;
+	u64 bytes = 0;
+	int ret;
+
+	/* The usual stride is read at once: user copies are not free. */
+	if (umr_batch_dense(cmd) &&
+	    copy_from_user(b->ureq, umr_batch_ureq(cmd, 0),
+			   n * sizeof(*b->ureq)))
+		return -EFAULT;
+	for (i = 0; i < n; i++) {
+		u = &b->ureq[i];
+		if (!umr_batch_dense(cmd)) {
+			ret = copy_struct_from_user(&b->ureq[i],
+						    sizeof(b->ureq[i]),
+						    umr_batch_ureq(cmd, i),
+						    cmd->req_size);
+			if (ret)
+				return ret;
+		}
+		bytes += umr_batch_req_bytes(u);
+		if (bytes > UMR_UAPI_MAX_BATCH_BYTES)
+			return -E2BIG;
+		if (u->op == MLX5_UMR_IOC_BATCH_CONFIGURE)
+			b->uent[i] = umr_entries_copy_in(u->layout,
+							 u->num_entries,
+							 u->entries);
+		b->ncopied = i + 1;
+	}
+	return 0;
+}
+
+static void umr_batch_free(struct umr_batch *b)
+{
+	u32 i;
+
+	if (b->uent)
+		for (i = 0; i < b->cmd->num_reqs; i++)
+			umr_entries_free(b->uent[i]);
+	kvfree(b->uent);
+	kvfree(b->wrs);
+	kvfree(b->req);
+	kvfree(b->ureq);
+	kfree(b);
+}
+
+/**
+ * umr_prep_batch() - BATCH before the device lock: read the requests in
+ * @ucmd: the ioctl
+ *
+ * Return: 0; the batch, or the error refusing it as a whole, is in
+ * @ucmd->priv (the ioctl still answers, with out_index).
+ */
+int umr_prep_batch(struct umr_ucmd *ucmd)
+{
+	struct mlx5_umr_ioc_batch *cmd = ucmd->cmd;
+	u32 n = cmd->num_reqs;
+	struct umr_batch *b;
+	int ret;
+
+	ret = umr_batch_check_cmd(cmd);
+	if (ret) {
+		ucmd->priv = ERR_PTR(ret);
+		return 0;
+	}
+	b = kzalloc(sizeof(*b), GFP_KERNEL_ACCOUNT);
+	if (!b) {
+		ucmd->priv = ERR_PTR(-ENOMEM);
+		return 0;
+	}
+	b->ctx = ucmd->ctx;
+	b->cmd = cmd;
+	b->ureq = kvcalloc(n, sizeof(*b->ureq), GFP_KERNEL_ACCOUNT);
+	b->uent = kvcalloc(n, sizeof(*b->uent), GFP_KERNEL_ACCOUNT);
+	b->req = kvcalloc(n, sizeof(*b->req), GFP_KERNEL_ACCOUNT);
+	b->wrs = kvcalloc(n, sizeof(*b->wrs), GFP_KERNEL_ACCOUNT);
+	if (!b->ureq || !b->uent || !b->req || !b->wrs) {
+		umr_batch_free(b);
+		ucmd->priv = ERR_PTR(-ENOMEM);
+		return 0;
+	}
+	init_completion(&b->done);
+	b->err = umr_batch_copy_in(b);
+	ucmd->priv = b;
+	return 0;
+}
+
+void umr_release_batch(struct umr_ucmd *ucmd)
+{
+	if (!IS_ERR_OR_NULL(ucmd->priv))
+		umr_batch_free(ucmd->priv);
+}
+
+/*
+ * Gather, claim and check every request read in; stop at the first
+ * refused, its index in @b->cmd->out_index.
  */
 static int umr_batch_prepare(struct umr_batch *b)
 {
 	struct mlx5_umr_dev *dev = b->ctx->ud->dev;
-	u32 n = b->cmd->num_reqs, i;
-	u64 bytes = 0;
+	u32 i;
 	int ret = 0;
 
-	/* The usual stride is read at once: user copies are not free. */
-	b->cmd->out_index = 0;
-	if (umr_batch_dense(b->cmd) &&
-	    copy_from_user(b->ureq, umr_batch_ureq(b->cmd, 0),
-			   n * sizeof(*b->ureq)))
-		return -EFAULT;
-	for (i = 0; i < n && !ret; i++) {
+	for (i = 0; i < b->ncopied && !ret; i++) {
 		b->cmd->out_index = i;
-		if (!umr_batch_dense(b->cmd))
-			ret = copy_struct_from_user(&b->ureq[i],
-						    sizeof(b->ureq[i]),
-						    umr_batch_ureq(b->cmd, i),
-						    b->cmd->req_size);
-		if (ret)
-			break;
-		bytes += umr_batch_req_bytes(&b->ureq[i]);
-		if (bytes > UMR_UAPI_MAX_BATCH_BYTES) {
-			ret = -E2BIG;
-			break;
-		}
 		b->ngathered = i + 1;
 		b->wrs[i] = &b->req[i].wr;
 		ret = umr_batch_gather(b, i) ?:
 		      umr_mreq_claim(&b->req[i], b) ?:
 		      umr_mreq_reserve(&b->req[i]) ?:
 		      mlx5_umr_validate(dev, &b->req[i].wr);
+	}
+	if (!ret && b->err) {
+		b->cmd->out_index = b->ncopied;
+		ret = b->err;
 	}
 	return ret;
 }
@@ -161,45 +260,78 @@ static void umr_batch_wr_done(struct mlx5_umr_wr *wr)
 {
 	struct umr_batch *b = wr->context;
 
+	up(&b->ctx->inflight);
 	if (atomic_dec_and_test(&b->pending))
 		complete(&b->done);
 }
 
 /*
- * Post in order: all at once when the queue has room, else in halves. A
- * batch refused as a whole while single requests pass only means it does
+ * Take up to @want of the file's in-flight slots, waiting (interruptibly)
+ * for the first only. Return: the slots taken, 0 on a signal.
+ */
+static u32 umr_batch_slots(struct umr_uctx *ctx, u32 want)
+{
+	u32 got;
+
+	if (down_interruptible(&ctx->inflight))
+		return 0;
+	for (got = 1; got < want && !down_trylock(&ctx->inflight); got++)
+		;
+	return got;
+}
+
+static void umr_batch_unslot(struct umr_uctx *ctx, u32 n)
+{
+	while (n--)
+		up(&ctx->inflight);
+}
+
+/*
+ * Post in order, as many at once as the file has slots for (each
+ * completion returns its own) and the queue has room for, else in halves.
+ * A part refused as a whole while single requests pass only means it does
  * not fit the ring (every request passed mlx5_umr_validate()). Requests
  * that cannot be posted get the error as their status.
+ *
+ * Return: 0, or -EINTR when a signal came before anything was posted.
  */
-static void umr_batch_post(struct umr_batch *b, unsigned long deadline)
+static int umr_batch_post(struct umr_batch *b, unsigned long deadline)
 {
 	struct mlx5_umr_dev *dev = b->ctx->ud->dev;
-	u32 n = b->cmd->num_reqs, i = 0, part = n, j;
-	int ret;
+	u32 n = b->cmd->num_reqs, i = 0, part = n, got, j;
+	int ret = 0;
 
 	atomic_set(&b->pending, n + 1);
 	while (i < n) {
-		part = min(part, n - i);
-		for (j = i; j < i + part; j++) {
+		got = umr_batch_slots(b->ctx, min(part, n - i));
+		if (!got) {
+			ret = -EINTR;
+			break;
+		}
+		for (j = i; j < i + got; j++) {
 			b->wrs[j]->done = umr_batch_wr_done;
 			b->wrs[j]->context = b;
 		}
-		ret = mlx5_umr_post_wait_room(dev, b->wrs + i, part, deadline);
-		if (ret == -EINVAL && part > 1) {
-			part = DIV_ROUND_UP(part, 2);
-			continue;
-		}
+		ret = mlx5_umr_post_wait_room(dev, b->wrs + i, got, deadline);
 		if (ret) {
-			for (j = i; j < n; j++)
-				b->wrs[j]->status = ret;
-			atomic_sub(n - i, &b->pending);
+			umr_batch_unslot(b->ctx, got);
+			if (ret == -EINVAL && got > 1) {
+				part = DIV_ROUND_UP(got, 2);
+				continue;
+			}
 			break;
 		}
-		i += part;
+		i += got;
+	}
+	if (ret) {
+		for (j = i; j < n; j++)
+			b->wrs[j]->status = ret;
+		atomic_sub(n - i, &b->pending);
 	}
 	b->nposted = i;
 	if (atomic_dec_and_test(&b->pending))
 		complete(&b->done);
+	return i || ret != -EINTR ? 0 : ret;
 }
 
 /* Settle each request by its status and tell userspace. */
@@ -233,7 +365,8 @@ static int umr_batch_finish(struct umr_batch *b)
 	return ret;
 }
 
-static void umr_batch_free(struct umr_batch *b)
+/* Under the device lock: what the gathered requests hold. */
+static void umr_batch_ungather(struct umr_batch *b)
 {
 	u32 i;
 
@@ -241,41 +374,34 @@ static void umr_batch_free(struct umr_batch *b)
 		umr_mreq_unclaim(&b->req[i], 1);
 		umr_mreq_release(&b->req[i]);
 	}
-	kvfree(b->wrs);
-	kvfree(b->req);
-	kvfree(b->ureq);
+	b->ngathered = 0;
 }
 
 int umr_cmd_batch(struct umr_ucmd *ucmd)
 {
 	struct mlx5_umr_ioc_batch *cmd = ucmd->cmd;
-	struct umr_batch b = { .ctx = ucmd->ctx, .cmd = cmd };
+	struct umr_batch *b = ucmd->priv;
 	unsigned long tmo = msecs_to_jiffies(UMR_UAPI_TIMEOUT_MS);
 	int ret;
 
 	cmd->out_index = cmd->num_reqs;
 	cmd->out_failed = 0;
-	ret = umr_batch_check_cmd(cmd);
-	if (ret)
+	if (IS_ERR(b)) {
+		ret = PTR_ERR(b);
 		goto out_respond;
-	init_completion(&b.done);
-	b.ureq = kvcalloc(cmd->num_reqs, sizeof(*b.ureq), GFP_KERNEL);
-	b.req = kvcalloc(cmd->num_reqs, sizeof(*b.req), GFP_KERNEL);
-	b.wrs = kvcalloc(cmd->num_reqs, sizeof(*b.wrs), GFP_KERNEL);
-	if (!b.ureq || !b.req || !b.wrs) {
-		ret = -ENOMEM;
-		goto out_free;
 	}
-	ret = umr_batch_prepare(&b);
+	ret = umr_batch_prepare(b);
 	if (ret)
-		goto out_free;
+		goto out_ungather;
 
 	cmd->out_index = cmd->num_reqs;
-	umr_batch_post(&b, jiffies + tmo);
-	mlx5_umr_wait_posted(b.ctx->ud->dev, &b.done, tmo);
-	ret = umr_batch_finish(&b);
-out_free:
-	umr_batch_free(&b);
+	ret = umr_batch_post(b, jiffies + tmo);
+	if (ret)
+		goto out_ungather;
+	mlx5_umr_wait_posted(b->ctx->ud->dev, &b->done, tmo);
+	ret = umr_batch_finish(b);
+out_ungather:
+	umr_batch_ungather(b);
 out_respond:
 	/* A refused batch still says which request it refused. */
 	return umr_ucmd_respond(ucmd) ?: ret;

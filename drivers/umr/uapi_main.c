@@ -9,12 +9,15 @@
  * Copyright (c) 2026 The mlx5-umr authors.
  */
 #include <linux/fs.h>
+#include <linux/capability.h>
 #include <linux/module.h>
+#include <linux/nospec.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
 #include "uapi_priv.h"
 #include "wr_rules.h"
+#include "xlt.h"
 
 /* Protects umr_udevs. */
 static DEFINE_MUTEX(umr_udevs_lock);
@@ -42,6 +45,18 @@ int umr_ucmd_respond(struct umr_ucmd *ucmd)
  */
 int umr_check_access(struct umr_udev *ud, u32 access)
 {
+	return umr_check_access_bits(access) ?:
+	       mlx5_umr_rule_atomic(mlx5_umr_dev_caps(ud->dev), access);
+}
+
+/**
+ * umr_check_access_bits() - umr_check_access() without the device's caps
+ * @access: from userspace
+ *
+ * Return: 0 or -EINVAL.
+ */
+int umr_check_access_bits(u32 access)
+{
 	int ret;
 
 	BUILD_BUG_ON(MLX5_UMR_IOC_ACCESS_LOCAL_WRITE !=
@@ -61,7 +76,42 @@ int umr_check_access(struct umr_udev *ud, u32 access)
 		       MLX5_UMR_ACCESS_REMOTE_ATOMIC)) &&
 	    !(access & MLX5_UMR_ACCESS_LOCAL_WRITE))
 		return -EINVAL;
-	return mlx5_umr_rule_atomic(mlx5_umr_dev_caps(ud->dev), access);
+	return 0;
+}
+
+/**
+ * umr_max_entries() - the most entries of a list layout, and of an mkey
+ * @ud: the device
+ *
+ * The device's KLM list and one work request's translation (rule 11); an
+ * interleaved layout takes one less (rule 15).
+ */
+u32 umr_max_entries(struct umr_udev *ud)
+{
+	return min_t(u32, mlx5_umr_dev_caps(ud->dev)->max_klm_entries,
+		     MLX5_UMR_XLT_MAX_KLMS);
+}
+
+/**
+ * umr_exec() - run one UMR work request for a file
+ * @ctx: the file
+ * @wr: the request
+ *
+ * A file has at most MLX5_UMR_IOC_MAX_FD_INFLIGHT requests on the shared
+ * queue, so that it cannot fill it and starve kernel users. Waiting for a
+ * slot is interruptible: nothing was posted yet.
+ *
+ * Return: the request's result, or -EINTR.
+ */
+int umr_exec(struct umr_uctx *ctx, struct mlx5_umr_wr *wr)
+{
+	int ret;
+
+	if (down_interruptible(&ctx->inflight))
+		return -EINTR;
+	ret = mlx5_umr_exec(ctx->ud->dev, wr, UMR_UAPI_TIMEOUT_MS);
+	up(&ctx->inflight);
+	return ret ?: wr->status;
 }
 
 /* What rule 8 lets through, as MLX5_UMR_IOCTL_INFO reports it. */
@@ -87,18 +137,29 @@ static int umr_cmd_info(struct umr_ucmd *ucmd)
 	if (cmd->__reserved || cmd->__reserved2)
 		return -EINVAL;
 	cmd->out_flags = 0;
-	cmd->out_max_entries = caps->max_klm_entries;
+	cmd->out_max_entries = umr_max_entries(ud);
+	cmd->out_max_interleaved_entries = cmd->out_max_entries - 1;
 	cmd->out_max_inline_entries = caps->max_inline_entries;
 	cmd->out_access = umr_access_caps(ud);
 	cmd->out_fd_objects = atomic_read(&ctx->nobjs);
-	cmd->out_dev_objects = atomic_read(&ud->nobjs);
 	cmd->out_fd_pinned_pages = atomic64_read(&ctx->pinned);
-	cmd->out_dev_pinned_pages = atomic64_read(&ud->pinned);
+	/* Other users' activity only for the administrator. */
+	cmd->out_dev_objects = 0;
+	cmd->out_dev_pinned_pages = 0;
+	if (capable(CAP_SYS_ADMIN)) {
+		cmd->out_dev_objects = atomic_read(&ud->nobjs);
+		cmd->out_dev_pinned_pages = atomic64_read(&ud->pinned);
+	}
 	memset(cmd->out_name, 0, sizeof(cmd->out_name));
 	strscpy(cmd->out_name, mlx5_umr_dev_name(ud->dev),
 		sizeof(cmd->out_name));
 	cmd->out_max_batch = UMR_UAPI_MAX_BATCH;
 	cmd->out_max_batch_bytes = UMR_UAPI_MAX_BATCH_BYTES;
+	cmd->out_max_reg_pages = MLX5_UMR_IOC_MAX_REG_PAGES;
+	cmd->out_max_fd_mkeys = MLX5_UMR_IOC_MAX_FD_MKEYS;
+	cmd->out_max_fd_inflight = MLX5_UMR_IOC_MAX_FD_INFLIGHT;
+	cmd->out_max_fd_xlt_bytes = MLX5_UMR_IOC_MAX_FD_XLT_BYTES;
+	cmd->out_fd_xlt_bytes = atomic64_read(&ctx->xlt_bytes);
 	return umr_ucmd_respond(ucmd);
 }
 
@@ -116,11 +177,19 @@ union umr_ucmd_buffer {
 #endif
 };
 
+/*
+ * @prepare, optional, runs before the device lock is taken and does what
+ * may fault on user memory (pinning, copying entries in): a fault that
+ * blocks (userfaultfd, FUSE) then never holds up HCA removal or other
+ * files. @release undoes what @execute did not take over.
+ */
 struct umr_ioctl_op {
 	unsigned int size;
 	unsigned int min_size;
 	unsigned int ioctl_num;
 	int (*execute)(struct umr_ucmd *ucmd);
+	int (*prepare)(struct umr_ucmd *ucmd);
+	void (*release)(struct umr_ucmd *ucmd);
 };
 
 /* min_size is the first version of each structure: never change it. */
@@ -132,28 +201,39 @@ struct umr_ioctl_op {
 		.execute = _fn,						\
 	}
 
+#define UMR_IOCTL_OP_PREP(_nr, _ioctl, _fn, _prep, _rel, _struct, _last) \
+	[(_nr) - MLX5_UMR_IOC_BASE] = {					\
+		.size = sizeof(_struct),				\
+		.min_size = offsetofend(_struct, _last),		\
+		.ioctl_num = _ioctl,					\
+		.execute = _fn,						\
+		.prepare = _prep,					\
+		.release = _rel,					\
+	}
+
 static const struct umr_ioctl_op umr_ioctl_ops[] = {
 	UMR_IOCTL_OP(MLX5_UMR_CMD_INFO, MLX5_UMR_IOCTL_INFO,
 		     umr_cmd_info,
 		     struct mlx5_umr_ioc_info, out_name),
-	UMR_IOCTL_OP(MLX5_UMR_CMD_REG_MR, MLX5_UMR_IOCTL_REG_MR,
-		     umr_cmd_reg_mr,
-		     struct mlx5_umr_ioc_reg_mr, __reserved2),
+	UMR_IOCTL_OP_PREP(MLX5_UMR_CMD_REG_MR, MLX5_UMR_IOCTL_REG_MR,
+			  umr_cmd_reg_mr, umr_prep_reg_mr, umr_release_reg_mr,
+			  struct mlx5_umr_ioc_reg_mr, __reserved2),
 	UMR_IOCTL_OP(MLX5_UMR_CMD_ALLOC_MKEY, MLX5_UMR_IOCTL_ALLOC_MKEY,
 		     umr_cmd_alloc_mkey,
 		     struct mlx5_umr_ioc_alloc_mkey, __reserved),
-	UMR_IOCTL_OP(MLX5_UMR_CMD_CONFIGURE, MLX5_UMR_IOCTL_CONFIGURE,
-		     umr_cmd_configure,
-		     struct mlx5_umr_ioc_configure, out_length),
+	UMR_IOCTL_OP_PREP(MLX5_UMR_CMD_CONFIGURE, MLX5_UMR_IOCTL_CONFIGURE,
+			  umr_cmd_configure, umr_prep_configure,
+			  umr_release_configure,
+			  struct mlx5_umr_ioc_configure, out_length),
 	UMR_IOCTL_OP(MLX5_UMR_CMD_INVALIDATE, MLX5_UMR_IOCTL_INVALIDATE,
 		     umr_cmd_invalidate,
 		     struct mlx5_umr_ioc_invalidate, __reserved),
 	UMR_IOCTL_OP(MLX5_UMR_CMD_DESTROY, MLX5_UMR_IOCTL_DESTROY,
 		     umr_cmd_destroy,
 		     struct mlx5_umr_ioc_destroy, __reserved),
-	UMR_IOCTL_OP(MLX5_UMR_CMD_BATCH, MLX5_UMR_IOCTL_BATCH,
-		     umr_cmd_batch,
-		     struct mlx5_umr_ioc_batch, out_failed),
+	UMR_IOCTL_OP_PREP(MLX5_UMR_CMD_BATCH, MLX5_UMR_IOCTL_BATCH,
+			  umr_cmd_batch, umr_prep_batch, umr_release_batch,
+			  struct mlx5_umr_ioc_batch, out_failed),
 #ifdef MLX5_UMR_TESTING
 	/* A production build has no such entries: ENOTTY. */
 	UMR_IOCTL_OP(MLX5_UMR_CMD_TEST_INFO, MLX5_UMR_TEST_IOCTL_INFO,
@@ -183,7 +263,9 @@ static long umr_fops_ioctl(struct file *filp, unsigned int cmd,
 	if (_IOC_TYPE(cmd) != MLX5_UMR_IOC_TYPE || nr < MLX5_UMR_IOC_BASE ||
 	    nr - MLX5_UMR_IOC_BASE >= ARRAY_SIZE(umr_ioctl_ops))
 		return -ENOTTY;
-	op = &umr_ioctl_ops[nr - MLX5_UMR_IOC_BASE];
+	/* No speculative load past the table (Spectre v1). */
+	op = &umr_ioctl_ops[array_index_nospec(nr - MLX5_UMR_IOC_BASE,
+					       ARRAY_SIZE(umr_ioctl_ops))];
 	if (op->ioctl_num != cmd)
 		return -ENOTTY;
 
@@ -198,9 +280,23 @@ static long umr_fops_ioctl(struct file *filp, unsigned int cmd,
 	if (ret)
 		return ret;
 
-	down_read(&ud->rwsem);
-	ret = ud->dead ? -ENODEV : op->execute(&ucmd);
-	up_read(&ud->rwsem);
+	if (op->prepare) {
+		ret = op->prepare(&ucmd);
+		if (ret)
+			goto out;
+	}
+	/* Waiting for HCA removal to finish can be abandoned. */
+	ret = down_read_interruptible(&ud->rwsem);
+	if (!ret) {
+		ret = ud->dead ? -ENODEV : op->execute(&ucmd);
+		up_read(&ud->rwsem);
+	}
+	if (op->release)
+		op->release(&ucmd);
+out:
+	/* A firmware status is not an errno userspace knows (mlx5_umr.h). */
+	if (ret == -EREMOTEIO)
+		ret = -EIO;
 	return ret;
 }
 
@@ -219,11 +315,12 @@ static int umr_fops_open(struct inode *inode, struct file *filp)
 	struct umr_uctx *ctx;
 	int ret;
 
-	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL_ACCOUNT);
 	if (!ctx)
 		return -ENOMEM;
-	xa_init_flags(&ctx->objs, XA_FLAGS_ALLOC1);
-	xa_init(&ctx->keys);
+	xa_init_flags(&ctx->objs, XA_FLAGS_ALLOC1 | XA_FLAGS_ACCOUNT);
+	xa_init_flags(&ctx->keys, XA_FLAGS_ACCOUNT);
+	sema_init(&ctx->inflight, MLX5_UMR_IOC_MAX_FD_INFLIGHT);
 	ctx->ud = ud;
 
 	/* the read side keeps umr_uapi_remove() (and ud->dead) out */

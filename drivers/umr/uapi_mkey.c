@@ -11,17 +11,45 @@
  *
  * Copyright (c) 2026 The mlx5-umr authors.
  */
+#include <linux/kmemleak.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/uaccess.h>
 
 #include "uapi_priv.h"
 #include "wr_rules.h"
+#include "xlt.h"
+
+/*
+ * Indirect mkeys take device objects and contiguous coherent memory that no
+ * memory cgroup is charged for: bounded per file (mlx5_umr.h, Limits).
+ */
+static int umr_mkey_charge(struct umr_uctx *ctx, u64 xlt_bytes)
+{
+	if (atomic_inc_return(&ctx->nmkeys) > MLX5_UMR_IOC_MAX_FD_MKEYS)
+		goto err_count;
+	if (atomic64_add_return(xlt_bytes, &ctx->xlt_bytes) >
+	    MLX5_UMR_IOC_MAX_FD_XLT_BYTES)
+		goto err_bytes;
+	return 0;
+
+err_bytes:
+	atomic64_sub(xlt_bytes, &ctx->xlt_bytes);
+err_count:
+	atomic_dec(&ctx->nmkeys);
+	return -ENOSPC;
+}
+
+static void umr_mkey_uncharge(struct umr_uctx *ctx, u64 xlt_bytes)
+{
+	atomic64_sub(xlt_bytes, &ctx->xlt_bytes);
+	atomic_dec(&ctx->nmkeys);
+}
 
 int umr_cmd_alloc_mkey(struct umr_ucmd *ucmd)
 {
 	struct mlx5_umr_ioc_alloc_mkey *cmd = ucmd->cmd;
 	struct umr_uctx *ctx = ucmd->ctx;
-	const struct mlx5_umr_caps *caps = mlx5_umr_dev_caps(ctx->ud->dev);
 	struct mlx5_umr_mkey *mkey;
 	struct umr_umkey *mk;
 	u32 flags = 0;
@@ -31,21 +59,28 @@ int umr_cmd_alloc_mkey(struct umr_ucmd *ucmd)
 		return -EOPNOTSUPP;
 	if (cmd->__reserved || !cmd->max_entries)
 		return -EINVAL;
-	if (cmd->max_entries > caps->max_klm_entries)
+	if (cmd->max_entries > umr_max_entries(ctx->ud))
 		return -ENOSPC;
 	if (cmd->flags & MLX5_UMR_IOC_MKEY_REMOTE_INVALIDATE)
 		flags |= MLX5_UMR_MKEY_REMOTE_INVALIDATE;
 
-	mk = kzalloc(sizeof(*mk), GFP_KERNEL);
+	mk = kzalloc(sizeof(*mk), GFP_KERNEL_ACCOUNT);
 	if (!mk)
 		return -ENOMEM;
 	mutex_init(&mk->lock);
 	mk->obj.type = UMR_UOBJ_MKEY;
+	/* The table mlx5_umr_alloc_mkey() sizes: max_entries + 1, by 4. */
+	mk->xlt_bytes = (u64)ALIGN(cmd->max_entries + 1,
+				   MLX5_UMR_KLM_NUM_ENTRIES_ALIGNMENT) *
+			sizeof(struct mlx5_klm);
+	ret = umr_mkey_charge(ctx, mk->xlt_bytes);
+	if (ret)
+		goto err_free;
 	mkey = mlx5_umr_alloc_mkey_pd(ctx->ud->dev, cmd->max_entries, flags,
 				      ctx->pdn);
 	if (IS_ERR_OR_NULL(mkey)) {
 		ret = mkey ? PTR_ERR(mkey) : -ENOMEM;
-		goto err_free;
+		goto err_uncharge;
 	}
 	mk->obj.mkey = mkey;
 	ret = umr_uobj_insert(ctx, &mk->obj);
@@ -63,7 +98,10 @@ int umr_cmd_alloc_mkey(struct umr_ucmd *ucmd)
 	return 0;
 
 err_mkey:
+	/* Not configured yet: nothing to keep should its destroy fail. */
 	mlx5_umr_free_mkey(mkey);
+err_uncharge:
+	umr_mkey_uncharge(ctx, mk->xlt_bytes);
 err_free:
 	mutex_destroy(&mk->lock);
 	kfree(mk);
@@ -222,21 +260,103 @@ static int umr_config_check_capacity(struct umr_uctx *ctx,
 	return mlx5_umr_rule_il_capacity(caps, r->obj->mkey, cmd->num_entries);
 }
 
-/* Copy the user's entries in and allocate what the parse fills. */
-static int umr_config_copy(const struct mlx5_umr_ioc_configure *cmd,
-			   struct umr_mreq *r)
+/**
+ * umr_entries_copy_in() - copy a configure's entries in, before the device
+ *	lock
+ * @layout: MLX5_UMR_IOC_LAYOUT_*, from userspace
+ * @num_entries: likewise
+ * @entries: the user pointer
+ *
+ * The copy may fault for as long as userspace wants (userfaultfd, FUSE),
+ * so it happens before the device lock (umr_prep_configure(), the batch's
+ * prepare step); its result is reported in the order umr_mreq_configure()
+ * checks things. One allocation holds the user's entries and, after them,
+ * room for the service's (a batch makes many).
+ *
+ * Return: the buffer; NULL when the request is refused later anyway (an
+ * unknown layout, no entries or more than any mkey takes); ERR_PTR(-ENOMEM)
+ * or ERR_PTR(-EFAULT).
+ */
+void *umr_entries_copy_in(u32 layout, u32 num_entries, u64 entries)
 {
-	/* One allocation for both entry arrays: a batch makes many. */
-	r->uent = kvmalloc_array(cmd->num_entries, r->esize + r->ksize,
-				 GFP_KERNEL);
-	r->refs = kvcalloc(cmd->num_entries, sizeof(*r->refs), GFP_KERNEL);
-	if (!r->uent || !r->refs)
-		return -ENOMEM;
+	size_t esize, ksize;
+	void *uent;
+
+	switch (layout) {
+	case MLX5_UMR_IOC_LAYOUT_LIST:
+		esize = sizeof(struct mlx5_umr_ioc_sge);
+		ksize = sizeof(struct mlx5_umr_sge);
+		break;
+	case MLX5_UMR_IOC_LAYOUT_INTERLEAVED:
+		esize = sizeof(struct mlx5_umr_ioc_interleaved);
+		ksize = sizeof(struct mlx5_umr_interleaved);
+		break;
+	default:
+		return NULL;
+	}
+	/* More than any mkey takes is refused later, by rule 11 or 15. */
+	if (!num_entries || num_entries > MLX5_UMR_XLT_MAX_KLMS)
+		return NULL;
+	uent = kvmalloc_array(num_entries, esize + ksize, GFP_KERNEL_ACCOUNT);
+	if (!uent)
+		return ERR_PTR(-ENOMEM);
+	if (copy_from_user(uent, u64_to_user_ptr(entries),
+			   (size_t)num_entries * esize)) {
+		kvfree(uent);
+		return ERR_PTR(-EFAULT);
+	}
+	return uent;
+}
+
+/**
+ * umr_entries_free() - free what umr_entries_copy_in() returned
+ * @uent: the buffer, NULL or an error pointer
+ */
+void umr_entries_free(void *uent)
+{
+	if (!IS_ERR_OR_NULL(uent))
+		kvfree(uent);
+}
+
+/**
+ * umr_prep_configure() - CONFIGURE before the device lock: copy the entries
+ * @ucmd: the ioctl
+ *
+ * Return: 0; the copy or its error is in @ucmd->priv.
+ */
+int umr_prep_configure(struct umr_ucmd *ucmd)
+{
+	const struct mlx5_umr_ioc_configure *cmd = ucmd->cmd;
+
+	ucmd->priv = umr_entries_copy_in(cmd->layout, cmd->num_entries,
+					 cmd->entries);
+	return 0;
+}
+
+void umr_release_configure(struct umr_ucmd *ucmd)
+{
+	umr_entries_free(ucmd->priv);
+}
+
+/*
+ * Take over the entries copied in (*@uent, NULL once taken) and allocate
+ * what the parse fills.
+ */
+static int umr_config_copy(const struct mlx5_umr_ioc_configure *cmd,
+			   void **uent, struct umr_mreq *r)
+{
+	if (WARN_ON_ONCE(!*uent))
+		return -EINVAL;
+	if (IS_ERR(*uent))
+		return PTR_ERR(*uent);
+	r->uent = *uent;
+	*uent = NULL;
 	r->kent = r->uent + (size_t)cmd->num_entries * r->esize;
+	r->refs = kvcalloc(cmd->num_entries, sizeof(*r->refs),
+			   GFP_KERNEL_ACCOUNT);
+	if (!r->refs)
+		return -ENOMEM;
 	r->nrefs = cmd->num_entries;
-	if (copy_from_user(r->uent, u64_to_user_ptr(cmd->entries),
-			   (size_t)cmd->num_entries * r->esize))
-		return -EFAULT;
 	return 0;
 }
 
@@ -265,6 +385,32 @@ static int umr_config_parse(struct umr_uctx *ctx,
 				     &r->length);
 }
 
+static int umr_ref_cmp(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)*(struct umr_uobj * const *)a;
+	uintptr_t y = (uintptr_t)*(struct umr_uobj * const *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Keep one reference per registration in @refs[@n], dropping the others.
+ * Return: the entries left.
+ */
+static u32 umr_refs_dedup(struct umr_uobj **refs, u32 n)
+{
+	u32 i, k = 0;
+
+	sort(refs, n, sizeof(*refs), umr_ref_cmp, NULL);
+	for (i = 0; i < n; i++) {
+		if (k && refs[k - 1] == refs[i])
+			umr_uobj_put(refs[i]);
+		else
+			refs[k++] = refs[i];
+	}
+	return k;
+}
+
 /* Reference the indirect mkey @handle names, the target of @r. */
 static int umr_mreq_get(struct umr_uctx *ctx, u32 handle, enum mlx5_umr_op op,
 			struct umr_mreq *r)
@@ -285,6 +431,8 @@ static int umr_mreq_get(struct umr_uctx *ctx, u32 handle, enum mlx5_umr_op op,
  * umr_mreq_configure() - check and gather one configure request
  * @ctx: the file
  * @cmd: the request, in the layout of MLX5_UMR_IOCTL_CONFIGURE
+ * @uent: its entries, from umr_entries_copy_in() before the device lock;
+ *	set to NULL when @r takes them over
  * @r: zeroed; filled step by step, released with umr_mreq_release() even
  *	on failure
  *
@@ -295,13 +443,13 @@ static int umr_mreq_get(struct umr_uctx *ctx, u32 handle, enum mlx5_umr_op op,
  * Return: 0 or the errno of the first rule broken.
  */
 int umr_mreq_configure(struct umr_uctx *ctx,
-		       const struct mlx5_umr_ioc_configure *cmd,
+		       const struct mlx5_umr_ioc_configure *cmd, void **uent,
 		       struct umr_mreq *r)
 {
 	return umr_config_check_cmd(ctx, cmd, r) ?:
 	       umr_mreq_get(ctx, cmd->handle, MLX5_UMR_OP_CONFIGURE, r) ?:
 	       umr_config_check_capacity(ctx, cmd, r) ?:
-	       umr_config_copy(cmd, r) ?:
+	       umr_config_copy(cmd, uent, r) ?:
 	       umr_config_parse(ctx, cmd, r);
 }
 
@@ -334,7 +482,7 @@ int umr_mreq_reserve(struct umr_mreq *r)
 	if (r->wr.op != MLX5_UMR_OP_CONFIGURE)
 		return 0;
 	r->both = kvmalloc_array((size_t)r->mk->nrefs + r->nrefs,
-				 sizeof(*r->both), GFP_KERNEL);
+				 sizeof(*r->both), GFP_KERNEL_ACCOUNT);
 	return r->both ? 0 : -ENOMEM;
 }
 
@@ -387,7 +535,8 @@ void umr_mreq_settle(struct umr_mreq *r, int status)
 	memcpy(r->both + mk->nrefs, r->refs, r->nrefs * sizeof(*r->both));
 	kvfree(mk->refs);
 	mk->refs = r->both;
-	mk->nrefs += r->nrefs;
+	/* One reference per registration: repeated failures do not grow it. */
+	mk->nrefs = umr_refs_dedup(r->both, mk->nrefs + r->nrefs);
 	r->both = NULL;
 	kvfree(r->refs);
 	r->refs = NULL;
@@ -404,14 +553,16 @@ void umr_mreq_settle(struct umr_mreq *r, int status)
  * the post, so a batch may claim many mkeys in any order.
  *
  * Return: 0; -EINVAL when @owner already claimed it; -EBUSY when another
- * batch did.
+ * batch did; -EINTR when a signal ended the wait for the mkey's lock.
  */
 int umr_mreq_claim(struct umr_mreq *r, const void *owner)
 {
 	struct umr_umkey *mk = r->mk;
 	int ret = 0;
 
-	mutex_lock(&mk->lock);
+	/* A lone request may hold it across a device round trip. */
+	if (mutex_lock_interruptible(&mk->lock))
+		return -EINTR;
 	if (mk->claim)
 		ret = mk->claim == owner ? -EINVAL : -EBUSY;
 	else
@@ -470,12 +621,12 @@ static int umr_mreq_exec(struct umr_uctx *ctx, struct umr_mreq *r)
 	struct umr_umkey *mk = r->mk;
 	int ret;
 
-	mutex_lock(&mk->lock);
+	/* Another configure of this mkey may take long: abandon the wait. */
+	if (mutex_lock_interruptible(&mk->lock))
+		return -EINTR;
 	ret = mk->claim ? -EBUSY : umr_mreq_reserve(r);
 	if (!ret) {
-		ret = mlx5_umr_exec(ctx->ud->dev, &r->wr, UMR_UAPI_TIMEOUT_MS);
-		if (!ret)
-			ret = r->wr.status;
+		ret = umr_exec(ctx, &r->wr);
 		umr_mreq_settle(r, ret);
 	}
 	mutex_unlock(&mk->lock);
@@ -488,7 +639,7 @@ int umr_cmd_configure(struct umr_ucmd *ucmd)
 	struct umr_mreq r = {};
 	int ret;
 
-	ret = umr_mreq_configure(ucmd->ctx, cmd, &r) ?:
+	ret = umr_mreq_configure(ucmd->ctx, cmd, &ucmd->priv, &r) ?:
 	      umr_mreq_exec(ucmd->ctx, &r);
 	if (!ret) {
 		cmd->out_length = r.length;
@@ -519,10 +670,20 @@ int umr_cmd_invalidate(struct umr_ucmd *ucmd)
 	return ret ?: umr_ucmd_respond(ucmd);
 }
 
-/* Called once the object is unreachable: nobody else holds @mk. */
+/*
+ * Called once the object is unreachable: nobody else holds @mk. When the
+ * HCA refused to destroy the mkey it may still reach what its layout
+ * names: the references are kept for good, so those registrations stay
+ * pinned (umr_mr_free()).
+ */
 void umr_mkey_free(struct umr_uctx *ctx, struct umr_umkey *mk)
 {
-	mlx5_umr_free_mkey(mk->obj.mkey);
+	umr_mkey_uncharge(ctx, mk->xlt_bytes);
+	if (mlx5_umr_free_mkey(mk->obj.mkey)) {
+		atomic_inc(&ctx->ud->leaked);
+		kmemleak_not_leak(mk->refs);
+		mk->refs = NULL;
+	}
 	if (mk->refs)
 		umr_put_refs(mk->refs, mk->nrefs);
 	mutex_destroy(&mk->lock);

@@ -9,6 +9,7 @@
  *
  * Copyright (c) 2026 The mlx5-umr authors.
  */
+#include <linux/kmemleak.h>
 #include <linux/mm.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
@@ -16,6 +17,11 @@
 #include <linux/uaccess.h>
 
 #include "uapi_priv.h"
+#include "xlt.h"
+
+/* The uapi's limit is what one REG_PAGES work request can describe. */
+static_assert(MLX5_UMR_IOC_MAX_REG_PAGES ==
+	      MLX5_UMR_XLT_MAX_BYTES / sizeof(struct mlx5_mtt));
 
 static void umr_mr_unpin(struct umr_umr *mr)
 {
@@ -26,27 +32,43 @@ static void umr_mr_unpin(struct umr_umr *mr)
 		unpin_user_page_range_dirty_lock(sg_page(sg),
 						 DIV_ROUND_UP(sg->length,
 							      PAGE_SIZE),
-						 true);
+						 mr->dir != DMA_TO_DEVICE);
 	sg_free_append_table(&mr->sgt);
 }
 
-static int umr_mr_pin(struct umr_umr *mr)
+/*
+ * Pinned for write only when the mkey's access lets the HCA write, as
+ * ib_umem_get() does: read-only memory can be registered for reading.
+ */
+static int umr_mr_pin(struct umr_umr *mr, u32 access)
 {
+	unsigned int gup = FOLL_LONGTERM;
 	unsigned long left = mr->npages;
 	unsigned long cur = mr->iova & PAGE_MASK;
 	struct page **list;
 	int pinned, ret = 0;
 
+	mr->dir = DMA_TO_DEVICE;
+	if (access & (MLX5_UMR_IOC_ACCESS_LOCAL_WRITE |
+		      MLX5_UMR_IOC_ACCESS_REMOTE_WRITE |
+		      MLX5_UMR_IOC_ACCESS_REMOTE_ATOMIC)) {
+		gup |= FOLL_WRITE;
+		mr->dir = DMA_BIDIRECTIONAL;
+	}
 	list = (struct page **)__get_free_page(GFP_KERNEL);
 	if (!list)
 		return -ENOMEM;
 
 	while (left) {
+		if (fatal_signal_pending(current)) {
+			ret = -EINTR;
+			break;
+		}
 		cond_resched();
 		pinned = pin_user_pages_fast(cur,
 					     min_t(unsigned long, left,
 						   PAGE_SIZE / sizeof(*list)),
-					     FOLL_WRITE | FOLL_LONGTERM, list);
+					     gup, list);
 		if (pinned <= 0) {
 			ret = pinned ?: -EFAULT;
 			break;
@@ -57,7 +79,7 @@ static int umr_mr_pin(struct umr_umr *mr)
 		ret = sg_alloc_append_table_from_pages(&mr->sgt, list, pinned,
 						       0, pinned << PAGE_SHIFT,
 						       PAGE_SIZE, left,
-						       GFP_KERNEL);
+						       GFP_KERNEL_ACCOUNT);
 		if (ret) {
 			unpin_user_pages(list, pinned);
 			break;
@@ -67,6 +89,19 @@ static int umr_mr_pin(struct umr_umr *mr)
 	if (ret)
 		umr_mr_unpin(mr);
 	return ret;
+}
+
+/*
+ * The HCA may still reach the pages (an mkey it refused to destroy maps
+ * them): keep them pinned, mapped and charged, for good. A leak beats
+ * letting the device write memory the kernel reuses.
+ */
+static void umr_mr_leak(struct umr_udev *ud, struct umr_umr *mr)
+{
+	atomic_inc(&ud->leaked);
+	pr_err_ratelimited("%s: keeping %lu pages pinned: the HCA may still use them\n",
+			   ud->name, mr->npages);
+	kmemleak_not_leak(mr);
 }
 
 static int umr_mr_account(struct umr_umr *mr)
@@ -82,9 +117,9 @@ static int umr_mr_account(struct umr_umr *mr)
 	return 0;
 }
 
-/* Point the MTT mkey at the mapped pages (an XLT update), in PD @pdn. */
-static int umr_mr_post(struct mlx5_umr_dev *dev, struct umr_umr *mr,
-		       u32 access, u32 pdn)
+/* Point the MTT mkey at the mapped pages (an XLT update), in the file's PD. */
+static int umr_mr_post(struct umr_uctx *ctx, struct umr_umr *mr,
+		       u32 access)
 {
 	struct mlx5_umr_wr wr = {};
 	struct sg_dma_page_iter it;
@@ -92,7 +127,7 @@ static int umr_mr_post(struct mlx5_umr_dev *dev, struct umr_umr *mr,
 	unsigned long i = 0;
 	int ret;
 
-	addrs = kvmalloc_array(mr->npages, sizeof(*addrs), GFP_KERNEL);
+	addrs = kvmalloc_array(mr->npages, sizeof(*addrs), GFP_KERNEL_ACCOUNT);
 	if (!addrs)
 		return -ENOMEM;
 	for_each_sgtable_dma_page(&mr->sgt.sgt, &it, 0) {
@@ -111,26 +146,30 @@ static int umr_mr_post(struct mlx5_umr_dev *dev, struct umr_umr *mr,
 	wr.op = MLX5_UMR_OP_REG_PAGES;
 	wr.flags = MLX5_UMR_WR_SET_ACCESS | MLX5_UMR_WR_SET_PD;
 	wr.access = access;
-	wr.pdn = pdn;
+	wr.pdn = ctx->pdn;
 	wr.pages.addrs = addrs;
 	wr.pages.npages = mr->npages;
 	wr.pages.offset = offset_in_page(mr->iova);
 	wr.pages.iova = mr->iova;
 	wr.pages.length = mr->length;
-	ret = mlx5_umr_exec(dev, &wr, UMR_UAPI_TIMEOUT_MS);
-	if (!ret)
-		ret = wr.status;
+	ret = umr_exec(ctx, &wr);
 out:
 	kvfree(addrs);
 	return ret;
 }
 
-int umr_cmd_reg_mr(struct umr_ucmd *ucmd)
+/**
+ * umr_prep_reg_mr() - REG_MR before the device lock: check, charge, pin
+ * @ucmd: the ioctl
+ *
+ * Pinning faults the pages in, which may block for as long as userspace
+ * wants (userfaultfd, FUSE): it must not hold the device lock.
+ *
+ * Return: 0 with @ucmd->priv the pinned registration, or -errno.
+ */
+int umr_prep_reg_mr(struct umr_ucmd *ucmd)
 {
 	struct mlx5_umr_ioc_reg_mr *cmd = ucmd->cmd;
-	struct umr_uctx *ctx = ucmd->ctx;
-	struct umr_udev *ud = ctx->ud;
-	struct mlx5_umr_mkey *mkey;
 	struct umr_umr *mr;
 	u64 end;
 	int ret;
@@ -139,7 +178,7 @@ int umr_cmd_reg_mr(struct umr_ucmd *ucmd)
 		return -EOPNOTSUPP;
 	if (cmd->__reserved || cmd->__reserved2)
 		return -EINVAL;
-	ret = umr_check_access(ud, cmd->access);
+	ret = umr_check_access_bits(cmd->access);
 	if (ret)
 		return ret;
 	if (!cmd->length)
@@ -149,11 +188,12 @@ int umr_cmd_reg_mr(struct umr_ucmd *ucmd)
 		return -EOVERFLOW;
 	if (end > TASK_SIZE)
 		return -EFAULT;
+	/* One work request's translation; before anything is pinned. */
 	if ((PAGE_ALIGN(end) - (cmd->addr & PAGE_MASK)) >> PAGE_SHIFT >
-	    U32_MAX)
-		return -EINVAL;
+	    MLX5_UMR_IOC_MAX_REG_PAGES)
+		return -ENOSPC;
 
-	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL_ACCOUNT);
 	if (!mr)
 		return -ENOMEM;
 	mr->obj.type = UMR_UOBJ_MR;
@@ -166,24 +206,64 @@ int umr_cmd_reg_mr(struct umr_ucmd *ucmd)
 	ret = umr_mr_account(mr);
 	if (ret)
 		goto err_mm;
-	ret = umr_mr_pin(mr);
+	ret = umr_mr_pin(mr, cmd->access);
 	if (ret)
 		goto err_account;
-	ret = mlx5_umr_dma_map_sg(ud->dev, &mr->sgt.sgt, DMA_BIDIRECTIONAL);
+	ucmd->priv = mr;
+	return 0;
+
+err_account:
+	atomic64_sub(mr->npages, &mr->mm->pinned_vm);
+err_mm:
+	mmdrop(mr->mm);
+	kfree(mr);
+	return ret;
+}
+
+/* Undo umr_prep_reg_mr() when umr_cmd_reg_mr() did not take it over. */
+void umr_release_reg_mr(struct umr_ucmd *ucmd)
+{
+	struct umr_umr *mr = ucmd->priv;
+
+	if (!mr)
+		return;
+	umr_mr_unpin(mr);
+	atomic64_sub(mr->npages, &mr->mm->pinned_vm);
+	mmdrop(mr->mm);
+	kfree(mr);
+}
+
+/* Under the device lock: map the pinned pages, give them an mkey. */
+int umr_cmd_reg_mr(struct umr_ucmd *ucmd)
+{
+	struct mlx5_umr_ioc_reg_mr *cmd = ucmd->cmd;
+	struct umr_umr *mr = ucmd->priv;
+	struct umr_uctx *ctx = ucmd->ctx;
+	struct umr_udev *ud = ctx->ud;
+	struct mlx5_umr_mkey *mkey;
+	int ret;
+
+	/* what the HCA supports (atomic) */
+	ret = umr_check_access(ud, cmd->access);
 	if (ret)
-		goto err_unpin;
+		return ret;
+	ret = mlx5_umr_dma_map_sg(ud->dev, &mr->sgt.sgt, mr->dir);
+	if (ret)
+		return ret;
 	mkey = mlx5_umr_alloc_mtt_mkey(ud->dev, mr->npages, 0);
 	if (IS_ERR_OR_NULL(mkey)) {
 		ret = mkey ? PTR_ERR(mkey) : -ENOMEM;
 		goto err_unmap;
 	}
 	mr->obj.mkey = mkey;
-	ret = umr_mr_post(ud->dev, mr, cmd->access, ctx->pdn);
+	ret = umr_mr_post(ctx, mr, cmd->access);
 	if (ret)
 		goto err_mkey;
 	ret = umr_uobj_insert(ctx, &mr->obj);
 	if (ret)
 		goto err_mkey;
+	/* From here on the object owns the pages. */
+	ucmd->priv = NULL;
 	atomic64_add(mr->npages, &ctx->pinned);
 	atomic64_add(mr->npages, &ud->pinned);
 
@@ -199,31 +279,36 @@ int umr_cmd_reg_mr(struct umr_ucmd *ucmd)
 	return 0;
 
 err_mkey:
-	mlx5_umr_free_mkey(mkey);
+	if (mlx5_umr_free_mkey(mkey)) {
+		/* It may still map the pages: keep them pinned and mapped. */
+		ucmd->priv = NULL;
+		umr_mr_leak(ud, mr);
+		return ret;
+	}
 err_unmap:
-	mlx5_umr_dma_unmap_sg(ud->dev, &mr->sgt.sgt, DMA_BIDIRECTIONAL);
-err_unpin:
-	umr_mr_unpin(mr);
-err_account:
-	atomic64_sub(mr->npages, &mr->mm->pinned_vm);
-err_mm:
-	mmdrop(mr->mm);
-	kfree(mr);
+	mlx5_umr_dma_unmap_sg(ud->dev, &mr->sgt.sgt, mr->dir);
 	return ret;
 }
 
-/* Called once the object is unreachable and no layout names it. */
+/*
+ * Called once the object is unreachable. A layout still naming it is one
+ * whose mkey the HCA refused to destroy (umr_mkey_free()).
+ */
 void umr_mr_free(struct umr_uctx *ctx, struct umr_umr *mr)
 {
 	struct umr_udev *ud = ctx->ud;
+	bool named = refcount_read(&mr->obj.users) > 1;
 
-	/* The HCA stops using the pages before they are unmapped. */
-	mlx5_umr_free_mkey(mr->obj.mkey);
-	mlx5_umr_dma_unmap_sg(ud->dev, &mr->sgt.sgt, DMA_BIDIRECTIONAL);
-	umr_mr_unpin(mr);
-	atomic64_sub(mr->npages, &mr->mm->pinned_vm);
 	atomic64_sub(mr->npages, &ctx->pinned);
 	atomic64_sub(mr->npages, &ud->pinned);
+	/* The HCA stops using the pages before they are unmapped. */
+	if (mlx5_umr_free_mkey(mr->obj.mkey) || named) {
+		umr_mr_leak(ud, mr);
+		return;
+	}
+	mlx5_umr_dma_unmap_sg(ud->dev, &mr->sgt.sgt, mr->dir);
+	umr_mr_unpin(mr);
+	atomic64_sub(mr->npages, &mr->mm->pinned_vm);
 	mmdrop(mr->mm);
 	kfree(mr);
 }

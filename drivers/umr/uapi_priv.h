@@ -16,6 +16,7 @@
 #include <linux/refcount.h>
 #include <linux/rwsem.h>
 #include <linux/scatterlist.h>
+#include <linux/semaphore.h>
 #include <linux/xarray.h>
 #include <linux/mlx5_umr.h>
 #include <uapi/linux/mlx5_umr.h>
@@ -50,6 +51,7 @@
  * @node: on umr_udevs, under umr_udevs_lock
  * @nobjs: live objects of all files
  * @pinned: pages pinned by all files
+ * @leaked: objects kept, never freed, because the HCA may still use them
  */
 struct umr_udev {
 	struct mlx5_umr_dev *dev;
@@ -64,6 +66,7 @@ struct umr_udev {
 	struct list_head node;
 	atomic_t nobjs;
 	atomic64_t pinned;
+	atomic_t leaked;
 };
 
 /**
@@ -79,6 +82,10 @@ struct umr_udev {
  * @pdn: the file's own PD: every mkey of the file is in it, so that the
  *	NIC itself keeps files apart (a QP of one file's PD cannot use
  *	another file's keys); freed at close, or when the device goes away
+ * @nmkeys: live indirect mkeys, at most MLX5_UMR_IOC_MAX_FD_MKEYS
+ * @xlt_bytes: their translation bytes, at most
+ *	MLX5_UMR_IOC_MAX_FD_XLT_BYTES
+ * @inflight: work request slots left of MLX5_UMR_IOC_MAX_FD_INFLIGHT
  */
 struct umr_uctx {
 	struct umr_udev *ud;
@@ -88,6 +95,9 @@ struct umr_uctx {
 	u32 pdn;
 	atomic_t nobjs;
 	atomic64_t pinned;
+	atomic_t nmkeys;
+	atomic64_t xlt_bytes;
+	struct semaphore inflight;
 };
 
 enum umr_uobj_type {
@@ -119,6 +129,7 @@ struct umr_uobj {
  * @npages: pinned pages, as accounted to @mm->pinned_vm
  * @mm: the address space that was charged
  * @sgt: the pinned pages, mapped for the HCA
+ * @dir: DMA_TO_DEVICE when the HCA may only read them (pinned read-only)
  */
 struct umr_umr {
 	struct umr_uobj obj;
@@ -127,6 +138,7 @@ struct umr_umr {
 	unsigned long npages;
 	struct mm_struct *mm;
 	struct sg_append_table sgt;
+	enum dma_data_direction dir;
 };
 
 /**
@@ -137,6 +149,7 @@ struct umr_umr {
  * @refs: the registrations the current layout names, one reference each
  * @nrefs: entries in @refs
  * @length: bytes the current layout covers, 0 when free
+ * @xlt_bytes: translation bytes charged to the file for it
  * @claim: the batch that has a request on this mkey in flight, or NULL
  */
 struct umr_umkey {
@@ -145,6 +158,7 @@ struct umr_umkey {
 	struct umr_uobj **refs;
 	u32 nrefs;
 	u64 length;
+	u64 xlt_bytes;
 	const void *claim;
 };
 
@@ -156,7 +170,8 @@ struct umr_umkey {
  * @mk: its indirect mkey
  * @esize: size of one user entry
  * @ksize: size of one service entry
- * @uent: the user's entries, copied
+ * @uent: the user's entries, copied before the device lock
+ *	(umr_entries_copy_in()); the request owns them
  * @kent: the service's entries, in the same allocation after @uent
  * @refs: one reference per entry on the registration it names; once
  *	settled, the references to drop (the old layout's)
@@ -187,6 +202,9 @@ struct umr_mreq {
  * @user_size: its size field
  * @cmd: the kernel copy (the larger of the two sizes is zero-filled)
  * @size: kernel size of the structure
+ * @priv: what the op's prepare step got from user memory before the
+ *	device lock (pinned pages, copied entries, a batch's requests), or
+ *	ERR_PTR(-errno)
  */
 struct umr_ucmd {
 	struct umr_uctx *ctx;
@@ -194,10 +212,14 @@ struct umr_ucmd {
 	u32 user_size;
 	void *cmd;
 	u32 size;
+	void *priv;
 };
 
 int umr_ucmd_respond(struct umr_ucmd *ucmd);
+int umr_check_access_bits(u32 access);
 int umr_check_access(struct umr_udev *ud, u32 access);
+u32 umr_max_entries(struct umr_udev *ud);
+int umr_exec(struct umr_uctx *ctx, struct mlx5_umr_wr *wr);
 
 int umr_uobj_insert(struct umr_uctx *ctx, struct umr_uobj *obj);
 void umr_uobj_publish(struct umr_uctx *ctx, struct umr_uobj *obj);
@@ -218,8 +240,11 @@ void umr_uobj_destroy_all(struct umr_uctx *ctx);
 void umr_mr_free(struct umr_uctx *ctx, struct umr_umr *mr);
 void umr_mkey_free(struct umr_uctx *ctx, struct umr_umkey *mk);
 
+int umr_prep_reg_mr(struct umr_ucmd *ucmd);
+void *umr_entries_copy_in(u32 layout, u32 num_entries, u64 entries);
+void umr_entries_free(void *uent);
 int umr_mreq_configure(struct umr_uctx *ctx,
-		       const struct mlx5_umr_ioc_configure *cmd,
+		       const struct mlx5_umr_ioc_configure *cmd, void **uent,
 		       struct umr_mreq *r);
 int umr_mreq_invalidate(struct umr_uctx *ctx, u32 handle, struct umr_mreq *r);
 int umr_mreq_reserve(struct umr_mreq *r);
@@ -229,10 +254,15 @@ void umr_mreq_unclaim(struct umr_mreq *r, int status);
 void umr_mreq_release(struct umr_mreq *r);
 
 int umr_cmd_reg_mr(struct umr_ucmd *ucmd);
+void umr_release_reg_mr(struct umr_ucmd *ucmd);
+int umr_prep_configure(struct umr_ucmd *ucmd);
+void umr_release_configure(struct umr_ucmd *ucmd);
 int umr_cmd_alloc_mkey(struct umr_ucmd *ucmd);
 int umr_cmd_configure(struct umr_ucmd *ucmd);
 int umr_cmd_invalidate(struct umr_ucmd *ucmd);
 int umr_cmd_destroy(struct umr_ucmd *ucmd);
+int umr_prep_batch(struct umr_ucmd *ucmd);
+void umr_release_batch(struct umr_ucmd *ucmd);
 int umr_cmd_batch(struct umr_ucmd *ucmd);
 #ifdef MLX5_UMR_TESTING
 /* uapi_xfer.c: the test interface (uapi_testing.h) */

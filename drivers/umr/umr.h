@@ -155,6 +155,10 @@ struct mlx5_umr_client_ctx {
  * @mkeys_lock: protects @mkeys and @hca once the device is up
  * @mkeys: every live mkey of this device
  * @timeout: watchdog timeout in jiffies
+ * @qp_lost: a QP reset failed: the HCA may still read the ring and any
+ *	translation table a WQE pointed at, so until DESTROY_QP succeeds no
+ *	translation table is freed (set by recovery, read under @mkeys_lock)
+ * @leaked: buffers kept, never freed, because the HCA may still use them
  */
 struct mlx5_umr_dev {
 	struct list_head list;
@@ -185,6 +189,8 @@ struct mlx5_umr_dev {
 	struct mutex mkeys_lock; /* @mkeys, @hca after bring-up */
 	struct list_head mkeys;
 	unsigned long timeout;
+	bool qp_lost;
+	atomic_t leaked;
 };
 
 /**
@@ -240,6 +246,7 @@ int mlx5_umr_hca_add(struct mlx5_umr_hca *hca,
 		     const struct mlx5_umr_test_hca_ops *test_ops);
 
 /* dev.c */
+void mlx5_umr_leak_buf(struct mlx5_umr_dev *dev, const char *what);
 int mlx5_umr_cmd(struct mlx5_umr_dev *dev, const void *in, int inlen,
 		 void *out, int outlen);
 

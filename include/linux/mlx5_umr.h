@@ -117,7 +117,7 @@ struct mlx5_umr_mkey *mlx5_umr_alloc_mtt_mkey(struct mlx5_umr_dev *dev,
 struct mlx5_umr_mkey *mlx5_umr_alloc_mkey_pd(struct mlx5_umr_dev *dev,
 					     u32 max_entries, u32 flags,
 					     u32 pdn);
-void mlx5_umr_free_mkey(struct mlx5_umr_mkey *mkey);
+int mlx5_umr_free_mkey(struct mlx5_umr_mkey *mkey);
 int mlx5_umr_pd_alloc(struct mlx5_umr_dev *dev, u32 *pdn);
 void mlx5_umr_pd_free(struct mlx5_umr_dev *dev, u32 pdn);
 
@@ -186,10 +186,12 @@ enum mlx5_umr_layout {
  * @done: completion callback for mlx5_umr_post(); called once, in process
  *	or softirq context, with @status set
  * @context: for the caller
- * @status: 0, or -EIO (error CQE or internal error; @syndrome set for an
- *	error CQE), -ETIMEDOUT (recovered after a timeout), -ECANCELED (the
- *	QP could not be recovered); requests flushed by another's error are
- *	resubmitted, not failed
+ * @status: 0, or -EIO (error CQE, internal error or a QP that could not
+ *	be reset: it may or may not have run; @syndrome set for an error
+ *	CQE), -ETIMEDOUT (recovered after a timeout: it may or may not have
+ *	run), -ECANCELED (it never ran and never will: not posted, or flushed
+ *	by another's error and the QP could not be recovered); requests
+ *	flushed by another's error are resubmitted, not failed
  * @syndrome: CQE syndrome when @status is -EIO
  * @node: private to the service: queues the request while it is in flight;
  *	free for the owner's use from done() on

@@ -82,7 +82,9 @@ struct mlx5_umr_hca_cq {
  *	cqc.c_eqn_or_apu_element with an EQ of its choosing) and route the
  *	CQ's completion events to @cq->comp. Sets @cq->cqn. May sleep.
  * @destroy_cq: DESTROY_CQ and stop event delivery; once it returns,
- *	@cq->comp is not running and will not be called again. May sleep.
+ *	@cq->comp is not running and will not be called again. Returns 0,
+ *	or -errno when the firmware may still own the CQ (the caller then
+ *	keeps the CQE ring: the HCA may still write it). May sleep.
  * @alloc_dma_buf: allocate @size bytes (rounded up to PAGE_SIZE) of
  *	zeroed coherent memory. May sleep.
  * @free_dma_buf: free a buffer from @alloc_dma_buf. May sleep.
@@ -110,8 +112,8 @@ struct mlx5_umr_hca_ops {
 			void *out, int outlen);
 	int (*create_cq)(struct mlx5_umr_hca *hca, struct mlx5_umr_hca_cq *cq,
 			 void *in, int inlen);
-	void (*destroy_cq)(struct mlx5_umr_hca *hca,
-			   struct mlx5_umr_hca_cq *cq);
+	int (*destroy_cq)(struct mlx5_umr_hca *hca,
+			  struct mlx5_umr_hca_cq *cq);
 	int (*alloc_dma_buf)(struct mlx5_umr_hca *hca, size_t size,
 			     struct mlx5_umr_dma_buf *buf);
 	void (*free_dma_buf)(struct mlx5_umr_hca *hca,

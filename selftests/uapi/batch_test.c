@@ -12,6 +12,7 @@
  */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -593,6 +594,90 @@ TEST_F(batch, full_batch)
 	EXPECT_EQ(0, umr_destroy(self->fd, self->mr2));
 	free(req);
 	free(mk);
+}
+
+struct slot_waiter {
+	int fd;
+	struct mlx5_umr_ioc_batch_req *req;	/* NULL: a lone invalidate */
+	__u32 n;
+	__u32 mk;
+	int ret;
+	struct mlx5_umr_ioc_batch out;
+};
+
+static void *slot_waiter_main(void *arg)
+{
+	struct slot_waiter *w = arg;
+
+	if (w->req)
+		w->ret = do_batch(w->fd, w->req, w->n, sizeof(*w->req),
+				  &w->out);
+	else
+		w->ret = umr_invalidate(w->fd, w->mk);
+	return NULL;
+}
+
+static void sig_nop(int sig)
+{
+}
+
+/*
+ * A batch's requests count against the file's MLX5_UMR_IOC_MAX_FD_INFLIGHT
+ * slots: with a batch of that many stalled on the HCA (the fake delays
+ * them), a lone invalidate waits for a slot, and so does another batch; a
+ * signal ends both waits with EINTR, nothing posted and nothing claimed.
+ */
+TEST_F(batch, inflight_slots)
+{
+	const __u32 n = MLX5_UMR_IOC_MAX_FD_INFLIGHT;
+	struct mlx5_umr_ioc_batch_req full[MLX5_UMR_IOC_MAX_FD_INFLIGHT];
+	struct mlx5_umr_ioc_batch_req late[2];
+	struct sigaction sa = { .sa_handler = sig_nop };
+	struct slot_waiter a = { .fd = self->fd, .req = full, .n = n };
+	struct slot_waiter lone = { .fd = self->fd, .mk = self->mk[0] };
+	struct slot_waiter b = { .fd = self->fd, .req = late, .n = 2 };
+	pthread_t ta, tl, tb;
+	__u32 mk[MLX5_UMR_IOC_MAX_FD_INFLIGHT], i;
+
+	for (i = 0; i < n; i++) {
+		ASSERT_EQ(0, umr_alloc(self->fd, 1, &mk[i], NULL));
+		full[i] = (struct mlx5_umr_ioc_batch_req){
+			.op = MLX5_UMR_IOC_BATCH_INVALIDATE,
+			.handle = mk[i],
+		};
+	}
+	for (i = 0; i < 2; i++)
+		late[i] = (struct mlx5_umr_ioc_batch_req){
+			.op = MLX5_UMR_IOC_BATCH_INVALIDATE,
+			.handle = self->mk[1 + i],
+		};
+	/* no SA_RESTART: an interrupted ioctl returns EINTR */
+	ASSERT_EQ(0, sigaction(SIGUSR1, &sa, NULL));
+	if (umr_fake_knob(self->path, "delay_ms", "1500"))
+		SKIP(return, "needs the fake's debugfs");
+	ASSERT_EQ(0, pthread_create(&ta, NULL, slot_waiter_main, &a));
+	usleep(300 * 1000);
+	ASSERT_EQ(0, pthread_create(&tl, NULL, slot_waiter_main, &lone));
+	ASSERT_EQ(0, pthread_create(&tb, NULL, slot_waiter_main, &b));
+	usleep(200 * 1000);
+	ASSERT_EQ(0, pthread_kill(tl, SIGUSR1));
+	ASSERT_EQ(0, pthread_kill(tb, SIGUSR1));
+	ASSERT_EQ(0, pthread_join(tl, NULL));
+	ASSERT_EQ(0, pthread_join(tb, NULL));
+	ASSERT_EQ(0, pthread_join(ta, NULL));
+	EXPECT_EQ(-EINTR, lone.ret);
+	EXPECT_EQ(-EINTR, b.ret);
+	EXPECT_EQ(2, b.out.out_index);
+	EXPECT_EQ(0, a.ret);
+	EXPECT_EQ(0, a.out.out_failed);
+	/* only the full batch reached the HCA */
+	if (self->wqes0 >= 0)
+		EXPECT_EQ(n, new_wqes(self));
+	/* the interrupted batch claimed nothing it kept */
+	EXPECT_EQ(0, umr_invalidate(self->fd, self->mk[1]));
+	EXPECT_EQ(0, umr_invalidate(self->fd, self->mk[2]));
+	for (i = 0; i < n; i++)
+		EXPECT_EQ(0, umr_destroy(self->fd, mk[i]));
 }
 
 TEST_HARNESS_MAIN

@@ -15,8 +15,11 @@
 #include <stdint.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <poll.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <linux/capability.h>
+#include <linux/userfaultfd.h>
 
 #include "kselftest_harness.h"
 #include "umr_util.h"
@@ -258,10 +261,33 @@ TEST_F(umr, length_info)
 		MLX5_UMR_IOCTL_INFO, sizeof(struct mlx5_umr_ioc_info),
 		offsetof(struct mlx5_umr_ioc_info, __reserved),
 		info_init, info_ok, NULL,
+		/* the first version ended with out_name */
 		offsetof(struct mlx5_umr_ioc_info, out_max_batch),
 	};
 
 	run_length(_metadata, self, &c);
+}
+
+/* The second version of INFO (the batch limits) is answered up to its end. */
+TEST_F(umr, length_info_second_version)
+{
+	union {
+		struct mlx5_umr_ioc_info info;
+		__u8 raw[sizeof(struct mlx5_umr_ioc_info)];
+	} buf;
+	__u32 v2 = offsetof(struct mlx5_umr_ioc_info,
+			    out_max_interleaved_entries);
+	unsigned int i;
+
+	memset(&buf, 0, sizeof(buf));
+	buf.info.size = v2;
+	ASSERT_EQ(0, umr_ioctl(self->fd, MLX5_UMR_IOCTL_INFO, &buf.info));
+	EXPECT_EQ(128, buf.info.out_max_batch);
+	EXPECT_EQ(1 << 20, buf.info.out_max_batch_bytes);
+	EXPECT_EQ(0, strncmp(buf.info.out_name, "fake", 4));
+	/* Nothing past what this caller knows is written. */
+	for (i = v2; i < sizeof(buf.raw); i++)
+		EXPECT_EQ(0, buf.raw[i]);
 }
 
 LEN_FN(reg_init)
@@ -709,6 +735,186 @@ TEST_F(umr, too_many_entries)
 	EXPECT_EQ(-ENOMEM, umr_config_il(self->fd, small, il, 2, 1, NULL));
 	EXPECT_EQ(0, umr_config_il(self->fd, small, il, 1, 1, NULL));
 	EXPECT_EQ(0, umr_destroy(self->fd, small));
+	EXPECT_NO_LEAK(0, 0);
+}
+
+/*
+ * INFO reports the real limits: an mkey of out_max_entries takes a list of
+ * that many entries and an interleaved layout of
+ * out_max_interleaved_entries; ALLOC_MKEY refuses more (ENOSPC), and a
+ * layout beyond them is ENOMEM, as documented.
+ */
+TEST_F(umr, entry_limits_consistent)
+{
+	__u32 max = self->info0.out_max_entries, i, h;
+	struct mlx5_umr_ioc_interleaved *il;
+	struct mlx5_umr_ioc_sge *sge;
+
+	ASSERT_LT(8, max);
+	EXPECT_EQ(max - 1, self->info0.out_max_interleaved_entries);
+	sge = calloc(max + 1, sizeof(*sge));
+	il = calloc(max + 1, sizeof(*il));
+	ASSERT_NE(NULL, sge);
+	ASSERT_NE(NULL, il);
+	for (i = 0; i <= max; i++) {
+		sge[i] = (struct mlx5_umr_ioc_sge){
+			(uintptr_t)self->buf1 + i % BUF_LEN, 1, self->key1 };
+		il[i] = (struct mlx5_umr_ioc_interleaved){
+			.addr = (uintptr_t)self->buf1 + i % BUF_LEN,
+			.bytes_count = 1, .lkey = self->key1 };
+	}
+	EXPECT_EQ(-ENOSPC, umr_alloc(self->fd, max + 1, &h, NULL));
+	ASSERT_EQ(0, umr_alloc(self->fd, max, &h, NULL));
+	EXPECT_EQ(0, umr_config_list(self->fd, h, sge, max, NULL));
+	EXPECT_EQ(-ENOMEM, umr_config_list(self->fd, h, sge, max + 1, NULL));
+	EXPECT_EQ(0, umr_config_il(self->fd, h, il, max - 1, 1, NULL));
+	EXPECT_EQ(-ENOMEM, umr_config_il(self->fd, h, il, max, 1, NULL));
+	EXPECT_EQ(0, umr_destroy(self->fd, h));
+	free(sge);
+	free(il);
+	EXPECT_NO_LEAK(0, 0);
+}
+
+/*
+ * A registration larger than MLX5_UMR_IOC_MAX_REG_PAGES is ENOSPC before
+ * anything is pinned (the range need not even be mapped); a firmware
+ * status never reaches userspace (EIO, not EREMOTEIO).
+ */
+TEST_F(umr, registration_limits)
+{
+	__u8 *hole = (__u8 *)(uintptr_t)(64 * PAGE);
+	struct mlx5_umr_ioc_info info;
+
+	ASSERT_EQ(0, umr_info(self->fd, &info));
+	EXPECT_EQ(MLX5_UMR_IOC_MAX_REG_PAGES, info.out_max_reg_pages);
+	EXPECT_EQ(-ENOSPC, umr_reg(self->fd, hole,
+				   (MLX5_UMR_IOC_MAX_REG_PAGES + 1ULL) * PAGE,
+				   UMR_ACCESS_ALL3, NULL, NULL));
+	EXPECT_EQ(-ENOSPC, umr_reg(self->fd, hole + 1,
+				   MLX5_UMR_IOC_MAX_REG_PAGES * (__u64)PAGE,
+				   UMR_ACCESS_ALL3, NULL, NULL));
+	/* at the limit it is the memory that is missing */
+	EXPECT_EQ(-EFAULT, umr_reg(self->fd, hole,
+				   MLX5_UMR_IOC_MAX_REG_PAGES * (__u64)PAGE,
+				   UMR_ACCESS_ALL3, NULL, NULL));
+	EXPECT_NO_LEAK(0, 0);
+	/* MLX5_CMD_OP_CREATE_MKEY, MLX5_CMD_STAT_BAD_PARAM_ERR */
+	if (umr_fake_knob(self->path, "fail_cmd", "0x200 0x3 0x1"))
+		SKIP(return, "needs the fake's debugfs");
+	EXPECT_EQ(-EIO, umr_reg(self->fd, self->buf1, 64, UMR_ACCESS_ALL3,
+				NULL, NULL));
+	EXPECT_NO_LEAK(0, 0);
+}
+
+/*
+ * Read-only memory registered for reading works (pinned without
+ * FOLL_WRITE, as ib_umem_get() does); asking for write access to it is
+ * EFAULT.
+ */
+TEST_F(umr, read_only_memory)
+{
+	__u8 *b = umr_map(2 * PAGE, 0x6d), out[64];
+	__u32 h, key;
+
+	ASSERT_NE(NULL, b);
+	fill_pat(b, 2 * PAGE, 5);
+	ASSERT_EQ(0, mprotect(b, 2 * PAGE, PROT_READ));
+	EXPECT_EQ(-EFAULT, umr_reg(self->fd, b, 2 * PAGE,
+				   MLX5_UMR_IOC_ACCESS_LOCAL_WRITE, NULL,
+				   NULL));
+	EXPECT_NO_LEAK(0, 0);
+	ASSERT_EQ(0, umr_reg(self->fd, b, 2 * PAGE,
+			     MLX5_UMR_IOC_ACCESS_REMOTE_READ, &h, &key));
+	EXPECT_NO_LEAK(1, 2);
+	/* the HCA reads what is there */
+	ASSERT_EQ(0, umr_xfer(self->fd, key, (uintptr_t)b + PAGE - 8, out,
+			      sizeof(out), 0));
+	EXPECT_EQ(0, memcmp(out, b + PAGE - 8, sizeof(out)));
+	EXPECT_EQ(0, umr_destroy(self->fd, h));
+	EXPECT_NO_LEAK(0, 0);
+}
+
+static int drop_cap(int cap)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2];
+
+	if (syscall(SYS_capget, &hdr, data))
+		return -1;
+	data[cap / 32].effective &= ~(1U << (cap % 32));
+	return syscall(SYS_capset, &hdr, data);
+}
+
+/* Device-wide counters only for CAP_SYS_ADMIN; the file's own for all. */
+TEST_F(umr, info_dev_counters_privileged)
+{
+	struct mlx5_umr_ioc_info info;
+	int status;
+	pid_t pid;
+
+	ASSERT_EQ(0, umr_info(self->fd, &info));
+	EXPECT_LE(self->objs, info.out_dev_objects);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		if (drop_cap(CAP_SYS_ADMIN) || umr_info(self->fd, &info))
+			_exit(10);
+		if (info.out_fd_objects != self->objs ||
+		    info.out_fd_pinned_pages != self->pages)
+			_exit(11);
+		if (info.out_dev_objects || info.out_dev_pinned_pages)
+			_exit(12);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+/*
+ * A file's indirect mkeys are bounded: by count and by translation bytes
+ * (kernel memory the device reads, not chargeable to a memory cgroup).
+ */
+TEST_F(umr, mkey_caps_per_file)
+{
+	__u32 max = self->info0.out_max_entries, n, h;
+	struct mlx5_umr_ioc_info info;
+	int fd2 = umr_open();
+	__u64 each;
+
+	ASSERT_LE(0, fd2);
+	ASSERT_EQ(0, umr_info(fd2, &info));
+	EXPECT_EQ(MLX5_UMR_IOC_MAX_FD_MKEYS, info.out_max_fd_mkeys);
+	EXPECT_EQ(MLX5_UMR_IOC_MAX_FD_XLT_BYTES, info.out_max_fd_xlt_bytes);
+	EXPECT_EQ(MLX5_UMR_IOC_MAX_FD_INFLIGHT, info.out_max_fd_inflight);
+	EXPECT_EQ(0, info.out_fd_xlt_bytes);
+	/* max_entries + 1 entries of 16 bytes, rounded up to 4 entries */
+	each = (((__u64)max + 1 + 3) & ~3ULL) * 16;
+	for (n = 0; n <= MLX5_UMR_IOC_MAX_FD_XLT_BYTES / each; n++)
+		if (umr_alloc(fd2, max, &h, NULL))
+			break;
+	EXPECT_EQ(MLX5_UMR_IOC_MAX_FD_XLT_BYTES / each, n);
+	EXPECT_EQ(-ENOSPC, umr_alloc(fd2, max, &h, NULL));
+	ASSERT_EQ(0, umr_info(fd2, &info));
+	EXPECT_EQ(n * each, info.out_fd_xlt_bytes);
+	/* another file is not affected */
+	ASSERT_EQ(0, umr_alloc(self->fd, max, &h, NULL));
+	EXPECT_EQ(0, umr_destroy(self->fd, h));
+	close(fd2);
+
+	fd2 = umr_open();
+	ASSERT_LE(0, fd2);
+	for (n = 0; n <= MLX5_UMR_IOC_MAX_FD_MKEYS; n++)
+		if (umr_alloc(fd2, 1, &h, NULL))
+			break;
+	EXPECT_EQ(MLX5_UMR_IOC_MAX_FD_MKEYS, n);
+	EXPECT_EQ(-ENOSPC, umr_alloc(fd2, 1, &h, NULL));
+	/* destroying one makes room again */
+	EXPECT_EQ(0, umr_destroy(fd2, h));
+	EXPECT_EQ(0, umr_alloc(fd2, 1, &h, NULL));
+	close(fd2);
 	EXPECT_NO_LEAK(0, 0);
 }
 
@@ -1332,6 +1538,183 @@ TEST_F(umr, hca_error_keeps_references)
 }
 
 /*
+ * The HCA refuses DESTROY_MKEY: the registration's mkey may still be live
+ * with the user's remote rights, so its pages are never unpinned or
+ * unmapped under it (they stay, for good); the handle is gone. Not a
+ * fixture test: those check that nothing stays pinned.
+ */
+TEST(failed_destroy_mkey_keeps_pins)
+{
+	long long maps0;
+	char path[256];
+	long pin0;
+	__u8 *b;
+	__u32 h;
+	int fd;
+
+	ASSERT_EQ(0, umr_find_dev(path, sizeof(path)));
+	fd = umr_open();
+	ASSERT_LE(0, fd);
+	b = umr_map(4 * PAGE, 0x5c);
+	ASSERT_NE(NULL, b);
+	pin0 = umr_vm_pinned_kb();
+	ASSERT_EQ(0, umr_reg(fd, b, 4 * PAGE, UMR_ACCESS_ALL3, &h, NULL));
+	EXPECT_EQ(pin0 + 4 * PAGE / 1024, umr_vm_pinned_kb());
+	maps0 = umr_fake_counter(path, "sg_maps");
+	/* MLX5_CMD_OP_DESTROY_MKEY, MLX5_CMD_STAT_BAD_RES_STATE_ERR */
+	if (umr_fake_knob(path, "fail_cmd", "0x202 0x9 0x1"))
+		SKIP(close(fd); return, "needs the fake's debugfs");
+	EXPECT_EQ(0, umr_destroy(fd, h));
+	EXPECT_EQ(-ENOENT, umr_destroy(fd, h));
+	EXPECT_EQ(pin0 + 4 * PAGE / 1024, umr_vm_pinned_kb());
+	EXPECT_EQ(maps0, umr_fake_counter(path, "sg_maps"));
+	close(fd);
+	EXPECT_EQ(pin0 + 4 * PAGE / 1024, umr_vm_pinned_kb());
+}
+
+struct inflight_arg {
+	int fd;
+	__u32 mk;
+	int ret;
+};
+
+static void *inflight_thread(void *p)
+{
+	struct inflight_arg *a = p;
+
+	a->ret = umr_invalidate(a->fd, a->mk);
+	return NULL;
+}
+
+static void sig_nop(int sig)
+{
+}
+
+/*
+ * A file has at most MLX5_UMR_IOC_MAX_FD_INFLIGHT work requests on the
+ * shared queue: with that many stalled on the HCA (the fake delays them),
+ * one more call waits for a slot, and a signal ends that wait (EINTR,
+ * nothing posted); the others complete.
+ */
+TEST_F(umr, inflight_limit_per_file)
+{
+	struct inflight_arg a[MLX5_UMR_IOC_MAX_FD_INFLIGHT + 1];
+	pthread_t t[MLX5_UMR_IOC_MAX_FD_INFLIGHT + 1];
+	const int n = MLX5_UMR_IOC_MAX_FD_INFLIGHT;
+	struct sigaction sa = { .sa_handler = sig_nop };
+	int i;
+
+	for (i = 0; i <= n; i++) {
+		a[i].fd = self->fd;
+		ASSERT_EQ(0, umr_alloc(self->fd, 1, &a[i].mk, NULL));
+	}
+	/* no SA_RESTART: the interrupted ioctl returns EINTR */
+	ASSERT_EQ(0, sigaction(SIGUSR1, &sa, NULL));
+	if (umr_fake_knob(self->path, "delay_ms", "1500"))
+		SKIP(return, "needs the fake's debugfs");
+	for (i = 0; i < n; i++)
+		ASSERT_EQ(0, pthread_create(&t[i], NULL, inflight_thread, &a[i]));
+	usleep(300 * 1000);
+	ASSERT_EQ(0, pthread_create(&t[n], NULL, inflight_thread, &a[n]));
+	usleep(200 * 1000);
+	ASSERT_EQ(0, pthread_kill(t[n], SIGUSR1));
+	for (i = 0; i <= n; i++)
+		pthread_join(t[i], NULL);
+	EXPECT_EQ(-EINTR, a[n].ret);
+	for (i = 0; i < n; i++)
+		EXPECT_EQ(0, a[i].ret) TH_LOG("thread %d", i);
+	for (i = 0; i <= n; i++)
+		EXPECT_EQ(0, umr_destroy(self->fd, a[i].mk));
+	EXPECT_NO_LEAK(0, 0);
+}
+
+struct uffd_configure {
+	int fd;
+	__u32 mk;
+	void *entries;
+	int ret;
+};
+
+static void *uffd_configure_thread(void *arg)
+{
+	struct uffd_configure *a = arg;
+
+	a->ret = umr_config_list(a->fd, a->mk, a->entries, 1, NULL);
+	return NULL;
+}
+
+/*
+ * A CONFIGURE whose entries fault for as long as userspace wants
+ * (userfaultfd here, FUSE alike) holds no device lock: HCA removal
+ * completes meanwhile, and the ioctl then answers ENODEV. Unloads and
+ * reloads the fake HCA, as hot_remove does.
+ */
+TEST_F(umr, user_fault_holds_no_device_lock)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffd_configure a = { .fd = self->fd, .mk = self->mk };
+	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
+	struct uffdio_zeropage zero = { .mode = 0 };
+	struct pollfd pfd = { .events = POLLIN };
+	struct uffd_msg msg;
+	int uffd, status = -1, i;
+	bool removed = false;
+	pthread_t t;
+	pid_t pid;
+
+	if (!umr_loaded_fake)
+		SKIP(return, "mlx5_umr_fake was loaded by someone else");
+	uffd = syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+	if (uffd < 0)
+		SKIP(return, "no userfaultfd: %s", strerror(errno));
+	ASSERT_EQ(0, ioctl(uffd, UFFDIO_API, &api));
+	a.entries = mmap(NULL, PAGE, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, a.entries);
+	reg.range.start = (uintptr_t)a.entries;
+	reg.range.len = PAGE;
+	ASSERT_EQ(0, ioctl(uffd, UFFDIO_REGISTER, &reg));
+	ASSERT_EQ(0, pthread_create(&t, NULL, uffd_configure_thread, &a));
+	pfd.fd = uffd;
+	ASSERT_EQ(1, poll(&pfd, 1, 5000));
+	ASSERT_EQ(sizeof(msg), read(uffd, &msg, sizeof(msg)));
+	EXPECT_EQ(UFFD_EVENT_PAGEFAULT, msg.event);
+
+	/* the ioctl now waits in the fault: remove the HCA meanwhile */
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		execlp("rmmod", "rmmod", "mlx5_umr_fake", (char *)NULL);
+		_exit(127);
+	}
+	for (i = 0; i < 100 && !removed; i++) {
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			removed = true;
+		else
+			usleep(50 * 1000);
+	}
+	/* let the fault finish (zeroed entries), then the ioctl */
+	zero.range = reg.range;
+	ASSERT_EQ(0, ioctl(uffd, UFFDIO_ZEROPAGE, &zero));
+	pthread_join(t, NULL);
+	if (!removed)
+		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(removed) TH_LOG("removal waited for a user fault");
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
+	EXPECT_EQ(-ENODEV, a.ret);
+	close(uffd);
+	munmap(a.entries, PAGE);
+
+	EXPECT_EQ(self->vmpin0, umr_vm_pinned_kb());
+	EXPECT_EQ(0, close(self->fd));
+	self->fd = -1;
+	ASSERT_EQ(0, umr_load_fake());
+	ASSERT_EQ(0, umr_find_dev(self->path, sizeof(self->path)));
+	for (i = 0; i < 3; i++)
+		self->hca0[i] = umr_fake_counter(self->path, hca_counters[i]);
+}
+
+/*
  * The HCA goes away under an open file with live objects: everything is
  * released at once (pins included), the file answers ENODEV until closed.
  * Runs last: it unloads and reloads the fake HCA.
@@ -1342,6 +1725,7 @@ TEST_F(umr, hot_remove)
 					self->key1 };
 	struct mlx5_umr_ioc_info info;
 	__u32 h;
+	int i;
 
 	if (!umr_loaded_fake)
 		SKIP(return, "mlx5_umr_fake was loaded by someone else");
@@ -1356,6 +1740,9 @@ TEST_F(umr, hot_remove)
 	self->fd = -1;
 	ASSERT_EQ(0, umr_load_fake());
 	ASSERT_EQ(0, umr_find_dev(self->path, sizeof(self->path)));
+	/* a new HCA: what the old one kept (failed_destroy_*) is gone */
+	for (i = 0; i < 3; i++)
+		self->hca0[i] = umr_fake_counter(self->path, hca_counters[i]);
 }
 
 TEST_HARNESS_MAIN

@@ -244,11 +244,12 @@ static int rec_create_cq(struct mlx5_umr_hca *hca, struct mlx5_umr_hca_cq *cq,
 	return ret;
 }
 
-static void rec_destroy_cq(struct mlx5_umr_hca *hca,
-			   struct mlx5_umr_hca_cq *cq)
+static int rec_destroy_cq(struct mlx5_umr_hca *hca,
+			  struct mlx5_umr_hca_cq *cq)
 {
 	struct umr_kunit_rec_hca *rh = to_rh(hca);
 	struct umr_kunit_rec *r;
+	int ret;
 
 	spin_lock_irq(&rh->lock);
 	r = rec_slot(rh, UMR_KUNIT_REC_DESTROY_CQ);
@@ -257,12 +258,13 @@ static void rec_destroy_cq(struct mlx5_umr_hca *hca,
 	spin_unlock_irq(&rh->lock);
 	if (READ_ONCE(rh->svc_cq) == cq) {
 		/* the fake delivers no event for it once destroyed */
-		rh->fhca->ops->destroy_cq(rh->fhca, &rh->cq);
+		ret = rh->fhca->ops->destroy_cq(rh->fhca, &rh->cq);
 		WRITE_ONCE(rh->svc_cq, NULL);
 	} else {
-		rh->fhca->ops->destroy_cq(rh->fhca, cq);
+		ret = rh->fhca->ops->destroy_cq(rh->fhca, cq);
 	}
-	rec_end(rh, r, 0);
+	rec_end(rh, r, ret);
+	return ret;
 }
 
 static int rec_alloc_dma_buf(struct mlx5_umr_hca *hca, size_t size,

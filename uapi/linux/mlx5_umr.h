@@ -62,18 +62,47 @@
  *   registration its lkey names.
  * - EOVERFLOW: a range wraps the address space: addr + length, or the
  *   span of an interleaved entry over repeat_count cycles.
- * - ENOSPC: an mkey of more entries than the HCA supports.
+ * - ENOSPC: an mkey of more entries than INFO's out_max_entries; a
+ *   registration of more pages than MLX5_UMR_IOC_MAX_REG_PAGES (checked
+ *   before anything is pinned); a file that already holds
+ *   MLX5_UMR_IOC_MAX_FD_MKEYS indirect mkeys or whose indirect mkeys'
+ *   translation tables would exceed MLX5_UMR_IOC_MAX_FD_XLT_BYTES.
  * - EBUSY: the object is named by a configured layout or is in use by a
  *   concurrent ioctl; an mkey with a request in a running batch.
  * - EFAULT: a user pointer is not mapped or not in user space (the
  *   structure, an entries array, the memory to register).
  * - ENOMEM: RLIMIT_MEMLOCK would be exceeded (without CAP_IPC_LOCK), or
- *   the kernel is out of memory; a layout of more entries than the mkey
- *   was allocated for, or than the HCA or one work request takes.
- * - EIO: the HCA completed the UMR work request with an error.
+ *   the kernel (or the file's memory cgroup) is out of memory; a layout of
+ *   more entries than the mkey was allocated for, or than INFO's
+ *   out_max_entries (a list) or out_max_interleaved_entries (an
+ *   interleaved layout).
+ * - EINTR: a signal arrived while the call waited for one of the file's
+ *   MLX5_UMR_IOC_MAX_FD_INFLIGHT work request slots (a batch: for its
+ *   first), or for an mkey another call is configuring; nothing was done.
+ * - EIO: the HCA completed the UMR work request with an error, or refused
+ *   a command (creating or destroying an mkey).
  * - ETIMEDOUT: the HCA did not complete the work request in time.
  * - ENODEV: the HCA was removed; the file can only be closed.
+ *
+ * No other errno is returned. After EIO or ETIMEDOUT from CONFIGURE or
+ * INVALIDATE the mkey may hold either layout: both layouts' registrations
+ * stay referenced until a later request on the mkey succeeds.
+ *
+ * Limits (also in MLX5_UMR_IOCTL_INFO). A file holds at most
+ * MLX5_UMR_IOC_MAX_FD_MKEYS indirect mkeys, whose translation tables (16
+ * bytes per entry, rounded up; kernel memory the device reads, which no
+ * memory cgroup can be charged for) total at most
+ * MLX5_UMR_IOC_MAX_FD_XLT_BYTES, and has at most
+ * MLX5_UMR_IOC_MAX_FD_INFLIGHT UMR work requests on the device's shared
+ * queue at a time (further calls wait, interruptibly), so that no file can
+ * exhaust the device or starve kernel users. A registration covers at most
+ * MLX5_UMR_IOC_MAX_REG_PAGES pages (one work request's translation):
+ * about 512 MiB with 4 KiB pages.
  */
+#define MLX5_UMR_IOC_MAX_REG_PAGES	131064
+#define MLX5_UMR_IOC_MAX_FD_MKEYS	4096
+#define MLX5_UMR_IOC_MAX_FD_XLT_BYTES	(64ULL << 20)
+#define MLX5_UMR_IOC_MAX_FD_INFLIGHT	16
 
 #define MLX5_UMR_IOC_TYPE	0xEE
 #define MLX5_UMR_IOC_BASE	0x80
@@ -105,19 +134,30 @@ enum mlx5_umr_ioc_access {
  * @size: sizeof(struct mlx5_umr_ioc_info)
  * @flags: must be 0
  * @out_flags: 0; no flags are defined yet
- * @out_max_entries: largest max_entries of MLX5_UMR_IOCTL_ALLOC_MKEY
+ * @out_max_entries: largest max_entries of MLX5_UMR_IOCTL_ALLOC_MKEY, and
+ *	the most entries of a list layout
  * @out_max_inline_entries: entries that fit inline in one work request
  * @out_access: MLX5_UMR_IOC_ACCESS_* bits this device grants
  * @out_fd_objects: live objects of this file
- * @out_dev_objects: live objects of all files of this device
+ * @out_dev_objects: live objects of all files of this device (0 without
+ *	CAP_SYS_ADMIN)
  * @__reserved: must be 0
  * @__reserved2: must be 0
  * @out_fd_pinned_pages: pages pinned by this file
- * @out_dev_pinned_pages: pages pinned by all files of this device
+ * @out_dev_pinned_pages: pages pinned by all files of this device (0
+ *	without CAP_SYS_ADMIN)
  * @out_name: device name, NUL terminated
  * @out_max_batch: largest num_reqs of MLX5_UMR_IOCTL_BATCH
  * @out_max_batch_bytes: largest sum over a batch of its entry arrays'
  *	bytes (num_entries times the size of one entry)
+ * @out_max_interleaved_entries: the most entries of an interleaved layout
+ *	(one less than @out_max_entries: the repeat block header takes one)
+ * @out_max_reg_pages: MLX5_UMR_IOC_MAX_REG_PAGES
+ * @out_max_fd_mkeys: MLX5_UMR_IOC_MAX_FD_MKEYS
+ * @out_max_fd_inflight: MLX5_UMR_IOC_MAX_FD_INFLIGHT
+ * @out_max_fd_xlt_bytes: MLX5_UMR_IOC_MAX_FD_XLT_BYTES
+ * @out_fd_xlt_bytes: translation table bytes this file's indirect mkeys
+ *	hold
  */
 struct mlx5_umr_ioc_info {
 	__u32 size;
@@ -135,6 +175,12 @@ struct mlx5_umr_ioc_info {
 	char out_name[32];
 	__u32 out_max_batch;
 	__u32 out_max_batch_bytes;
+	__u32 out_max_interleaved_entries;
+	__u32 out_max_reg_pages;
+	__u32 out_max_fd_mkeys;
+	__u32 out_max_fd_inflight;
+	__aligned_u64 out_max_fd_xlt_bytes;
+	__aligned_u64 out_fd_xlt_bytes;
 };
 
 #define MLX5_UMR_IOCTL_INFO	_IO(MLX5_UMR_IOC_TYPE, MLX5_UMR_CMD_INFO)
@@ -342,7 +388,8 @@ enum mlx5_umr_ioc_batch_op {
  * @out_length: CONFIGURE: bytes the mkey now covers, once applied
  * @out_status: 0 when the HCA applied the request, else a negative errno:
  *	-EIO (the HCA failed it), -ETIMEDOUT, -ECANCELED, or the error that
- *	kept it from being posted (-EIO, -ENODEV)
+ *	kept it from being posted (-EIO, -ENODEV, -EINTR: a signal while the
+ *	batch waited for a work request slot)
  * @__reserved2: must be 0
  *
  * The fields of a CONFIGURE mean and are checked as those of struct
@@ -381,8 +428,10 @@ struct mlx5_umr_ioc_batch_req {
  * referenced, before anything is posted. One refused request refuses the
  * batch: the ioctl fails with that request's errno, @out_index says which,
  * and nothing was posted or changed. Otherwise the requests are posted in
- * order, with one doorbell when the send queue has room for all of them
- * (else in as few parts as it takes), and waited for once. The ioctl then
+ * order, counting one by one against the file's
+ * MLX5_UMR_IOC_MAX_FD_INFLIGHT work request slots (a part is posted with
+ * one doorbell as slots and the send queue's room allow), and waited for
+ * once. The ioctl then
  * returns 0 and each request's @out_status says what became of it. A
  * batch's entry arrays are copied into kernel memory: their bytes summed
  * over the batch may not exceed out_max_batch_bytes (E2BIG).
