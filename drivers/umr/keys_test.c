@@ -38,19 +38,12 @@ static struct mlx5_umr_fake *kt_fake(struct kunit *test, u8 fence,
 				     bool indirect_disabled)
 {
 	struct mlx5_umr_fake_attr attr;
-	struct mlx5_umr_fake *fake;
 
 	mlx5_umr_fake_attr_init(&attr);
-	attr.flags = MLX5_UMR_FAKE_F_SYNC | MLX5_UMR_FAKE_F_REGISTER;
+	attr.flags = MLX5_UMR_FAKE_F_SYNC;
 	attr.caps.umr_fence = fence;
 	attr.caps.umr_indirect_mkey_disabled = indirect_disabled;
-	fake = mlx5_umr_fake_create(&attr);
-	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(fake));
-	if (!umr_kunit_fake_umr(fake)) {
-		mlx5_umr_fake_destroy(fake);
-		KUNIT_FAIL_AND_ABORT(test, "the service did not bring it up");
-	}
-	return fake;
+	return umr_kunit_fake_registered_attr(test, &attr);
 }
 
 /* One zeroed page, registered as an MTT mkey at KT_IOVA. */

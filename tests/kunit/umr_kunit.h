@@ -34,6 +34,9 @@
 
 struct mlx5_umr_fake *umr_kunit_fake_registered(struct kunit *test,
 						u32 flags);
+struct mlx5_umr_fake *
+umr_kunit_fake_registered_attr(struct kunit *test,
+			       const struct mlx5_umr_fake_attr *attr);
 
 /* The service's device on a fake from umr_kunit_fake_registered(). */
 static inline struct mlx5_umr_dev *
