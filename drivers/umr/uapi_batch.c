@@ -14,11 +14,12 @@
  * device round trip, in the order userspace chose.
  *
  * What reads user memory (the requests, their entry arrays) runs in the
- * prepare step, before the device lock, as for a lone CONFIGURE. The
- * requests count against the file's MLX5_UMR_IOC_MAX_FD_INFLIGHT slots one
- * by one: a batch posts as many as it holds slots for, and each completion
- * gives its slot back, so a batch never has more on the shared queue than
- * a file may.
+ * prepare step, before the device lock, as for a lone CONFIGURE. Each
+ * request holds its basic blocks of the files' share of the queue
+ * (umr_share_take()) from its post to its completion: a batch posts at
+ * once as many requests as the share has room for, so a batch of small
+ * configures needs one doorbell, and never more than the files may have
+ * on the shared queue.
  *
  * Copyright (c) 2026 The mlx5-umr authors.
  */
@@ -248,6 +249,9 @@ static int umr_batch_prepare(struct umr_batch *b)
 		      umr_mreq_claim(&b->req[i], b) ?:
 		      umr_mreq_reserve(&b->req[i]) ?:
 		      mlx5_umr_validate(dev, &b->req[i].wr);
+		if (!ret)
+			b->req[i].bbs = umr_share_bbs(b->ctx->ud,
+						      &b->req[i].wr);
 	}
 	if (!ret && b->err) {
 		b->cmd->out_index = b->ncopied;
@@ -260,34 +264,40 @@ static void umr_batch_wr_done(struct mlx5_umr_wr *wr)
 {
 	struct umr_batch *b = wr->context;
 
-	up(&b->ctx->inflight);
+	umr_share_put(b->ctx->ud, container_of(wr, struct umr_mreq, wr)->bbs);
 	if (atomic_dec_and_test(&b->pending))
 		complete(&b->done);
 }
 
 /*
- * Take up to @want of the file's in-flight slots, waiting (interruptibly)
- * for the first only. Return: the slots taken, 0 on a signal.
+ * Take the share for requests @i.. (at most @want of them), waiting
+ * (interruptibly) for the first only. Return: how many it holds the share
+ * for, 0 on a signal.
  */
-static u32 umr_batch_slots(struct umr_uctx *ctx, u32 want)
+static u32 umr_batch_take(struct umr_batch *b, u32 i, u32 want)
 {
+	struct umr_udev *ud = b->ctx->ud;
 	u32 got;
 
-	if (down_interruptible(&ctx->inflight))
+	if (umr_share_take(ud, b->req[i].bbs))
 		return 0;
-	for (got = 1; got < want && !down_trylock(&ctx->inflight); got++)
+	for (got = 1; got < want && umr_share_try(ud, b->req[i + got].bbs);
+	     got++)
 		;
 	return got;
 }
 
-static void umr_batch_unslot(struct umr_uctx *ctx, u32 n)
+static void umr_batch_untake(struct umr_batch *b, u32 i, u32 n)
 {
+	u32 bbs = 0;
+
 	while (n--)
-		up(&ctx->inflight);
+		bbs += b->req[i + n].bbs;
+	umr_share_put(b->ctx->ud, bbs);
 }
 
 /*
- * Post in order, as many at once as the file has slots for (each
+ * Post in order, as many at once as the share has room for (each
  * completion returns its own) and the queue has room for, else in halves.
  * A part refused as a whole while single requests pass only means it does
  * not fit the ring (every request passed mlx5_umr_validate()). Requests
@@ -303,7 +313,7 @@ static int umr_batch_post(struct umr_batch *b, unsigned long deadline)
 
 	atomic_set(&b->pending, n + 1);
 	while (i < n) {
-		got = umr_batch_slots(b->ctx, min(part, n - i));
+		got = umr_batch_take(b, i, min(part, n - i));
 		if (!got) {
 			ret = -EINTR;
 			break;
@@ -314,7 +324,7 @@ static int umr_batch_post(struct umr_batch *b, unsigned long deadline)
 		}
 		ret = mlx5_umr_post_wait_room(dev, b->wrs + i, got, deadline);
 		if (ret) {
-			umr_batch_unslot(b->ctx, got);
+			umr_batch_untake(b, i, got);
 			if (ret == -EINVAL && got > 1) {
 				part = DIV_ROUND_UP(got, 2);
 				continue;
