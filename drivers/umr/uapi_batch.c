@@ -34,8 +34,9 @@
  * @ctx: the file
  * @cmd: the user's command, kernel copy
  * @ureq: the kernel copies of the user's requests
- * @uent: per request, its entries as umr_entries_copy_in() returned them,
- *	until the gathered request takes them over
+ * @uent: per request, its entries (in @ents) as umr_entries_copy_in()
+ *	would have returned them
+ * @ents: every request's entries, one allocation for the batch
  * @req: the gathered requests
  * @wrs: the service's requests, in order
  * @ncopied: requests read in by the prepare step
@@ -50,6 +51,7 @@ struct umr_batch {
 	struct mlx5_umr_ioc_batch *cmd;
 	struct mlx5_umr_ioc_batch_req *ureq;
 	void **uent;
+	void *ents;
 	struct umr_mreq *req;
 	struct mlx5_umr_wr **wrs;
 	u32 ncopied;
@@ -140,8 +142,9 @@ static int umr_batch_copy_in(struct umr_batch *b)
 	const struct mlx5_umr_ioc_batch *cmd = b->cmd;
 	const struct mlx5_umr_ioc_batch_req *u;
 	u32 n = cmd->num_reqs, i;
+	size_t off = 0, all = 0;
 	u64 bytes = 0;
-	int ret;
+	int ret = 0;
 
 	/* The usual stride is read at once: user copies are not free. */
 	if (umr_batch_dense(cmd) &&
@@ -156,27 +159,40 @@ static int umr_batch_copy_in(struct umr_batch *b)
 						    umr_batch_ureq(cmd, i),
 						    cmd->req_size);
 			if (ret)
-				return ret;
+				break;
 		}
 		bytes += umr_batch_req_bytes(u);
-		if (bytes > UMR_UAPI_MAX_BATCH_BYTES)
-			return -E2BIG;
+		if (bytes > UMR_UAPI_MAX_BATCH_BYTES) {
+			ret = -E2BIG;
+			break;
+		}
 		if (u->op == MLX5_UMR_IOC_BATCH_CONFIGURE)
-			b->uent[i] = umr_entries_copy_in(u->layout,
-							 u->num_entries,
-							 u->entries);
+			all += umr_entries_bytes(u->layout, u->num_entries);
 		b->ncopied = i + 1;
 	}
-	return 0;
+	/* One buffer for the batch: an allocation per request costs. */
+	b->ents = all ? kvmalloc(all, GFP_KERNEL_ACCOUNT) : NULL;
+	for (i = 0; i < b->ncopied; i++) {
+		u = &b->ureq[i];
+		all = u->op == MLX5_UMR_IOC_BATCH_CONFIGURE ?
+		      umr_entries_bytes(u->layout, u->num_entries) : 0;
+		if (!all)
+			continue;
+		if (!b->ents)
+			b->uent[i] = ERR_PTR(-ENOMEM);
+		else if (umr_entries_read(b->ents + off, u->layout,
+					  u->num_entries, u->entries))
+			b->uent[i] = ERR_PTR(-EFAULT);
+		else
+			b->uent[i] = b->ents + off;
+		off += all;
+	}
+	return ret;
 }
 
 static void umr_batch_free(struct umr_batch *b)
 {
-	u32 i;
-
-	if (b->uent)
-		for (i = 0; i < b->cmd->num_reqs; i++)
-			umr_entries_free(b->uent[i]);
+	kvfree(b->ents);
 	kvfree(b->uent);
 	kvfree(b->wrs);
 	kvfree(b->req);
@@ -382,6 +398,8 @@ static void umr_batch_ungather(struct umr_batch *b)
 
 	for (i = 0; i < b->ngathered; i++) {
 		umr_mreq_unclaim(&b->req[i], 1);
+		/* its entries are in the batch's buffer */
+		b->req[i].uent = NULL;
 		umr_mreq_release(&b->req[i]);
 	}
 	b->ngathered = 0;

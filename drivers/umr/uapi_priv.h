@@ -179,7 +179,10 @@ struct umr_umkey {
  * @refs: one reference per entry on the registration it names; once
  *	settled, the references to drop (the old layout's)
  * @nrefs: entries in @refs
- * @both: room for both layouts' references (umr_mreq_reserve())
+ * @cap: room in @refs, enough for the mkey's current references after
+ *	ours unless the layout changed meanwhile
+ * @both: room for both layouts' references when @refs has not enough
+ *	(umr_mreq_reserve())
  * @length: bytes the new layout covers
  * @claimed: @mk->claim is ours
  * @bbs: basic blocks of the device's share the request holds while posted
@@ -194,6 +197,7 @@ struct umr_mreq {
 	void *kent;
 	struct umr_uobj **refs;
 	u32 nrefs;
+	u32 cap;
 	struct umr_uobj **both;
 	u64 length;
 	bool claimed;
@@ -251,6 +255,8 @@ void umr_mkey_free(struct umr_uctx *ctx, struct umr_umkey *mk);
 
 int umr_prep_reg_mr(struct umr_ucmd *ucmd);
 void *umr_entries_copy_in(u32 layout, u32 num_entries, u64 entries);
+size_t umr_entries_bytes(u32 layout, u32 num_entries);
+int umr_entries_read(void *buf, u32 layout, u32 num_entries, u64 entries);
 void umr_entries_free(void *uent);
 int umr_mreq_configure(struct umr_uctx *ctx,
 		       const struct mlx5_umr_ioc_configure *cmd, void **uent,
