@@ -81,7 +81,7 @@ static int umr_batch_check_cmd(const struct mlx5_umr_ioc_batch *cmd)
 		return -EOPNOTSUPP;
 	if (!cmd->num_reqs ||
 	    cmd->req_size < offsetofend(struct mlx5_umr_ioc_batch_req,
-					__reserved2) ||
+					out_key) ||
 	    !IS_ALIGNED(cmd->reqs, sizeof(u64)) ||
 	    !IS_ALIGNED(cmd->req_size, sizeof(u64)))
 		return -EINVAL;
@@ -114,11 +114,13 @@ static int umr_batch_gather(struct umr_batch *b, u32 i)
 		.num_entries = u->num_entries,
 		.repeat_count = u->repeat_count,
 		.entries = u->entries,
+		.flags = u->flags,
 	};
+	int ret;
 
-	if (u->flags)
+	if (u->flags & ~MLX5_UMR_IOC_NEW_KEY)
 		return -EOPNOTSUPP;
-	if (u->__reserved || u->__reserved2)
+	if (u->__reserved)
 		return -EINVAL;
 	switch (u->op) {
 	case MLX5_UMR_IOC_BATCH_CONFIGURE:
@@ -127,7 +129,10 @@ static int umr_batch_gather(struct umr_batch *b, u32 i)
 		if (u->access || u->layout || u->num_entries ||
 		    u->repeat_count || u->entries)
 			return -EINVAL;
-		return umr_mreq_invalidate(b->ctx, u->handle, r);
+		ret = umr_mreq_invalidate(b->ctx, u->handle, r);
+		if (!ret && (u->flags & MLX5_UMR_IOC_NEW_KEY))
+			r->wr.flags = MLX5_UMR_WR_NEW_KEY;
+		return ret;
 	default:
 		return -EINVAL;
 	}
@@ -373,6 +378,8 @@ static int umr_batch_finish(struct umr_batch *b)
 	for (i = 0; i < cmd->num_reqs; i++) {
 		u = &b->ureq[i];
 		r = &b->req[i];
+		/* claimed until unclaimed: nothing else changes its key */
+		u->out_key = READ_ONCE(r->wr.mkey->key);
 		umr_mreq_unclaim(r, i < b->nposted ? r->wr.status : 1);
 		u->out_status = r->wr.status;
 		if (!r->wr.status && r->wr.op == MLX5_UMR_OP_CONFIGURE)

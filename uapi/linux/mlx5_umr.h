@@ -381,7 +381,7 @@ enum mlx5_umr_ioc_batch_op {
  * @op: enum mlx5_umr_ioc_batch_op
  * @handle: an indirect mkey of this file, named by no other request of
  *	the batch
- * @flags: must be 0
+ * @flags: MLX5_UMR_IOC_NEW_KEY (either op), as for the lone ioctls
  * @access: CONFIGURE: as struct mlx5_umr_ioc_configure; INVALIDATE: 0
  * @layout: likewise
  * @num_entries: likewise
@@ -392,8 +392,10 @@ enum mlx5_umr_ioc_batch_op {
  * @out_status: 0 when the HCA applied the request, else a negative errno:
  *	-EIO (the HCA failed it), -ETIMEDOUT, -ECANCELED, or the error that
  *	kept it from being posted (-EIO, -ENODEV, -EINTR: a signal while the
- *	batch waited for a work request slot)
- * @__reserved2: must be 0
+ *	batch waited for room in the files' share of the queue)
+ * @out_key: the mkey's key after the request: a new one when it was
+ *	applied with MLX5_UMR_IOC_NEW_KEY (hand it out only then); ignored on
+ *	input
  *
  * The fields of a CONFIGURE mean and are checked as those of struct
  * mlx5_umr_ioc_configure, with the same errors.
@@ -410,7 +412,7 @@ struct mlx5_umr_ioc_batch_req {
 	__aligned_u64 entries;
 	__aligned_u64 out_length;
 	__s32 out_status;
-	__u32 __reserved2;
+	__u32 out_key;
 };
 
 /**
