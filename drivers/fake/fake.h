@@ -150,6 +150,8 @@ struct mlx5_umr_fake {
 	struct xarray qps;
 	struct xarray mkeys;
 	struct xarray psvs;
+	/* DEKs (struct fake_dek, fake_crypto.c): their keys live only there */
+	struct xarray deks;
 
 	/*
 	 * Buffers from alloc_dma_buf not yet freed (struct fake_dma_buf),
@@ -244,6 +246,7 @@ enum fake_xerr {
 	FAKE_X_DEPTH,
 	FAKE_X_RB,
 	FAKE_X_FAULT,
+	FAKE_X_NOMEM,	/* the crypto engine's bounce buffer */
 };
 
 /* fake_access(): the accessor is the outer mkey's PD (no QP named). */
@@ -252,6 +255,18 @@ int fake_access(struct mlx5_umr_fake *fd, u32 key, u64 va, void *buf,
 		size_t len, bool write, bool remote, u32 pdn);
 int fake_test_xfer(struct mlx5_umr_hca *hca, u32 key, u64 offset, void *buf,
 		   size_t len, bool write, bool remote);
+int fake_access_crypto(struct mlx5_umr_fake *fd, u32 key, u64 va, void *buf,
+		       size_t len, bool write, bool remote, u32 pdn,
+		       bool crypto);
+
+/* fake_crypto.c */
+int fake_gobj_cmd(struct mlx5_umr_fake *fd, u16 opcode, const void *in,
+		  int inlen, void *out, int outlen);
+unsigned int fake_crypto_reset(struct mlx5_umr_fake *fd);
+bool fake_mkey_crypto(const struct fake_mkey *mk);
+int fake_crypto_xfer(struct mlx5_umr_fake *fd, struct fake_mkey *mk, u32 key,
+		     u64 offset, u8 *buf, size_t len, bool write, bool remote,
+		     u32 pdn);
 
 /* fake_debugfs.c */
 void fake_debugfs_init(void);

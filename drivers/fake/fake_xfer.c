@@ -24,6 +24,7 @@ struct fake_walk {
 	u8 *buf;	/* NULL: check only */
 	bool write;
 	bool remote;
+	bool crypto;	/* the crypto engine reaches the outer key's memory */
 	u32 pdn;	/* the accessor's, or FAKE_PD_OUTER until the outer key */
 };
 
@@ -203,6 +204,9 @@ static int fake_walk_key(struct fake_walk *w, u32 key, u64 va, u64 len,
 	mkc = mk->mkc;
 	if (MLX5_GET(mkc, mkc, free))
 		return FAKE_X_FREE;
+	/* a crypto mkey moves data only through fake_crypto_xfer() */
+	if (fake_mkey_crypto(mk) && !(outer && w->crypto))
+		return FAKE_X_MODE;
 	if (outer && w->remote)
 		ok = w->write ? MLX5_GET(mkc, mkc, rw) : MLX5_GET(mkc, mkc, rr);
 	else
@@ -259,8 +263,32 @@ static int fake_walk_key(struct fake_walk *w, u32 key, u64 va, u64 len,
 int fake_access(struct mlx5_umr_fake *fd, u32 key, u64 va, void *buf,
 		size_t len, bool write, bool remote, u32 pdn)
 {
+	return fake_access_crypto(fd, key, va, buf, len, write, remote, pdn,
+				  false);
+}
+
+/**
+ * fake_access_crypto() - fake_access(), of a crypto mkey's memory too
+ * @fd: the fake
+ * @key: outer key
+ * @va: address in the key's address space (start_addr based)
+ * @buf: data, or NULL to only check the access
+ * @len: bytes
+ * @write: write @buf to the memory (else read into @buf)
+ * @remote: the outer key is used as an rkey
+ * @pdn: as fake_access()
+ * @crypto: the outer key may be a crypto mkey (its raw memory is moved)
+ *
+ * Context: fd->lock held.
+ * Return: as fake_access().
+ */
+int fake_access_crypto(struct mlx5_umr_fake *fd, u32 key, u64 va, void *buf,
+		       size_t len, bool write, bool remote, u32 pdn,
+		       bool crypto)
+{
 	struct fake_walk w = {
 		.fd = fd, .write = write, .remote = remote, .pdn = pdn,
+		.crypto = crypto,
 	};
 	int err;
 
@@ -292,12 +320,19 @@ static int fake_xfer_pd(struct mlx5_umr_fake *fd, u32 pdn, u32 key,
 		return -EIO;
 	}
 	mk = fake_mkey_lookup(fd, key);
-	if (mk)
-		va += MLX5_GET64(mkc, mk->mkc, start_addr);
-	err = fake_access(fd, key, va, buf, len, write, remote, pdn);
+	if (mk && fake_mkey_crypto(mk) && !MLX5_GET(mkc, mk->mkc, free)) {
+		err = fake_crypto_xfer(fd, mk, key, offset, buf, len, write,
+				       remote, pdn);
+	} else {
+		if (mk)
+			va += MLX5_GET64(mkc, mk->mkc, start_addr);
+		err = fake_access(fd, key, va, buf, len, write, remote, pdn);
+	}
 	spin_unlock_irqrestore(&fd->lock, flags);
 	if (!err)
 		return 0;
+	if (err == FAKE_X_NOMEM)
+		return -ENOMEM;
 	return remote ? MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR :
 			MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
 }
