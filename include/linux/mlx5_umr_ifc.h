@@ -13,6 +13,7 @@
 #define _LINUX_MLX5_UMR_IFC_H
 
 #include <linux/bits.h>
+#include <linux/build_bug.h>
 #include <linux/mlx5/device.h>
 #include <linux/mlx5/mlx5_ifc.h>
 
@@ -78,6 +79,14 @@ struct mlx5_ifc_mlx5_umr_dek_bits {
 	u8         reserved_at_600[0x200];
 };
 
+/* where both kernels name a field of the object, the offsets agree */
+static_assert(__mlx5_bit_off(mlx5_umr_dek, key_size) ==
+	      __mlx5_bit_off(encryption_key_obj, key_size));
+static_assert(__mlx5_bit_off(mlx5_umr_dek, pd) ==
+	      __mlx5_bit_off(encryption_key_obj, pd));
+static_assert(__mlx5_bit_off(mlx5_umr_dek, key) ==
+	      __mlx5_bit_off(encryption_key_obj, key));
+
 struct mlx5_ifc_mlx5_umr_create_dek_in_bits {
 	struct mlx5_ifc_general_obj_in_cmd_hdr_bits hdr;
 	struct mlx5_ifc_mlx5_umr_dek_bits dek;
@@ -91,6 +100,8 @@ struct mlx5_ifc_mlx5_umr_mkc_crypto_bits {
 };
 
 #define MLX5_UMR_MKC_CRYPTO_ENABLED	0x1
+static_assert(sizeof(struct mlx5_ifc_mlx5_umr_mkc_crypto_bits) ==
+	      sizeof(struct mlx5_ifc_mkc_bits));
 
 /* The crypto BSF: 64 bytes, after the signature BSF when both are set. */
 struct mlx5_umr_crypto_bsf {
