@@ -15,6 +15,8 @@
 #include <linux/mlx5_umr.h>
 #include <linux/mlx5_umr_ifc.h>
 
+#include "xlt.h"
+
 /* A crypto BSF is 64 bytes; after a signature BSF when both are set. */
 #define MLX5_UMR_CRYPTO_BSF_BYTES	sizeof(struct mlx5_umr_crypto_bsf)
 static_assert(sizeof(struct mlx5_umr_crypto_bsf) == 64);
@@ -60,16 +62,15 @@ mlx5_umr_crypto_rule_du(const struct mlx5_umr_crypto_attr *attr)
 }
 
 /*
- * Rule C6: a DEK of the mkey's device and PD. The HCA would fail the data
- * access; a foreign DEK is refused before anything is posted.
+ * Rule C6: a DEK of the mkey's device. (Its PD must be the mkey's too;
+ * the service does not track an mkey's PD across MLX5_UMR_WR_SET_PD, so
+ * that is left to the HCA, which fails the access.)
  */
 static inline int
 mlx5_umr_crypto_rule_dek(const struct mlx5_umr_crypto_attr *attr,
-			 const struct mlx5_umr_dev *dev, u32 pdn)
+			 const struct mlx5_umr_dev *dev)
 {
-	if (!attr->dek || attr->dek->dev != dev || attr->dek->pdn != pdn)
-		return -EINVAL;
-	return 0;
+	return attr->dek && attr->dek->dev == dev ? 0 : -EINVAL;
 }
 
 /**
@@ -77,14 +78,12 @@ mlx5_umr_crypto_rule_dek(const struct mlx5_umr_crypto_attr *attr,
  * @caps: the device's caps
  * @attr: the attributes
  * @dev: the mkey's device
- * @pdn: the mkey's PD
  *
  * Return: 0 or the first broken rule's errno.
  */
 static inline int mlx5_umr_crypto_rules(const struct mlx5_umr_caps *caps,
 					const struct mlx5_umr_crypto_attr *attr,
-					const struct mlx5_umr_dev *dev,
-					u32 pdn)
+					const struct mlx5_umr_dev *dev)
 {
 	int err;
 
@@ -103,7 +102,87 @@ static inline int mlx5_umr_crypto_rules(const struct mlx5_umr_caps *caps,
 	err = mlx5_umr_crypto_rule_du(attr);
 	if (err)
 		return err;
-	return mlx5_umr_crypto_rule_dek(attr, dev, pdn);
+	return mlx5_umr_crypto_rule_dek(attr, dev);
+}
+
+/* BSF bytes a request carries after its translation. */
+static inline unsigned int
+mlx5_umr_crypto_bsf_bytes(const struct mlx5_umr_wr *wr)
+{
+	return wr->flags & MLX5_UMR_WR_SET_CRYPTO ?
+	       MLX5_UMR_CRYPTO_BSF_BYTES : 0;
+}
+
+/*
+ * Rule C7: crypto attributes only on a CONFIGURE of a crypto mkey
+ * (rdma-core: the setter on an mkey without MLX5DV_MKEY_INIT_ATTR_FLAGS_CRYPTO
+ * is EINVAL).
+ */
+static inline int mlx5_umr_crypto_rule_mkey(const struct mlx5_umr_wr *wr)
+{
+	if ((wr->flags & MLX5_UMR_WR_SET_CRYPTO) &&
+	    (wr->op != MLX5_UMR_OP_CONFIGURE ||
+	     !(wr->mkey->flags & MLX5_UMR_MKEY_CRYPTO)))
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * Rule C8: every CONFIGURE of a crypto mkey carries its attributes, as
+ * rdma-core writes the crypto BSF in every configure once it was set
+ * (crypto_umr_wqe_finalize()): the WQE never relies on a BSF the HCA kept.
+ */
+static inline int mlx5_umr_crypto_rule_every(const struct mlx5_umr_wr *wr)
+{
+	if (wr->op == MLX5_UMR_OP_CONFIGURE &&
+	    (wr->mkey->flags & MLX5_UMR_MKEY_CRYPTO) &&
+	    !(wr->flags & MLX5_UMR_WR_SET_CRYPTO))
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * Rule C9: the BSF goes inline after the translation, and both must fit
+ * one WQE (rdma-core: cur_data_size + bsf_size > max_data_size, ENOMEM).
+ */
+static inline int mlx5_umr_crypto_rule_room(const struct mlx5_umr_caps *caps,
+					    const struct mlx5_umr_wr *wr)
+{
+	u32 padded = ALIGN(mlx5_umr_xlt_bytes(wr), MLX5_UMR_FLEX_ALIGNMENT);
+
+	return padded + MLX5_UMR_CRYPTO_BSF_BYTES > mlx5_umr_inline_max(caps) ?
+	       -ENOMEM : 0;
+}
+
+/**
+ * mlx5_umr_crypto_check() - the crypto rules of one request, C7 to C9
+ * and C1 to C6
+ * @caps: the device's caps
+ * @wr: the request (its mkey checked to exist)
+ *
+ * Return: 0 or the first broken rule's errno.
+ */
+static __always_inline int
+mlx5_umr_crypto_check(const struct mlx5_umr_caps *caps,
+		      const struct mlx5_umr_wr *wr)
+{
+	int err;
+
+	if (likely(!(wr->flags & MLX5_UMR_WR_SET_CRYPTO) &&
+		   !(wr->mkey->flags & MLX5_UMR_MKEY_CRYPTO)))
+		return 0;
+	err = mlx5_umr_crypto_rule_mkey(wr);
+	if (err)
+		return err;
+	err = mlx5_umr_crypto_rule_every(wr);
+	if (err)
+		return err;
+	if (!(wr->flags & MLX5_UMR_WR_SET_CRYPTO))
+		return 0;
+	err = mlx5_umr_crypto_rules(caps, wr->crypto, wr->mkey->dev);
+	if (err)
+		return err;
+	return mlx5_umr_crypto_rule_room(caps, wr);
 }
 
 #endif /* MLX5_UMR_CRYPTO_H */

@@ -13,6 +13,7 @@
 #include <linux/module.h>
 #include <linux/mlx5_umr_ifc.h>
 #include <linux/mlx5_umr_testing.h>
+#include <linux/mlx5_umr_compat.h>
 
 #include "umr_kunit.h"
 #include "crypto.h"
@@ -212,29 +213,26 @@ static void crypto_rules(struct kunit *test)
 		.dek = &dek,
 	}, a;
 
-	KUNIT_EXPECT_EQ(test, mlx5_umr_crypto_rules(&caps, &ok, dev, 7), 0);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_crypto_rules(&caps, &ok, dev), 0);
 	caps.crypto = false;
-	KUNIT_EXPECT_EQ(test, mlx5_umr_crypto_rules(&caps, &ok, dev, 7),
+	KUNIT_EXPECT_EQ(test, mlx5_umr_crypto_rules(&caps, &ok, dev),
 			-EOPNOTSUPP);
 	caps.crypto = true;
-	KUNIT_EXPECT_EQ(test, mlx5_umr_crypto_rules(&caps, NULL, dev, 7),
-			-EINVAL);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_crypto_rules(&caps, NULL, dev), -EINVAL);
 	a = ok;
 	a.crypto_standard = 1;
-	KUNIT_EXPECT_EQ(test, mlx5_umr_crypto_rules(&caps, &a, dev, 7), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_crypto_rules(&caps, &a, dev), -EINVAL);
 	a = ok;
 	a.signature_crypto_order = 2;
-	KUNIT_EXPECT_EQ(test, mlx5_umr_crypto_rules(&caps, &a, dev, 7), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_crypto_rules(&caps, &a, dev), -EINVAL);
 	a = ok;
 	a.data_unit_size = MLX5_UMR_BLOCK_SIZE_4160 + 1;
-	KUNIT_EXPECT_EQ(test, mlx5_umr_crypto_rules(&caps, &a, dev, 7), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_crypto_rules(&caps, &a, dev), -EINVAL);
 	a = ok;
 	a.dek = NULL;
-	KUNIT_EXPECT_EQ(test, mlx5_umr_crypto_rules(&caps, &a, dev, 7), -EINVAL);
-	/* a DEK of another device, of another PD */
-	KUNIT_EXPECT_EQ(test, mlx5_umr_crypto_rules(&caps, &ok, other, 7),
-			-EINVAL);
-	KUNIT_EXPECT_EQ(test, mlx5_umr_crypto_rules(&caps, &ok, dev, 8),
+	KUNIT_EXPECT_EQ(test, mlx5_umr_crypto_rules(&caps, &a, dev), -EINVAL);
+	/* a DEK of another device */
+	KUNIT_EXPECT_EQ(test, mlx5_umr_crypto_rules(&caps, &ok, other),
 			-EINVAL);
 }
 
@@ -375,6 +373,123 @@ static void crypto_service_vector4(struct kunit *test)
 	ft_teardown(ft);
 }
 
+/*
+ * Through the whole service: a crypto mkey, a configure with a list and
+ * crypto attributes, the BSF the HCA received, vector 4 on the data path;
+ * then the request-level refusals (rules C7 to C9, C5).
+ */
+static void crypto_service_configure(struct kunit *test)
+{
+	struct mlx5_umr_fake *fake = umr_kunit_fake_registered(test,
+							MLX5_UMR_FAKE_F_SYNC);
+	struct mlx5_umr_dev *dev = umr_kunit_fake_umr(fake);
+	const struct mlx5_umr_caps *caps = mlx5_umr_dev_caps(dev);
+	struct mlx5_umr_dek_attr attr = {
+		.key_size = MLX5_UMR_CRYPTO_KEY_SIZE_128,
+		.pdn = caps->pdn,
+	};
+	struct mlx5_umr_crypto_attr ca = {
+		.crypto_standard = MLX5_UMR_CRYPTO_STANDARD_AES_XTS,
+		.signature_crypto_order =
+			MLX5_UMR_SIG_CRYPTO_ORDER_SIGNATURE_AFTER_CRYPTO_ON_TX,
+		.data_unit_size = MLX5_UMR_BLOCK_SIZE_512,
+	};
+	struct mlx5_umr_sge *sge = kunit_kcalloc(test, 52, sizeof(*sge),
+						 GFP_KERNEL);
+	u8 *pt = kunit_kzalloc(test, 512, GFP_KERNEL);
+	struct mlx5_umr_mkey *mk, *plain, *plain2;
+	struct mlx5_umr_wr wr = {};
+	struct mlx5_umr_dek *dek;
+	struct sg_table sgt;
+	struct page *page;
+	u8 bsf[64];
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, sge);
+	KUNIT_ASSERT_NOT_NULL(test, pt);
+	memcpy(attr.key, xts_v4_key, sizeof(xts_v4_key));
+	dek = mlx5_umr_dek_create(dev, &attr);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(dek));
+	ca.dek = dek;
+	page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	KUNIT_ASSERT_EQ(test, sg_alloc_table(&sgt, 1, GFP_KERNEL), 0);
+	sg_set_page(sgt.sgl, page, PAGE_SIZE, 0);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_dma_map_sg(dev, &sgt,
+						  DMA_BIDIRECTIONAL), 0);
+	mk = mlx5_umr_alloc_mkey(dev, 52, MLX5_UMR_MKEY_CRYPTO);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mk));
+	plain = mlx5_umr_alloc_mkey(dev, 4, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(plain));
+
+	sge[0] = (struct mlx5_umr_sge) {
+		.addr = sg_dma_address(sgt.sgl), .length = 512,
+		.key = caps->dma_lkey,
+	};
+	wr.mkey = mk;
+	wr.op = MLX5_UMR_OP_CONFIGURE;
+	wr.flags = MLX5_UMR_WR_SET_ACCESS | MLX5_UMR_WR_SET_CRYPTO;
+	wr.access = MLX5_UMR_ACCESS_REMOTE_READ | MLX5_UMR_ACCESS_REMOTE_WRITE |
+		    MLX5_UMR_ACCESS_LOCAL_WRITE;
+	wr.layout = MLX5_UMR_LAYOUT_LIST;
+	wr.list.sge = sge;
+	wr.list.num_sge = 1;
+	wr.crypto = &ca;
+	KUNIT_ASSERT_EQ(test, mlx5_umr_exec(dev, &wr, 0), 0);
+	/* the BSF: rdma-core's bytes for encrypt_on_tx false, AFTER, 512 */
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_query_bsf(fake, mk->key, bsf,
+						      sizeof(bsf)), 4);
+	KUNIT_EXPECT_EQ(test, bsf[0], 0x81);
+	KUNIT_EXPECT_EQ(test, bsf[1], MLX5_UMR_ENC_ORDER_ENCRYPTED_MEMORY_SIGNATURE);
+	KUNIT_EXPECT_EQ(test, bsf[8], MLX5_UMR_BS_SELECTOR_512);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(bsf + 32), dek->id);
+	KUNIT_EXPECT_TRUE(test, !memchr_inv(bsf + 16, 0, 16));
+
+	/* memory holds ciphertext: vector 4 */
+	for (i = 0; i < 512; i++)
+		pt[i] = i & 0xff;
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_xfer(fake, mk->key, 0, pt, 512,
+						 true, true), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(page_address(page), xts_v4_ctext, 512),
+			0);
+	memset(pt, 0, 512);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_xfer(fake, mk->key, 0, pt, 512,
+						 false, true), 0);
+	for (i = 0; i < 512; i++)
+		KUNIT_ASSERT_EQ(test, pt[i], i & 0xff);
+
+	/* C8: a configure of a crypto mkey without its attributes */
+	wr.flags = MLX5_UMR_WR_SET_ACCESS;
+	KUNIT_EXPECT_EQ(test, mlx5_umr_validate(dev, &wr), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_exec(dev, &wr, 0), -EINVAL);
+	/* C5: an unknown data unit size */
+	wr.flags = MLX5_UMR_WR_SET_CRYPTO;
+	ca.data_unit_size = MLX5_UMR_BLOCK_SIZE_4160 + 1;
+	KUNIT_EXPECT_EQ(test, mlx5_umr_validate(dev, &wr), -EINVAL);
+	ca.data_unit_size = MLX5_UMR_BLOCK_SIZE_512;
+	/* C9: 49 KLMs and the BSF do not fit one WQE */
+	for (i = 1; i < 49; i++)
+		sge[i] = sge[0];
+	wr.list.num_sge = 49;
+	KUNIT_EXPECT_EQ(test, mlx5_umr_validate(dev, &wr), -ENOMEM);
+	wr.list.num_sge = 48;
+	KUNIT_EXPECT_EQ(test, mlx5_umr_validate(dev, &wr), 0);
+	wr.list.num_sge = 1;
+	/* C7: crypto attributes on an mkey allocated without crypto */
+	wr.mkey = plain;
+	KUNIT_EXPECT_EQ(test, mlx5_umr_validate(dev, &wr), -EINVAL);
+	/* a direct mkey is never a crypto one */
+	plain2 = mlx5_umr_alloc_mtt_mkey(dev, 1, MLX5_UMR_MKEY_CRYPTO);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(plain2), -EINVAL);
+
+	KUNIT_EXPECT_EQ(test, mlx5_umr_free_mkey(plain), 0);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_free_mkey(mk), 0);
+	mlx5_umr_dma_unmap_sg(dev, &sgt, DMA_BIDIRECTIONAL);
+	sg_free_table(&sgt);
+	__free_page(page);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_dek_destroy(dek), 0);
+}
+
 static struct kunit_case crypto_cases[] = {
 	KUNIT_CASE(crypto_bsf_bytes),
 	KUNIT_CASE(crypto_bsf_order),
@@ -382,6 +497,7 @@ static struct kunit_case crypto_cases[] = {
 	KUNIT_CASE(crypto_rules),
 	KUNIT_CASE(crypto_dek_service),
 	KUNIT_CASE(crypto_service_vector4),
+	KUNIT_CASE(crypto_service_configure),
 	{}
 };
 

@@ -19,6 +19,7 @@
 #include "wqe.h"
 #include "xlt.h"
 #include "entry_rules.h"
+#include "crypto.h"
 
 /* The three segments every UMR WQE starts with (cf. umr.h mlx5r_umr_wqe). */
 struct mlx5_umr_wqe_hdr {
@@ -287,16 +288,17 @@ int mlx5_umr_wqe_encode(const struct mlx5_umr_wqe_ctx *ctx,
 	struct mlx5_umr_wqe_hdr *w = buf;
 	u32 bytes = mlx5_umr_xlt_bytes(wr), padded;
 	struct umr_hdr_fields f = {};
-	unsigned int need, ds;
+	unsigned int need, ds, bsf = mlx5_umr_crypto_bsf_bytes(wr);
 	u16 octo;
 	bool inl;
 	void *t;
 	int err;
 
 	padded = ALIGN(bytes, MLX5_UMR_FLEX_ALIGNMENT);
-	inl = padded <= mlx5_umr_inline_max(caps);
+	/* a BSF goes inline after the translation (rule C9) */
+	inl = padded <= mlx5_umr_inline_max(caps) || bsf;
 	if (inl) {
-		need = MLX5_UMR_WQE_HDR_SIZE + padded;
+		need = MLX5_UMR_WQE_HDR_SIZE + padded + bsf;
 		ds = need / MLX5_SEND_WQE_DS;
 		t = w + 1;
 	} else {
@@ -313,6 +315,16 @@ int mlx5_umr_wqe_encode(const struct mlx5_umr_wqe_ctx *ctx,
 	err = umr_encode_op(&f, t, ctx, wr, bytes);
 	if (err)
 		return err;
+	/*
+	 * The crypto BSF after the translation, BSF_EN in mask and mkc:
+	 * rdma-core crypto_umr_wqe_finalize() and umr_enable_bsf(). (With a
+	 * signature its BSF comes first and the crypto BSF after it.)
+	 */
+	if (unlikely(bsf)) {
+		mlx5_umr_crypto_fill_bsf(t + padded, wr->crypto);
+		f.mask |= MLX5_MKEY_MASK_BSF_EN;
+		f.flags_pd |= MLX5_MKEY_BSF_EN;
+	}
 
 	/* a fresh key byte: mlx5_umr_post() put it in the mkey's key */
 	if (unlikely(wr->flags & MLX5_UMR_WR_NEW_KEY))
@@ -339,6 +351,7 @@ int mlx5_umr_wqe_encode(const struct mlx5_umr_wqe_ctx *ctx,
 	w->umr = (struct mlx5_wqe_umr_ctrl_seg) {
 		.flags = f.umr_flags,
 		.xlt_octowords = cpu_to_be16(octo),
+		.bsf_octowords = cpu_to_be16(bsf / MLX5_SEND_WQE_DS),
 		.mkey_mask = cpu_to_be64(f.mask),
 	};
 	w->mkey = (struct mlx5_mkey_seg) {

@@ -96,6 +96,11 @@ const struct mlx5_umr_caps *mlx5_umr_dev_caps(const struct mlx5_umr_dev *dev);
 
 /* Flags of mlx5_umr_alloc_mkey(). */
 #define MLX5_UMR_MKEY_REMOTE_INVALIDATE	BIT(0)
+/*
+ * A crypto mkey (caps->crypto): every CONFIGURE of it carries
+ * MLX5_UMR_WR_SET_CRYPTO (Documentation/crypto.rst).
+ */
+#define MLX5_UMR_MKEY_CRYPTO		BIT(2)
 
 /**
  * struct mlx5_umr_mkey - an mkey the service can reconfigure
@@ -170,6 +175,7 @@ enum mlx5_umr_layout {
 #define MLX5_UMR_WR_SET_ACCESS	BIT(0)	/* apply @access */
 #define MLX5_UMR_WR_SET_PD	BIT(1)	/* apply @pdn */
 #define MLX5_UMR_WR_NEW_KEY	BIT(2)	/* install a fresh key byte: @new_key */
+#define MLX5_UMR_WR_SET_CRYPTO	BIT(10)	/* crypto attributes: @crypto */
 
 /**
  * struct mlx5_umr_wr - one UMR work request (one WQE)
@@ -211,6 +217,9 @@ enum mlx5_umr_layout {
  *	refused from then on (ib_update_fast_reg_key() as NVMe-oF and iSER
  *	use it on every registration)
  * @prev_key: private to the service: @mkey->key before the request
+ * @crypto: with MLX5_UMR_WR_SET_CRYPTO (a CONFIGURE of an mkey allocated
+ *	with MLX5_UMR_MKEY_CRYPTO): the crypto attributes, read when the
+ *	request is posted
  */
 struct mlx5_umr_wr {
 	struct mlx5_umr_mkey *mkey;
@@ -251,6 +260,7 @@ struct mlx5_umr_wr {
 	bool holds_xlt;
 	u32 new_key;
 	u32 prev_key;
+	const struct mlx5_umr_crypto_attr *crypto;
 };
 
 int mlx5_umr_validate(struct mlx5_umr_dev *dev, const struct mlx5_umr_wr *wr);
