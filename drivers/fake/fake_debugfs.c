@@ -105,13 +105,13 @@ static int fake_qps_show(struct seq_file *s, void *unused)
 	struct fake_qp *qp;
 	unsigned long i, flags;
 
-	seq_puts(s, "qpn state log_sq ci last_pi cqn wqes idx_mismatch rlky\n");
+	seq_puts(s, "qpn state log_sq ci last_pi cqn wqes idx_mismatch rlky pd\n");
 	spin_lock_irqsave(&fd->lock, flags);
 	xa_for_each(&fd->qps, i, qp)
-		seq_printf(s, "0x%x %s %u %u %u 0x%x %llu %llu %u\n", qp->qpn,
-			   mlx5_qp_state_str(qp->state), qp->log_sq, qp->ci,
-			   qp->last_pi, qp->scq->cqn, qp->nr_wqes,
-			   qp->nr_idx_mismatch, qp->rlky);
+		seq_printf(s, "0x%x %s %u %u %u 0x%x %llu %llu %u %u\n",
+			   qp->qpn, mlx5_qp_state_str(qp->state), qp->log_sq,
+			   qp->ci, qp->last_pi, qp->scq->cqn, qp->nr_wqes,
+			   qp->nr_idx_mismatch, qp->rlky, qp->pdn);
 	spin_unlock_irqrestore(&fd->lock, flags);
 	return 0;
 }
