@@ -184,7 +184,7 @@ ok $rc "set-pd: a session in the caller's PD"
 ! set-pd 0
 ! set-pd 16777216
 reg r --length 4096
-! set-pd 1
+! set-pd 4000
 CMDS
 [ $? = 0 ] && [ "$(grep -c 'rejected as expected: EINVAL' "$T/out")" = 2 ] &&
 	grep -q 'rejected as expected: EBUSY' "$T/out"
