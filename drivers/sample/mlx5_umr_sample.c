@@ -10,8 +10,9 @@
  * pooled mkey at it through a device-address key of the mkey's PD
  * (MLX5_UMR_LAYOUT_SGT: the PD's DMA key, the ib_pd's local_dma_lkey, or
  * caps->dma_lkey in the service's PD) with the access the transfer needs
- * and a new key byte, and hands out the fresh rkey. When the I/O completes it posts the invalidation asynchronously
- * (as a ULP does from its completion handler), then unmaps and returns
+ * and a new key byte, and hands out the fresh rkey. When the I/O
+ * completes it posts the invalidation asynchronously (as a ULP does from
+ * its completion handler), then unmaps and returns
  * the mkey to the pool from a work item. A configure or invalidate that
  * may or may not have run (-EIO, -ETIMEDOUT) is never taken as "not
  * registered": the pages are unmapped only once the mkey is known dead

@@ -370,6 +370,7 @@ static struct kunit_suite pt_suite = {
 	.exit = pt_exit,
 	.test_cases = pt_cases,
 };
+
 kunit_test_suite(pt_suite);
 
 MODULE_DESCRIPTION("mlx5-umr: KUnit tests of consumers' protection domains");
