@@ -245,6 +245,29 @@ TEST_F(pd, refusals)
 	EXPECT_FAKE_UNCHANGED();
 }
 
+/* Sizes: a non-zero unknown tail is E2BIG, a zero one is accepted. */
+TEST_F(pd, sizes)
+{
+	struct {
+		struct mlx5_umr_ioc_set_pd cmd;
+		__u64 tail;
+	} big;
+	__u32 mk, mkey;
+
+	memset(&big, 0, sizeof(big));
+	big.cmd.size = sizeof(big);
+	big.cmd.pdn = self->pd;
+	big.tail = 1;
+	EXPECT_EQ(-E2BIG, umr_ioctl(self->fd, MLX5_UMR_IOCTL_SET_PD, &big));
+	EXPECT_FAKE_UNCHANGED();
+	big.tail = 0;
+	ASSERT_EQ(0, umr_ioctl(self->fd, MLX5_UMR_IOCTL_SET_PD, &big));
+	EXPECT_EQ(0, big.tail);
+	ASSERT_EQ(0, umr_alloc(self->fd, 1, &mk, &mkey));
+	EXPECT_EQ(self->pd, mkey_pd(self->path, mkey));
+	EXPECT_EQ(0, umr_destroy(self->fd, mk));
+}
+
 /* The service's PD (that of its REG_UMR QP, from the fake's "qps"). */
 TEST_F(pd, service_pd_refused)
 {
