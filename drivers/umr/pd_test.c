@@ -278,6 +278,69 @@ static void pt_sgt_move(struct kunit *test)
 }
 
 /*
+ * The mkey's DMA key follows its PD: after a move the next SGT layout
+ * without a key names the new PD's (not the one it was allocated in), a
+ * move back to the service's PD names the service's again, and after a
+ * move the HCA failed (it may or may not have applied it) no key is
+ * known: the next SGT layout without one is refused before posting.
+ */
+static void pt_sgt_follows_move(struct kunit *test)
+{
+	struct pt_ctx *c = test->priv;
+	u32 svc = c->dev->caps.pdn, klm_key;
+	struct mlx5_umr_fake_counters before, after;
+	struct mlx5_umr_mkey *mk;
+	struct mlx5_umr_wr wr;
+	struct mlx5_umr_pd *pd;
+
+	pd = mlx5_umr_pd_get_ib(c->dev, c->ibpd);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(pd));
+	mk = mlx5_umr_alloc_mkey(c->dev, 4, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mk));
+	pt_sgt_wr(&wr, c, mk);
+	wr.flags |= MLX5_UMR_WR_SET_PD;
+	wr.pdn = pd->pdn;
+	wr.sgt.lkey = pd->dma_lkey;
+	KUNIT_ASSERT_EQ(test, mlx5_umr_exec(c->dev, &wr, 0), 0);
+	KUNIT_EXPECT_EQ(test, mk->dma_lkey, pd->dma_lkey);
+
+	pt_sgt_wr(&wr, c, mk);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_exec(c->dev, &wr, 0), 0);
+	KUNIT_EXPECT_EQ(test, pt_mkey_pd(test, c, mk->key, &klm_key), pd->pdn);
+	KUNIT_EXPECT_EQ(test, klm_key, pd->dma_lkey);
+	KUNIT_EXPECT_EQ(test, pt_read(test, c, pd->pdn, mk->key, 64), 0);
+
+	pt_sgt_wr(&wr, c, mk);
+	wr.flags |= MLX5_UMR_WR_SET_PD;
+	wr.pdn = svc;
+	wr.sgt.lkey = c->dev->caps.dma_lkey;
+	KUNIT_ASSERT_EQ(test, mlx5_umr_exec(c->dev, &wr, 0), 0);
+	pt_sgt_wr(&wr, c, mk);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_exec(c->dev, &wr, 0), 0);
+	KUNIT_EXPECT_EQ(test, pt_mkey_pd(test, c, mk->key, &klm_key), svc);
+	KUNIT_EXPECT_EQ(test, klm_key, c->dev->caps.dma_lkey);
+	KUNIT_EXPECT_EQ(test, pt_read(test, c, svc, mk->key, 64), 0);
+
+	/* a failed move: the PD, and so its DMA key, is unknown */
+	pt_sgt_wr(&wr, c, mk);
+	wr.flags |= MLX5_UMR_WR_SET_PD;
+	wr.pdn = pd->pdn;
+	wr.sgt.lkey = pd->dma_lkey;
+	mlx5_umr_fake_inject_wqe_error(c->fake, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
+				       0);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_exec(c->dev, &wr, 0), -EIO);
+	KUNIT_EXPECT_EQ(test, mk->dma_lkey, 0U);
+	mlx5_umr_fake_get_counters(c->fake, &before);
+	pt_sgt_wr(&wr, c, mk);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_exec(c->dev, &wr, 0), -EINVAL);
+	mlx5_umr_fake_get_counters(c->fake, &after);
+	KUNIT_EXPECT_EQ(test, after.wqes, before.wqes);
+
+	KUNIT_EXPECT_EQ(test, mlx5_umr_free_mkey(mk), 0);
+	mlx5_umr_pd_put(pd);
+}
+
+/*
  * A PD whose local_dma_lkey the HCA does not confirm as a PA mkey of that
  * PD has no DMA key: SGT layouts in it need one given (rule 37).
  */
@@ -359,6 +422,7 @@ static struct kunit_case pt_cases[] = {
 	KUNIT_CASE(pt_refused),
 	KUNIT_CASE(pt_sgt_in_pd),
 	KUNIT_CASE(pt_sgt_move),
+	KUNIT_CASE(pt_sgt_follows_move),
 	KUNIT_CASE(pt_no_dma_key),
 	KUNIT_CASE(pt_leaked_mkey_keeps_pd),
 	{}

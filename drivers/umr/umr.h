@@ -302,6 +302,7 @@ void mlx5_umr_poll_work(struct work_struct *work);
 void mlx5_umr_sq_retire_all(struct mlx5_umr_sq *sq, int status,
 			    struct list_head *done);
 void mlx5_umr_sq_finish(struct mlx5_umr_dev *dev, struct list_head *done);
+void mlx5_umr_pd_move_failed(struct mlx5_umr_wr *wr);
 void mlx5_umr_sq_set_err(struct mlx5_umr_dev *dev, bool timeout);
 
 /* sq_recover.c: errors, recovery, watchdog, teardown */

@@ -99,9 +99,12 @@ const struct mlx5_umr_caps *mlx5_umr_dev_caps(const struct mlx5_umr_dev *dev);
  * @max_entries: translation entries the mkey was sized for
  * @flags: MLX5_UMR_MKEY_* given at allocation
  * @direct: an MTT mkey over pages (registered memory), not an indirect one
- * @dma_lkey: the DMA key of the PD the mkey was allocated in (an
+ * @dma_lkey: the DMA key of the PD the mkey is in (an
  *	MLX5_UMR_LAYOUT_SGT layout names it unless the request gives
- *	@sgt.lkey), 0 when the service knows none for that PD
+ *	@sgt.lkey), 0 when the service knows none for that PD. Set at
+ *	allocation; a request with MLX5_UMR_WR_SET_PD replaces it when it is
+ *	posted, with the @sgt.lkey of its SGT layout, the service's own for
+ *	the service's PD, else 0; a failed move leaves it 0
  *
  * The service keeps private state after these fields.
  */
@@ -212,6 +215,8 @@ enum mlx5_umr_layout {
  *	refused from then on (ib_update_fast_reg_key() as NVMe-oF and iSER
  *	use it on every registration)
  * @prev_key: private to the service: @mkey->key before the request
+ * @prev_dma_lkey: private to the service: @mkey->dma_lkey before the
+ *	request
  */
 struct mlx5_umr_wr {
 	struct mlx5_umr_mkey *mkey;
@@ -253,6 +258,7 @@ struct mlx5_umr_wr {
 	bool holds_xlt;
 	u32 new_key;
 	u32 prev_key;
+	u32 prev_dma_lkey;
 };
 
 int mlx5_umr_validate(struct mlx5_umr_dev *dev, const struct mlx5_umr_wr *wr);
