@@ -40,7 +40,7 @@
 
 #define KSFT_SKIP	4
 #define GUARD		0xa5
-#define LBUF_LEN	(1u << 20)
+#define LBUF_LEN	(1024u * 1024u)
 #define ACC_ALL		(IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | \
 			 IBV_ACCESS_REMOTE_READ)
 #define NUM_REGIONS	4
@@ -79,7 +79,7 @@ static struct {
 	unsigned int nchecks;
 } H;
 
-static double uptime(void)
+static double boot_seconds(void)
 {
 	double t = 0;
 	FILE *f = fopen("/proc/uptime", "r");
@@ -136,7 +136,7 @@ fail:
 
 static struct hc_check *cur;
 
-static void __attribute__((format(printf, 1, 2))) fail(const char *fmt, ...)
+static void fail(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -148,7 +148,7 @@ static void __attribute__((format(printf, 1, 2))) fail(const char *fmt, ...)
 	va_end(ap);
 }
 
-static void __attribute__((format(printf, 1, 2))) skip(const char *fmt, ...)
+static void skip(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -158,7 +158,7 @@ static void __attribute__((format(printf, 1, 2))) skip(const char *fmt, ...)
 	va_end(ap);
 }
 
-static void __attribute__((format(printf, 1, 2))) note(const char *fmt, ...)
+static void note(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -208,8 +208,10 @@ static void guard_regions(void)
 
 static int reg_region(struct hc_region *r, size_t len)
 {
-	if (posix_memalign((void **)&r->buf, 4096, len))
-		return ENOMEM;
+	int ret = posix_memalign((void **)&r->buf, 4096, len);
+
+	if (ret)
+		return ret;
 	r->len = len;
 	memset(r->buf, GUARD, len);
 	if (H.rxe) {
@@ -291,7 +293,7 @@ static int key_configure(struct hc_key *k, const struct hc_layout *l,
 		struct mlx5dv_mr_interleaved *d = to_ilv(l);
 
 		if (!d)
-			return ENOMEM;
+			return errno;
 		ret = mlx5umr_mkey_configure_interleaved_ex(k->mkey, ACC_ALL,
 							    flags, l->repeat,
 							    l->n, d);
@@ -300,7 +302,7 @@ static int key_configure(struct hc_key *k, const struct hc_layout *l,
 		struct ibv_sge *s = to_sges(l);
 
 		if (!s)
-			return ENOMEM;
+			return errno;
 		ret = mlx5umr_mkey_configure_list_ex(k->mkey, ACC_ALL, flags,
 						     l->n, s);
 		free(s);
@@ -1115,7 +1117,8 @@ static const struct hc_def defs[] = {
 	{ "out-of-range access fails", chk_out_of_range, 0 },
 };
 
-#define NDEFS (sizeof(defs) / sizeof(defs[0]))
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define NDEFS		ARRAY_SIZE(defs)
 
 /* ---- device ----------------------------------------------------------- */
 
@@ -1187,14 +1190,46 @@ static struct ibv_device *find_device(char *why, size_t len)
 			return H.list[i];
 	}
 	if (H.rxe)
-		snprintf(why, len, "no rxe RDMA device%s%s (modprobe rdma_rxe; rdma link add rxe0 type rxe netdev IF)",
+		snprintf(why, len,
+			 "no rxe RDMA device%s%s (modprobe rdma_rxe; rdma link add rxe0 type rxe netdev IF)",
 			 H.devname ? " named " : "",
 			 H.devname ? H.devname : "");
 	else
-		snprintf(why, len, "no mlx5 RDMA device%s%s bound to mlx5_umr_hw (no /dev/mlx5_umr/<ibdev> for any of %d RDMA devices; modprobe mlx5_umr_hw)",
+		snprintf(why, len,
+			 "no mlx5 RDMA device%s%s bound to mlx5_umr_hw (no /dev/mlx5_umr/<ibdev> for any of %d RDMA devices; modprobe mlx5_umr_hw)",
 			 H.devname ? " named " : "",
 			 H.devname ? H.devname : "", n);
 	return NULL;
+}
+
+/* The device's context, PD and (mlx5 mode) uapi file, or why not. */
+static int open_device(char *why, size_t len)
+{
+	const char *name = ibv_get_device_name(H.dev);
+
+	H.pair.ctx = ibv_open_device(H.dev);
+	if (!H.pair.ctx) {
+		snprintf(why, len, "ibv_open_device: %s", strerror(errno));
+		return -1;
+	}
+	if (ibv_query_device(H.pair.ctx, &H.attr)) {
+		snprintf(why, len, "ibv_query_device: %s", strerror(errno));
+		return -1;
+	}
+	H.pair.pd = ibv_alloc_pd(H.pair.ctx);
+	if (!H.pair.pd) {
+		snprintf(why, len, "ibv_alloc_pd: %s", strerror(errno));
+		return -1;
+	}
+	if (H.rxe)
+		return 0;
+	H.uctx = mlx5umr_open(name);
+	if (!H.uctx) {
+		snprintf(why, len, "open /dev/mlx5_umr/%s: %s", name,
+			 strerror(errno));
+		return -1;
+	}
+	return 0;
 }
 
 static void pci_of(const char *name)
@@ -1232,6 +1267,11 @@ void hc_json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+static void jnum(FILE *f, const char *key, unsigned long long v)
+{
+	fprintf(f, ", \"%s\": %llu", key, v);
+}
+
 static const char *result_name(enum hc_result r)
 {
 	return r == HC_PASS ? "pass" : r == HC_FAIL ? "fail" : "skip";
@@ -1262,9 +1302,9 @@ static int write_json(const char *path, int p, int f, int s, const char *why)
 		hc_json_str(o, H.attr.fw_ver);
 		fprintf(o, ", \"node_guid\": \"0x%016llx\"",
 			(unsigned long long)be64toh(H.attr.node_guid));
-		fprintf(o, ", \"vendor_id\": \"0x%x\", \"vendor_part_id\": %u, \"hw_ver\": \"0x%x\"",
-			H.attr.vendor_id, H.attr.vendor_part_id,
-			H.attr.hw_ver);
+		fprintf(o, ", \"vendor_id\": \"0x%x\"", H.attr.vendor_id);
+		fprintf(o, ", \"vendor_part_id\": %u", H.attr.vendor_part_id);
+		fprintf(o, ", \"hw_ver\": \"0x%x\"", H.attr.hw_ver);
 		fprintf(o, ", \"phys_port_cnt\": %u, \"port\": %u",
 			H.attr.phys_port_cnt, H.pair.port);
 		fprintf(o, ", \"link_layer\": \"%s\"",
@@ -1285,13 +1325,19 @@ static int write_json(const char *path, int p, int f, int s, const char *why)
 
 		fprintf(o, "  \"service_info\": {\"name\": ");
 		hc_json_str(o, in->out_name);
-		fprintf(o, ", \"max_entries\": %u, \"max_inline_entries\": %u, \"max_interleaved_entries\": %u, \"access\": \"0x%x\", \"max_batch\": %u, \"max_batch_bytes\": %u, \"max_reg_pages\": %u, \"max_fd_mkeys\": %u, \"max_inflight_bbs\": %u, \"max_fd_xlt_bytes\": %llu, \"pdn\": %u},\n",
-			in->out_max_entries, in->out_max_inline_entries,
-			in->out_max_interleaved_entries, in->out_access,
-			in->out_max_batch, in->out_max_batch_bytes,
-			in->out_max_reg_pages, in->out_max_fd_mkeys,
-			in->out_max_inflight_bbs,
-			(unsigned long long)in->out_max_fd_xlt_bytes, H.pdn);
+		jnum(o, "max_entries", in->out_max_entries);
+		jnum(o, "max_inline_entries", in->out_max_inline_entries);
+		jnum(o, "max_interleaved_entries",
+		     in->out_max_interleaved_entries);
+		fprintf(o, ", \"access\": \"0x%x\"", in->out_access);
+		jnum(o, "max_batch", in->out_max_batch);
+		jnum(o, "max_batch_bytes", in->out_max_batch_bytes);
+		jnum(o, "max_reg_pages", in->out_max_reg_pages);
+		jnum(o, "max_fd_mkeys", in->out_max_fd_mkeys);
+		jnum(o, "max_inflight_bbs", in->out_max_inflight_bbs);
+		jnum(o, "max_fd_xlt_bytes", in->out_max_fd_xlt_bytes);
+		jnum(o, "pdn", H.pdn);
+		fprintf(o, "},\n");
 	}
 	fprintf(o, "  \"checks\": [");
 	for (i = 0; i < H.nchecks; i++) {
@@ -1302,11 +1348,16 @@ static int write_json(const char *path, int p, int f, int s, const char *why)
 		fprintf(o, ", \"result\": \"%s\", \"detail\": ",
 			result_name(c->result));
 		hc_json_str(o, c->detail);
-		if (c->have_wc)
-			fprintf(o, ", \"wc\": {\"completed\": %s, \"status\": %d, \"status_str\": \"%s\", \"vendor_err\": \"0x%x\"}",
-				c->wc.posted ? "true" : "false", c->wc.status,
-				c->wc.posted ? ibv_wc_status_str(c->wc.status) : "",
+		if (c->have_wc) {
+			fprintf(o, ", \"wc\": {\"completed\": %s",
+				c->wc.posted ? "true" : "false");
+			jnum(o, "status", c->wc.status);
+			fprintf(o, ", \"status_str\": ");
+			hc_json_str(o, c->wc.posted ?
+				    ibv_wc_status_str(c->wc.status) : "");
+			fprintf(o, ", \"vendor_err\": \"0x%x\"}",
 				c->wc.vendor_err);
+		}
 		if (c->err)
 			fprintf(o, ", \"errno\": %d, \"errno_name\": \"%s\"",
 				c->err, mlx5umr_errno_name(c->err) ?
@@ -1317,7 +1368,9 @@ static int write_json(const char *path, int p, int f, int s, const char *why)
 		}
 		fprintf(o, "}");
 	}
-	fprintf(o, "\n  ],\n  \"wqe_bytes\": \"not exposed by a production build; the kernel_log lines carry the UMR CQE syndrome\",\n");
+	fprintf(o, "\n  ],\n  \"wqe_bytes\": ");
+	hc_json_str(o, "not exposed by the service; kernel_log has the UMR CQE syndrome");
+	fprintf(o, ",\n");
 	fprintf(o, "  \"passed\": %d, \"failed\": %d, \"skipped\": %d\n}\n",
 		p, f, s);
 	return fclose(o);
@@ -1325,7 +1378,7 @@ static int write_json(const char *path, int p, int f, int s, const char *why)
 
 /* ---- main ------------------------------------------------------------- */
 
-static void usage(FILE *f)
+static void print_help(FILE *f)
 {
 	fprintf(f,
 		"usage: hwcheck [-d IBDEV] [--port N] [--json FILE] [--rxe]\n"
@@ -1356,38 +1409,36 @@ int main(int argc, char **argv)
 	H.pair.port = 1;
 	while ((c = getopt_long(argc, argv, "d:p:j:rh", opts, NULL)) != -1) {
 		switch (c) {
-		case 'd': H.devname = optarg; break;
-		case 'p': H.pair.port = atoi(optarg); break;
-		case 'j': H.json = optarg; break;
-		case 'r': H.rxe = 1; break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
+		case 'd':
+			H.devname = optarg;
+			break;
+		case 'p':
+			H.pair.port = atoi(optarg);
+			break;
+		case 'j':
+			H.json = optarg;
+			break;
+		case 'r':
+			H.rxe = 1;
+			break;
+		case 'h':
+			print_help(stdout);
+			return 0;
+		default:
+			print_help(stderr);
+			return 2;
 		}
 	}
-	H.t0 = uptime();
+	H.t0 = boot_seconds();
 	printf("KTAP version 1\n");
 	H.dev = find_device(why, sizeof(why));
 	if (H.dev) {
-		H.pair.ctx = ibv_open_device(H.dev);
-		if (!H.pair.ctx)
-			snprintf(why, sizeof(why), "ibv_open_device(%s): %s",
-				 ibv_get_device_name(H.dev), strerror(errno));
-		else if (ibv_query_device(H.pair.ctx, &H.attr))
-			snprintf(why, sizeof(why), "ibv_query_device: %s",
-				 strerror(errno));
-		else if (!(H.pair.pd = ibv_alloc_pd(H.pair.ctx)))
-			snprintf(why, sizeof(why), "ibv_alloc_pd: %s",
-				 strerror(errno));
-		else if (!H.rxe &&
-			 !(H.uctx = mlx5umr_open(ibv_get_device_name(H.dev))))
-			snprintf(why, sizeof(why), "open /dev/mlx5_umr/%s: %s",
-				 ibv_get_device_name(H.dev), strerror(errno));
-		if (why[0]) {
+		if (open_device(why, sizeof(why))) {
 			/* a device is there: not being able to use it fails */
-			printf("1..1\nnot ok 1 - open %s # %s\n",
+			printf("1..1\nnot ok 1 - open %s: %s\n",
 			       ibv_get_device_name(H.dev), why);
-			printf("# Totals: pass:0 fail:1 xfail:0 xpass:0 skip:0 error:0\n0 passed, 1 failed, 0 skipped\n");
-			H.dev = NULL;
+			printf("# Totals: pass:0 fail:1 xfail:0 xpass:0 skip:0 error:0\n");
+			printf("0 passed, 1 failed, 0 skipped\n");
 			write_json(H.json, 0, 1, 0, why);
 			return 1;
 		}

@@ -172,7 +172,8 @@ void hc_pair_destroy(struct hc_pair *p)
 		ibv_destroy_qp(p->qp[0]);
 	if (p->cq)
 		ibv_destroy_cq(p->cq);
-	p->qp[0] = p->qp[1] = NULL;
+	p->qp[0] = NULL;
+	p->qp[1] = NULL;
 	p->cq = NULL;
 }
 

@@ -8,6 +8,8 @@
 # 2. hwcheck --rxe on a soft-RoCE device over a dummy netdev: the loopback
 #    QP pair, RDMA WRITE and READ, the negative checks of plain MRs and
 #    the JSON report. Its own KTAP lines and totals are part of the run.
+# 3. The in-kernel path's harness: mlx5_umr_hwcheck.ko with mode=plain
+#    (FRWR MRs in place of the service's keys) on the same device.
 # Prints KTAP; exit status 0 when nothing failed.
 
 NETDEV=hwcdummy0
@@ -66,7 +68,7 @@ report_consistent() {
 
 mkdir -p $OUT
 echo "KTAP version 1"
-echo "1..8"
+echo "1..9"
 
 # 1: the skip path, with the rxe device below present (made first)
 modprobe crc32_generic 2>/dev/null
@@ -105,7 +107,18 @@ check "its report names the device, mode and kernel" \
 	sh -c "grep -q '\"mode\": \"rxe\"' $OUT/rxe.json &&
 	       grep -q '\"name\": \"$IBDEV\"' $OUT/rxe.json &&
 	       grep -q '\"release\": \"$(uname -r)\"' $OUT/rxe.json"
-diag "report: $(tr -d '\n' <$OUT/rxe.json | cut -c1-600)"
+diag "report: $(tr -d '\n' <$OUT/rxe.json)"
+
+# 3: kernel verbs: ib_post_send() RDMA WRITE on a loopback QP pair of the
+# module's ib_pd, FRWR keys (rotated, invalidated)
+KMARK="hwcheck_rxe.sh: kernel path $$"
+echo "$KMARK" >/dev/kmsg
+modprobe mlx5_umr 2>/dev/null
+insmod /hwcheck/mlx5_umr_hwcheck.ko ibdev=$IBDEV mode=plain
+sum=$(cat /sys/module/mlx5_umr_hwcheck/parameters/summary 2>/dev/null)
+dmesg | sed -n "/$KMARK/,\$p" | grep 'mlx5_umr_hwcheck:' | sed 's/^/# kernel: /'
+rmmod mlx5_umr_hwcheck 2>/dev/null
+check "mlx5_umr_hwcheck mode=plain: $sum" [ "$sum" = "5 passed, 0 failed, 0 skipped" ]
 
 restore
 echo "# Totals: pass:$npass fail:$nfail xfail:0 xpass:0 skip:$nskip error:0"
