@@ -38,16 +38,24 @@ read -r P F S < <(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed, \([0-9]*\) sk
 P=${P:-0} F=${F:-1} S=${S:-0}
 dev=$(sed -n 's/^# device \([^ ]*\) .*/\1/p' "$out/user.txt")
 
-# The in-kernel path, with the symbols of the service that is loaded.
+# The in-kernel path, with the symbols of the service that is loaded:
+# its build's Module.symvers, or one from the same sources built here
+# (a production build in a copy, as DKMS builds; same CRCs).
 kres() { echo "$*" | tee -a "$out/kernel.txt"; }
+service_symvers() {
+	(. "$top/scripts/testbed/lib.sh" && tb_sync_tree "$out/svc-$K" &&
+		make -s -C "/lib/modules/$K/build" M="$out/svc-$K" modules \
+			>"$out/svc-$K.log" 2>&1) || return 1
+	echo "$out/svc-$K/Module.symvers"
+}
 symvers=""
 for s in "$top/Module.symvers" /var/lib/dkms/mlx5-umr/*/build/Module.symvers; do
 	[ -f "$s" ] && grep -q 'mlx5_umr_alloc_mkey_in' "$s" && { symvers=$s; break; }
 done
 if [ -z "$dev" ]; then
 	kres "kernel path: skipped (no device from the userspace run)"; S=$((S + 1))
-elif [ -z "$symvers" ]; then
-	kres "kernel path: skipped (no Module.symvers of the service: run make first)"; S=$((S + 1))
+elif [ -z "$symvers" ] && ! symvers=$(service_symvers); then
+	kres "not ok - kernel path: cannot build the service for $K's Module.symvers"; F=$((F + 1))
 elif ! ko=$("$top/tools/hwcheck/kmod-build.sh" "$K" "$symvers" "$out/kmod-$K"); then
 	kres "not ok - kernel path: mlx5_umr_hwcheck.ko does not build for $K"; F=$((F + 1))
 else
