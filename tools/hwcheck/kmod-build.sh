@@ -12,14 +12,16 @@ kdir=/lib/modules/$K/build
 [ -f "$symvers" ] || { echo "kmod-build: no $symvers (build the service first)" >&2; exit 1; }
 symvers=$(realpath "$symvers")
 mkdir -p "$out"; out=$(cd "$out" && pwd)
-rm -rf "$out/src"; mkdir -p "$out/src"
-cp "$top"/tests/hwcheck/{Kbuild,*.c,*.h} "$out/src/"
+# timestamps kept: a rebuild of unchanged sources is incremental
+mkdir -p "$out/src"
+cp -p "$top"/tests/hwcheck/{Kbuild,*.c,*.h} "$out/src/"
 make -C "$kdir" M="$out/src" HWCHECK_TOP="$top" KBUILD_EXTRA_SYMBOLS="$symvers" \
 	"$@" modules >"$out/build.log" 2>&1 || {
 	grep -iE 'error|warning' "$out/build.log" | head -20 >&2
 	echo "kmod-build: build for $K failed (log: $out/build.log)" >&2; exit 1
 }
 if grep -E 'warning:|error:' "$out/build.log" | grep -v 'Skipping BTF' >&2; then
+	rm -f "$out"/src/*.o	# so that the next build compiles (and warns) again
 	echo "kmod-build: warnings (log: $out/build.log)" >&2; exit 1
 fi
 echo "$out/src/mlx5_umr_hwcheck.ko"
