@@ -26,7 +26,7 @@
 MODULE_IMPORT_NS(MLX5_UMR_TESTING);
 
 /* The last numbered rule of Documentation/validation.rst. */
-#define VAL_RULES	36
+#define VAL_RULES	37
 
 enum vkind { V_LIST, V_IL, V_SGT, V_ACCESS, V_INVAL, V_PAGES };
 
