@@ -57,6 +57,7 @@ modules:
 clean:
 	-test -z "$(KDIR)" || $(MAKE) -C $(KDIR) M=$(CURDIR) clean
 	-test ! -f tools/Makefile || $(MAKE) -C tools clean
+	-$(MAKE) -C tools/hwcheck clean
 	-$(MAKE) -C selftests clean
 	rm -rf build
 
