@@ -164,6 +164,37 @@ static void pci_of(const char *name)
 
 /* ---- main ------------------------------------------------------------- */
 
+/*
+ * The uapi file's objects go before the verbs PD they are in: at exit the
+ * kernel would close the verbs file first (lower fd), and DEALLOC_PD of a
+ * PD that still holds mkeys may be refused by the HCA.
+ */
+static void release(void)
+{
+	int i;
+
+	for (i = 0; i < NUM_REGIONS; i++) {
+		if (!H.reg[i].obj)
+			continue;
+		if (H.rxe)
+			ibv_dereg_mr(H.reg[i].obj);
+		else
+			mlx5umr_dereg_mr(H.reg[i].obj);
+		H.reg[i].obj = NULL;
+	}
+	if (H.uctx)
+		mlx5umr_close(H.uctx);
+	hc_pair_destroy(&H.pair);
+	if (H.lmr)
+		ibv_dereg_mr(H.lmr);
+	if (H.pair.pd)
+		ibv_dealloc_pd(H.pair.pd);
+	if (H.pair.ctx)
+		ibv_close_device(H.pair.ctx);
+	if (H.list)
+		ibv_free_device_list(H.list);
+}
+
 static void print_help(FILE *f)
 {
 	fprintf(f,
@@ -226,6 +257,7 @@ int main(int argc, char **argv)
 			printf("# Totals: pass:0 fail:1 xfail:0 xpass:0 skip:0 error:0\n");
 			printf("0 passed, 1 failed, 0 skipped\n");
 			write_json(H.json, 0, 1, 0, why);
+			release();
 			return 1;
 		}
 		if (H.uctx) {
@@ -240,6 +272,7 @@ int main(int argc, char **argv)
 		printf("# Totals: pass:0 fail:0 xfail:0 xpass:0 skip:0 error:0\n");
 		printf("hwcheck: %s: nothing checked\n", why);
 		write_json(H.json, 0, 0, 0, why);
+		release();
 		return KSFT_SKIP;
 	}
 	printf("# device %s fw %s pci %s%s%s\n", ibv_get_device_name(H.dev),
@@ -291,5 +324,6 @@ int main(int argc, char **argv)
 			strerror(errno));
 	else
 		printf("# report: %s\n", H.json);
+	release();
 	return f ? 1 : p ? 0 : KSFT_SKIP;
 }
