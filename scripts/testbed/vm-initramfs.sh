@@ -45,6 +45,7 @@ else
 fi
 mkdir -p "$S/selftests"
 [ -d "$tests" ] && cp -r "$tests/." "$S/selftests/"
+"$TESTBED/vm-initramfs-rdma.sh" "$K" "$S" "$tree"	# hwcheck --rxe, its test module
 cp "$TESTBED/vm-init.sh" "$S/init"
 chmod +x "$S/init"
 (cd "$S" && find . | cpio -o -H newc --quiet | gzip -1) >"$out"
