@@ -909,6 +909,11 @@ int fake_cmd_do(struct mlx5_umr_fake *fd, const void *in, int inlen,
 				fd->faults.cmd_synd);
 		goto out;
 	}
+	if (fd->faults.cmd_nth && !--fd->faults.cmd_nth) {
+		spin_unlock_irqrestore(&fd->lock, flags);
+		ret = fake_fail(&c, fd->faults.nth_status, fd->faults.nth_synd);
+		goto out;
+	}
 	if (fd->internal_error && !fake_is_teardown(opcode)) {
 		spin_unlock_irqrestore(&fd->lock, flags);
 		ret = -EIO;

@@ -89,13 +89,8 @@ int umr_cmd_alloc_mkey(struct umr_ucmd *ucmd)
 
 	cmd->out_handle = mk->obj.handle;
 	cmd->out_key = mkey->key;
-	ret = umr_ucmd_respond(ucmd);
-	if (ret) {
-		umr_uobj_abort(ctx, &mk->obj);
-		return ret;
-	}
 	umr_uobj_publish(ctx, &mk->obj);
-	return 0;
+	return umr_ucmd_respond_created(ucmd, &mk->obj);
 
 err_mkey:
 	/* Not configured yet: nothing to keep should its destroy fail. */
