@@ -236,7 +236,7 @@ static int fake_create_mkey(struct fake_cmd *c)
 	memcpy(mk->mkc, mkc, sizeof(mk->mkc));
 	mk->xlt_oct = oct;
 	if (oct) {
-		mk->xlt = kvzalloc((size_t)oct * 16, GFP_KERNEL);
+		mk->xlt = kvzalloc((size_t)oct * 16, GFP_KERNEL | __GFP_NOWARN);
 		if (!mk->xlt)
 			goto err_nores;
 		memcpy(mk->xlt, MLX5_ADDR_OF(create_mkey_in, c->in,

@@ -209,10 +209,10 @@ int umr_prep_batch(struct umr_ucmd *ucmd)
 	}
 	b->ctx = ucmd->ctx;
 	b->cmd = cmd;
-	b->ureq = kvcalloc(n, sizeof(*b->ureq), GFP_KERNEL_ACCOUNT);
-	b->uent = kvcalloc(n, sizeof(*b->uent), GFP_KERNEL_ACCOUNT);
-	b->req = kvcalloc(n, sizeof(*b->req), GFP_KERNEL_ACCOUNT);
-	b->wrs = kvcalloc(n, sizeof(*b->wrs), GFP_KERNEL_ACCOUNT);
+	b->ureq = kvcalloc(n, sizeof(*b->ureq), UMR_GFP_USER);
+	b->uent = kvcalloc(n, sizeof(*b->uent), UMR_GFP_USER);
+	b->req = kvcalloc(n, sizeof(*b->req), UMR_GFP_USER);
+	b->wrs = kvcalloc(n, sizeof(*b->wrs), UMR_GFP_USER);
 	if (!b->ureq || !b->uent || !b->req || !b->wrs) {
 		umr_batch_free(b);
 		ucmd->priv = ERR_PTR(-ENOMEM);

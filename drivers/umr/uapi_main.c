@@ -392,7 +392,8 @@ static int umr_fops_open(struct inode *inode, struct file *filp)
 	if (ret) {
 		up_read(&ud->rwsem);
 		kfree(ctx);
-		return ret;
+		/* a firmware status is no errno of open() either */
+		return ret == -EREMOTEIO ? -EIO : ret;
 	}
 	mutex_lock(&ud->lock);
 	kref_get(&ud->kref);

@@ -292,7 +292,7 @@ void *umr_entries_copy_in(u32 layout, u32 num_entries, u64 entries)
 	/* More than any mkey takes is refused later, by rule 11 or 15. */
 	if (!num_entries || num_entries > MLX5_UMR_XLT_MAX_KLMS)
 		return NULL;
-	uent = kvmalloc_array(num_entries, esize + ksize, GFP_KERNEL_ACCOUNT);
+	uent = kvmalloc_array(num_entries, esize + ksize, UMR_GFP_USER);
 	if (!uent)
 		return ERR_PTR(-ENOMEM);
 	if (copy_from_user(uent, u64_to_user_ptr(entries),
@@ -347,8 +347,7 @@ static int umr_config_copy(const struct mlx5_umr_ioc_configure *cmd,
 	r->uent = *uent;
 	*uent = NULL;
 	r->kent = r->uent + (size_t)cmd->num_entries * r->esize;
-	r->refs = kvcalloc(cmd->num_entries, sizeof(*r->refs),
-			   GFP_KERNEL_ACCOUNT);
+	r->refs = kvcalloc(cmd->num_entries, sizeof(*r->refs), UMR_GFP_USER);
 	if (!r->refs)
 		return -ENOMEM;
 	r->nrefs = cmd->num_entries;
@@ -477,7 +476,7 @@ int umr_mreq_reserve(struct umr_mreq *r)
 	if (r->wr.op != MLX5_UMR_OP_CONFIGURE)
 		return 0;
 	r->both = kvmalloc_array((size_t)r->mk->nrefs + r->nrefs,
-				 sizeof(*r->both), GFP_KERNEL_ACCOUNT);
+				 sizeof(*r->both), UMR_GFP_USER);
 	return r->both ? 0 : -ENOMEM;
 }
 

@@ -127,7 +127,7 @@ static int umr_mr_post(struct umr_uctx *ctx, struct umr_umr *mr,
 	unsigned long i = 0;
 	int ret;
 
-	addrs = kvmalloc_array(mr->npages, sizeof(*addrs), GFP_KERNEL_ACCOUNT);
+	addrs = kvmalloc_array(mr->npages, sizeof(*addrs), UMR_GFP_USER);
 	if (!addrs)
 		return -ENOMEM;
 	for_each_sgtable_dma_page(&mr->sgt.sgt, &it, 0) {

@@ -27,6 +27,12 @@
 #define UMR_UAPI_MAX_XFER	SZ_1M
 #endif
 
+/*
+ * Kernel memory of sizes userspace chooses (kvmalloc): charged, and a
+ * failure is the caller's ENOMEM, not a kernel warning (failure sweeps).
+ */
+#define UMR_GFP_USER	(GFP_KERNEL_ACCOUNT | __GFP_NOWARN)
+
 /* Completion wait of one UMR work request issued for userspace. */
 #define UMR_UAPI_TIMEOUT_MS	10000
 /*

@@ -31,6 +31,19 @@
 
 #define UNPLUG_THREADS	8
 
+/* No state: a fixture only for TEST_F_TIMEOUT (these run long). */
+FIXTURE(long_run) {
+	int unused;
+};
+
+FIXTURE_SETUP(long_run)
+{
+}
+
+FIXTURE_TEARDOWN(long_run)
+{
+}
+
 static long long now_ms(void)
 {
 	struct timespec ts;
@@ -277,6 +290,176 @@ TEST(answer_efault_leaves_nothing)
 	close(fd);
 	munmap(page, PAGE);
 	munmap(buf, PAGE);
+}
+
+/* Every errno the header's DOC block lists (and 0). */
+static bool documented(int ret)
+{
+	switch (-ret) {
+	case 0: case EINVAL: case E2BIG: case EOPNOTSUPP: case ENOTTY:
+	case ENOENT: case ERANGE: case EOVERFLOW: case ENOSPC: case EBUSY:
+	case EFAULT: case ENOMEM: case EINTR: case EIO: case ETIMEDOUT:
+	case ENODEV:
+		return true;
+	}
+	return false;
+}
+
+struct soak {
+	atomic_bool stop;
+	atomic_int bad;		/* answers outside the documented list */
+	atomic_long ops, moved, nodev;
+};
+
+struct soaker {
+	struct soak *all;
+	int id;
+	int bad_ret;
+	const char *bad_op;
+};
+
+#define SOAK_CHECK(w, op, expr) ({					\
+	int __r = (expr);						\
+	if (!documented(__r)) {						\
+		(w)->bad_ret = __r;					\
+		(w)->bad_op = op;					\
+		atomic_fetch_add(&(w)->all->bad, 1);			\
+	}								\
+	atomic_fetch_add(&(w)->all->ops, 1);				\
+	__r;								\
+})
+
+/* One file's life: register, configure, move bytes, until ENODEV. */
+static void soak_file(struct soaker *w, int fd, __u8 *a, __u8 *b, __u8 *io)
+{
+	__u32 mra, ka, mrb, kb, mk, mkey;
+	struct mlx5_umr_ioc_sge sge[2];
+	unsigned int i, off;
+	int ret;
+
+	if (SOAK_CHECK(w, "reg", umr_reg(fd, a, PAGE, UMR_ACCESS_ALL3, &mra,
+					 &ka)))
+		return;
+	if (SOAK_CHECK(w, "reg", umr_reg(fd, b, PAGE, UMR_ACCESS_ALL3, &mrb,
+					 &kb)))
+		return;
+	if (SOAK_CHECK(w, "alloc", umr_alloc(fd, 2, &mk, &mkey)))
+		return;
+	for (i = 0; !atomic_load(&w->all->stop); i++) {
+		off = (i * 64 + w->id * 8) % (PAGE - 128);
+		sge[0] = (struct mlx5_umr_ioc_sge){ (uintptr_t)a + off, 64, ka };
+		sge[1] = (struct mlx5_umr_ioc_sge){ (uintptr_t)b + off, 64, kb };
+		ret = SOAK_CHECK(w, "configure",
+				 umr_config_list(fd, mk, sge, 2, NULL));
+		if (ret == -ENODEV)
+			return;
+		if (ret)
+			continue;
+		memset(io, (__u8)(i + w->id), 128);
+		ret = SOAK_CHECK(w, "xfer", umr_xfer(fd, mkey, 0, io, 128, 1));
+		if (ret == -ENODEV)
+			return;
+		/* the bytes landed where the layout says */
+		if (!ret && (a[off] != io[0] || b[off + 63] != io[127])) {
+			w->bad_op = "xfer landed elsewhere";
+			atomic_fetch_add(&w->all->bad, 1);
+		}
+		if (!ret)
+			atomic_fetch_add(&w->all->moved, 1);
+		if (SOAK_CHECK(w, "invalidate", umr_invalidate(fd, mk)) ==
+		    -ENODEV)
+			return;
+	}
+}
+
+static void *soak_thread(void *p)
+{
+	struct soaker *w = p;
+	__u8 *a = umr_map(PAGE, 0), *b = umr_map(PAGE, 0);
+	__u8 io[128];
+	int fd;
+
+	while (!atomic_load(&w->all->stop)) {
+		fd = umr_open();
+		if (fd < 0) {		/* the HCA is away */
+			usleep(2000);
+			continue;
+		}
+		soak_file(w, fd, a, b, io);
+		atomic_fetch_add(&w->all->nodev, 1);
+		close(fd);
+	}
+	munmap(a, PAGE);
+	munmap(b, PAGE);
+	return NULL;
+}
+
+/*
+ * UNPLUG_THREADS threads configure and transfer while the fake HCA is
+ * removed and re-added MLX5_UMR_UNPLUG_ROUNDS times: every answer is from
+ * the documented list, removal never hangs, nothing stays pinned.
+ */
+TEST_F_TIMEOUT(long_run, unplug_soak, 900)
+{
+	const char *env = getenv("MLX5_UMR_UNPLUG_ROUNDS");
+	int rounds = env ? atoi(env) : 10, r, i, status;
+	struct soaker w[UNPLUG_THREADS] = {};
+	pthread_t t[UNPLUG_THREADS];
+	struct mlx5_umr_ioc_info info;
+	long vmpin = umr_vm_pinned_kb();
+	struct soak all = {};
+	long long t0 = now_ms(), t1, max_rm = 0, max_add = 0;
+	char path[256];
+	pid_t pid;
+	int fd;
+
+	if (!umr_loaded_fake)
+		SKIP(return, "mlx5_umr_fake was loaded by someone else");
+	for (i = 0; i < UNPLUG_THREADS; i++) {
+		w[i].all = &all;
+		w[i].id = i;
+		ASSERT_EQ(0, pthread_create(&t[i], NULL, soak_thread, &w[i]));
+	}
+	for (r = 0; r < rounds; r++) {
+		usleep(20000 + (r * 7919) % 60000);
+		t1 = now_ms();
+		ASSERT_TRUE(remove_fake_within(10000, &pid, &status))
+			TH_LOG("round %d: HCA removal hangs", r);
+		ASSERT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
+		if (now_ms() - t1 > max_rm)
+			max_rm = now_ms() - t1;
+		usleep((r * 104729) % 20000);
+		t1 = now_ms();
+		ASSERT_EQ(0, umr_load_fake());
+		ASSERT_EQ(0, umr_find_dev(path, sizeof(path)));
+		if (now_ms() - t1 > max_add)
+			max_add = now_ms() - t1;
+	}
+	usleep(100000);
+	atomic_store(&all.stop, true);
+	for (i = 0; i < UNPLUG_THREADS; i++) {
+		pthread_join(t[i], NULL);
+		EXPECT_EQ(NULL, w[i].bad_op)
+			TH_LOG("thread %d: %s answered %d", i, w[i].bad_op,
+			       w[i].bad_ret);
+	}
+	EXPECT_EQ(0, atomic_load(&all.bad));
+	TH_LOG("%d removals in %lld ms (longest removal %lld ms, re-add %lld ms): %ld ioctls, %ld transfers, %ld files ended",
+	       rounds, now_ms() - t0, max_rm, max_add,
+	       atomic_load(&all.ops), atomic_load(&all.moved),
+	       atomic_load(&all.nodev));
+	EXPECT_LT(0, atomic_load(&all.moved));
+	EXPECT_EQ(vmpin, umr_vm_pinned_kb());
+	/* the last HCA holds nothing of the closed files */
+	fd = umr_open();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, umr_info(fd, &info));
+	EXPECT_EQ(0, info.out_dev_objects);
+	EXPECT_EQ(0, info.out_dev_pinned_pages);
+	close(fd);
+	EXPECT_EQ(0, umr_fake_counter(path, "sg_maps"));
+	/* the PA mkey of the service only */
+	EXPECT_EQ(1, umr_fake_counter(path, "mkeys"));
 }
 
 TEST_HARNESS_MAIN
