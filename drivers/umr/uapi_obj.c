@@ -62,7 +62,6 @@ static void umr_uobj_free(struct umr_uctx *ctx, struct umr_uobj *obj)
 		umr_mr_free(ctx, container_of(obj, struct umr_umr, obj));
 }
 
-
 static struct umr_uobj *umr_uobj_ref(struct umr_uobj *obj,
 				     enum umr_uobj_type type)
 {

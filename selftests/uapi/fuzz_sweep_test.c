@@ -304,9 +304,20 @@ static void sw_teardown(struct sw *s)
 	munmap(s->buf, SW_LEN);
 }
 
-#define EXPECT_SNAP(a, b, field, path, n) \
-	EXPECT_EQ((a)->field, (b)->field) \
-		TH_LOG("%s, failure %u: " #field " changed", path, n)
+/* A failed call left everything as it was. */
+static void sw_same(struct __test_metadata *_metadata,
+		    const struct sw_snap *a, const struct sw_snap *b,
+		    const char *path, unsigned int n)
+{
+	EXPECT_EQ(a->fd_objs, b->fd_objs) TH_LOG("%s %u: file objects", path, n);
+	EXPECT_EQ(a->fd_pinned, b->fd_pinned) TH_LOG("%s %u: file pins", path, n);
+	EXPECT_EQ(a->dev_objs, b->dev_objs) TH_LOG("%s %u: objects", path, n);
+	EXPECT_EQ(a->dev_pinned, b->dev_pinned) TH_LOG("%s %u: pins", path, n);
+	EXPECT_EQ(a->mkeys, b->mkeys) TH_LOG("%s %u: HCA mkeys", path, n);
+	EXPECT_EQ(a->sg_maps, b->sg_maps) TH_LOG("%s %u: HCA maps", path, n);
+	EXPECT_EQ(a->pds, b->pds) TH_LOG("%s %u: HCA PDs", path, n);
+	EXPECT_EQ(a->vmpin, b->vmpin) TH_LOG("%s %u: VmPin", path, n);
+}
 
 /* One path, failure after failure; returns its injection points. */
 static unsigned int sw_path(struct __test_metadata *_metadata, struct sw *s,
@@ -341,14 +352,7 @@ static unsigned int sw_path(struct __test_metadata *_metadata, struct sw *s,
 			continue;
 		}
 		sw_snap(s, &after);
-		EXPECT_SNAP(&before, &after, fd_objs, p->name, n);
-		EXPECT_SNAP(&before, &after, fd_pinned, p->name, n);
-		EXPECT_SNAP(&before, &after, dev_objs, p->name, n);
-		EXPECT_SNAP(&before, &after, dev_pinned, p->name, n);
-		EXPECT_SNAP(&before, &after, mkeys, p->name, n);
-		EXPECT_SNAP(&before, &after, sg_maps, p->name, n);
-		EXPECT_SNAP(&before, &after, pds, p->name, n);
-		EXPECT_SNAP(&before, &after, vmpin, p->name, n);
+		sw_same(_metadata, &before, &after, p->name, n);
 		/* the same call, without failure, works */
 		EXPECT_EQ(0, p->op(s)) TH_LOG("%s after failure %u", p->name,
 					      n);
@@ -370,7 +374,7 @@ static void sw_sweep(struct __test_metadata *_metadata, enum sw_kind k)
 	s.nth = -1;
 	if (k == SW_SLAB)
 		s.nth = open("/proc/thread-self/fail-nth", O_RDWR);
-	for (i = 0; i < sizeof(sw_paths) / sizeof(sw_paths[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(sw_paths); i++) {
 		pts = sw_path(_metadata, &s, &sw_paths[i], k);
 		printf("# %-22s %4u %s injection points\n", sw_paths[i].name,
 		       pts, k == SW_SLAB ? "allocation" : "command");

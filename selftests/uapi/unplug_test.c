@@ -76,6 +76,7 @@ struct stalled {
 	unsigned long req;
 	void *arg;
 	int ret;
+	atomic_int done;
 };
 
 static void *stalled_thread(void *p)
@@ -83,11 +84,15 @@ static void *stalled_thread(void *p)
 	struct stalled *s = p;
 
 	s->ret = umr_ioctl(s->fd, s->req, s->arg);
+	atomic_store(&s->done, 1);
 	return NULL;
 }
 
-/* A page whose reads succeed and whose writes wait for userfaultfd. */
-static int wp_page(void **page)
+/*
+ * A page holding @len bytes of @content, whose reads succeed and whose
+ * writes wait for userfaultfd (this thread's too: fill it first).
+ */
+static int wp_page(void **page, const void *content, size_t len)
 {
 	struct uffdio_api api = {
 		.api = UFFD_API, .features = UFFD_FEATURE_PAGEFAULT_FLAG_WP
@@ -102,6 +107,7 @@ static int wp_page(void **page)
 	*page = umr_map(PAGE, 0);
 	if (!*page || ioctl(uffd, UFFDIO_API, &api))
 		goto err;
+	memcpy(*page, content, len);
 	reg.range.start = (uintptr_t)*page;
 	reg.range.len = PAGE;
 	wp.range = reg.range;
@@ -114,10 +120,31 @@ err:
 	return -1;
 }
 
+static atomic_int removal_done;
+static int removal_ret;
+
+/* HCA removal from a thread: no fork() while a fault of ours waits. */
+static void *remover_thread(void *unused)
+{
+	removal_ret = syscall(SYS_delete_module, "mlx5_umr_fake", O_NONBLOCK) ?
+		      -errno : 0;
+	atomic_store(&removal_done, 1);
+	return NULL;
+}
+
+static bool wait_flag(atomic_int *flag, int ms)
+{
+	long long end = now_ms() + ms;
+
+	while (!atomic_load(flag) && now_ms() < end)
+		usleep(10 * 1000);
+	return atomic_load(flag);
+}
+
 /*
  * Run ioctl @req with @arg (inside the write-protected @page of @uffd) on
  * @fd, wait until its answer stalls, remove the HCA meanwhile, then let
- * the answer through. Returns the ioctl's result.
+ * the answer through; *@ret is the ioctl's result.
  */
 static void stall_answer_and_remove(struct __test_metadata *_metadata,
 				    int fd, unsigned long req, void *arg,
@@ -125,29 +152,35 @@ static void stall_answer_and_remove(struct __test_metadata *_metadata,
 {
 	struct uffdio_writeprotect wp = { .mode = 0 };
 	struct pollfd pfd = { .fd = uffd, .events = POLLIN };
-	struct stalled s = { .fd = fd, .req = req, .arg = arg };
-	bool removed;
+	/* static: outlives a test that gives up on the thread */
+	static struct stalled s;
 	struct uffd_msg msg;
-	int status = -1;
-	pthread_t t;
-	pid_t pid;
+	pthread_t t, rm;
+	bool removed;
 
+	s = (struct stalled){ .fd = fd, .req = req, .arg = arg, .ret = 1 };
+	atomic_store(&removal_done, 0);
 	ASSERT_EQ(0, pthread_create(&t, NULL, stalled_thread, &s));
 	ASSERT_EQ(1, poll(&pfd, 1, 5000)) TH_LOG("the answer never faulted");
 	ASSERT_EQ(sizeof(msg), read(uffd, &msg, sizeof(msg)));
 	EXPECT_EQ(UFFD_EVENT_PAGEFAULT, msg.event);
 	EXPECT_TRUE(msg.arg.pagefault.flags & UFFD_PAGEFAULT_FLAG_WP);
+	TH_LOG("the answer waits in a user fault; removing the HCA");
 
 	/* the ioctl waits in the answer's fault: the HCA goes meanwhile */
-	removed = remove_fake_within(5000, &pid, &status);
+	ASSERT_EQ(0, pthread_create(&rm, NULL, remover_thread, NULL));
+	removed = wait_flag(&removal_done, 5000);
 	wp.range.start = (uintptr_t)page;
 	wp.range.len = PAGE;
 	ASSERT_EQ(0, ioctl(uffd, UFFDIO_WRITEPROTECT, &wp));
+	ASSERT_TRUE(wait_flag(&s.done, 5000))
+		TH_LOG("the ioctl still waits after its fault was resolved");
+	ASSERT_TRUE(wait_flag(&removal_done, 10000))
+		TH_LOG("HCA removal hangs");
 	pthread_join(t, NULL);
-	if (!removed)
-		ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	pthread_join(rm, NULL);
 	EXPECT_TRUE(removed) TH_LOG("HCA removal waited for a user fault");
-	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
+	EXPECT_EQ(0, removal_ret);
 	*ret = s.ret;
 }
 
@@ -162,7 +195,9 @@ static void reload(struct __test_metadata *_metadata)
 /* ALLOC_MKEY's answer stalls in a user fault: removal does not wait. */
 TEST(answer_fault_holds_no_device_lock)
 {
-	struct mlx5_umr_ioc_alloc_mkey *cmd;
+	struct mlx5_umr_ioc_alloc_mkey *cmd, in = {
+		.size = sizeof(in), .max_entries = 4,
+	};
 	struct mlx5_umr_ioc_info info;
 	long vmpin = umr_vm_pinned_kb();
 	void *page;
@@ -172,12 +207,10 @@ TEST(answer_fault_holds_no_device_lock)
 		SKIP(return, "mlx5_umr_fake was loaded by someone else");
 	fd = umr_open();
 	ASSERT_LE(0, fd);
-	uffd = wp_page(&page);
+	uffd = wp_page(&page, &in, sizeof(in));
 	if (uffd < 0)
 		SKIP(close(fd); return, "no write-protect userfaultfd");
 	cmd = page;
-	cmd->size = sizeof(*cmd);
-	cmd->max_entries = 4;
 	stall_answer_and_remove(_metadata, fd, MLX5_UMR_IOCTL_ALLOC_MKEY, cmd,
 				uffd, page, &ret);
 	/* created before the removal, destroyed by it; the answer got out */
@@ -195,7 +228,7 @@ TEST(answer_fault_holds_no_device_lock)
 /* The same for a batch, whose requests' statuses are written back too. */
 TEST(batch_answer_fault_holds_no_device_lock)
 {
-	struct mlx5_umr_ioc_batch_req *req;
+	struct mlx5_umr_ioc_batch_req *req, in = {};
 	struct mlx5_umr_ioc_batch batch = { .size = sizeof(batch) };
 	struct mlx5_umr_ioc_sge *sge;
 	__u32 mr, key, mk;
@@ -211,20 +244,20 @@ TEST(batch_answer_fault_holds_no_device_lock)
 	ASSERT_NE(NULL, buf);
 	ASSERT_EQ(0, umr_reg(fd, buf, PAGE, UMR_ACCESS_ALL3, &mr, &key));
 	ASSERT_EQ(0, umr_alloc(fd, 2, &mk, NULL));
-	uffd = wp_page(&page);
-	if (uffd < 0)
-		SKIP(close(fd); return, "no write-protect userfaultfd");
 	/* the entries are read only: the request array is written back */
 	sge = malloc(sizeof(*sge));
 	ASSERT_NE(NULL, sge);
 	*sge = (struct mlx5_umr_ioc_sge){ (uintptr_t)buf, 64, key };
+	in.op = MLX5_UMR_IOC_BATCH_CONFIGURE;
+	in.handle = mk;
+	in.access = UMR_ACCESS_ALL3;
+	in.layout = MLX5_UMR_IOC_LAYOUT_LIST;
+	in.num_entries = 1;
+	in.entries = (uintptr_t)sge;
+	uffd = wp_page(&page, &in, sizeof(in));
+	if (uffd < 0)
+		SKIP(close(fd); return, "no write-protect userfaultfd");
 	req = page;
-	req->op = MLX5_UMR_IOC_BATCH_CONFIGURE;
-	req->handle = mk;
-	req->access = UMR_ACCESS_ALL3;
-	req->layout = MLX5_UMR_IOC_LAYOUT_LIST;
-	req->num_entries = 1;
-	req->entries = (uintptr_t)sge;
 	batch.num_reqs = 1;
 	batch.req_size = sizeof(*req);
 	batch.reqs = (uintptr_t)req;
@@ -318,45 +351,46 @@ struct soaker {
 	const char *bad_op;
 };
 
-#define SOAK_CHECK(w, op, expr) ({					\
-	int __r = (expr);						\
-	if (!documented(__r)) {						\
-		(w)->bad_ret = __r;					\
-		(w)->bad_op = op;					\
-		atomic_fetch_add(&(w)->all->bad, 1);			\
-	}								\
-	atomic_fetch_add(&(w)->all->ops, 1);				\
-	__r;								\
-})
+/* Count the call; note an answer outside the documented list. */
+static int soak_check(struct soaker *w, const char *op, int ret)
+{
+	if (!documented(ret)) {
+		w->bad_ret = ret;
+		w->bad_op = op;
+		atomic_fetch_add(&w->all->bad, 1);
+	}
+	atomic_fetch_add(&w->all->ops, 1);
+	return ret;
+}
 
 /* One file's life: register, configure, move bytes, until ENODEV. */
 static void soak_file(struct soaker *w, int fd, __u8 *a, __u8 *b, __u8 *io)
 {
-	__u32 mra, ka, mrb, kb, mk, mkey;
+	__u32 mra, ka = 0, mrb, kb = 0, mk = 0, mkey = 0;
 	struct mlx5_umr_ioc_sge sge[2];
 	unsigned int i, off;
 	int ret;
 
-	if (SOAK_CHECK(w, "reg", umr_reg(fd, a, PAGE, UMR_ACCESS_ALL3, &mra,
+	if (soak_check(w, "reg", umr_reg(fd, a, PAGE, UMR_ACCESS_ALL3, &mra,
 					 &ka)))
 		return;
-	if (SOAK_CHECK(w, "reg", umr_reg(fd, b, PAGE, UMR_ACCESS_ALL3, &mrb,
+	if (soak_check(w, "reg", umr_reg(fd, b, PAGE, UMR_ACCESS_ALL3, &mrb,
 					 &kb)))
 		return;
-	if (SOAK_CHECK(w, "alloc", umr_alloc(fd, 2, &mk, &mkey)))
+	if (soak_check(w, "alloc", umr_alloc(fd, 2, &mk, &mkey)))
 		return;
 	for (i = 0; !atomic_load(&w->all->stop); i++) {
 		off = (i * 64 + w->id * 8) % (PAGE - 128);
 		sge[0] = (struct mlx5_umr_ioc_sge){ (uintptr_t)a + off, 64, ka };
 		sge[1] = (struct mlx5_umr_ioc_sge){ (uintptr_t)b + off, 64, kb };
-		ret = SOAK_CHECK(w, "configure",
+		ret = soak_check(w, "configure",
 				 umr_config_list(fd, mk, sge, 2, NULL));
 		if (ret == -ENODEV)
 			return;
 		if (ret)
 			continue;
 		memset(io, (__u8)(i + w->id), 128);
-		ret = SOAK_CHECK(w, "xfer", umr_xfer(fd, mkey, 0, io, 128, 1));
+		ret = soak_check(w, "xfer", umr_xfer(fd, mkey, 0, io, 128, 1));
 		if (ret == -ENODEV)
 			return;
 		/* the bytes landed where the layout says */
@@ -366,7 +400,7 @@ static void soak_file(struct soaker *w, int fd, __u8 *a, __u8 *b, __u8 *io)
 		}
 		if (!ret)
 			atomic_fetch_add(&w->all->moved, 1);
-		if (SOAK_CHECK(w, "invalidate", umr_invalidate(fd, mk)) ==
+		if (soak_check(w, "invalidate", umr_invalidate(fd, mk)) ==
 		    -ENODEV)
 			return;
 	}
@@ -444,8 +478,9 @@ TEST_F_TIMEOUT(long_run, unplug_soak, 900)
 			       w[i].bad_ret);
 	}
 	EXPECT_EQ(0, atomic_load(&all.bad));
-	TH_LOG("%d removals in %lld ms (longest removal %lld ms, re-add %lld ms): %ld ioctls, %ld transfers, %ld files ended",
-	       rounds, now_ms() - t0, max_rm, max_add,
+	TH_LOG("%d removals in %lld ms (longest %lld ms, re-add %lld ms)",
+	       rounds, now_ms() - t0, max_rm, max_add);
+	TH_LOG("%ld ioctls, %ld transfers, %ld files ended",
 	       atomic_load(&all.ops), atomic_load(&all.moved),
 	       atomic_load(&all.nodev));
 	EXPECT_LT(0, atomic_load(&all.moved));
