@@ -70,7 +70,8 @@
  * - EBUSY: the object is named by a configured layout or is in use by a
  *   concurrent ioctl; an mkey with a request in a running batch.
  * - EFAULT: a user pointer is not mapped or not in user space (the
- *   structure, an entries array, the memory to register).
+ *   structure, an entries array, the memory to register). When the answer
+ *   cannot be written back, an object the call created is destroyed again.
  * - ENOMEM: RLIMIT_MEMLOCK would be exceeded (without CAP_IPC_LOCK), or
  *   the kernel (or the file's memory cgroup) is out of memory; a layout of
  *   more entries than the mkey was allocated for, or than INFO's
@@ -78,7 +79,8 @@
  *   interleaved layout).
  * - EINTR: a signal arrived while the call waited for one of the file's
  *   MLX5_UMR_IOC_MAX_FD_INFLIGHT work request slots (a batch: for its
- *   first), or for an mkey another call is configuring; nothing was done.
+ *   first), for room on the device's shared queue, or for an mkey another
+ *   call is configuring; nothing was done.
  * - EIO: the HCA completed the UMR work request with an error, or refused
  *   a command (creating or destroying an mkey).
  * - ETIMEDOUT: the HCA did not complete the work request in time.
