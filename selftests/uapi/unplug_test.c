@@ -18,6 +18,7 @@
  */
 #define _GNU_SOURCE
 #include <poll.h>
+#include <signal.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -495,6 +496,97 @@ TEST_F_TIMEOUT(long_run, unplug_soak, 900)
 	EXPECT_EQ(0, umr_fake_counter(path, "sg_maps"));
 	/* the PA mkey of the service only */
 	EXPECT_EQ(1, umr_fake_counter(path, "mkeys"));
+}
+
+#define ROOM_FILES	40	/* 40 files x 16 slots: more than the ring holds */
+
+struct room_arg {
+	int fd;
+	__u32 mk[MLX5_UMR_IOC_MAX_FD_INFLIGHT];
+	int ret;
+	long long ms;
+};
+
+static void *room_filler(void *p)
+{
+	struct mlx5_umr_ioc_batch_req req[MLX5_UMR_IOC_MAX_FD_INFLIGHT] = {};
+	struct mlx5_umr_ioc_batch b = {
+		.size = sizeof(b), .num_reqs = MLX5_UMR_IOC_MAX_FD_INFLIGHT,
+		.req_size = sizeof(req[0]), .reqs = (uintptr_t)req,
+	};
+	struct room_arg *a = p;
+	int i;
+
+	for (i = 0; i < MLX5_UMR_IOC_MAX_FD_INFLIGHT; i++) {
+		req[i].op = MLX5_UMR_IOC_BATCH_INVALIDATE;
+		req[i].handle = a->mk[i];
+	}
+	a->ret = umr_ioctl(a->fd, MLX5_UMR_IOCTL_BATCH, &b);
+	return NULL;
+}
+
+static void *room_victim(void *p)
+{
+	struct room_arg *a = p;
+	long long t0 = now_ms();
+
+	a->ret = umr_invalidate(a->fd, a->mk[0]);
+	a->ms = now_ms() - t0;
+	return NULL;
+}
+
+static void room_nop(int sig)
+{
+}
+
+/*
+ * Other files fill the device's one UMR queue (each within its own slots;
+ * the fake holds their work requests for 3 s): a call of another file
+ * waits for room, and a signal ends that wait at once with EINTR, nothing
+ * posted. Everything else completes when the HCA runs again.
+ */
+TEST_F_TIMEOUT(long_run, queue_room_wait_interruptible, 120)
+{
+	static struct room_arg a[ROOM_FILES + 1];
+	struct sigaction sa = { .sa_handler = room_nop };
+	pthread_t t[ROOM_FILES + 1];
+	long long wqes;
+	char path[256];
+	int i, j;
+
+	ASSERT_EQ(0, umr_find_dev(path, sizeof(path)));
+	for (i = 0; i <= ROOM_FILES; i++) {
+		a[i].fd = umr_open();
+		ASSERT_LE(0, a[i].fd);
+		for (j = 0; j < MLX5_UMR_IOC_MAX_FD_INFLIGHT; j++)
+			ASSERT_EQ(0, umr_alloc(a[i].fd, 1, &a[i].mk[j], NULL));
+	}
+	/* no SA_RESTART: the interrupted ioctl returns EINTR */
+	ASSERT_EQ(0, sigaction(SIGUSR1, &sa, NULL));
+	if (umr_fake_knob(path, "delay_ms", "3000"))
+		SKIP(return, "needs the fake's debugfs");
+	wqes = umr_fake_counter(path, "wqes");
+	for (i = 0; i < ROOM_FILES; i++)
+		ASSERT_EQ(0, pthread_create(&t[i], NULL, room_filler, &a[i]));
+	usleep(500 * 1000);
+	ASSERT_EQ(0, pthread_create(&t[i], NULL, room_victim, &a[i]));
+	usleep(300 * 1000);
+	ASSERT_EQ(0, pthread_kill(t[i], SIGUSR1));
+	pthread_join(t[i], NULL);
+	EXPECT_EQ(-EINTR, a[i].ret);
+	EXPECT_GT(1500, a[i].ms) TH_LOG("the signal ended the wait after %lld ms",
+					a[i].ms);
+	for (i = 0; i < ROOM_FILES; i++) {
+		pthread_join(t[i], NULL);
+		EXPECT_EQ(0, a[i].ret) TH_LOG("file %d", i);
+	}
+	/* the interrupted call posted nothing */
+	if (wqes >= 0)
+		EXPECT_EQ(wqes + ROOM_FILES * MLX5_UMR_IOC_MAX_FD_INFLIGHT,
+			  umr_fake_counter(path, "wqes"));
+	EXPECT_EQ(0, umr_invalidate(a[ROOM_FILES].fd, a[ROOM_FILES].mk[0]));
+	for (i = 0; i <= ROOM_FILES; i++)
+		close(a[i].fd);
 }
 
 TEST_HARNESS_MAIN
