@@ -23,8 +23,8 @@ if [ "$mode" = soak ]; then
 	rounds=${MLX5_UMR_UNPLUG_ROUNDS:-1000}
 	limit=$((fuzz_secs + rounds + 1800))
 else
-	fuzz_secs=${MLX5_UMR_SOAK_SECONDS:-10}
-	rounds=${MLX5_UMR_UNPLUG_ROUNDS:-12}
+	fuzz_secs=${MLX5_UMR_SOAK_SECONDS:-8}
+	rounds=${MLX5_UMR_UNPLUG_ROUNDS:-8}
 	limit=900
 fi
 seed=${MLX5_UMR_FUZZ_SEED:-$(date +%s)}

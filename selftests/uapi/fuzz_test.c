@@ -13,7 +13,7 @@
  *
  * MLX5_UMR_FUZZ_SEED (default: the time) seeds everything; each thread's
  * sequence depends only on it, the interleaving of threads does not
- * repeat. MLX5_UMR_FUZZ_SECONDS (default 5) is how long it runs. A failure
+ * repeat. MLX5_UMR_FUZZ_SECONDS (default 3) is how long it runs. A failure
  * prints the seed, the thread, the step and the call.
  *
  * Copyright (c) 2026 The mlx5-umr authors.
@@ -402,7 +402,7 @@ TEST_F_TIMEOUT(long_run, fuzz_ioctls, 900)
 {
 	const char *s = getenv("MLX5_UMR_FUZZ_SEED");
 	const char *d = getenv("MLX5_UMR_FUZZ_SECONDS");
-	int secs = d ? atoi(d) : 5, removals = 0, i, j, status;
+	int secs = d ? atoi(d) : 3, removals = 0, i, j, status;
 	pthread_t th[FUZZ_THREADS];
 	struct mlx5_umr_ioc_info info;
 	long vmpin = umr_vm_pinned_kb();
