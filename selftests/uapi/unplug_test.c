@@ -498,26 +498,28 @@ TEST_F_TIMEOUT(long_run, unplug_soak, 900)
 	EXPECT_EQ(1, umr_fake_counter(path, "mkeys"));
 }
 
-#define ROOM_FILES	40	/* 40 files x 16 slots: more than the ring holds */
+/* 4 files x 128 invalidates of 2 blocks: more than the files' share */
+#define ROOM_FILES	4
+#define ROOM_REQS	128
 
 struct room_arg {
 	int fd;
-	__u32 mk[MLX5_UMR_IOC_MAX_FD_INFLIGHT];
+	__u32 mk[ROOM_REQS];
 	int ret;
 	long long ms;
 };
 
 static void *room_filler(void *p)
 {
-	struct mlx5_umr_ioc_batch_req req[MLX5_UMR_IOC_MAX_FD_INFLIGHT] = {};
+	static __thread struct mlx5_umr_ioc_batch_req req[ROOM_REQS];
 	struct mlx5_umr_ioc_batch b = {
-		.size = sizeof(b), .num_reqs = MLX5_UMR_IOC_MAX_FD_INFLIGHT,
+		.size = sizeof(b), .num_reqs = ROOM_REQS,
 		.req_size = sizeof(req[0]), .reqs = (uintptr_t)req,
 	};
 	struct room_arg *a = p;
 	int i;
 
-	for (i = 0; i < MLX5_UMR_IOC_MAX_FD_INFLIGHT; i++) {
+	for (i = 0; i < ROOM_REQS; i++) {
 		req[i].op = MLX5_UMR_IOC_BATCH_INVALIDATE;
 		req[i].handle = a->mk[i];
 	}
@@ -540,10 +542,12 @@ static void room_nop(int sig)
 }
 
 /*
- * Other files fill the device's one UMR queue (each within its own slots;
- * the fake holds their work requests for 3 s): a call of another file
- * waits for room, and a signal ends that wait at once with EINTR, nothing
- * posted. Everything else completes when the HCA runs again.
+ * Other files take the files' share of the device's UMR queue (the fake
+ * holds their work requests for 3 s): a call of another file waits for
+ * room, and a signal ends that wait at once with EINTR, nothing posted.
+ * Everything else completes when the HCA runs again. (A wait for room on
+ * the queue itself, which only kernel users can fill, is KUnit's
+ * ij_exec_interruptible_room.)
  */
 TEST_F_TIMEOUT(long_run, queue_room_wait_interruptible, 120)
 {
@@ -558,7 +562,7 @@ TEST_F_TIMEOUT(long_run, queue_room_wait_interruptible, 120)
 	for (i = 0; i <= ROOM_FILES; i++) {
 		a[i].fd = umr_open();
 		ASSERT_LE(0, a[i].fd);
-		for (j = 0; j < MLX5_UMR_IOC_MAX_FD_INFLIGHT; j++)
+		for (j = 0; j < ROOM_REQS; j++)
 			ASSERT_EQ(0, umr_alloc(a[i].fd, 1, &a[i].mk[j], NULL));
 	}
 	/* no SA_RESTART: the interrupted ioctl returns EINTR */
@@ -582,7 +586,7 @@ TEST_F_TIMEOUT(long_run, queue_room_wait_interruptible, 120)
 	}
 	/* the interrupted call posted nothing */
 	if (wqes >= 0)
-		EXPECT_EQ(wqes + ROOM_FILES * MLX5_UMR_IOC_MAX_FD_INFLIGHT,
+		EXPECT_EQ(wqes + ROOM_FILES * ROOM_REQS,
 			  umr_fake_counter(path, "wqes"));
 	EXPECT_EQ(0, umr_invalidate(a[ROOM_FILES].fd, a[ROOM_FILES].mk[0]));
 	for (i = 0; i <= ROOM_FILES; i++)
