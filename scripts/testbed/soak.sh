@@ -24,7 +24,7 @@ if [ "$mode" = soak ]; then
 	limit=$((fuzz_secs + rounds + 1800))
 else
 	fuzz_secs=${MLX5_UMR_SOAK_SECONDS:-8}
-	rounds=${MLX5_UMR_UNPLUG_ROUNDS:-8}
+	rounds=${MLX5_UMR_UNPLUG_ROUNDS:-6}
 	limit=900
 fi
 seed=${MLX5_UMR_FUZZ_SEED:-$(date +%s)}
