@@ -3,7 +3,7 @@
  * mlx5-umr: a seeded random sequence of ioctls on the fake HCA.
  *
  * FUZZ_THREADS threads, each with FUZZ_FILES files of its own, issue every
- * ioctl (the test ioctls included, and unknown numbers) with valid and
+ * ioctl (SET_PD and the test ioctls included, and unknown numbers) with valid and
  * invalid arguments: sizes below, at and above the structure with zero and
  * non-zero tails, reserved fields and flags, handles and keys of this file,
  * of another file and made up, entries inside, across and outside the
@@ -57,7 +57,7 @@ static bool documented(int ret)
 	case 0: case EINVAL: case E2BIG: case EOPNOTSUPP: case ENOTTY:
 	case ENOENT: case ERANGE: case EOVERFLOW: case ENOSPC: case EBUSY:
 	case EFAULT: case ENOMEM: case EINTR: case EIO: case ETIMEDOUT:
-	case ENODEV:
+	case ENODEV: case EACCES:
 		return true;
 	}
 	return false;
@@ -239,6 +239,7 @@ static int fuzz_one(struct fthread *t, struct ffile *f, const char **what)
 		struct mlx5_umr_ioc_batch batch;
 		struct mlx5_umr_test_info tinfo;
 		struct mlx5_umr_test_xfer xfer;
+		struct mlx5_umr_ioc_set_pd set_pd;
 		char room[512];
 	} c;
 	struct mlx5_umr_ioc_batch_req *req = t->scratch;
@@ -247,7 +248,7 @@ static int fuzz_one(struct fthread *t, struct ffile *f, const char **what)
 	int ret;
 
 	memset(&c, 0, sizeof(c));
-	switch (below(&t->rng, 11)) {
+	switch (below(&t->rng, 12)) {
 	case 0:
 		*what = "INFO";
 		c.info.flags = noise(t);
@@ -351,6 +352,13 @@ static int fuzz_one(struct fthread *t, struct ffile *f, const char **what)
 				pick_len(t);
 		c.xfer.size = pick_size(t, &c, sizeof(c.xfer));
 		return umr_ioctl(f->fd, MLX5_UMR_TEST_IOCTL_XFER, &c);
+	case 10:
+		*what = "SET_PD";
+		c.set_pd.pdn = below(&t->rng, 2) ? below(&t->rng, 16) :
+			       (__u32)rnd(&t->rng);
+		c.set_pd.flags = noise(t);
+		c.set_pd.size = pick_size(t, &c, sizeof(c.set_pd));
+		return umr_ioctl(f->fd, MLX5_UMR_IOCTL_SET_PD, &c);
 	default:
 		*what = "unknown ioctl";
 		c.info.size = sizeof(c.info);

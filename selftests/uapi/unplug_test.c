@@ -333,7 +333,7 @@ static bool documented(int ret)
 	case 0: case EINVAL: case E2BIG: case EOPNOTSUPP: case ENOTTY:
 	case ENOENT: case ERANGE: case EOVERFLOW: case ENOSPC: case EBUSY:
 	case EFAULT: case ENOMEM: case EINTR: case EIO: case ETIMEDOUT:
-	case ENODEV:
+	case ENODEV: case EACCES:
 		return true;
 	}
 	return false;
