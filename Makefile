@@ -24,6 +24,10 @@
 #                     rewrites the results in Documentation/bench.rst
 #   make bench-profile  perf profile of the batched path (PROFILE_LAYOUT,
 #                     PROFILE_BATCH, PROFILE_SEC)
+#   make soak         the random ioctl sequence and the hot-unplug soak for
+#                     long (MLX5_UMR_SOAK_SECONDS, MLX5_UMR_UNPLUG_ROUNDS,
+#                     MLX5_UMR_FUZZ_SEED) on UML with sanitizers; make check
+#                     runs a bounded round of it
 #   make checkpatch   scripts/checkpatch.pl --strict over all C and H files
 #   make api-doc      the API reference from kernel-doc (build/Documentation/api.rst)
 #   make hwcheck      on a host with a ConnectX and the modules installed: RDMA
@@ -115,3 +119,8 @@ bench-profile: deps
 # Not deps: a NIC host is not changed unasked; it says what is missing.
 hwcheck:
 	@tools/hwcheck/hwcheck.sh $(HWCHECK_ARGS)
+
+# The random ioctl sequence and the unplug soak, for long.
+.PHONY: soak
+soak: deps
+	@$(TESTBED)/soak.sh soak

@@ -115,6 +115,9 @@ struct fake_faults {
 	u8 wqe_vsynd;
 	unsigned int drop_cqes;
 	unsigned int delay_ms;
+	unsigned int cmd_nth;
+	u8 nth_status;
+	u32 nth_synd;
 };
 
 /*

@@ -4,6 +4,8 @@
  *
  * Read-only: caps, counters, qps, cqs, mkeys, wqes (last WQEs in hex).
  * Fault injection (write): fail_cmd "opcode status syndrome",
+ * fail_cmd_nth "n status syndrome" (the nth command from now, any opcode;
+ * counters' "cmd_nth_left" is what is left of it: 0 once it fired),
  * fail_wqe "syndrome vendor_synd", drop_cqe "count", delay_ms "ms",
  * internal_error "1". Data path probe (write): probe_read "pdn key offset",
  * a one-byte RDMA READ through rkey @key by a QP of PD @pdn: the write
@@ -95,6 +97,8 @@ static int fake_counters_show(struct seq_file *s, void *unused)
 	seq_printf(s, "events %llu\ncq_overruns %llu\nbad_doorbells %llu\n",
 		   c.events, c.cq_overruns, c.bad_doorbells);
 	seq_printf(s, "send_doorbells %llu\n", c.send_doorbells);
+	seq_printf(s, "cmd_nth_left %u\n",
+		   READ_ONCE(((struct mlx5_umr_fake *)s->private)->faults.cmd_nth));
 	return 0;
 }
 
@@ -231,6 +235,10 @@ static ssize_t fake_knob_do(struct kiocb *iocb, struct iov_iter *from)
 		if (n != 3)
 			return -EINVAL;
 		mlx5_umr_fake_inject_cmd_error(fd, a, b, c);
+	} else if (!strcmp(name, "fail_cmd_nth")) {
+		if (n != 3)
+			return -EINVAL;
+		mlx5_umr_fake_inject_cmd_nth(fd, a, b, c);
 	} else if (!strcmp(name, "fail_wqe")) {
 		if (n != 2)
 			return -EINVAL;
@@ -295,6 +303,7 @@ static const struct {
 	{ "mkeys", 0400, &fake_mkeys_fops },
 	{ "wqes", 0400, &fake_wqes_fops },
 	{ "fail_cmd", 0200, &fake_knob_fops },
+	{ "fail_cmd_nth", 0200, &fake_knob_fops },
 	{ "fail_wqe", 0200, &fake_knob_fops },
 	{ "drop_cqe", 0200, &fake_knob_fops },
 	{ "delay_ms", 0200, &fake_knob_fops },

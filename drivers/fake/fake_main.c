@@ -424,6 +424,35 @@ void mlx5_umr_fake_inject_cmd_error(struct mlx5_umr_fake *fake, u16 opcode,
 EXPORT_SYMBOL(mlx5_umr_fake_inject_cmd_error);
 
 /**
+ * mlx5_umr_fake_inject_cmd_nth() - fail the @nth command from now (test-only)
+ * @fake: the fake
+ * @nth: 1 for the next command of any opcode, 2 for the one after, ...;
+ *	0 disarms
+ * @status: MLX5_CMD_STAT_* to return
+ * @syndrome: syndrome to return
+ *
+ * Return: the commands still to come before the failure as it was armed
+ * until now (0: none armed, or it fired), so that a failure sweep knows
+ * whether its path reached the @nth command.
+ */
+unsigned int mlx5_umr_fake_inject_cmd_nth(struct mlx5_umr_fake *fake,
+					  unsigned int nth, u8 status,
+					  u32 syndrome)
+{
+	unsigned long flags;
+	unsigned int left;
+
+	spin_lock_irqsave(&fake->lock, flags);
+	left = fake->faults.cmd_nth;
+	fake->faults.cmd_nth = nth;
+	fake->faults.nth_status = status;
+	fake->faults.nth_synd = syndrome;
+	spin_unlock_irqrestore(&fake->lock, flags);
+	return left;
+}
+EXPORT_SYMBOL(mlx5_umr_fake_inject_cmd_nth);
+
+/**
  * mlx5_umr_fake_inject_wqe_error() - next WQE completes in error (test-only)
  * @fake: the fake
  * @syndrome: MLX5_CQE_SYNDROME_* of the error CQE

@@ -470,25 +470,16 @@ static void mlx5_umr_exec_done(struct mlx5_umr_wr *wr)
 	complete(wr->context);
 }
 
-/**
- * mlx5_umr_post_wait_room() - mlx5_umr_post(), waiting for room
- * @dev: the device
- * @wrs: the requests
- * @n: how many
- * @deadline: in jiffies, when to give up waiting for room
- *
- * Context: process context, may sleep.
- * Return: as mlx5_umr_post(), but -ETIMEDOUT instead of -EBUSY once
- * @deadline has passed.
- */
-int mlx5_umr_post_wait_room(struct mlx5_umr_dev *dev, struct mlx5_umr_wr **wrs,
-			    unsigned int n, unsigned long deadline)
+static int mlx5_umr_post_wait(struct mlx5_umr_dev *dev,
+			      struct mlx5_umr_wr **wrs, unsigned int n,
+			      unsigned long deadline, bool intr)
 {
 	int err;
 
 	might_sleep();
 	for (;;) {
 		unsigned long seen = READ_ONCE(dev->sq.events);
+		long left;
 
 		err = mlx5_umr_post(dev, wrs, n);
 		if (err != -EBUSY)
@@ -496,10 +487,40 @@ int mlx5_umr_post_wait_room(struct mlx5_umr_dev *dev, struct mlx5_umr_wr **wrs,
 		if (time_after_eq(jiffies, deadline))
 			return -ETIMEDOUT;
 		/* Retry after the next completion or state change. */
-		wait_event_timeout(dev->sq.wait,
-				   READ_ONCE(dev->sq.events) != seen,
-				   max_t(long, deadline - jiffies, 1));
+		left = max_t(long, deadline - jiffies, 1);
+		if (!intr) {
+			wait_event_timeout(dev->sq.wait,
+					   READ_ONCE(dev->sq.events) != seen,
+					   left);
+			continue;
+		}
+		/* Nothing is posted yet: a signal may end the wait. */
+		if (wait_event_interruptible_timeout(dev->sq.wait,
+						     READ_ONCE(dev->sq.events) !=
+						     seen, left) < 0)
+			return -EINTR;
 	}
+}
+
+/**
+ * mlx5_umr_post_wait_room() - mlx5_umr_post(), waiting for room
+ * @dev: the device
+ * @wrs: the requests
+ * @n: how many
+ * @deadline: in jiffies, when to give up waiting for room
+ *
+ * The wait for room is interruptible: another user (a file of the
+ * character device) may keep the queue full for as long as the HCA takes.
+ *
+ * Context: process context, may sleep.
+ * Return: as mlx5_umr_post(), but -ETIMEDOUT instead of -EBUSY once
+ * @deadline has passed, and -EINTR when a signal ended the wait (nothing
+ * was posted).
+ */
+int mlx5_umr_post_wait_room(struct mlx5_umr_dev *dev, struct mlx5_umr_wr **wrs,
+			    unsigned int n, unsigned long deadline)
+{
+	return mlx5_umr_post_wait(dev, wrs, n, deadline, true);
 }
 
 /**
@@ -535,6 +556,35 @@ void mlx5_umr_wait_posted(struct mlx5_umr_dev *dev, struct completion *done,
 	}
 }
 
+static int __mlx5_umr_exec(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr,
+			   unsigned int timeout_ms, bool intr)
+{
+	DECLARE_COMPLETION_ONSTACK(done);
+	void (*saved_done)(struct mlx5_umr_wr *wr) = wr->done;
+	void *saved_ctx = wr->context;
+	unsigned long tmo;
+	int err;
+
+	might_sleep();
+	tmo = timeout_ms ? msecs_to_jiffies(timeout_ms) : dev->timeout;
+	wr->done = mlx5_umr_exec_done;
+	wr->context = &done;
+
+	err = mlx5_umr_post_wait(dev, &wr, 1, jiffies + tmo, intr);
+	if (!err) {
+		/*
+		 * Posted: @wr and what it points to belong to the service
+		 * until done(), which a timeout forces through recovery. Not
+		 * interruptible: the caller's memory must outlive the request.
+		 */
+		mlx5_umr_wait_posted(dev, &done, tmo);
+		err = wr->status;
+	}
+	wr->done = saved_done;
+	wr->context = saved_ctx;
+	return err;
+}
+
 /**
  * mlx5_umr_exec() - execute one UMR work request and wait for it
  * @dev: the device
@@ -552,24 +602,28 @@ void mlx5_umr_wait_posted(struct mlx5_umr_dev *dev, struct completion *done,
 int mlx5_umr_exec(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr,
 		  unsigned int timeout_ms)
 {
-	DECLARE_COMPLETION_ONSTACK(done);
-	void (*saved_done)(struct mlx5_umr_wr *wr) = wr->done;
-	void *saved_ctx = wr->context;
-	unsigned long tmo;
-	int err;
-
-	might_sleep();
-	tmo = timeout_ms ? msecs_to_jiffies(timeout_ms) : dev->timeout;
-	wr->done = mlx5_umr_exec_done;
-	wr->context = &done;
-
-	err = mlx5_umr_post_wait_room(dev, &wr, 1, jiffies + tmo);
-	if (!err) {
-		mlx5_umr_wait_posted(dev, &done, tmo);
-		err = wr->status;
-	}
-	wr->done = saved_done;
-	wr->context = saved_ctx;
-	return err;
+	return __mlx5_umr_exec(dev, wr, timeout_ms, false);
 }
 EXPORT_SYMBOL(mlx5_umr_exec);
+
+/**
+ * mlx5_umr_exec_interruptible() - mlx5_umr_exec() for a user's request
+ * @dev: the device
+ * @wr: the request
+ * @timeout_ms: as for mlx5_umr_exec()
+ *
+ * A signal ends the wait for room on the send queue (which other users
+ * can keep full), never the wait for a posted request: that one is bounded
+ * by @timeout_ms, after which recovery completes it.
+ *
+ * Context: process context, may sleep.
+ * Return: as mlx5_umr_exec(), or -EINTR when a signal came before the
+ * request was posted (nothing was done).
+ */
+int mlx5_umr_exec_interruptible(struct mlx5_umr_dev *dev,
+				struct mlx5_umr_wr *wr,
+				unsigned int timeout_ms)
+{
+	return __mlx5_umr_exec(dev, wr, timeout_ms, true);
+}
+EXPORT_SYMBOL_IF_MLX5_UMR_TESTING(mlx5_umr_exec_interruptible);

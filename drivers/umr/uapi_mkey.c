@@ -89,13 +89,8 @@ int umr_cmd_alloc_mkey(struct umr_ucmd *ucmd)
 
 	cmd->out_handle = mk->obj.handle;
 	cmd->out_key = mkey->key;
-	ret = umr_ucmd_respond(ucmd);
-	if (ret) {
-		umr_uobj_abort(ctx, &mk->obj);
-		return ret;
-	}
 	umr_uobj_publish(ctx, &mk->obj);
-	return 0;
+	return umr_ucmd_respond_created(ucmd, &mk->obj);
 
 err_mkey:
 	/* Not configured yet: nothing to keep should its destroy fail. */
@@ -284,7 +279,7 @@ void *umr_entries_copy_in(u32 layout, u32 num_entries, u64 entries)
 
 	if (!bytes)
 		return NULL;
-	uent = kvmalloc(bytes, GFP_KERNEL_ACCOUNT);
+	uent = kvmalloc(bytes, UMR_GFP_USER);
 	if (!uent)
 		return ERR_PTR(-ENOMEM);
 	if (umr_entries_read(uent, layout, num_entries, entries)) {
@@ -396,7 +391,7 @@ static int umr_config_copy(const struct mlx5_umr_ioc_configure *cmd,
 	 * (umr_mreq_reserve() checks the room under the lock).
 	 */
 	r->cap = cmd->num_entries + READ_ONCE(r->mk->nrefs);
-	r->refs = kvcalloc(r->cap, sizeof(*r->refs), GFP_KERNEL_ACCOUNT);
+	r->refs = kvcalloc(r->cap, sizeof(*r->refs), UMR_GFP_USER);
 	if (!r->refs)
 		return -ENOMEM;
 	r->nrefs = cmd->num_entries;
@@ -526,7 +521,7 @@ int umr_mreq_reserve(struct umr_mreq *r)
 	    r->cap >= r->mk->nrefs + r->nrefs)
 		return 0;
 	r->both = kvmalloc_array((size_t)r->mk->nrefs + r->nrefs,
-				 sizeof(*r->both), GFP_KERNEL_ACCOUNT);
+				 sizeof(*r->both), UMR_GFP_USER);
 	return r->both ? 0 : -ENOMEM;
 }
 

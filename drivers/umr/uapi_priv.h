@@ -27,6 +27,12 @@
 #define UMR_UAPI_MAX_XFER	SZ_1M
 #endif
 
+/*
+ * Kernel memory of sizes userspace chooses (kvmalloc): charged, and a
+ * failure is the caller's ENOMEM, not a kernel warning (failure sweeps).
+ */
+#define UMR_GFP_USER	(GFP_KERNEL_ACCOUNT | __GFP_NOWARN)
+
 /* Completion wait of one UMR work request issued for userspace. */
 #define UMR_UAPI_TIMEOUT_MS	10000
 /*
@@ -222,6 +228,12 @@ struct umr_mreq {
  * @priv: what the op's prepare step got from user memory before the
  *	device lock (pinned pages, copied entries, a batch's requests), or
  *	ERR_PTR(-errno)
+ * @respond: @cmd is copied back to userspace after the device lock is
+ *	released (umr_ucmd_respond())
+ * @created: the handle of the object the ioctl published, destroyed
+ *	again when the answer cannot be copied out; 0 for none
+ * @respond_more: optional, writes the rest of the answer (a batch's
+ *	requests) after the device lock is released, before @cmd
  */
 struct umr_ucmd {
 	struct umr_uctx *ctx;
@@ -230,9 +242,13 @@ struct umr_ucmd {
 	void *cmd;
 	u32 size;
 	void *priv;
+	bool respond;
+	u32 created;
+	int (*respond_more)(struct umr_ucmd *ucmd);
 };
 
 int umr_ucmd_respond(struct umr_ucmd *ucmd);
+int umr_ucmd_respond_created(struct umr_ucmd *ucmd, struct umr_uobj *obj);
 int umr_check_access_bits(u32 access);
 int umr_check_access(struct umr_udev *ud, u32 access);
 u32 umr_max_entries(struct umr_udev *ud);
@@ -244,7 +260,7 @@ void umr_share_put(struct umr_udev *ud, u32 bbs);
 
 int umr_uobj_insert(struct umr_uctx *ctx, struct umr_uobj *obj);
 void umr_uobj_publish(struct umr_uctx *ctx, struct umr_uobj *obj);
-void umr_uobj_abort(struct umr_uctx *ctx, struct umr_uobj *obj);
+int umr_uobj_destroy_handle(struct umr_uctx *ctx, u32 handle);
 struct umr_uobj *umr_uobj_get(struct umr_uctx *ctx, u32 handle,
 			      enum umr_uobj_type type);
 /* The @keys index of a key: its mkey index, which a rotation keeps. */

@@ -53,7 +53,7 @@ int umr_cmd_test_xfer(struct umr_ucmd *ucmd)
 	obj = umr_uobj_get_key(ctx, cmd->key, UMR_UOBJ_ANY);
 	if (IS_ERR(obj))
 		return PTR_ERR(obj);
-	buf = kvzalloc(cmd->length, GFP_KERNEL);
+	buf = kvzalloc(cmd->length, GFP_KERNEL | __GFP_NOWARN);
 	if (!buf) {
 		ret = -ENOMEM;
 		goto out_put;

@@ -293,6 +293,9 @@ int mlx5_umr_post_wait_room(struct mlx5_umr_dev *dev, struct mlx5_umr_wr **wrs,
 			    unsigned int n, unsigned long deadline);
 void mlx5_umr_wait_posted(struct mlx5_umr_dev *dev, struct completion *done,
 			  unsigned long tmo);
+int mlx5_umr_exec_interruptible(struct mlx5_umr_dev *dev,
+				struct mlx5_umr_wr *wr,
+				unsigned int timeout_ms);
 
 /* sq_comp.c: completion */
 void mlx5_umr_cq_comp(struct mlx5_umr_hca_cq *cq);

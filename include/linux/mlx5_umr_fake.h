@@ -291,6 +291,9 @@ void mlx5_umr_fake_flush(struct mlx5_umr_fake *fake);
 
 void mlx5_umr_fake_inject_cmd_error(struct mlx5_umr_fake *fake, u16 opcode,
 				    u8 status, u32 syndrome);
+unsigned int mlx5_umr_fake_inject_cmd_nth(struct mlx5_umr_fake *fake,
+					  unsigned int nth, u8 status,
+					  u32 syndrome);
 void mlx5_umr_fake_inject_wqe_error(struct mlx5_umr_fake *fake, u8 syndrome,
 				    u8 vendor_synd);
 void mlx5_umr_fake_inject_drop_cqe(struct mlx5_umr_fake *fake,

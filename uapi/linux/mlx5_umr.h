@@ -70,7 +70,8 @@
  * - EBUSY: the object is named by a configured layout or is in use by a
  *   concurrent ioctl; an mkey with a request in a running batch.
  * - EFAULT: a user pointer is not mapped or not in user space (the
- *   structure, an entries array, the memory to register).
+ *   structure, an entries array, the memory to register). When the answer
+ *   cannot be written back, an object the call created is destroyed again.
  * - ENOMEM: RLIMIT_MEMLOCK would be exceeded (without CAP_IPC_LOCK), or
  *   the kernel (or the file's memory cgroup) is out of memory; a layout of
  *   more entries than the mkey was allocated for, or than INFO's
@@ -80,8 +81,8 @@
  * - EBUSY also: MLX5_UMR_IOCTL_SET_PD after the file created an object.
  * - EINTR: a signal arrived while the call waited for room in the files'
  *   share of the device's queue (MLX5_UMR_IOC_MAX_INFLIGHT_BBS; a batch:
- *   room for its first request), or for an mkey another call is
- *   configuring; nothing was done.
+ *   room for its first request) or on the queue itself, or for an mkey
+ *   another call is configuring; nothing was done.
  * - EACCES: MLX5_UMR_IOCTL_SET_PD names a PD the service owns (its own,
  *   or another open file's).
  * - EIO: the HCA completed the UMR work request with an error, or refused
