@@ -6,7 +6,8 @@
  * module) and HCA removal (rmmod mlx5_umr_fake) each complete within
  * seconds; once the fault is resolved the stalled ioctl answers from the
  * documented errno list. Each variant stalls a different access: copying
- * an array in, pinning pages.
+ * a structure or array in, pinning pages, and writing the answer back (a
+ * write-protected page).
  *
  * uapi_test's user_fault_holds_no_device_lock is the single-step version
  * of the first variant (removal only).
@@ -68,6 +69,16 @@ FIXTURE_VARIANT_ADD(stall, batch_reqs) {
 
 FIXTURE_VARIANT_ADD(stall, reg_mr_pages) {
 	.at = STALL_REG_MR_PAGES,
+};
+
+FIXTURE_VARIANT_ADD(stall, alloc_reply) {
+	.at = STALL_ALLOC_REPLY,
+	.wp = true,
+};
+
+FIXTURE_VARIANT_ADD(stall, info_reply) {
+	.at = STALL_INFO_REPLY,
+	.wp = true,
 };
 
 /* Whether modprobe can load @name (the VM has our modules in extra/). */
