@@ -171,6 +171,8 @@ struct mlx5_umr_fake {
 	struct fake_wqe_log *wqe_log;
 	unsigned int wqe_log_pos;
 	struct dentry *dbg;
+	/* the stand-in ib_device (fake_ib.c) */
+	struct ib_device *ibdev;
 };
 
 static inline struct mlx5_umr_fake *to_fake(struct mlx5_umr_hca *hca)
@@ -252,6 +254,10 @@ int fake_access(struct mlx5_umr_fake *fd, u32 key, u64 va, void *buf,
 		size_t len, bool write, bool remote, u32 pdn);
 int fake_test_xfer(struct mlx5_umr_hca *hca, u32 key, u64 offset, void *buf,
 		   size_t len, bool write, bool remote);
+
+/* fake_ib.c */
+int fake_ib_init(struct mlx5_umr_fake *fd);
+void fake_ib_fini(struct mlx5_umr_fake *fd);
 
 /* fake_debugfs.c */
 void fake_debugfs_init(void);

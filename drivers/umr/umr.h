@@ -15,6 +15,7 @@
 #include <linux/workqueue.h>
 #include <linux/percpu-refcount.h>
 #include <linux/completion.h>
+#include <linux/xarray.h>
 #include <linux/mlx5_umr.h>
 #include <linux/mlx5_umr_hca.h>
 
@@ -159,6 +160,10 @@ struct mlx5_umr_client_ctx {
  *	translation table a WQE pointed at, so until DESTROY_QP succeeds no
  *	translation table is freed (set by recovery, read under @mkeys_lock)
  * @leaked: buffers kept, never freed, because the HCA may still use them
+ * @kept_pds: PDs holding an mkey the HCA refused to destroy, never
+ *	deallocated (pd.c), under @mkeys_lock
+ * @keep_all_pds: such an mkey's PD is unknown: no PD is deallocated, under
+ *	@mkeys_lock
  */
 struct mlx5_umr_dev {
 	struct list_head list;
@@ -191,6 +196,8 @@ struct mlx5_umr_dev {
 	unsigned long timeout;
 	bool qp_lost;
 	atomic_t leaked;
+	struct xarray kept_pds;
+	bool keep_all_pds;
 };
 
 /**
@@ -257,6 +264,10 @@ int mlx5_umr_qp_to_rts(struct mlx5_umr_dev *dev);
 
 /* mkey.c */
 void mlx5_umr_mkeys_teardown(struct mlx5_umr_dev *dev);
+
+/* pd.c */
+bool mlx5_umr_pd_kept(struct mlx5_umr_dev *dev, u32 pdn);
+void mlx5_umr_pd_keep_mkey_pd(struct mlx5_umr_dev *dev, u32 key);
 
 static inline __be32 *mlx5_umr_sq_dbrec(struct mlx5_umr_dev *dev)
 {

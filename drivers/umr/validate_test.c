@@ -26,7 +26,7 @@
 MODULE_IMPORT_NS(MLX5_UMR_TESTING);
 
 /* The last numbered rule of Documentation/validation.rst. */
-#define VAL_RULES	36
+#define VAL_RULES	37
 
 enum vkind { V_LIST, V_IL, V_SGT, V_ACCESS, V_INVAL, V_PAGES };
 
@@ -65,6 +65,7 @@ static void vt_reset(struct vt *v, enum vkind kind)
 	v->caps.pdn = 0xabcd;
 	v->mkey.key = 0x123456;
 	v->mkey.max_entries = 8;
+	v->mkey.dma_lkey = 0x5ff;
 	v->wr.mkey = &v->mkey;
 
 	for (i = 0; i < VN; i++) {
@@ -359,6 +360,15 @@ static const struct val_row val_rows[] = {
 	{ 20, "no entry", V_SGT, { PUT(0, wr.sgt.nents) }, -EINVAL },
 	{ 20, "no list", V_SGT, { PUT(0, wr.sgt.sgl) }, -EINVAL },
 	{ 20, "no byte", V_SGT, { PUT(0, wr.sgt.length) }, -EINVAL },
+	{ 37, "the mkey's DMA key", V_SGT, { PUT(0, wr.sgt.lkey) }, 0 },
+	{ 37, "a PD without a DMA key", V_SGT, { PUT(0, mkey.dma_lkey) },
+	  -EINVAL },
+	{ 37, "a key given, the PD has none", V_SGT,
+	  { PUT(0, mkey.dma_lkey), PUT(0x7ff, wr.sgt.lkey) }, 0 },
+	{ 37, "SET_PD without a key", V_SGT,
+	  { PUT(MLX5_UMR_WR_SET_PD, wr.flags) }, -EINVAL },
+	{ 37, "SET_PD with the new PD's key", V_SGT,
+	  { PUT(MLX5_UMR_WR_SET_PD, wr.flags), PUT(0x7ff, wr.sgt.lkey) }, 0 },
 	{ 21, "KLMs used as many as the mkey takes", V_SGT,
 	  { PUT(3, mkey.max_entries) }, 0 },
 	{ 21, "KLMs used more than the mkey takes", V_SGT,

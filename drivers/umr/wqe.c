@@ -128,7 +128,7 @@ static void umr_write_sgt(struct mlx5_klm *klm, const struct mlx5_umr_wr *wr,
 	struct scatterlist *sg;
 	u32 i;
 
-	/* entries are device addresses, reached through caps->dma_lkey */
+	/* entries are device addresses, reached through a DMA key of the PD */
 	for_each_sg(wr->sgt.sgl, sg, nklms, i) {
 		u32 len = min_t(u64, sg_dma_len(sg), left);
 
@@ -198,7 +198,9 @@ static int umr_encode_layout(struct umr_hdr_fields *f, void *xlt,
 		err = umr_write_interleaved(xlt, wr, &f->len);
 		break;
 	default: /* MLX5_UMR_LAYOUT_SGT */
-		umr_write_sgt(xlt, wr, ctx->caps->dma_lkey, nklms);
+		/* a key valid in the mkey's PD (rule 37) */
+		umr_write_sgt(xlt, wr, wr->sgt.lkey ?: wr->mkey->dma_lkey,
+			      nklms);
 		f->len = wr->sgt.length;
 		break;
 	}

@@ -99,6 +99,9 @@ const struct mlx5_umr_caps *mlx5_umr_dev_caps(const struct mlx5_umr_dev *dev);
  * @max_entries: translation entries the mkey was sized for
  * @flags: MLX5_UMR_MKEY_* given at allocation
  * @direct: an MTT mkey over pages (registered memory), not an indirect one
+ * @dma_lkey: the DMA key of the PD the mkey was allocated in (an
+ *	MLX5_UMR_LAYOUT_SGT layout names it unless the request gives
+ *	@sgt.lkey), 0 when the service knows none for that PD
  *
  * The service keeps private state after these fields.
  */
@@ -108,6 +111,7 @@ struct mlx5_umr_mkey {
 	u32 max_entries;
 	u32 flags;
 	bool direct;
+	u32 dma_lkey;
 };
 
 struct mlx5_umr_mkey *mlx5_umr_alloc_mkey(struct mlx5_umr_dev *dev,
@@ -178,8 +182,10 @@ enum mlx5_umr_layout {
  * @interleaved: MLX5_UMR_LAYOUT_INTERLEAVED: @interleaved.ent[@num_entries]
  *	repeated @repeat_count times
  * @sgt: MLX5_UMR_LAYOUT_SGT: a scatterlist already mapped for the device
- *	(mlx5_umr_dma_map_sg()); entries are addressed through the reserved
- *	lkey, @sgt.nents mapped entries, @sgt.length bytes from the start
+ *	(mlx5_umr_dma_map_sg()), @sgt.nents mapped entries, @sgt.length bytes
+ *	from the start; each KLM names @sgt.lkey, or when 0 @mkey->dma_lkey:
+ *	a DMA key valid in the PD the mkey is in after the request (rule 37:
+ *	given with MLX5_UMR_WR_SET_PD; struct mlx5_umr_pd.dma_lkey)
  * @pages: MLX5_UMR_OP_REG_PAGES: device addresses of @npages pages of
  *	PAGE_SIZE; the mkey covers [@iova, @iova + @length) starting at byte
  *	@offset of the first page
@@ -227,6 +233,7 @@ struct mlx5_umr_wr {
 		struct {
 			struct scatterlist *sgl;
 			u32 nents;
+			u32 lkey;
 			u64 length;
 		} sgt;
 		struct {
@@ -258,5 +265,34 @@ int mlx5_umr_dma_map_sg(struct mlx5_umr_dev *dev, struct sg_table *sgt,
 			enum dma_data_direction dir);
 void mlx5_umr_dma_unmap_sg(struct mlx5_umr_dev *dev, struct sg_table *sgt,
 			   enum dma_data_direction dir);
+
+/*
+ * Protection domains of RDMA consumers (drivers/umr/pd.c). On a NIC an
+ * mkey is usable only by QPs of its PD: a ULP puts its mkeys in its own
+ * struct ib_pd (Documentation/service.rst, "Using these keys on a NIC").
+ */
+struct ib_pd;
+
+/**
+ * struct mlx5_umr_pd - a consumer's protection domain, as the HCA knows it
+ * @dev: the device
+ * @pdn: the PD number (mkc.pd of every mkey created in it)
+ * @dma_lkey: a key valid in @pdn that addresses device (DMA) addresses, for
+ *	MLX5_UMR_LAYOUT_SGT (the ib_pd's local_dma_lkey, checked), or 0
+ *
+ * From mlx5_umr_pd_get_ib(); the service keeps private state after these
+ * fields.
+ */
+struct mlx5_umr_pd {
+	struct mlx5_umr_dev *dev;
+	u32 pdn;
+	u32 dma_lkey;
+};
+
+struct mlx5_umr_pd *mlx5_umr_pd_get_ib(struct mlx5_umr_dev *dev,
+				       struct ib_pd *ibpd);
+void mlx5_umr_pd_put(struct mlx5_umr_pd *pd);
+struct mlx5_umr_mkey *mlx5_umr_alloc_mkey_in(struct mlx5_umr_pd *pd,
+					     u32 max_entries, u32 flags);
 
 #endif /* _LINUX_MLX5_UMR_H */
