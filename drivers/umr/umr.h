@@ -15,6 +15,7 @@
 #include <linux/workqueue.h>
 #include <linux/percpu-refcount.h>
 #include <linux/completion.h>
+#include <linux/xarray.h>
 #include <linux/mlx5_umr.h>
 #include <linux/mlx5_umr_hca.h>
 
@@ -159,6 +160,8 @@ struct mlx5_umr_client_ctx {
  *	translation table a WQE pointed at, so until DESTROY_QP succeeds no
  *	translation table is freed (set by recovery, read under @mkeys_lock)
  * @leaked: buffers kept, never freed, because the HCA may still use them
+ * @sig_mkeys: signature mkeys by mkey index (struct mlx5_umr_mkey_priv),
+ *	for mlx5_umr_sig_report(); its own lock, taken irqsave
  */
 struct mlx5_umr_dev {
 	struct list_head list;
@@ -191,6 +194,7 @@ struct mlx5_umr_dev {
 	unsigned long timeout;
 	bool qp_lost;
 	atomic_t leaked;
+	struct xarray sig_mkeys;
 };
 
 /**
@@ -201,6 +205,7 @@ struct mlx5_umr_dev {
  * @xlt_buf: the coherent memory behind @xlt
  * @xlt_busy: a posted WQE uses @xlt (bit 0)
  * @hw: the mkey exists on the HCA
+ * @sig: MLX5_UMR_MKEY_SIGNATURE: its signature state (sig.h)
  */
 struct mlx5_umr_mkey_priv {
 	struct mlx5_umr_mkey pub;
@@ -209,6 +214,7 @@ struct mlx5_umr_mkey_priv {
 	struct mlx5_umr_dma_buf xlt_buf;
 	unsigned long xlt_busy;
 	bool hw;
+	struct mlx5_umr_sig_mkey *sig;
 };
 
 static inline struct mlx5_umr_mkey_priv *to_priv(struct mlx5_umr_mkey *m)

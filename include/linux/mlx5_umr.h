@@ -41,6 +41,8 @@ struct mlx5_sig_err_cqe;
  * @umr_modify_atomic_disabled: caps bit of the same name
  * @umr_indirect_mkey_disabled: caps bit of the same name: no UMR on an
  *	indirect mkey, every such request is refused with -EOPNOTSUPP
+ * @sig: block signature (caps bit sho, signature handover, as mlx5_ib's
+ *	IB_DEVICE_INTEGRITY_HANDOVER): MLX5_UMR_MKEY_SIGNATURE is available
  */
 struct mlx5_umr_caps {
 	u32 max_klm_entries;
@@ -53,6 +55,7 @@ struct mlx5_umr_caps {
 	bool umr_extended_translation_offset;
 	bool umr_modify_atomic_disabled;
 	bool umr_indirect_mkey_disabled;
+	bool sig;
 };
 
 /**
@@ -95,6 +98,8 @@ const struct mlx5_umr_caps *mlx5_umr_dev_caps(const struct mlx5_umr_dev *dev);
 #define MLX5_UMR_MKEY_REMOTE_INVALIDATE	BIT(0)
 /* a block-signature mkey: BSF and PSVs (Documentation/signature.rst) */
 #define MLX5_UMR_MKEY_SIGNATURE		BIT(1)
+#define MLX5_UMR_MKEY_FLAGS	(MLX5_UMR_MKEY_REMOTE_INVALIDATE | \
+				 MLX5_UMR_MKEY_SIGNATURE)
 
 /**
  * struct mlx5_umr_mkey - an mkey the service can reconfigure
@@ -103,6 +108,8 @@ const struct mlx5_umr_caps *mlx5_umr_dev_caps(const struct mlx5_umr_dev *dev);
  * @max_entries: translation entries the mkey was sized for
  * @flags: MLX5_UMR_MKEY_* given at allocation
  * @direct: an MTT mkey over pages (registered memory), not an indirect one
+ * @psv: MLX5_UMR_MKEY_SIGNATURE: the PSV numbers of its memory and wire
+ *	domain (set by the service, read-only)
  *
  * The service keeps private state after these fields.
  */
@@ -112,6 +119,7 @@ struct mlx5_umr_mkey {
 	u32 max_entries;
 	u32 flags;
 	bool direct;
+	u32 psv[2];
 };
 
 struct mlx5_umr_mkey *mlx5_umr_alloc_mkey(struct mlx5_umr_dev *dev,
