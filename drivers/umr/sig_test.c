@@ -49,6 +49,7 @@ struct sig_case {
 		 .ref_tag = (ref), .flags = (fl) },			\
 	.block_size = (bs),						\
 }
+
 #define CRC(t, s, bs) {							\
 	.sig_type = MLX5_UMR_SIG_CRC,					\
 	.crc = { .type = (t), .seed = (s) },				\
