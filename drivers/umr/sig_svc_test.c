@@ -104,6 +104,7 @@ static void ss_alloc_free(struct kunit *test)
 {
 	struct ss_ctx *c = test->priv;
 	struct mlx5_umr_fake_counters cnt;
+	struct mlx5_umr_mkey *mtt;
 
 	mlx5_umr_fake_get_counters(c->fake, &cnt);
 	KUNIT_EXPECT_EQ(test, cnt.psvs, 2);
@@ -114,9 +115,8 @@ static void ss_alloc_free(struct kunit *test)
 	c->mkey = NULL;
 	mlx5_umr_fake_get_counters(c->fake, &cnt);
 	KUNIT_EXPECT_EQ(test, cnt.psvs, 0);
-	KUNIT_EXPECT_EQ(test, PTR_ERR(mlx5_umr_alloc_mtt_mkey(c->dev, 1,
-						MLX5_UMR_MKEY_SIGNATURE)),
-			-EINVAL);
+	mtt = mlx5_umr_alloc_mtt_mkey(c->dev, 1, MLX5_UMR_MKEY_SIGNATURE);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(mtt), -EINVAL);
 }
 
 /*
