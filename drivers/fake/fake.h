@@ -177,6 +177,8 @@ struct mlx5_umr_fake {
 	struct fake_wqe_log *wqe_log;
 	unsigned int wqe_log_pos;
 	struct dentry *dbg;
+	/* the stand-in ib_device (fake_ib.c) */
+	struct ib_device *ibdev;
 };
 
 static inline struct mlx5_umr_fake *to_fake(struct mlx5_umr_hca *hca)
@@ -283,6 +285,10 @@ int fake_sig_decode(struct mlx5_umr_fake *fd, const u8 *bsf, u32 oct,
 int fake_sig_xfer(struct mlx5_umr_fake *fd, struct fake_mkey *mk, u32 key,
 		  u64 offset, u8 *buf, size_t len, bool write, bool remote,
 		  u32 pdn, struct mlx5_umr_test_xfer_out *out);
+
+/* fake_ib.c */
+int fake_ib_init(struct mlx5_umr_fake *fd);
+void fake_ib_fini(struct mlx5_umr_fake *fd);
 
 /* fake_debugfs.c */
 void fake_debugfs_init(void);

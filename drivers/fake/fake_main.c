@@ -218,18 +218,23 @@ struct mlx5_umr_fake *mlx5_umr_fake_create(const struct mlx5_umr_fake_attr *attr
 	fd->hca.numa_node = NUMA_NO_NODE;
 	fd->hca.owner = THIS_MODULE;
 	strscpy(fd->hca.name, dev_name(&fd->dev), sizeof(fd->hca.name));
+	err = fake_ib_init(fd);
+	if (err)
+		goto err_del;
 	fake_debugfs_add(fd);
 
 	if (attr->flags & MLX5_UMR_FAKE_F_REGISTER) {
 		err = mlx5_umr_register_test_hca(&fd->hca, &fake_test_ops);
 		if (err)
-			goto err_del;
+			goto err_dbg;
 		fd->registered = true;
 	}
 	return fd;
 
-err_del:
+err_dbg:
 	fake_debugfs_remove(fd);
+	fake_ib_fini(fd);
+err_del:
 	device_del(&fd->dev);
 err_put:
 	put_device(&fd->dev);
@@ -306,6 +311,7 @@ void mlx5_umr_fake_destroy(struct mlx5_umr_fake *fake)
 	flush_workqueue(fake->wq);
 	fake_leak_report(fake);
 	fake_reap(fake);
+	fake_ib_fini(fake);
 	device_del(&fake->dev);
 	put_device(&fake->dev);
 }

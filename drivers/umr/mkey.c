@@ -186,6 +186,9 @@ mlx5_umr_create_mkey(struct mlx5_umr_dev *dev, u32 max_entries, u32 flags,
 		goto err_put;
 	}
 	mp->pub.dev = dev;
+	/* the service's PA mkey is valid only in its PD */
+	if (pdn == dev->caps.pdn)
+		mp->pub.dma_lkey = dev->caps.dma_lkey;
 	mp->pub.max_entries = max_entries;
 	mp->pub.flags = flags;
 	mp->pub.direct = direct;
@@ -288,6 +291,40 @@ struct mlx5_umr_mkey *mlx5_umr_alloc_mkey_pd(struct mlx5_umr_dev *dev,
 EXPORT_SYMBOL(mlx5_umr_alloc_mkey_pd);
 
 /**
+ * mlx5_umr_alloc_mkey_in() - mlx5_umr_alloc_mkey() in a ULP's PD
+ * @pd: from mlx5_umr_pd_get_ib()
+ * @max_entries: as mlx5_umr_alloc_mkey()
+ * @flags: as mlx5_umr_alloc_mkey(), but not MLX5_UMR_MKEY_SIGNATURE
+ *	(-EOPNOTSUPP: Documentation/signature.rst, "The mlx5_ib hazard")
+ *
+ * The mkey is created in @pd, so the ULP's own QPs (of that ib_pd) can use
+ * its key on the NIC; its SGT layouts name @pd's DMA key (@pd->dma_lkey).
+ * Free it with mlx5_umr_free_mkey() before mlx5_umr_pd_put().
+ *
+ * Context: process context, may sleep.
+ * Return: the mkey or ERR_PTR(-errno), as mlx5_umr_alloc_mkey().
+ */
+struct mlx5_umr_mkey *mlx5_umr_alloc_mkey_in(struct mlx5_umr_pd *pd,
+					     u32 max_entries, u32 flags)
+{
+	struct mlx5_umr_mkey *mkey;
+
+	/*
+	 * The ULP's QPs in @pd are mlx5_ib QPs with mlx5_ib CQs: a SIG_ERR
+	 * CQE naming a service mkey oopses mlx5_ib's poll (cq.c
+	 * MLX5_CQE_SIG_ERR, no NULL check). Documentation/signature.rst.
+	 */
+	if (flags & MLX5_UMR_MKEY_SIGNATURE)
+		return ERR_PTR(-EOPNOTSUPP);
+	mkey = mlx5_umr_create_mkey(pd->dev, max_entries, flags, false,
+				    pd->pdn);
+	if (!IS_ERR(mkey))
+		mkey->dma_lkey = pd->dma_lkey;
+	return mkey;
+}
+EXPORT_SYMBOL(mlx5_umr_alloc_mkey_in);
+
+/**
  * mlx5_umr_alloc_mtt_mkey() - allocate a direct (MTT) mkey for UMR
  * @dev: the device
  * @max_pages: pages of PAGE_SIZE the mkey may map
@@ -340,6 +377,8 @@ int mlx5_umr_free_mkey(struct mlx5_umr_mkey *mkey)
 	if (mp->hw) {
 		pr_err_ratelimited("mlx5_umr %s: mkey 0x%x may still be live\n",
 				   dev->name, mkey->key);
+		if (dev->hca)
+			mlx5_umr_pd_keep_mkey_pd(dev, mkey->key);
 		ret = -EBUSY;
 	} else if (mlx5_umr_sig_mkey_destroy(dev, mp)) {
 		/* the mkey is gone: a PSV the HCA kept is only leaked */
@@ -376,6 +415,8 @@ void mlx5_umr_mkeys_teardown(struct mlx5_umr_dev *dev)
 		/* the HCA goes: its PSVs with it, unless the mkey is kept */
 		if (!mp->hw && mlx5_umr_sig_mkey_destroy(dev, mp))
 			mlx5_umr_leak_buf(dev, "PSV");
+		if (mp->hw)
+			mlx5_umr_pd_keep_mkey_pd(dev, mp->pub.key);
 		mlx5_umr_xlt_free(dev, mp);
 	}
 	mutex_unlock(&dev->mkeys_lock);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * mlx5-umr: the rules on a request's block signature (rules 37 to 51 of
+ * mlx5-umr: the rules on a request's block signature (rules 38 to 52 of
  * Documentation/validation.rst), one function and errno each, as in
  * wr_rules.h. The errnos are rdma-core's (providers/mlx5/qp.c:
  * mlx5_send_wr_set_mkey_sig_block() and the validators it calls,
@@ -21,73 +21,73 @@
 
 #define MLX5_UMR_WR_SIG_FLAGS	(MLX5_UMR_WR_SET_SIG | MLX5_UMR_WR_RESET_SIG)
 
-/* Rule 37: signature flags on a signature mkey only (qp.c: !mkey->sig). */
+/* Rule 38: signature flags on a signature mkey only (qp.c: !mkey->sig). */
 static inline int mlx5_umr_rule_sig_mkey(const struct mlx5_umr_mkey *mkey)
 {
 	return mkey->flags & MLX5_UMR_MKEY_SIGNATURE ? 0 : -EINVAL;
 }
 
-/* Rule 38: a signature is set or reset by a configure. */
+/* Rule 39: a signature is set or reset by a configure. */
 static inline int mlx5_umr_rule_sig_op(enum mlx5_umr_op op)
 {
 	return op == MLX5_UMR_OP_CONFIGURE ? 0 : -EINVAL;
 }
 
-/* Rule 39: SET_SIG names its attributes. */
+/* Rule 40: SET_SIG names its attributes. */
 static inline int mlx5_umr_rule_sig_given(const struct mlx5_umr_wr *wr)
 {
 	return wr->sig ? 0 : -EINVAL;
 }
 
-/* Rule 40: only known attribute flags (check_comp_mask(flags, COPY_MASK)). */
+/* Rule 41: only known attribute flags (check_comp_mask(flags, COPY_MASK)). */
 static inline int mlx5_umr_rule_sig_flags(const struct mlx5_umr_sig_attr *a)
 {
 	return a->flags & ~MLX5_UMR_SIG_FLAG_COPY_MASK ? -EINVAL : 0;
 }
 
-/* Rule 41: a known signature type in each domain. */
+/* Rule 42: a known signature type in each domain. */
 static inline int mlx5_umr_rule_sig_type(const struct mlx5_umr_sig_domain *d)
 {
 	return d->sig_type <= MLX5_UMR_SIG_CRC ? 0 : -EINVAL;
 }
 
-/* Rule 42: at least one domain has a signature (!mem && !wire). */
+/* Rule 43: at least one domain has a signature (!mem && !wire). */
 static inline int mlx5_umr_rule_sig_some(const struct mlx5_umr_sig_attr *a)
 {
 	return mlx5_umr_sig_npsv(a) ? 0 : -EINVAL;
 }
 
-/* Rule 43: a block size of enum mlx5dv_block_size. */
+/* Rule 44: a block size of enum mlx5dv_block_size. */
 static inline int mlx5_umr_rule_sig_block(const struct mlx5_umr_sig_domain *d)
 {
 	return d->block_size <= MLX5_UMR_SIG_BLOCK_4160 ? 0 : -EINVAL;
 }
 
-/* Rule 44: a T10 DIF guard of CRC or IP checksum. */
+/* Rule 45: a T10 DIF guard of CRC or IP checksum. */
 static inline int mlx5_umr_rule_sig_bg_type(const struct mlx5_umr_sig_t10dif *dif)
 {
 	return dif->bg_type <= MLX5_UMR_SIG_T10DIF_CSUM ? 0 : -EINVAL;
 }
 
-/* Rule 45: the T10 DIF guard seed is 0 or 0xffff. */
+/* Rule 46: the T10 DIF guard seed is 0 or 0xffff. */
 static inline int mlx5_umr_rule_sig_bg(const struct mlx5_umr_sig_t10dif *dif)
 {
 	return dif->bg == 0 || dif->bg == 0xffff ? 0 : -EINVAL;
 }
 
-/* Rule 46: only known T10 DIF flags. */
+/* Rule 47: only known T10 DIF flags. */
 static inline int mlx5_umr_rule_sig_dif_flags(const struct mlx5_umr_sig_t10dif *dif)
 {
 	return dif->flags & ~MLX5_UMR_SIG_T10DIF_FLAGS ? -EINVAL : 0;
 }
 
-/* Rule 47: a CRC of enum mlx5dv_sig_crc_type. */
+/* Rule 48: a CRC of enum mlx5dv_sig_crc_type. */
 static inline int mlx5_umr_rule_sig_crc_type(const struct mlx5_umr_sig_crc *crc)
 {
 	return crc->type <= MLX5_UMR_SIG_CRC64_XP10 ? 0 : -EINVAL;
 }
 
-/* Rule 48: the CRC seed is 0 or all ones of the CRC's width. */
+/* Rule 49: the CRC seed is 0 or all ones of the CRC's width. */
 static inline int mlx5_umr_rule_sig_crc_seed(const struct mlx5_umr_sig_crc *crc)
 {
 	u64 ones = crc->type == MLX5_UMR_SIG_CRC64_XP10 ? U64_MAX : U32_MAX;
@@ -96,7 +96,7 @@ static inline int mlx5_umr_rule_sig_crc_seed(const struct mlx5_umr_sig_crc *crc)
 }
 
 /*
- * Rule 49: a copy mask needs the same block structure in both domains
+ * Rule 50: a copy mask needs the same block structure in both domains
  * (mlx5_umr_fill_sig_bsf(): !sbs is EINVAL); with no wire signature
  * rdma-core ignores the flag, this service refuses it.
  */
@@ -115,7 +115,7 @@ static inline int mlx5_umr_rule_sig_copy(const struct mlx5_umr_sig_attr *a)
 }
 
 /*
- * Rule 50: the translation and the BSF go inline in the UMR WQE, and the
+ * Rule 51: the translation and the BSF go inline in the UMR WQE, and the
  * chain with its SET_PSV WQEs fits the send queue's largest WQE
  * (umr_wqe_finalize(): ENOMEM when the BSF does not fit inline).
  */
@@ -132,7 +132,7 @@ static inline int mlx5_umr_rule_sig_room(const struct mlx5_umr_caps *caps,
 }
 
 /*
- * Rule 51: the mkey's length fits the BSF's raw_data_size, 32 bits
+ * Rule 52: the mkey's length fits the BSF's raw_data_size, 32 bits
  * (umr_wqe_finalize(): mkey->length > UINT32_MAX is EINVAL), for a layout
  * given with the signature. Entries not yet checked count as they are.
  */
@@ -162,7 +162,7 @@ static inline int mlx5_umr_rule_sig_length(const struct mlx5_umr_wr *wr)
 	return len > U32_MAX ? -EINVAL : 0;
 }
 
-/* Rules 41 and 43 to 48 on one domain. */
+/* Rules 42 and 44 to 49 on one domain. */
 static inline int mlx5_umr_check_sig_domain(const struct mlx5_umr_sig_domain *d)
 {
 	int err = mlx5_umr_rule_sig_type(d);
@@ -181,7 +181,7 @@ static inline int mlx5_umr_check_sig_domain(const struct mlx5_umr_sig_domain *d)
 }
 
 /*
- * Rules 37 to 51, on a request with a signature flag, after the rules
+ * Rules 38 to 52, on a request with a signature flag, after the rules
  * every request and its operation pass (the layout's entries are already
  * known to be given). Out of line in sig_wqe.c: the submission path's
  * common requests never get here.

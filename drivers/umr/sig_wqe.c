@@ -158,9 +158,9 @@ void mlx5_umr_sig_fill_bsf(struct mlx5_bsf *bsf,
 	memset(bsf, 0, sizeof(*bsf));
 	basic->bsf_size_sbs = MLX5_UMR_BSF_SIZE_WITH_INLINE <<
 			      MLX5_UMR_BSF_SIZE_SHIFT;
-	/* the length is the mkey's (rule 51), never more than this */
+	/* the length is the mkey's (rule 52), never more than this */
 	basic->raw_data_size = cpu_to_be32(U32_MAX);
-	/* a domain has a signature (rule 42) */
+	/* a domain has a signature (rule 43) */
 	basic->check_byte_mask = attr->check_mask;
 
 	if (m->sig_type != MLX5_UMR_SIG_NONE) {
@@ -171,7 +171,7 @@ void mlx5_umr_sig_fill_bsf(struct mlx5_bsf *bsf,
 		return;
 	basic->w_bfs_psv = mlx5_umr_sig_bfs_psv(w, &bsf->w_inl, psv[1]);
 	sbs = mlx5_umr_sig_sbs(m, w, &copy);
-	/* with COPY_MASK, rule 49 made sure that sbs holds */
+	/* with COPY_MASK, rule 50 made sure that sbs holds */
 	if (attr->flags & MLX5_UMR_SIG_FLAG_COPY_MASK)
 		copy = attr->copy_mask;
 	if (sbs) {

@@ -104,6 +104,28 @@ static int mlx5_umr_sq_write(struct mlx5_umr_dev *dev,
  * with room checked; @last asks for a CQE, @db gets the WQE's doorbell.
  * On error nothing of the WQE is accounted.
  */
+/*
+ * The DMA key of the PD a move takes the mkey to: the one the request's
+ * SGT layout names, the service's own, or unknown (0).
+ */
+static u32 mlx5_umr_pd_move_dma_key(struct mlx5_umr_dev *dev,
+				    const struct mlx5_umr_wr *wr)
+{
+	if (wr->op == MLX5_UMR_OP_CONFIGURE &&
+	    wr->layout == MLX5_UMR_LAYOUT_SGT)
+		return wr->sgt.lkey;
+	return wr->pdn == dev->caps.pdn ? dev->caps.dma_lkey : 0;
+}
+
+/* What mlx5_umr_sq_push() changed in the mkey, as it was (reverse order). */
+static void mlx5_umr_unpush(struct mlx5_umr_wr *wr)
+{
+	if (unlikely(wr->flags & MLX5_UMR_WR_SET_PD))
+		wr->mkey->dma_lkey = wr->prev_dma_lkey;
+	if (unlikely(wr->flags & MLX5_UMR_WR_NEW_KEY))
+		WRITE_ONCE(wr->mkey->key, wr->prev_key);
+}
+
 static int mlx5_umr_sq_push(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr,
 			    bool last, __be32 *db)
 {
@@ -126,10 +148,21 @@ static int mlx5_umr_sq_push(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr,
 		/* the uapi reads it without sq->lock (umr_uobj_get_key()) */
 		WRITE_ONCE(wr->mkey->key, wr->new_key);
 	}
-	err = mlx5_umr_sq_write(dev, wr, size, fm, db);
+	/*
+	 * Likewise the DMA key of the mkey's PD follows a move, for later SGT
+	 * layouts; one an earlier request of this batch left unknown is none.
+	 */
+	if (unlikely(wr->flags & MLX5_UMR_WR_SET_PD)) {
+		wr->prev_dma_lkey = wr->mkey->dma_lkey;
+		wr->mkey->dma_lkey = mlx5_umr_pd_move_dma_key(dev, wr);
+	}
+	if (unlikely(wr->layout == MLX5_UMR_LAYOUT_SGT && !wr->sgt.lkey &&
+		     !wr->mkey->dma_lkey))
+		err = -EINVAL;
+	else
+		err = mlx5_umr_sq_write(dev, wr, size, fm, db);
 	if (err) {
-		if (unlikely(wr->flags & MLX5_UMR_WR_NEW_KEY))
-			WRITE_ONCE(wr->mkey->key, wr->prev_key);
+		mlx5_umr_unpush(wr);
 		return err;
 	}
 	/* what mlx5_umr_sig_check() re-arms the PSVs with */
@@ -306,12 +339,11 @@ static int mlx5_umr_check_batch(struct mlx5_umr_dev *dev,
  * Write the batch into the ring and ring for it. Nothing is published when
  * a WQE cannot be written: the producer state goes back to where it was.
  */
-/* The keys of the first @n requests, rotated when pushed, as before. */
-static void mlx5_umr_unrotate(struct mlx5_umr_wr **wrs, unsigned int n)
+/* The keys of the first @n requests, rotated or moved when pushed. */
+static void mlx5_umr_unpush_all(struct mlx5_umr_wr **wrs, unsigned int n)
 {
 	while (n--)
-		if (wrs[n]->flags & MLX5_UMR_WR_NEW_KEY)
-			WRITE_ONCE(wrs[n]->mkey->key, wrs[n]->prev_key);
+		mlx5_umr_unpush(wrs[n]);
 }
 
 static int mlx5_umr_sq_post_batch(struct mlx5_umr_dev *dev,
@@ -329,7 +361,7 @@ static int mlx5_umr_sq_post_batch(struct mlx5_umr_dev *dev,
 	for (i = 0; i < n; i++) {
 		err = mlx5_umr_sq_push(dev, wrs[i], i == n - 1, db);
 		if (err) {
-			mlx5_umr_unrotate(wrs, i);
+			mlx5_umr_unpush_all(wrs, i);
 			sq->pc = start;
 			sq->tail = start_tail;
 			sq->unsignaled = unsignaled;

@@ -218,6 +218,7 @@ union umr_ucmd_buffer {
 	struct mlx5_umr_ioc_invalidate invalidate;
 	struct mlx5_umr_ioc_destroy destroy;
 	struct mlx5_umr_ioc_batch batch;
+	struct mlx5_umr_ioc_set_pd set_pd;
 #ifdef MLX5_UMR_TESTING
 	struct mlx5_umr_test_info test_info;
 	struct mlx5_umr_test_xfer test_xfer;
@@ -281,6 +282,9 @@ static const struct umr_ioctl_op umr_ioctl_ops[] = {
 	UMR_IOCTL_OP_PREP(MLX5_UMR_CMD_BATCH, MLX5_UMR_IOCTL_BATCH,
 			  umr_cmd_batch, umr_prep_batch, umr_release_batch,
 			  struct mlx5_umr_ioc_batch, out_failed),
+	UMR_IOCTL_OP(MLX5_UMR_CMD_SET_PD, MLX5_UMR_IOCTL_SET_PD,
+		     umr_cmd_set_pd,
+		     struct mlx5_umr_ioc_set_pd, __reserved),
 #ifdef MLX5_UMR_TESTING
 	/* A production build has no such entries: ENOTTY. */
 	UMR_IOCTL_OP(MLX5_UMR_CMD_TEST_INFO, MLX5_UMR_TEST_IOCTL_INFO,
@@ -371,7 +375,7 @@ static int umr_fops_open(struct inode *inode, struct file *filp)
 
 	/* the read side keeps umr_uapi_remove() (and ud->dead) out */
 	down_read(&ud->rwsem);
-	ret = ud->dead ? -ENODEV : mlx5_umr_pd_alloc(ud->dev, &ctx->pdn);
+	ret = ud->dead ? -ENODEV : umr_uctx_pd_init(ctx);
 	if (ret) {
 		up_read(&ud->rwsem);
 		kfree(ctx);
@@ -396,7 +400,7 @@ static int umr_fops_release(struct inode *inode, struct file *filp)
 	if (!ud->dead) {
 		umr_uobj_destroy_all(ctx);
 		/* its mkeys are gone: the PD is empty */
-		mlx5_umr_pd_free(ud->dev, ctx->pdn);
+		umr_uctx_pd_release(ctx);
 	}
 	up_read(&ud->rwsem);
 
@@ -406,6 +410,7 @@ static int umr_fops_release(struct inode *inode, struct file *filp)
 
 	xa_destroy(&ctx->objs);
 	xa_destroy(&ctx->keys);
+	mutex_destroy(&ctx->pd_lock);
 	kfree(ctx);
 	kref_put(&ud->kref, umr_udev_release);
 	return 0;
@@ -482,7 +487,7 @@ static void umr_uapi_remove(struct mlx5_umr_dev *dev)
 	list_for_each_entry(ctx, &ud->ctxs, node) {
 		umr_uobj_destroy_all(ctx);
 		/* every open file has its PD until here (release skips it) */
-		mlx5_umr_pd_free(dev, ctx->pdn);
+		umr_uctx_pd_release(ctx);
 	}
 	ud->dead = true;
 	mutex_unlock(&ud->lock);

@@ -77,7 +77,7 @@ int umr_cmd_alloc_mkey(struct umr_ucmd *ucmd)
 	if (ret)
 		goto err_free;
 	mkey = mlx5_umr_alloc_mkey_pd(ctx->ud->dev, cmd->max_entries, flags,
-				      ctx->pdn);
+				      umr_uctx_pdn(ctx));
 	if (IS_ERR_OR_NULL(mkey)) {
 		ret = mkey ? PTR_ERR(mkey) : -ENOMEM;
 		goto err_uncharge;

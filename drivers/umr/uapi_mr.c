@@ -146,7 +146,7 @@ static int umr_mr_post(struct umr_uctx *ctx, struct umr_umr *mr,
 	wr.op = MLX5_UMR_OP_REG_PAGES;
 	wr.flags = MLX5_UMR_WR_SET_ACCESS | MLX5_UMR_WR_SET_PD;
 	wr.access = access;
-	wr.pdn = ctx->pdn;
+	wr.pdn = umr_uctx_pdn(ctx);
 	wr.pages.addrs = addrs;
 	wr.pages.npages = mr->npages;
 	wr.pages.offset = offset_in_page(mr->iova);

@@ -84,9 +84,14 @@ struct umr_udev {
  * @node: on @ud->ctxs, under @ud->lock
  * @nobjs: live objects
  * @pinned: pinned pages
- * @pdn: the file's own PD: every mkey of the file is in it, so that the
+ * @pdn: the file's PD: every mkey of the file is in it, so that the
  *	NIC itself keeps files apart (a QP of one file's PD cannot use
- *	another file's keys); freed at close, or when the device goes away
+ *	another file's keys). Its own, freed at close or when the device
+ *	goes away, or the caller's (@pd_borrowed, MLX5_UMR_IOCTL_SET_PD);
+ *	read through umr_uctx_pdn() (uapi_pd.c)
+ * @pd_lock: protects @pdn, @pd_borrowed, @pd_frozen
+ * @pd_borrowed: @pdn is the caller's verbs PD, never freed by the file
+ * @pd_frozen: an object was (being) created in @pdn: it cannot change
  * @nmkeys: live indirect mkeys, at most MLX5_UMR_IOC_MAX_FD_MKEYS
  * @xlt_bytes: their translation bytes, at most
  *	MLX5_UMR_IOC_MAX_FD_XLT_BYTES
@@ -97,6 +102,9 @@ struct umr_uctx {
 	struct xarray keys;
 	struct list_head node;
 	u32 pdn;
+	struct mutex pd_lock; /* @pdn, @pd_borrowed, @pd_frozen */
+	bool pd_borrowed;
+	bool pd_frozen;
 	atomic_t nobjs;
 	atomic64_t pinned;
 	atomic_t nmkeys;
@@ -279,6 +287,11 @@ int umr_cmd_destroy(struct umr_ucmd *ucmd);
 int umr_prep_batch(struct umr_ucmd *ucmd);
 void umr_release_batch(struct umr_ucmd *ucmd);
 int umr_cmd_batch(struct umr_ucmd *ucmd);
+/* uapi_pd.c: the file's PD */
+int umr_uctx_pd_init(struct umr_uctx *ctx);
+void umr_uctx_pd_release(struct umr_uctx *ctx);
+u32 umr_uctx_pdn(struct umr_uctx *ctx);
+int umr_cmd_set_pd(struct umr_ucmd *ucmd);
 #ifdef MLX5_UMR_TESTING
 /* uapi_xfer.c: the test interface (uapi_testing.h) */
 int umr_cmd_test_info(struct umr_ucmd *ucmd);

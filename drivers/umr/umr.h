@@ -162,6 +162,10 @@ struct mlx5_umr_client_ctx {
  * @leaked: buffers kept, never freed, because the HCA may still use them
  * @sig_mkeys: signature mkeys by mkey index (struct mlx5_umr_mkey_priv),
  *	for mlx5_umr_sig_report(); its own lock, taken irqsave
+ * @kept_pds: PDs holding an mkey the HCA refused to destroy, never
+ *	deallocated (pd.c), under @mkeys_lock
+ * @keep_all_pds: such an mkey's PD is unknown: no PD is deallocated, under
+ *	@mkeys_lock
  */
 struct mlx5_umr_dev {
 	struct list_head list;
@@ -195,6 +199,8 @@ struct mlx5_umr_dev {
 	bool qp_lost;
 	atomic_t leaked;
 	struct xarray sig_mkeys;
+	struct xarray kept_pds;
+	bool keep_all_pds;
 };
 
 /**
@@ -264,6 +270,10 @@ int mlx5_umr_qp_to_rts(struct mlx5_umr_dev *dev);
 /* mkey.c */
 void mlx5_umr_mkeys_teardown(struct mlx5_umr_dev *dev);
 
+/* pd.c */
+bool mlx5_umr_pd_kept(struct mlx5_umr_dev *dev, u32 pdn);
+void mlx5_umr_pd_keep_mkey_pd(struct mlx5_umr_dev *dev, u32 key);
+
 static inline __be32 *mlx5_umr_sq_dbrec(struct mlx5_umr_dev *dev)
 {
 	return (__be32 *)dev->dbr.cpu;
@@ -297,6 +307,7 @@ void mlx5_umr_poll_work(struct work_struct *work);
 void mlx5_umr_sq_retire_all(struct mlx5_umr_sq *sq, int status,
 			    struct list_head *done);
 void mlx5_umr_sq_finish(struct mlx5_umr_dev *dev, struct list_head *done);
+void mlx5_umr_pd_move_failed(struct mlx5_umr_wr *wr);
 void mlx5_umr_sq_set_err(struct mlx5_umr_dev *dev, bool timeout);
 
 /* sq_recover.c: errors, recovery, watchdog, teardown */

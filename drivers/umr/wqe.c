@@ -129,7 +129,7 @@ static void umr_write_sgt(struct mlx5_klm *klm, const struct mlx5_umr_wr *wr,
 	struct scatterlist *sg;
 	u32 i;
 
-	/* entries are device addresses, reached through caps->dma_lkey */
+	/* entries are device addresses, reached through a DMA key of the PD */
 	for_each_sg(wr->sgt.sgl, sg, nklms, i) {
 		u32 len = min_t(u64, sg_dma_len(sg), left);
 
@@ -199,7 +199,9 @@ static int umr_encode_layout(struct umr_hdr_fields *f, void *xlt,
 		err = umr_write_interleaved(xlt, wr, &f->len);
 		break;
 	default: /* MLX5_UMR_LAYOUT_SGT */
-		umr_write_sgt(xlt, wr, ctx->caps->dma_lkey, nklms);
+		/* a key valid in the mkey's PD (rule 37) */
+		umr_write_sgt(xlt, wr, wr->sgt.lkey ?: wr->mkey->dma_lkey,
+			      nklms);
 		f->len = wr->sgt.length;
 		break;
 	}
@@ -318,7 +320,7 @@ int mlx5_umr_wqe_encode(const struct mlx5_umr_wqe_ctx *ctx,
 	int err;
 
 	padded = ALIGN(bytes, MLX5_UMR_FLEX_ALIGNMENT);
-	/* a BSF goes inline after the translation (rule 50) */
+	/* a BSF goes inline after the translation (rule 51) */
 	inl = padded <= mlx5_umr_inline_max(caps) || bsf;
 	if (inl) {
 		need = MLX5_UMR_WQE_HDR_SIZE + padded + bsf;

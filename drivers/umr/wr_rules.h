@@ -322,7 +322,7 @@ static __always_inline int mlx5_umr_wr_rules(const struct mlx5_umr_caps *caps,
 	default:
 		return mlx5_umr_rule_op(wr->op);
 	}
-	/* Rules 37 to 51: a block signature (sig_rules.h) */
+	/* Rules 38 to 52: a block signature (sig_rules.h) */
 	if (err || likely(!(wr->flags & MLX5_UMR_WR_SIG_FLAGS)))
 		return err;
 	return mlx5_umr_check_sig(caps, wr);

@@ -111,7 +111,7 @@ static inline unsigned int mlx5_umr_wqe_bytes(const struct mlx5_umr_caps *caps,
 {
 	u32 padded = ALIGN(mlx5_umr_xlt_bytes(wr), MLX5_UMR_FLEX_ALIGNMENT);
 
-	/* inline with the BSF, then the SET_PSV WQEs (sig_rules.h rule 50) */
+	/* inline with the BSF, then the SET_PSV WQEs (sig_rules.h rule 51) */
 	if (unlikely(wr->flags & MLX5_UMR_WR_SET_SIG))
 		return MLX5_UMR_WQE_HDR_SIZE + padded + mlx5_umr_sig_bsf_bytes(wr) +
 		       mlx5_umr_sig_psv_bytes(wr);

@@ -116,6 +116,12 @@ const struct mlx5_umr_caps *mlx5_umr_dev_caps(const struct mlx5_umr_dev *dev);
  * @direct: an MTT mkey over pages (registered memory), not an indirect one
  * @psv: MLX5_UMR_MKEY_SIGNATURE: the PSV numbers of its memory and wire
  *	domain (set by the service, read-only)
+ * @dma_lkey: the DMA key of the PD the mkey is in (an
+ *	MLX5_UMR_LAYOUT_SGT layout names it unless the request gives
+ *	@sgt.lkey), 0 when the service knows none for that PD. Set at
+ *	allocation; a request with MLX5_UMR_WR_SET_PD replaces it when it is
+ *	posted, with the @sgt.lkey of its SGT layout, the service's own for
+ *	the service's PD, else 0; a failed move leaves it 0
  *
  * The service keeps private state after these fields.
  */
@@ -126,6 +132,7 @@ struct mlx5_umr_mkey {
 	u32 flags;
 	bool direct;
 	u32 psv[2];
+	u32 dma_lkey;
 };
 
 struct mlx5_umr_mkey *mlx5_umr_alloc_mkey(struct mlx5_umr_dev *dev,
@@ -199,8 +206,10 @@ enum mlx5_umr_layout {
  * @interleaved: MLX5_UMR_LAYOUT_INTERLEAVED: @interleaved.ent[@num_entries]
  *	repeated @repeat_count times
  * @sgt: MLX5_UMR_LAYOUT_SGT: a scatterlist already mapped for the device
- *	(mlx5_umr_dma_map_sg()); entries are addressed through the reserved
- *	lkey, @sgt.nents mapped entries, @sgt.length bytes from the start
+ *	(mlx5_umr_dma_map_sg()), @sgt.nents mapped entries, @sgt.length bytes
+ *	from the start; each KLM names @sgt.lkey, or when 0 @mkey->dma_lkey:
+ *	a DMA key valid in the PD the mkey is in after the request (rule 37:
+ *	given with MLX5_UMR_WR_SET_PD; struct mlx5_umr_pd.dma_lkey)
  * @pages: MLX5_UMR_OP_REG_PAGES: device addresses of @npages pages of
  *	PAGE_SIZE; the mkey covers [@iova, @iova + @length) starting at byte
  *	@offset of the first page
@@ -231,6 +240,8 @@ enum mlx5_umr_layout {
  *	allocated with MLX5_UMR_MKEY_SIGNATURE): the block signature
  *	(mlx5dv_wr_set_mkey_sig_block()); read while the request is checked
  *	and posted, not after mlx5_umr_post() returned
+ * @prev_dma_lkey: private to the service: @mkey->dma_lkey before the
+ *	request
  */
 struct mlx5_umr_wr {
 	struct mlx5_umr_mkey *mkey;
@@ -252,6 +263,7 @@ struct mlx5_umr_wr {
 		struct {
 			struct scatterlist *sgl;
 			u32 nents;
+			u32 lkey;
 			u64 length;
 		} sgt;
 		struct {
@@ -272,6 +284,7 @@ struct mlx5_umr_wr {
 	u32 new_key;
 	u32 prev_key;
 	const struct mlx5_umr_sig_attr *sig;
+	u32 prev_dma_lkey;
 };
 
 int mlx5_umr_validate(struct mlx5_umr_dev *dev, const struct mlx5_umr_wr *wr);
@@ -466,5 +479,34 @@ int mlx5_umr_sig_report(struct mlx5_umr_dev *dev,
 			const struct mlx5_sig_err_cqe *cqe);
 int mlx5_umr_sig_check(struct mlx5_umr_mkey *mkey,
 		       struct mlx5_umr_sig_status *status);
+
+/*
+ * Protection domains of RDMA consumers (drivers/umr/pd.c). On a NIC an
+ * mkey is usable only by QPs of its PD: a ULP puts its mkeys in its own
+ * struct ib_pd (Documentation/service.rst, "Using these keys on a NIC").
+ */
+struct ib_pd;
+
+/**
+ * struct mlx5_umr_pd - a consumer's protection domain, as the HCA knows it
+ * @dev: the device
+ * @pdn: the PD number (mkc.pd of every mkey created in it)
+ * @dma_lkey: a key valid in @pdn that addresses device (DMA) addresses, for
+ *	MLX5_UMR_LAYOUT_SGT (the ib_pd's local_dma_lkey, checked), or 0
+ *
+ * From mlx5_umr_pd_get_ib(); the service keeps private state after these
+ * fields.
+ */
+struct mlx5_umr_pd {
+	struct mlx5_umr_dev *dev;
+	u32 pdn;
+	u32 dma_lkey;
+};
+
+struct mlx5_umr_pd *mlx5_umr_pd_get_ib(struct mlx5_umr_dev *dev,
+				       struct ib_pd *ibpd);
+void mlx5_umr_pd_put(struct mlx5_umr_pd *pd);
+struct mlx5_umr_mkey *mlx5_umr_alloc_mkey_in(struct mlx5_umr_pd *pd,
+					     u32 max_entries, u32 flags);
 
 #endif /* _LINUX_MLX5_UMR_H */

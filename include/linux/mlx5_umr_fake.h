@@ -316,4 +316,18 @@ void mlx5_umr_fake_inject_delay(struct mlx5_umr_fake *fake,
 				unsigned int msecs);
 void mlx5_umr_fake_inject_internal_error(struct mlx5_umr_fake *fake);
 
+/*
+ * Consumers' protection domains (fake_ib.c): stand-ins of mlx5_ib's
+ * ib_device and of a ULP's struct ib_pd, and bare PDs of consumer QPs.
+ */
+struct ib_device;
+struct ib_pd;
+
+struct ib_device *mlx5_umr_fake_ibdev(struct mlx5_umr_fake *fake);
+struct ib_pd *mlx5_umr_fake_ib_pd_alloc(struct mlx5_umr_fake *fake);
+void mlx5_umr_fake_ib_pd_free(struct ib_pd *pd);
+u32 mlx5_umr_fake_ib_pdn(const struct ib_pd *pd);
+int mlx5_umr_fake_pd_alloc(struct mlx5_umr_fake *fake, u32 *pdn);
+int mlx5_umr_fake_pd_free(struct mlx5_umr_fake *fake, u32 pdn);
+
 #endif /* _LINUX_MLX5_UMR_FAKE_H */

@@ -43,6 +43,10 @@ ABI(offsetof(struct mlx5_umr_ioc_batch, out_index) == 24);
 ABI(sizeof(struct mlx5_umr_ioc_batch_req) == 56);
 ABI(offsetof(struct mlx5_umr_ioc_batch_req, entries) == 32);
 ABI(offsetof(struct mlx5_umr_ioc_batch_req, out_status) == 48);
+/* the caller's PD (MLX5_UMR_IOCTL_SET_PD) */
+ABI(MLX5_UMR_IOCTL_SET_PD == 0xee87);
+ABI(sizeof(struct mlx5_umr_ioc_set_pd) == 16);
+ABI(offsetof(struct mlx5_umr_ioc_set_pd, pdn) == 8);
 
 #ifdef MLX5_UMR_CHECK_TESTING
 /*

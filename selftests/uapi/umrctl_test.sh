@@ -18,7 +18,7 @@ trap cleanup EXIT
 n=0 pass=0 fail=0
 
 echo "TAP version 13"
-echo "1..21"
+echo "1..23"
 ok() {
 	n=$((n + 1))
 	if [ "$1" = 0 ]; then
@@ -36,7 +36,7 @@ while ! ls /dev/mlx5_umr/fake* >/dev/null 2>&1 && [ $i -lt 50 ]; do
 done
 dev=$(basename "$(ls -d /dev/mlx5_umr/fake* | head -n 1)")
 
-for c in info reg alloc configure invalidate destroy dump write read; do
+for c in info reg alloc configure invalidate set-pd destroy dump write read; do
 	"$UMRCTL" "$c" --help >"$T/out" 2>&1 && grep -q "^usage: umrctl $c" "$T/out"
 	ok $? "$c --help"
 done
@@ -160,6 +160,35 @@ printf '%s\n' 'reg r --length 4096' 'alloc a --max-entries 1' \
 	grep -q 'configure: ERANGE' "$T/out" &&
 	grep -q 'refused:5: failed' "$T/out" && ! grep -q '^device' "$T/out"
 ok $? "refused batch: the lines run one by one"
+
+# A session in a consumer's PD (the fake's alloc_pd stands in for the
+# caller's ibv_alloc_pd()): its keys are read by a QP of that PD only.
+dbg=/sys/kernel/debug/mlx5_umr_fake/$dev
+if [ -w "$dbg/alloc_pd" ]; then
+	before=$(cat "$dbg/pds")
+	echo 1 >"$dbg/alloc_pd"
+	pdn=$(cat "$dbg/pds" | grep -vxF "$before" | head -n 1)
+	printf '%s\n' "set-pd $pdn" 'reg r --length 4096' 'alloc m --max-entries 1' \
+		'configure list m r:64' "! set-pd $pdn" 'info' >"$T/pd"
+	"$UMRCTL" -d "$dev" -j -b "$T/pd" >"$T/out" 2>&1 &&
+		grep -q "\"cmd\":\"set-pd\",\"pdn\":$pdn" "$T/out" &&
+		grep -q 'EBUSY' "$T/out"
+	rc=$?
+	echo "$pdn" >"$dbg/free_pd" || rc=1
+else
+	rc=0; echo "# no debugfs"
+fi
+ok $rc "set-pd: a session in the caller's PD"
+
+"$UMRCTL" -d "$dev" -b - >"$T/out" 2>&1 <<'CMDS'
+! set-pd 0
+! set-pd 16777216
+reg r --length 4096
+! set-pd 4000
+CMDS
+[ $? = 0 ] && [ "$(grep -c 'rejected as expected: EINVAL' "$T/out")" = 2 ] &&
+	grep -q 'rejected as expected: EBUSY' "$T/out"
+ok $? "set-pd refusals"
 
 # Nothing is left behind once the sessions are gone.
 "$UMRCTL" -d "$dev" info >"$T/out" 2>&1 &&

@@ -367,6 +367,17 @@ int mlx5umr_mkey_invalidate_ex(struct mlx5umr_mkey *mkey, uint32_t flags)
 	return 0;
 }
 
+int mlx5umr_set_pd(struct mlx5umr_context *ctx, uint32_t pdn)
+{
+	struct mlx5_umr_ioc_set_pd cmd = {
+		.size = sizeof(cmd),
+		.pdn = pdn,
+	};
+	int ret = do_ioctl(ctx, MLX5_UMR_IOCTL_SET_PD, &cmd);
+
+	return ret ? fail(ret) : 0;
+}
+
 struct mlx5umr_batch {
 	struct mlx5umr_context *ctx;
 	uint32_t max;		/* requests, from INFO */

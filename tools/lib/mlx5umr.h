@@ -206,6 +206,15 @@ int mlx5umr_batch_status(const struct mlx5umr_batch *batch, uint32_t i);
 int mlx5umr_xfer(struct mlx5umr_context *ctx, uint32_t key, uint64_t offset,
 		 void *buf, size_t len, uint32_t flags, uint32_t *status);
 
+/*
+ * Put the context's registrations and mkeys in the caller's own verbs PD,
+ * @pdn being struct mlx5dv_pd.pdn (mlx5dv_init_obj(MLX5DV_OBJ_PD)), so that
+ * its ibv_qp can use their keys. Before the first mlx5umr_reg_mr() or
+ * mlx5umr_create_mkey() of @ctx (EBUSY after). EINVAL: 0 or over 24 bits;
+ * EACCES: a PD of the service; ENOENT: no such PD on the HCA.
+ */
+int mlx5umr_set_pd(struct mlx5umr_context *ctx, uint32_t pdn);
+
 /* "ERANGE" for ERANGE; NULL when unknown. */
 const char *mlx5umr_errno_name(int err);
 

@@ -751,6 +751,28 @@ static int cmd_destroy(const struct opts *o)
 	return 0;
 }
 
+static int cmd_set_pd(const struct opts *o)
+{
+	char *end;
+	unsigned long pdn;
+	int ret;
+
+	if (o->npos != 1)
+		return usage_err("set-pd", "expected one PDN");
+	errno = 0;
+	pdn = strtoul(o->pos[0], &end, 0);
+	if (errno || *end || pdn > UINT32_MAX)
+		return usage_err("set-pd", "bad PDN %s", o->pos[0]);
+	ret = mlx5umr_set_pd(ctx, (uint32_t)pdn);
+	if (ret)
+		return report_errno("set-pd", ret, false);
+	if (json)
+		printf("{\"cmd\":\"set-pd\",\"pdn\":%lu}\n", pdn);
+	else
+		printf("objects in PD %lu\n", pdn);
+	return 0;
+}
+
 /*
  * Pattern "offset": every 4-byte word holds, big endian, the offset of its
  * first byte in the transfer; a dump then shows where each byte came from.
@@ -933,6 +955,11 @@ static const struct cmd cmds[] = {
 	  "Move MKEY back to the free state; accesses through it then fail.\n"
 	  "--new-key also installs a fresh random key byte.\n",
 	  "new-key", { "new-key", NULL } },
+	{ "set-pd", cmd_set_pd, "set-pd PDN",
+	  "Put this session's registrations and mkeys in PD PDN, the caller's\n"
+	  "own verbs PD (struct mlx5dv_pd.pdn), so that its QPs can use their\n"
+	  "keys. Before the session's first reg or alloc.\n",
+	  "", { NULL } },
 	{ "destroy", cmd_destroy, "destroy NAME",
 	  "Destroy an object (deregister memory, free an mkey).\n",
 	  "", { NULL } },

@@ -76,10 +76,14 @@
  *   more entries than the mkey was allocated for, or than INFO's
  *   out_max_entries (a list) or out_max_interleaved_entries (an
  *   interleaved layout).
+ * - ENOENT also: MLX5_UMR_IOCTL_SET_PD names a PD the HCA does not have.
+ * - EBUSY also: MLX5_UMR_IOCTL_SET_PD after the file created an object.
  * - EINTR: a signal arrived while the call waited for room in the files'
  *   share of the device's queue (MLX5_UMR_IOC_MAX_INFLIGHT_BBS; a batch:
  *   room for its first request), or for an mkey another call is
  *   configuring; nothing was done.
+ * - EACCES: MLX5_UMR_IOCTL_SET_PD names a PD the service owns (its own,
+ *   or another open file's).
  * - EIO: the HCA completed the UMR work request with an error, or refused
  *   a command (creating or destroying an mkey).
  * - ETIMEDOUT: the HCA did not complete the work request in time.
@@ -118,6 +122,7 @@ enum {
 	MLX5_UMR_CMD_INVALIDATE,
 	MLX5_UMR_CMD_DESTROY,
 	MLX5_UMR_CMD_BATCH,
+	MLX5_UMR_CMD_SET_PD,
 	/*
 	 * MLX5_UMR_IOC_BASE + 0x20 and up: the test interface of a test
 	 * build of the module (not part of this header; ENOTTY otherwise).
@@ -452,5 +457,34 @@ struct mlx5_umr_ioc_batch {
 };
 
 #define MLX5_UMR_IOCTL_BATCH	_IO(MLX5_UMR_IOC_TYPE, MLX5_UMR_CMD_BATCH)
+
+/**
+ * struct mlx5_umr_ioc_set_pd - MLX5_UMR_IOCTL_SET_PD: the file's objects in
+ *	the caller's own verbs PD
+ * @size: sizeof(struct mlx5_umr_ioc_set_pd)
+ * @flags: 0
+ * @pdn: the HCA's number of the caller's PD: struct mlx5dv_pd.pdn from
+ *	mlx5dv_init_obj(MLX5DV_OBJ_PD) of its struct ibv_pd
+ * @__reserved: 0
+ *
+ * Every registration and indirect mkey the file creates afterwards is in
+ * PD @pdn instead of the file's own PD, so that the caller's ibv_qp of
+ * that PD can use their lkeys and rkeys. Only before the file's first
+ * REG_MR or ALLOC_MKEY (EBUSY after); the file's own PD is freed, @pdn is
+ * never freed by the file. The number is not proven to be the caller's:
+ * an mkey in a PD can only reach memory its own file registered, so
+ * naming another's PD exposes only the caller's memory to that PD's QPs
+ * (Documentation/uapi.rst, "Keys in the caller's PD"). Refused: @pdn 0 or
+ * over 24 bits (EINVAL), a PD the service owns (EACCES), a PD the HCA does
+ * not have (ENOENT).
+ */
+struct mlx5_umr_ioc_set_pd {
+	__u32 size;
+	__u32 flags;
+	__u32 pdn;
+	__u32 __reserved;
+};
+
+#define MLX5_UMR_IOCTL_SET_PD	_IO(MLX5_UMR_IOC_TYPE, MLX5_UMR_CMD_SET_PD)
 
 #endif /* _UAPI_LINUX_MLX5_UMR_H */
