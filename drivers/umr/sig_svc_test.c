@@ -271,12 +271,41 @@ static void ss_not_sig(struct kunit *test)
 	mlx5_umr_free_mkey(plain);
 }
 
+/*
+ * No signature mkey in a ULP's ib_pd: its QPs poll mlx5_ib CQs, which
+ * oops on a SIG_ERR CQE naming a service mkey (signature.rst); nothing
+ * is created. An mkey without signature there is fine.
+ */
+static void ss_not_in_ib_pd(struct kunit *test)
+{
+	struct ss_ctx *c = test->priv;
+	struct mlx5_umr_fake_counters cnt;
+	struct ib_pd *ibpd = mlx5_umr_fake_ib_pd_alloc(c->fake);
+	struct mlx5_umr_mkey *mk;
+	struct mlx5_umr_pd *pd;
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(ibpd));
+	pd = mlx5_umr_pd_get_ib(c->dev, ibpd);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(pd));
+	mk = mlx5_umr_alloc_mkey_in(pd, 4, MLX5_UMR_MKEY_SIGNATURE);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(mk), -EOPNOTSUPP);
+	mlx5_umr_fake_get_counters(c->fake, &cnt);
+	KUNIT_EXPECT_EQ(test, cnt.psvs, 2);
+	mk = mlx5_umr_alloc_mkey_in(pd, 4, 0);
+	KUNIT_EXPECT_FALSE(test, IS_ERR(mk));
+	if (!IS_ERR(mk))
+		mlx5_umr_free_mkey(mk);
+	mlx5_umr_pd_put(pd);
+	mlx5_umr_fake_ib_pd_free(ibpd);
+}
+
 static struct kunit_case ss_cases[] = {
 	KUNIT_CASE(ss_alloc_free),
 	KUNIT_CASE(ss_set_reset_keep),
 	KUNIT_CASE(ss_chain_error),
 	KUNIT_CASE(ss_status),
 	KUNIT_CASE(ss_not_sig),
+	KUNIT_CASE(ss_not_in_ib_pd),
 	{}
 };
 
