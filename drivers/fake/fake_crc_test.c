@@ -22,11 +22,29 @@
 static const u8 fake_crc_check[] = "123456789";
 #define CHECK_LEN	9
 
-/* T10-DIF guard: crc_t10dif_update(), register starting at 0 */
+/*
+ * T10-DIF guard: the fake's table and the kernel's crc_t10dif_update(),
+ * register starting at 0, against the catalogue; then against each other
+ * on every length of a pattern, with both seeds.
+ */
 static void fake_crc_t10dif(struct kunit *test)
 {
+	u8 *buf = kunit_kmalloc(test, 600, GFP_KERNEL);
+	unsigned int i, len;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_crc_t10dif(0, fake_crc_check,
+						       CHECK_LEN), 0xd0db);
 	KUNIT_EXPECT_EQ(test, crc_t10dif_update(0, fake_crc_check, CHECK_LEN),
 			0xd0db);
+	for (i = 0; i < 600; i++)
+		buf[i] = i * 31 + (i >> 3);
+	for (len = 0; len <= 600; len += 37) {
+		KUNIT_EXPECT_EQ(test, mlx5_umr_fake_crc_t10dif(0, buf, len),
+				crc_t10dif_update(0, buf, len));
+		KUNIT_EXPECT_EQ(test, mlx5_umr_fake_crc_t10dif(0xffff, buf, len),
+				crc_t10dif_update(0xffff, buf, len));
+	}
 }
 
 /* CRC32 both bit orders: crc32_le() (reflected) and crc32_be() (MSB first) */

@@ -304,6 +304,7 @@ int mlx5_umr_fake_query_psv(struct mlx5_umr_fake *fake, u32 psvn,
 			    struct mlx5_seg_set_psv *val,
 			    struct mlx5_sig_err_cqe *err);
 u64 mlx5_umr_fake_crc64_xp10(u64 crc, const void *p, size_t len);
+u16 mlx5_umr_fake_crc_t10dif(u16 crc, const void *p, size_t len);
 void mlx5_umr_fake_flush(struct mlx5_umr_fake *fake);
 
 void mlx5_umr_fake_inject_cmd_error(struct mlx5_umr_fake *fake, u16 opcode,
