@@ -14,6 +14,7 @@
 #include "umr.h"
 #include "key.h"
 #include "xlt.h"
+#include "sig.h"
 
 /* Pointer-mode translation tables are 2048-byte aligned (mr.c MLX5_UMR_ALIGN). */
 #define MLX5_UMR_XLT_ALIGN	2048
@@ -141,6 +142,11 @@ static int mlx5_umr_create_hw_mkey(struct mlx5_umr_dev *dev,
 		MLX5_SET(mkc, mkc, log_page_size, PAGE_SHIFT);
 	if (mp->pub.flags & MLX5_UMR_MKEY_REMOTE_INVALIDATE)
 		MLX5_SET(mkc, mkc, en_rinval, 1);
+	/* room for a BSF: mr.c mlx5_alloc_integrity_descs() */
+	if (mp->sig) {
+		MLX5_SET(mkc, mkc, bsf_en, 1);
+		MLX5_SET(mkc, mkc, bsf_octword_size, MLX5_MKEY_BSF_OCTO_SIZE);
+	}
 	err = mlx5_umr_cmd(dev, in, sizeof(in), out, sizeof(out));
 	if (err)
 		return err;
@@ -158,9 +164,16 @@ mlx5_umr_create_mkey(struct mlx5_umr_dev *dev, u32 max_entries, u32 flags,
 	int err;
 
 	might_sleep();
-	if (!max_entries || flags & ~MLX5_UMR_MKEY_REMOTE_INVALIDATE ||
+	if (!max_entries || flags & ~MLX5_UMR_MKEY_FLAGS ||
 	    pdn > MLX5_UMR_PDN_MAX)
 		return ERR_PTR(-EINVAL);
+	/* a BSF describes an indirect mkey's blocks; the HCA must have it */
+	if (flags & MLX5_UMR_MKEY_SIGNATURE) {
+		if (direct)
+			return ERR_PTR(-EINVAL);
+		if (!dev->caps.sig)
+			return ERR_PTR(-EOPNOTSUPP);
+	}
 	err = mlx5_umr_mkey_geom(dev, max_entries, direct, &g);
 	if (err)
 		return ERR_PTR(err);
@@ -184,9 +197,19 @@ mlx5_umr_create_mkey(struct mlx5_umr_dev *dev, u32 max_entries, u32 flags,
 		if (err)
 			goto err_free;
 	}
+	if (flags & MLX5_UMR_MKEY_SIGNATURE) {
+		err = mlx5_umr_sig_mkey_init(dev, mp, pdn);
+		if (err)
+			goto err_xlt;
+	}
 	err = mlx5_umr_create_hw_mkey(dev, mp, &g, pdn);
 	if (err)
-		goto err_xlt;
+		goto err_sig;
+	if (mp->sig) {
+		err = mlx5_umr_sig_mkey_list(dev, mp);
+		if (err)
+			goto err_hw;
+	}
 
 	kref_get(&dev->kref);
 	mutex_lock(&dev->mkeys_lock);
@@ -195,6 +218,18 @@ mlx5_umr_create_mkey(struct mlx5_umr_dev *dev, u32 max_entries, u32 flags,
 	percpu_ref_put(&dev->users);
 	return &mp->pub;
 
+err_hw:
+	/* Kept, as mlx5_umr_free_mkey() keeps them, if it may still live. */
+	if (mlx5_umr_destroy_hw_mkey(dev, mp->pub.key)) {
+		mlx5_umr_leak_buf(dev, "signature mkey");
+		goto err_put;
+	}
+err_sig:
+	if (mlx5_umr_sig_mkey_destroy(dev, mp)) {
+		mlx5_umr_leak_buf(dev, "PSV");
+		goto err_put;
+	}
+	mlx5_umr_sig_mkey_free(mp);
 err_xlt:
 	/* Never listed, never posted to: nothing on the HCA uses it. */
 	if (mp->xlt.cpu)
@@ -211,7 +246,9 @@ err_put:
  * @dev: the device
  * @max_entries: largest SGE list (or interleaved entry count) the mkey
  *	will take; at most caps->max_klm_entries
- * @flags: MLX5_UMR_MKEY_REMOTE_INVALIDATE
+ * @flags: MLX5_UMR_MKEY_REMOTE_INVALIDATE, MLX5_UMR_MKEY_SIGNATURE (a
+ *	block-signature mkey: BSF enabled, two PSVs; -EOPNOTSUPP without
+ *	caps->sig; Documentation/signature.rst)
  *
  * The mkey starts in the free state (no access) and is sized for
  * @max_entries + 1 translation entries, rounded up to 4 and capped at
@@ -257,7 +294,8 @@ EXPORT_SYMBOL(mlx5_umr_alloc_mkey_pd);
  * mlx5_umr_alloc_mkey_in() - mlx5_umr_alloc_mkey() in a ULP's PD
  * @pd: from mlx5_umr_pd_get_ib()
  * @max_entries: as mlx5_umr_alloc_mkey()
- * @flags: as mlx5_umr_alloc_mkey()
+ * @flags: as mlx5_umr_alloc_mkey(), but not MLX5_UMR_MKEY_SIGNATURE
+ *	(-EOPNOTSUPP: Documentation/signature.rst, "The mlx5_ib hazard")
  *
  * The mkey is created in @pd, so the ULP's own QPs (of that ib_pd) can use
  * its key on the NIC; its SGT layouts name @pd's DMA key (@pd->dma_lkey).
@@ -271,6 +309,13 @@ struct mlx5_umr_mkey *mlx5_umr_alloc_mkey_in(struct mlx5_umr_pd *pd,
 {
 	struct mlx5_umr_mkey *mkey;
 
+	/*
+	 * The ULP's QPs in @pd are mlx5_ib QPs with mlx5_ib CQs: a SIG_ERR
+	 * CQE naming a service mkey oopses mlx5_ib's poll (cq.c
+	 * MLX5_CQE_SIG_ERR, no NULL check). Documentation/signature.rst.
+	 */
+	if (flags & MLX5_UMR_MKEY_SIGNATURE)
+		return ERR_PTR(-EOPNOTSUPP);
 	mkey = mlx5_umr_create_mkey(pd->dev, max_entries, flags, false,
 				    pd->pdn);
 	if (!IS_ERR(mkey))
@@ -325,6 +370,8 @@ int mlx5_umr_free_mkey(struct mlx5_umr_mkey *mkey)
 
 	mutex_lock(&dev->mkeys_lock);
 	list_del(&mp->list);
+	if (mp->sig)
+		mlx5_umr_sig_mkey_unlist(dev, mp);
 	if (mp->hw && dev->hca && !mlx5_umr_destroy_hw_mkey(dev, mkey->key))
 		mp->hw = false;
 	if (mp->hw) {
@@ -333,9 +380,13 @@ int mlx5_umr_free_mkey(struct mlx5_umr_mkey *mkey)
 		if (dev->hca)
 			mlx5_umr_pd_keep_mkey_pd(dev, mkey->key);
 		ret = -EBUSY;
+	} else if (mlx5_umr_sig_mkey_destroy(dev, mp)) {
+		/* the mkey is gone: a PSV the HCA kept is only leaked */
+		mlx5_umr_leak_buf(dev, "PSV");
 	}
 	mlx5_umr_xlt_free(dev, mp);
 	mutex_unlock(&dev->mkeys_lock);
+	mlx5_umr_sig_mkey_free(mp);
 	kfree(mp);
 	mlx5_umr_dev_put(dev);
 	return ret;
@@ -361,6 +412,9 @@ void mlx5_umr_mkeys_teardown(struct mlx5_umr_dev *dev)
 			 mp->pub.key);
 		if (mp->hw && !mlx5_umr_destroy_hw_mkey(dev, mp->pub.key))
 			mp->hw = false;
+		/* the HCA goes: its PSVs with it, unless the mkey is kept */
+		if (!mp->hw && mlx5_umr_sig_mkey_destroy(dev, mp))
+			mlx5_umr_leak_buf(dev, "PSV");
 		if (mp->hw)
 			mlx5_umr_pd_keep_mkey_pd(dev, mp->pub.key);
 		mlx5_umr_xlt_free(dev, mp);

@@ -57,9 +57,11 @@ static void mlx5_umr_sq_progress(struct mlx5_umr_sq *sq)
 }
 
 /*
- * Retire the WQEs up to and including the one starting at @wqe_counter: a
- * CQE covers the unsignalled WQEs before it, which completed in order with
- * @status; the WQE it names gets @last and @syndrome.
+ * Retire the WQEs up to and including the one @wqe_counter falls in (a
+ * signature request is a chain of WQEs: its CQE names its last SET_PSV,
+ * an error CQE any of them): a CQE covers the unsignalled WQEs before it,
+ * which completed in order with @status; the WQE it names gets @last and
+ * @syndrome.
  */
 static bool mlx5_umr_sq_retire(struct mlx5_umr_sq *sq, u16 wqe_counter,
 			       int status, int last, u8 syndrome,
@@ -70,7 +72,8 @@ static bool mlx5_umr_sq_retire(struct mlx5_umr_sq *sq, u16 wqe_counter,
 		return false;
 
 	while (sq->head != sq->tail) {
-		bool it = sq->ents[sq->head & (sq->bbs - 1)].idx == wqe_counter;
+		const struct mlx5_umr_sq_ent *e = &sq->ents[sq->head & (sq->bbs - 1)];
+		bool it = (u16)(wqe_counter - e->idx) < e->nbb;
 
 		mlx5_umr_sq_retire_one(sq, it ? last : status,
 				       it ? syndrome : 0, done);

@@ -23,6 +23,7 @@
 #include "trace.h"
 #include "wr_rules.h"
 #include "key.h"
+#include "sig.h"
 
 /* How often mlx5_umr_exec() checks for internal error while waiting. */
 #define MLX5_UMR_EXEC_POLL	(HZ / 10)
@@ -87,7 +88,12 @@ static int mlx5_umr_sq_write(struct mlx5_umr_dev *dev,
 		memcpy(dst, buf, room);
 		memcpy(dev->sq_buf.cpu, buf + room, size - room);
 	}
-	/* The doorbell carries the first 8 bytes of the WQE it announces. */
+	/*
+	 * The doorbell carries the first 8 bytes of the WQE it announces: of
+	 * a signature chain, its last SET_PSV.
+	 */
+	if (unlikely(mlx5_umr_sig_psv_bytes(wr)))
+		buf += size - MLX5_UMR_SIG_PSV_WQE_SIZE;
 	db[0] = ((__be32 *)buf)[0];
 	db[1] = ((__be32 *)buf)[1];
 	return 0;
@@ -159,6 +165,9 @@ static int mlx5_umr_sq_push(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr,
 		mlx5_umr_unpush(wr);
 		return err;
 	}
+	/* what mlx5_umr_sig_check() re-arms the PSVs with */
+	if (unlikely(wr->flags & (MLX5_UMR_WR_SET_SIG | MLX5_UMR_WR_RESET_SIG)))
+		mlx5_umr_sig_posted(wr);
 	/* ->status and ->syndrome are written when the WQE is retired. */
 	e = &sq->ents[sq->tail++ & (sq->bbs - 1)];
 	e->wr = wr;

@@ -160,6 +160,8 @@ struct mlx5_umr_client_ctx {
  *	translation table a WQE pointed at, so until DESTROY_QP succeeds no
  *	translation table is freed (set by recovery, read under @mkeys_lock)
  * @leaked: buffers kept, never freed, because the HCA may still use them
+ * @sig_mkeys: signature mkeys by mkey index (struct mlx5_umr_mkey_priv),
+ *	for mlx5_umr_sig_report(); its own lock, taken irqsave
  * @kept_pds: PDs holding an mkey the HCA refused to destroy, never
  *	deallocated (pd.c), under @mkeys_lock
  * @keep_all_pds: such an mkey's PD is unknown: no PD is deallocated, under
@@ -196,6 +198,7 @@ struct mlx5_umr_dev {
 	unsigned long timeout;
 	bool qp_lost;
 	atomic_t leaked;
+	struct xarray sig_mkeys;
 	struct xarray kept_pds;
 	bool keep_all_pds;
 };
@@ -208,6 +211,7 @@ struct mlx5_umr_dev {
  * @xlt_buf: the coherent memory behind @xlt
  * @xlt_busy: a posted WQE uses @xlt (bit 0)
  * @hw: the mkey exists on the HCA
+ * @sig: MLX5_UMR_MKEY_SIGNATURE: its signature state (sig.h)
  */
 struct mlx5_umr_mkey_priv {
 	struct mlx5_umr_mkey pub;
@@ -216,6 +220,7 @@ struct mlx5_umr_mkey_priv {
 	struct mlx5_umr_dma_buf xlt_buf;
 	unsigned long xlt_busy;
 	bool hw;
+	struct mlx5_umr_sig_mkey *sig;
 };
 
 static inline struct mlx5_umr_mkey_priv *to_priv(struct mlx5_umr_mkey *m)

@@ -19,6 +19,7 @@
 #include "wqe.h"
 #include "xlt.h"
 #include "entry_rules.h"
+#include "sig.h"
 
 /* The three segments every UMR WQE starts with (cf. umr.h mlx5r_umr_wqe). */
 struct mlx5_umr_wqe_hdr {
@@ -230,6 +231,28 @@ static void umr_encode_reg_pages(struct umr_hdr_fields *f, void *xlt,
 	f->mask |= MLX5_UMR_REG_PAGES_MASK | umr_access_mask(caps);
 }
 
+/*
+ * Only the signature changes: no state check, as rdma-core's
+ * mlx5_send_wr_mkey_configure() (the PSVs of an mkey invalidated since
+ * can still be re-armed, mlx5_umr_sig_check()).
+ */
+#define MLX5_UMR_WR_SIG_ONLY	(MLX5_UMR_WR_SET_SIG | MLX5_UMR_WR_RESET_SIG)
+
+/*
+ * The signature part of the UMR: the BSF after the inline translation at
+ * @bsf, or (reset) the BSF disabled; the mask bit and mkc bit of
+ * rdma-core's umr_enable_bsf(), and umr_wqe_finalize() for a reset.
+ */
+static void umr_encode_sig(struct umr_hdr_fields *f, void *bsf,
+			   const struct mlx5_umr_wr *wr)
+{
+	f->mask |= MLX5_MKEY_MASK_BSF_EN;
+	if (!(wr->flags & MLX5_UMR_WR_SET_SIG))
+		return;
+	mlx5_umr_sig_fill_bsf(bsf, wr->sig, wr->mkey->psv);
+	f->flags_pd |= MLX5_MKEY_BSF_EN;
+}
+
 /* Zero-pad the translation: 8-byte stores, a few at most when inline. */
 static void umr_pad(void *t, u32 bytes, u32 padded)
 {
@@ -254,7 +277,7 @@ static __always_inline int umr_encode_op(struct umr_hdr_fields *f, void *t,
 
 			if (err)
 				return err;
-		} else {
+		} else if (wr->flags & ~MLX5_UMR_WR_SIG_ONLY) {
 			/* 2 << 5 is "fail if free", as umr.c rereg_pd_access */
 			f->umr_flags = MLX5_UMR_CHECK_FREE;
 		}
@@ -289,16 +312,18 @@ int mlx5_umr_wqe_encode(const struct mlx5_umr_wqe_ctx *ctx,
 	struct mlx5_umr_wqe_hdr *w = buf;
 	u32 bytes = mlx5_umr_xlt_bytes(wr), padded;
 	struct umr_hdr_fields f = {};
-	unsigned int need, ds;
+	unsigned int need, ds, bsf = mlx5_umr_sig_bsf_bytes(wr);
+	unsigned int psvs = mlx5_umr_sig_psv_bytes(wr);
 	u16 octo;
 	bool inl;
 	void *t;
 	int err;
 
 	padded = ALIGN(bytes, MLX5_UMR_FLEX_ALIGNMENT);
-	inl = padded <= mlx5_umr_inline_max(caps);
+	/* a BSF goes inline after the translation (rule 51) */
+	inl = padded <= mlx5_umr_inline_max(caps) || bsf;
 	if (inl) {
-		need = MLX5_UMR_WQE_HDR_SIZE + padded;
+		need = MLX5_UMR_WQE_HDR_SIZE + padded + bsf;
 		ds = need / MLX5_SEND_WQE_DS;
 		t = w + 1;
 	} else {
@@ -309,12 +334,14 @@ int mlx5_umr_wqe_encode(const struct mlx5_umr_wqe_ctx *ctx,
 		      sizeof(struct mlx5_wqe_data_seg)) / MLX5_SEND_WQE_DS;
 		t = xlt->cpu;
 	}
-	if (size != need)
+	if (size != need + psvs)
 		return -EINVAL;
 
 	err = umr_encode_op(&f, t, ctx, wr, bytes);
 	if (err)
 		return err;
+	if (unlikely(wr->flags & MLX5_UMR_WR_SIG_ONLY))
+		umr_encode_sig(&f, t + padded, wr);
 
 	/* a fresh key byte: mlx5_umr_post() put it in the mkey's key */
 	if (unlikely(wr->flags & MLX5_UMR_WR_NEW_KEY))
@@ -335,12 +362,17 @@ int mlx5_umr_wqe_encode(const struct mlx5_umr_wqe_ctx *ctx,
 	w->ctrl = (struct mlx5_wqe_ctrl_seg) {
 		.opmod_idx_opcode = cpu_to_be32((u32)idx << 8 | MLX5_OPCODE_UMR),
 		.qpn_ds = cpu_to_be32(ctx->qpn << 8 | ds),
-		.fm_ce_se = fm_ce_se,
+		/*
+		 * The last SET_PSV of a chain signals for it
+		 * (suppress_umr_completion() of rdma-core qp.c).
+		 */
+		.fm_ce_se = psvs ? fm_ce_se & ~MLX5_WQE_CTRL_CQ_UPDATE : fm_ce_se,
 		.umr_mkey = cpu_to_be32(wr->mkey->key),
 	};
 	w->umr = (struct mlx5_wqe_umr_ctrl_seg) {
 		.flags = f.umr_flags,
 		.xlt_octowords = cpu_to_be16(octo),
+		.bsf_octowords = cpu_to_be16(bsf / MLX5_SEND_WQE_DS),
 		.mkey_mask = cpu_to_be64(f.mask),
 	};
 	w->mkey = (struct mlx5_mkey_seg) {
@@ -362,6 +394,10 @@ int mlx5_umr_wqe_encode(const struct mlx5_umr_wqe_ctx *ctx,
 		d->addr = cpu_to_be64(xlt->dma);
 		memset(d + 1, 0, need - MLX5_UMR_WQE_HDR_SIZE - sizeof(*d));
 	}
+	if (psvs)
+		need += mlx5_umr_sig_write_psvs(buf + need, wr, ctx->qpn,
+						idx + need / MLX5_SEND_WQE_BB,
+						fm_ce_se);
 	return need;
 }
 EXPORT_SYMBOL_IF_MLX5_UMR_TESTING(mlx5_umr_wqe_encode);
