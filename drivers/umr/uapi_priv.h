@@ -179,6 +179,7 @@ struct umr_umkey {
  * @both: room for both layouts' references (umr_mreq_reserve())
  * @length: bytes the new layout covers
  * @claimed: @mk->claim is ours
+ * @sig: the signature of a CONFIGURE with MLX5_UMR_IOC_SIG_SET (uapi_sig.c)
  */
 struct umr_mreq {
 	struct mlx5_umr_wr wr;
@@ -193,6 +194,7 @@ struct umr_mreq {
 	struct umr_uobj **both;
 	u64 length;
 	bool claimed;
+	struct mlx5_umr_sig_attr sig;
 };
 
 /**
@@ -264,6 +266,18 @@ int umr_cmd_destroy(struct umr_ucmd *ucmd);
 int umr_prep_batch(struct umr_ucmd *ucmd);
 void umr_release_batch(struct umr_ucmd *ucmd);
 int umr_cmd_batch(struct umr_ucmd *ucmd);
+/* uapi_sig.c: block signature */
+u32 umr_sig_info_flags(struct umr_udev *ud);
+int umr_sig_mkey_flags(struct umr_udev *ud, u32 ioc_flags, u32 *flags);
+int umr_sig_configure(const struct mlx5_umr_ioc_configure *cmd,
+		      struct umr_mreq *r);
+int umr_sig_configure_mkey(const struct mlx5_umr_ioc_configure *cmd,
+			   struct umr_mreq *r);
+struct mlx5_sig_err_cqe;
+int umr_sig_report_cqe(struct umr_uctx *ctx,
+		       const struct mlx5_sig_err_cqe *cqe, u32 *handle);
+int umr_cmd_sig_check(struct umr_ucmd *ucmd);
+int umr_cmd_sig_report(struct umr_ucmd *ucmd);
 #ifdef MLX5_UMR_TESTING
 /* uapi_xfer.c: the test interface (uapi_testing.h) */
 int umr_cmd_test_info(struct umr_ucmd *ucmd);
