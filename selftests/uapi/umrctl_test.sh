@@ -36,7 +36,7 @@ while ! ls /dev/mlx5_umr/fake* >/dev/null 2>&1 && [ $i -lt 50 ]; do
 done
 dev=$(basename "$(ls -d /dev/mlx5_umr/fake* | head -n 1)")
 
-for c in info reg alloc configure invalidate destroy dump write read; do
+for c in info reg alloc configure invalidate check destroy dump poke write read; do
 	"$UMRCTL" "$c" --help >"$T/out" 2>&1 && grep -q "^usage: umrctl $c" "$T/out"
 	ok $? "$c --help"
 done
