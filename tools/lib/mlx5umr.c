@@ -251,19 +251,22 @@ static uint32_t key_flags(uint32_t flags)
 	       (flags & MLX5UMR_RESET_SIG ? MLX5_UMR_IOC_SIG_RESET : 0);
 }
 
-/* One rdma-core signature domain (NULL: none) in the uapi's flat form. */
+/*
+ * One rdma-core signature domain (NULL: none) in the uapi's flat form.
+ * Return: 0 or -EINVAL.
+ */
 static int sig_domain(const struct mlx5dv_sig_block_domain *d,
 		      struct mlx5_umr_ioc_sig_domain *u)
 {
 	if (!d)
 		return 0;
 	if (d->comp_mask)
-		return EINVAL;
+		return -EINVAL;
 	u->block_size = d->block_size;
 	switch (d->sig_type) {
 	case MLX5DV_SIG_TYPE_T10DIF:
 		if (!d->sig.dif)
-			return EINVAL;
+			return -EINVAL;
 		u->sig_type = MLX5_UMR_IOC_SIG_TYPE_T10DIF;
 		u->bg_type = d->sig.dif->bg_type;
 		u->bg = d->sig.dif->bg;
@@ -273,13 +276,13 @@ static int sig_domain(const struct mlx5dv_sig_block_domain *d,
 		return 0;
 	case MLX5DV_SIG_TYPE_CRC:
 		if (!d->sig.crc)
-			return EINVAL;
+			return -EINVAL;
 		u->sig_type = MLX5_UMR_IOC_SIG_TYPE_CRC;
 		u->crc_type = d->sig.crc->type;
 		u->crc_seed = d->sig.crc->seed;
 		return 0;
 	default:
-		return EINVAL;
+		return -EINVAL;
 	}
 }
 
@@ -293,7 +296,7 @@ static int sig_block(const struct mlx5dv_sig_block_attr *sig,
 	if (!sig)
 		return 0;
 	if (sig->comp_mask)
-		return EINVAL;
+		return -EINVAL;
 	ret = sig_domain(sig->mem, &u->mem);
 	if (!ret)
 		ret = sig_domain(sig->wire, &u->wire);
@@ -359,7 +362,7 @@ int mlx5umr_mkey_configure_list_sig(struct mlx5umr_mkey *mkey,
 		return fail(EOPNOTSUPP);
 	ret = sig_block(sig, &cmd);
 	if (ret)
-		return fail(ret);
+		return fail(-ret);
 	ent = calloc(num_sges ? num_sges : 1, sizeof(*ent));
 	if (!ent)
 		return fail(ENOMEM);
@@ -419,7 +422,7 @@ int mlx5umr_mkey_configure_interleaved_sig(struct mlx5umr_mkey *mkey,
 		return fail(EOPNOTSUPP);
 	ret = sig_block(sig, &cmd);
 	if (ret)
-		return fail(ret);
+		return fail(-ret);
 	/* Copied: the padding of the caller's array need not be zero. */
 	ent = calloc(num_interleaved ? num_interleaved : 1, sizeof(*ent));
 	if (!ent)
@@ -720,6 +723,14 @@ int mlx5umr_batch_status(const struct mlx5umr_batch *batch, uint32_t i)
 int mlx5umr_xfer(struct mlx5umr_context *ctx, uint32_t key, uint64_t offset,
 		 void *buf, size_t len, uint32_t flags, uint32_t *status)
 {
+	return mlx5umr_xfer_sig(ctx, key, offset, buf, len, flags, status, NULL,
+				NULL);
+}
+
+int mlx5umr_xfer_sig(struct mlx5umr_context *ctx, uint32_t key,
+		     uint64_t offset, void *buf, size_t len, uint32_t flags,
+		     uint32_t *status, int *sig_err, void *sig_cqe)
+{
 	struct mlx5_umr_test_xfer cmd = {
 		.size = sizeof(cmd),
 		.key = key,
@@ -735,11 +746,17 @@ int mlx5umr_xfer(struct mlx5umr_context *ctx, uint32_t key, uint64_t offset,
 		cmd.flags |= MLX5_UMR_TEST_XFER_WRITE;
 	if (flags & MLX5UMR_XFER_LOCAL)
 		cmd.flags |= MLX5_UMR_TEST_XFER_LOCAL;
+	if (sig_cqe)
+		cmd.flags |= MLX5_UMR_TEST_XFER_SIG_CQE;
 	ret = do_ioctl(ctx, MLX5_UMR_TEST_IOCTL_XFER, &cmd);
 	if (ret)
 		return fail(ret);
 	if (status)
 		*status = cmd.out_status;
+	if (sig_err)
+		*sig_err = !!(cmd.out_flags & MLX5_UMR_TEST_XFER_OUT_SIG_ERR);
+	if (sig_cqe && (cmd.out_flags & MLX5_UMR_TEST_XFER_OUT_SIG_ERR))
+		memcpy(sig_cqe, cmd.out_sig_cqe, sizeof(cmd.out_sig_cqe));
 	return 0;
 }
 

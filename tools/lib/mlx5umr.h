@@ -323,6 +323,16 @@ int mlx5umr_batch_status(const struct mlx5umr_batch *batch, uint32_t i);
  */
 int mlx5umr_xfer(struct mlx5umr_context *ctx, uint32_t key, uint64_t offset,
 		 void *buf, size_t len, uint32_t flags, uint32_t *status);
+/*
+ * As mlx5umr_xfer(); through a signature mkey @offset and @len are in the
+ * wire view. *@sig_err (if not NULL) is set when a signature check failed
+ * (the transfer completed): its SIG_ERR CQE was reported to the service
+ * (mlx5umr_mkey_check() finds it) or, with @sig_cqe not NULL, copied
+ * there (64 bytes) for mlx5umr_sig_report().
+ */
+int mlx5umr_xfer_sig(struct mlx5umr_context *ctx, uint32_t key,
+		     uint64_t offset, void *buf, size_t len, uint32_t flags,
+		     uint32_t *status, int *sig_err, void *sig_cqe);
 
 /* "ERANGE" for ERANGE; NULL when unknown. */
 const char *mlx5umr_errno_name(int err);

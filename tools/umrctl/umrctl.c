@@ -774,7 +774,9 @@ static int parse_sig(const char *spec, struct sig_spec *s)
 				}
 				continue;
 			}
-			if (pass == 0 || (pass == 1) != (dom < 0))
+			/* pass 1: both domains' parameters, pass 2: one's */
+			if (pass == 0 || (pass == 1 && dom >= 0) ||
+			    (pass == 2 && dom < 0))
 				continue;
 			for (d = 0; d < 2; d++) {
 				if (dom >= 0 && d != dom)
@@ -797,7 +799,6 @@ static int parse_sig(const char *spec, struct sig_spec *s)
 	s->attr.wire = s->has[1] ? &s->dom[1] : NULL;
 	return 0;
 }
-
 
 static int cmd_configure(const struct opts *o)
 {
@@ -1055,8 +1056,10 @@ static int cmd_dump(const struct opts *o)
 static int do_xfer(const char *cmd, const struct opts *o, bool write)
 {
 	const char *pattern = opt(o, "pattern");
-	u64 off, len, i;
+	const char *expect = opt(o, "expect");
+	u64 off, len, i, exp = 0, bad = 0;
 	uint32_t key, status = 0, flags = 0;
+	int sig_err = 0;
 	struct obj *ob;
 	uint8_t *buf;
 	int ret;
@@ -1070,8 +1073,8 @@ static int do_xfer(const char *cmd, const struct opts *o, bool write)
 		return usage_err(cmd, "--length N (> 0) is required");
 	if (!pattern)
 		pattern = "offset";
-	if (!valid_pattern(pattern))
-		return usage_err(cmd, "bad --pattern");
+	if (!valid_pattern(pattern) || (expect && parse_u64(expect, &exp)))
+		return usage_err(cmd, "bad --pattern or --expect");
 	/* Registered memory is addressed by its user addresses. */
 	if (ob && ob->kind == OBJ_MR && !opt(o, "absolute"))
 		off += (uintptr_t)ob->mr->addr;
@@ -1085,22 +1088,29 @@ static int do_xfer(const char *cmd, const struct opts *o, bool write)
 	if (write)
 		for (i = 0; i < len; i++)
 			buf[i] = pattern_byte(pattern, i);
-	ret = mlx5umr_xfer(ctx, key, off, buf, len, flags, &status);
+	ret = mlx5umr_xfer_sig(ctx, key, off, buf, len, flags, &status,
+			       &sig_err, NULL);
 	if (ret) {
 		free(buf);
 		return report_errno(cmd, ret, false);
 	}
+	if (expect && !write && !status)
+		for (i = 0; i < len; i++)
+			bad += buf[i] != pattern_byte(pattern, exp + i);
 	if (json) {
 		printf("{");
 		jstr("cmd", cmd, false);
 		jnum("key", key, false);
 		jnum("offset", off, false);
 		jnum("length", len, false);
+		if (expect && !write && !status)
+			jnum("mismatches", bad, false);
 		if (!write && !status)
 			hexdump("data", 0, buf, len);
 		else
 			jstr("pattern", write ? pattern : "", false);
 		printf("%s", !write && !status ? "," : "");
+		printf("\"sig_error\":%s,", sig_err ? "true" : "false");
 		jnum("status", status, true);
 		printf("}\n");
 	} else if (status) {
@@ -1109,11 +1119,21 @@ static int do_xfer(const char *cmd, const struct opts *o, bool write)
 	} else if (write) {
 		printf("write 0x%08x: %llu bytes at offset %llu (pattern %s): ok\n",
 		       key, len, off, pattern);
+	} else if (opt(o, "brief") && len > 32) {
+		hexdump(o->pos[0], off, buf, 16);
+		printf("%*s...\n", (int)strlen(o->pos[0]) + 1, "");
+		hexdump(o->pos[0], off + len - 16, buf + len - 16, 16);
 	} else {
 		hexdump(o->pos[0], off, buf, len);
 	}
+	if (!json && expect && !write && !status)
+		printf("read %llu bytes: bytes %llu..%llu of the %s pattern: %s\n",
+		       len, exp, exp + len - 1, pattern, bad ? "MISMATCH" : "ok");
+	if (!json && sig_err)
+		printf("%s 0x%08x: the access completed; %s\n", cmd, key,
+		       "a signature check failed (SIG_ERR CQE reported: see check)");
 	free(buf);
-	return status ? EIO : 0;
+	return status || bad ? EIO : 0;
 }
 
 static int cmd_write(const struct opts *o)
@@ -1203,9 +1223,11 @@ static int cmd_check(const struct opts *o)
 		printf("%s: signature ok: no error since the last check\n",
 		       ob->name);
 	} else {
-		printf("%s: signature error: bad %s in the block at offset %llu: expected 0x%llx, actual 0x%llx (check re-armed)\n",
+		printf("%s: signature error: bad %s in the block at offset %llu: ",
 		       ob->name, sig_err_name(e.err_type),
-		       (u64)e.err.sig.offset, (u64)e.err.sig.expected_value,
+		       (u64)e.err.sig.offset);
+		printf("expected 0x%llx, actual 0x%llx (check re-armed)\n",
+		       (u64)e.err.sig.expected_value,
 		       (u64)e.err.sig.actual_value);
 	}
 	if (!match && !json)
@@ -1231,12 +1253,18 @@ static int cmd_poke(const struct opts *o)
 	if (!opt(o, "value") || opt_u64(o, "value", 0, &val) || val > 255)
 		return usage_err("poke", "--value B (a byte) is required");
 	memset((uint8_t *)ob->mr->addr + off, (int)val, len);
-	if (json)
-		printf("{\"cmd\":\"poke\",\"name\":\"%s\",\"offset\":%llu,\"length\":%llu,\"value\":%llu}\n",
-		       ob->name, off, len, val);
-	else
+	if (json) {
+		printf("{");
+		jstr("cmd", "poke", false);
+		jstr("name", ob->name, false);
+		jnum("offset", off, false);
+		jnum("length", len, false);
+		jnum("value", val, true);
+		printf("}\n");
+	} else {
 		printf("%s+%llu..%llu: set to 0x%02llx by the CPU\n", ob->name,
 		       off, off + len - 1, val);
+	}
 	return 0;
 }
 
@@ -1316,14 +1344,21 @@ static const struct cmd cmds[] = {
 	  "WRITE N bytes at offset O through KEY as a remote peer (--local:\n"
 	  "through the lkey). P: offset (each 4-byte word holds\n"
 	  "its offset in the transfer, big endian; default), inc, or a byte.\n"
-	  "For registered memory O is relative to the buffer unless --absolute.\n",
+	  "For registered memory O is relative to the buffer unless --absolute.\n"
+	  "Through a signature mkey O and N are in the wire view, whole blocks.\n",
 	  "local,absolute",
 	  { "length", "offset", "pattern", "local", "absolute", NULL } },
 	{ "read", cmd_read,
-	  "read KEY --length N [--offset O] [--local] [--absolute]",
+	  "read KEY --length N [--offset O] [--local] [--absolute] [--expect S [--pattern P]] [--brief]",
 	  "Fake HCAs of a test build of the module: RDMA READ N bytes at\n"
-	  "offset O through KEY and dump them.\n",
-	  "local,absolute", { "length", "offset", "local", "absolute", NULL } },
+	  "offset O through KEY and dump them. With --expect, check that they\n"
+	  "are bytes S.. of pattern P (default offset) and fail (EIO) on a\n"
+	  "mismatch; --brief shows the first and last line.\n"
+	  "Through a signature mkey O and N are in the wire view, whole blocks;\n"
+	  "a failed signature check does not fail the read (see check).\n",
+	  "local,absolute,brief",
+	  { "length", "offset", "local", "absolute", "expect", "pattern",
+	    "brief", NULL } },
 };
 
 static void print_usage(FILE *f)
