@@ -96,7 +96,13 @@ const struct mlx5_umr_caps *mlx5_umr_dev_caps(const struct mlx5_umr_dev *dev);
 
 /* Flags of mlx5_umr_alloc_mkey(). */
 #define MLX5_UMR_MKEY_REMOTE_INVALIDATE	BIT(0)
-/* a block-signature mkey: BSF and PSVs (Documentation/signature.rst) */
+/*
+ * A block-signature mkey: BSF and PSVs (Documentation/signature.rst).
+ * Every QP that can access it must have its CQ polled by the caller, who
+ * hands SIG_ERR CQEs to mlx5_umr_sig_report(): never an mlx5_ib CQ, whose
+ * poll dereferences NULL for an mkey mlx5_ib did not create (cq.c
+ * MLX5_CQE_SIG_ERR). In the service's PDs no mlx5_ib QP can access it.
+ */
 #define MLX5_UMR_MKEY_SIGNATURE		BIT(1)
 #define MLX5_UMR_MKEY_FLAGS	(MLX5_UMR_MKEY_REMOTE_INVALIDATE | \
 				 MLX5_UMR_MKEY_SIGNATURE)

@@ -74,7 +74,8 @@ struct mlx5_umr_hca_cq {
 /**
  * struct mlx5_umr_hca_ops - what a backend provides
  * @cmd_exec: execute one command mailbox. @in and @out use the mlx5_ifc
- *	layouts (big endian). Returns 0 when the command was delivered and
+ *	layouts (big endian). Every command goes through here, the PSVs of
+ *	signature mkeys (CREATE_PSV, DESTROY_PSV) included. Returns 0 when the command was delivered and
  *	firmware returned status OK; -EREMOTEIO when firmware returned a bad
  *	status (status and syndrome are in @out); another -errno when the
  *	command could not be delivered. May sleep.
