@@ -66,7 +66,10 @@ ABI(MLX5_UMR_IOCTL_SIG_REPORT == 0xee88);
  */
 #include "../../drivers/umr/uapi_testing.h"
 ABI(sizeof(struct mlx5_umr_test_info) == 24);
-ABI(sizeof(struct mlx5_umr_test_xfer) == 48);
+/* the first version ended with __reserved2, at 48; the second (signature) */
+ABI(sizeof(struct mlx5_umr_test_xfer) == 120);
+ABI(offsetof(struct mlx5_umr_test_xfer, out_flags) == 48);
+ABI(offsetof(struct mlx5_umr_test_xfer, out_sig_cqe) == 56);
 ABI(offsetof(struct mlx5_umr_test_xfer, out_status) == 40);
 ABI(MLX5_UMR_TEST_IOCTL_INFO == 0xeea0);
 ABI(MLX5_UMR_TEST_IOCTL_XFER == 0xeea1);

@@ -465,6 +465,8 @@ TEST_F(umr, length_xfer)
 		MLX5_UMR_TEST_IOCTL_XFER, sizeof(struct mlx5_umr_test_xfer),
 		offsetof(struct mlx5_umr_test_xfer, __reserved),
 		xfer_init, xfer_ok, NULL,
+		/* the first version ended with __reserved2 (then: signature) */
+		offsetof(struct mlx5_umr_test_xfer, out_flags),
 	};
 
 	run_length(_metadata, self, &c);
