@@ -41,6 +41,12 @@ struct fake_psv {
 	u32 psvn;
 	u32 pdn;
 	struct mlx5_seg_set_psv val;
+	/*
+	 * A check in this PSV's domain failed and produced @err; later
+	 * failures add no CQE until SET_PSV re-arms the PSV.
+	 */
+	bool sig_err;
+	struct mlx5_sig_err_cqe err;
 };
 
 struct fake_mkey {
@@ -244,6 +250,7 @@ enum fake_xerr {
 	FAKE_X_DEPTH,
 	FAKE_X_RB,
 	FAKE_X_FAULT,
+	FAKE_X_NOMEM,	/* the signature engine's block buffers */
 };
 
 /* fake_access(): the accessor is the outer mkey's PD (no QP named). */
@@ -252,6 +259,30 @@ int fake_access(struct mlx5_umr_fake *fd, u32 key, u64 va, void *buf,
 		size_t len, bool write, bool remote, u32 pdn);
 int fake_test_xfer(struct mlx5_umr_hca *hca, u32 key, u64 offset, void *buf,
 		   size_t len, bool write, bool remote);
+int fake_test_xfer_out(struct mlx5_umr_hca *hca, u32 key, u64 offset,
+		       void *buf, size_t len, bool write, bool remote,
+		       struct mlx5_umr_test_xfer_out *out);
+/* fake_access() for the signature engine: the outer key may carry a BSF */
+int fake_access_sig(struct mlx5_umr_fake *fd, u32 key, u64 va, void *buf,
+		    size_t len, bool write, bool remote, u32 pdn);
+
+/* fake_crc.c */
+void fake_crc_init(void);
+void fake_sig_guard(u8 kind, bool seed_ones, const u8 *data, u32 len,
+		    u8 *out);
+
+/* fake_sig.c */
+struct fake_sig;
+static inline bool fake_mkey_has_bsf(const struct fake_mkey *mk)
+{
+	return mk->bsf_oct && MLX5_GET(mkc, mk->mkc, bsf_en);
+}
+
+int fake_sig_decode(struct mlx5_umr_fake *fd, const u8 *bsf, u32 oct,
+		    struct fake_sig *s);
+int fake_sig_xfer(struct mlx5_umr_fake *fd, struct fake_mkey *mk, u32 key,
+		  u64 offset, u8 *buf, size_t len, bool write, bool remote,
+		  u32 pdn, struct mlx5_umr_test_xfer_out *out);
 
 /* fake_debugfs.c */
 void fake_debugfs_init(void);

@@ -119,6 +119,7 @@ static const struct mlx5_umr_hca_ops fake_ops = {
 /* The data path tests drive through keys (MLX5_UMR_TESTING). */
 static const struct mlx5_umr_test_hca_ops fake_test_ops = {
 	.xfer = fake_test_xfer,
+	.xfer_out = fake_test_xfer_out,
 };
 
 /**
@@ -494,6 +495,7 @@ static int __init fake_init(void)
 	unsigned int i;
 	int err;
 
+	fake_crc_init();
 	fake_root = root_device_register("mlx5_umr_fake");
 	if (IS_ERR(fake_root))
 		return PTR_ERR(fake_root);
