@@ -92,6 +92,7 @@ static int fake_counters_show(struct seq_file *s, void *unused)
 		   c.wqes, c.cqes, c.err_cqes, c.flush_cqes);
 	seq_printf(s, "events %llu\ncq_overruns %llu\nbad_doorbells %llu\n",
 		   c.events, c.cq_overruns, c.bad_doorbells);
+	seq_printf(s, "send_doorbells %llu\n", c.send_doorbells);
 	return 0;
 }
 

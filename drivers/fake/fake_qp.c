@@ -423,6 +423,7 @@ static void fake_sq_doorbell(struct mlx5_umr_fake *fd, u32 uar,
 		fd->cnt.bad_doorbells++;
 		return;
 	}
+	fd->cnt.send_doorbells++;
 	qp->last_db[0] = val[0];
 	qp->last_db[1] = val[1];
 	if (qp->delayed)

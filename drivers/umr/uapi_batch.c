@@ -14,11 +14,12 @@
  * device round trip, in the order userspace chose.
  *
  * What reads user memory (the requests, their entry arrays) runs in the
- * prepare step, before the device lock, as for a lone CONFIGURE. The
- * requests count against the file's MLX5_UMR_IOC_MAX_FD_INFLIGHT slots one
- * by one: a batch posts as many as it holds slots for, and each completion
- * gives its slot back, so a batch never has more on the shared queue than
- * a file may.
+ * prepare step, before the device lock, as for a lone CONFIGURE. Each
+ * request holds its basic blocks of the files' share of the queue
+ * (umr_share_take()) from its post to its completion: a batch posts at
+ * once as many requests as the share has room for, so a batch of small
+ * configures needs one doorbell, and never more than the files may have
+ * on the shared queue.
  *
  * Copyright (c) 2026 The mlx5-umr authors.
  */
@@ -33,8 +34,9 @@
  * @ctx: the file
  * @cmd: the user's command, kernel copy
  * @ureq: the kernel copies of the user's requests
- * @uent: per request, its entries as umr_entries_copy_in() returned them,
- *	until the gathered request takes them over
+ * @uent: per request, its entries (in @ents) as umr_entries_copy_in()
+ *	would have returned them
+ * @ents: every request's entries, one allocation for the batch
  * @req: the gathered requests
  * @wrs: the service's requests, in order
  * @ncopied: requests read in by the prepare step
@@ -49,6 +51,7 @@ struct umr_batch {
 	struct mlx5_umr_ioc_batch *cmd;
 	struct mlx5_umr_ioc_batch_req *ureq;
 	void **uent;
+	void *ents;
 	struct umr_mreq *req;
 	struct mlx5_umr_wr **wrs;
 	u32 ncopied;
@@ -78,7 +81,7 @@ static int umr_batch_check_cmd(const struct mlx5_umr_ioc_batch *cmd)
 		return -EOPNOTSUPP;
 	if (!cmd->num_reqs ||
 	    cmd->req_size < offsetofend(struct mlx5_umr_ioc_batch_req,
-					__reserved2) ||
+					out_key) ||
 	    !IS_ALIGNED(cmd->reqs, sizeof(u64)) ||
 	    !IS_ALIGNED(cmd->req_size, sizeof(u64)))
 		return -EINVAL;
@@ -111,11 +114,13 @@ static int umr_batch_gather(struct umr_batch *b, u32 i)
 		.num_entries = u->num_entries,
 		.repeat_count = u->repeat_count,
 		.entries = u->entries,
+		.flags = u->flags,
 	};
+	int ret;
 
-	if (u->flags)
+	if (u->flags & ~MLX5_UMR_IOC_NEW_KEY)
 		return -EOPNOTSUPP;
-	if (u->__reserved || u->__reserved2)
+	if (u->__reserved)
 		return -EINVAL;
 	switch (u->op) {
 	case MLX5_UMR_IOC_BATCH_CONFIGURE:
@@ -124,7 +129,10 @@ static int umr_batch_gather(struct umr_batch *b, u32 i)
 		if (u->access || u->layout || u->num_entries ||
 		    u->repeat_count || u->entries)
 			return -EINVAL;
-		return umr_mreq_invalidate(b->ctx, u->handle, r);
+		ret = umr_mreq_invalidate(b->ctx, u->handle, r);
+		if (!ret && (u->flags & MLX5_UMR_IOC_NEW_KEY))
+			r->wr.flags = MLX5_UMR_WR_NEW_KEY;
+		return ret;
 	default:
 		return -EINVAL;
 	}
@@ -139,8 +147,9 @@ static int umr_batch_copy_in(struct umr_batch *b)
 	const struct mlx5_umr_ioc_batch *cmd = b->cmd;
 	const struct mlx5_umr_ioc_batch_req *u;
 	u32 n = cmd->num_reqs, i;
+	size_t off = 0, all = 0;
 	u64 bytes = 0;
-	int ret;
+	int ret = 0;
 
 	/* The usual stride is read at once: user copies are not free. */
 	if (umr_batch_dense(cmd) &&
@@ -155,27 +164,40 @@ static int umr_batch_copy_in(struct umr_batch *b)
 						    umr_batch_ureq(cmd, i),
 						    cmd->req_size);
 			if (ret)
-				return ret;
+				break;
 		}
 		bytes += umr_batch_req_bytes(u);
-		if (bytes > UMR_UAPI_MAX_BATCH_BYTES)
-			return -E2BIG;
+		if (bytes > UMR_UAPI_MAX_BATCH_BYTES) {
+			ret = -E2BIG;
+			break;
+		}
 		if (u->op == MLX5_UMR_IOC_BATCH_CONFIGURE)
-			b->uent[i] = umr_entries_copy_in(u->layout,
-							 u->num_entries,
-							 u->entries);
+			all += umr_entries_bytes(u->layout, u->num_entries);
 		b->ncopied = i + 1;
 	}
-	return 0;
+	/* One buffer for the batch: an allocation per request costs. */
+	b->ents = all ? kvmalloc(all, GFP_KERNEL_ACCOUNT) : NULL;
+	for (i = 0; i < b->ncopied; i++) {
+		u = &b->ureq[i];
+		all = u->op == MLX5_UMR_IOC_BATCH_CONFIGURE ?
+		      umr_entries_bytes(u->layout, u->num_entries) : 0;
+		if (!all)
+			continue;
+		if (!b->ents)
+			b->uent[i] = ERR_PTR(-ENOMEM);
+		else if (umr_entries_read(b->ents + off, u->layout,
+					  u->num_entries, u->entries))
+			b->uent[i] = ERR_PTR(-EFAULT);
+		else
+			b->uent[i] = b->ents + off;
+		off += all;
+	}
+	return ret;
 }
 
 static void umr_batch_free(struct umr_batch *b)
 {
-	u32 i;
-
-	if (b->uent)
-		for (i = 0; i < b->cmd->num_reqs; i++)
-			umr_entries_free(b->uent[i]);
+	kvfree(b->ents);
 	kvfree(b->uent);
 	kvfree(b->wrs);
 	kvfree(b->req);
@@ -248,6 +270,9 @@ static int umr_batch_prepare(struct umr_batch *b)
 		      umr_mreq_claim(&b->req[i], b) ?:
 		      umr_mreq_reserve(&b->req[i]) ?:
 		      mlx5_umr_validate(dev, &b->req[i].wr);
+		if (!ret)
+			b->req[i].bbs = umr_share_bbs(b->ctx->ud,
+						      &b->req[i].wr);
 	}
 	if (!ret && b->err) {
 		b->cmd->out_index = b->ncopied;
@@ -260,34 +285,40 @@ static void umr_batch_wr_done(struct mlx5_umr_wr *wr)
 {
 	struct umr_batch *b = wr->context;
 
-	up(&b->ctx->inflight);
+	umr_share_put(b->ctx->ud, container_of(wr, struct umr_mreq, wr)->bbs);
 	if (atomic_dec_and_test(&b->pending))
 		complete(&b->done);
 }
 
 /*
- * Take up to @want of the file's in-flight slots, waiting (interruptibly)
- * for the first only. Return: the slots taken, 0 on a signal.
+ * Take the share for requests @i.. (at most @want of them), waiting
+ * (interruptibly) for the first only. Return: how many it holds the share
+ * for, 0 on a signal.
  */
-static u32 umr_batch_slots(struct umr_uctx *ctx, u32 want)
+static u32 umr_batch_take(struct umr_batch *b, u32 i, u32 want)
 {
+	struct umr_udev *ud = b->ctx->ud;
 	u32 got;
 
-	if (down_interruptible(&ctx->inflight))
+	if (umr_share_take(ud, b->req[i].bbs))
 		return 0;
-	for (got = 1; got < want && !down_trylock(&ctx->inflight); got++)
+	for (got = 1; got < want && umr_share_try(ud, b->req[i + got].bbs);
+	     got++)
 		;
 	return got;
 }
 
-static void umr_batch_unslot(struct umr_uctx *ctx, u32 n)
+static void umr_batch_untake(struct umr_batch *b, u32 i, u32 n)
 {
+	u32 bbs = 0;
+
 	while (n--)
-		up(&ctx->inflight);
+		bbs += b->req[i + n].bbs;
+	umr_share_put(b->ctx->ud, bbs);
 }
 
 /*
- * Post in order, as many at once as the file has slots for (each
+ * Post in order, as many at once as the share has room for (each
  * completion returns its own) and the queue has room for, else in halves.
  * A part refused as a whole while single requests pass only means it does
  * not fit the ring (every request passed mlx5_umr_validate()). Requests
@@ -303,7 +334,7 @@ static int umr_batch_post(struct umr_batch *b, unsigned long deadline)
 
 	atomic_set(&b->pending, n + 1);
 	while (i < n) {
-		got = umr_batch_slots(b->ctx, min(part, n - i));
+		got = umr_batch_take(b, i, min(part, n - i));
 		if (!got) {
 			ret = -EINTR;
 			break;
@@ -314,7 +345,7 @@ static int umr_batch_post(struct umr_batch *b, unsigned long deadline)
 		}
 		ret = mlx5_umr_post_wait_room(dev, b->wrs + i, got, deadline);
 		if (ret) {
-			umr_batch_unslot(b->ctx, got);
+			umr_batch_untake(b, i, got);
 			if (ret == -EINVAL && got > 1) {
 				part = DIV_ROUND_UP(got, 2);
 				continue;
@@ -347,6 +378,8 @@ static int umr_batch_finish(struct umr_batch *b)
 	for (i = 0; i < cmd->num_reqs; i++) {
 		u = &b->ureq[i];
 		r = &b->req[i];
+		/* claimed until unclaimed: nothing else changes its key */
+		u->out_key = READ_ONCE(r->wr.mkey->key);
 		umr_mreq_unclaim(r, i < b->nposted ? r->wr.status : 1);
 		u->out_status = r->wr.status;
 		if (!r->wr.status && r->wr.op == MLX5_UMR_OP_CONFIGURE)
@@ -372,6 +405,8 @@ static void umr_batch_ungather(struct umr_batch *b)
 
 	for (i = 0; i < b->ngathered; i++) {
 		umr_mreq_unclaim(&b->req[i], 1);
+		/* its entries are in the batch's buffer */
+		b->req[i].uent = NULL;
 		umr_mreq_release(&b->req[i]);
 	}
 	b->ngathered = 0;

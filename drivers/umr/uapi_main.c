@@ -16,6 +16,7 @@
 #include <linux/uaccess.h>
 
 #include "uapi_priv.h"
+#include "umr.h"
 #include "wr_rules.h"
 #include "xlt.h"
 
@@ -92,25 +93,71 @@ u32 umr_max_entries(struct umr_udev *ud)
 		     MLX5_UMR_XLT_MAX_KLMS);
 }
 
+/*
+ * The files of a device share MLX5_UMR_IOC_MAX_INFLIGHT_BBS of the
+ * service's send queue, counted in basic blocks (what the queue runs out
+ * of): kernel users always find the rest, however many files post, and a
+ * batch of small requests still goes out with one doorbell.
+ */
+u16 umr_share_bbs(struct umr_udev *ud, const struct mlx5_umr_wr *wr)
+{
+	/* half the queue: the other half is the kernel users' */
+	BUILD_BUG_ON(MLX5_UMR_IOC_MAX_INFLIGHT_BBS * 2 >
+		     1U << MLX5_UMR_LOG_SQ_BBS);
+	return DIV_ROUND_UP(mlx5_umr_wqe_bytes(mlx5_umr_dev_caps(ud->dev), wr),
+			    MLX5_SEND_WQE_BB);
+}
+
+/* Take @bbs of the share if that many are left; never waits. */
+bool umr_share_try(struct umr_udev *ud, u32 bbs)
+{
+	int left = atomic_read(&ud->share);
+
+	do {
+		if (left < bbs)
+			return false;
+	} while (!atomic_try_cmpxchg(&ud->share, &left, left - bbs));
+	return true;
+}
+
+/* Take @bbs of the share, waiting interruptibly: nothing is posted yet. */
+int umr_share_take(struct umr_udev *ud, u32 bbs)
+{
+	if (umr_share_try(ud, bbs))
+		return 0;
+	if (wait_event_interruptible(ud->share_wait, umr_share_try(ud, bbs)))
+		return -EINTR;
+	return 0;
+}
+
+/* Give @bbs back; any context (a completion callback). */
+void umr_share_put(struct umr_udev *ud, u32 bbs)
+{
+	atomic_add(bbs, &ud->share);
+	/* orders the add before the waiter check, see wq_has_sleeper() */
+	if (wq_has_sleeper(&ud->share_wait))
+		wake_up(&ud->share_wait);
+}
+
 /**
  * umr_exec() - run one UMR work request for a file
  * @ctx: the file
- * @wr: the request
+ * @wr: the request, checked by mlx5_umr_validate()
  *
- * A file has at most MLX5_UMR_IOC_MAX_FD_INFLIGHT requests on the shared
- * queue, so that it cannot fill it and starve kernel users. Waiting for a
- * slot is interruptible: nothing was posted yet.
- *
- * Return: the request's result, or -EINTR.
+ * Return: the request's result, or -EINTR when a signal came while it
+ * waited for its part of the share (nothing was posted).
  */
 int umr_exec(struct umr_uctx *ctx, struct mlx5_umr_wr *wr)
 {
+	struct umr_udev *ud = ctx->ud;
+	u16 bbs = umr_share_bbs(ud, wr);
 	int ret;
 
-	if (down_interruptible(&ctx->inflight))
-		return -EINTR;
-	ret = mlx5_umr_exec(ctx->ud->dev, wr, UMR_UAPI_TIMEOUT_MS);
-	up(&ctx->inflight);
+	ret = umr_share_take(ud, bbs);
+	if (ret)
+		return ret;
+	ret = mlx5_umr_exec(ud->dev, wr, UMR_UAPI_TIMEOUT_MS);
+	umr_share_put(ud, bbs);
 	return ret ?: wr->status;
 }
 
@@ -157,7 +204,7 @@ static int umr_cmd_info(struct umr_ucmd *ucmd)
 	cmd->out_max_batch_bytes = UMR_UAPI_MAX_BATCH_BYTES;
 	cmd->out_max_reg_pages = MLX5_UMR_IOC_MAX_REG_PAGES;
 	cmd->out_max_fd_mkeys = MLX5_UMR_IOC_MAX_FD_MKEYS;
-	cmd->out_max_fd_inflight = MLX5_UMR_IOC_MAX_FD_INFLIGHT;
+	cmd->out_max_inflight_bbs = MLX5_UMR_IOC_MAX_INFLIGHT_BBS;
 	cmd->out_max_fd_xlt_bytes = MLX5_UMR_IOC_MAX_FD_XLT_BYTES;
 	cmd->out_fd_xlt_bytes = atomic64_read(&ctx->xlt_bytes);
 	return umr_ucmd_respond(ucmd);
@@ -328,7 +375,6 @@ static int umr_fops_open(struct inode *inode, struct file *filp)
 		return -ENOMEM;
 	xa_init_flags(&ctx->objs, XA_FLAGS_ALLOC1 | XA_FLAGS_ACCOUNT);
 	xa_init_flags(&ctx->keys, XA_FLAGS_ACCOUNT);
-	sema_init(&ctx->inflight, MLX5_UMR_IOC_MAX_FD_INFLIGHT);
 	ctx->ud = ud;
 
 	/* the read side keeps umr_uapi_remove() (and ud->dead) out */
@@ -394,6 +440,8 @@ static int umr_uapi_add(struct mlx5_umr_dev *dev)
 	init_rwsem(&ud->rwsem);
 	mutex_init(&ud->lock);
 	INIT_LIST_HEAD(&ud->ctxs);
+	atomic_set(&ud->share, MLX5_UMR_IOC_MAX_INFLIGHT_BBS);
+	init_waitqueue_head(&ud->share_wait);
 	snprintf(ud->name, sizeof(ud->name), "mlx5_umr_%s",
 		 mlx5_umr_dev_name(dev));
 	snprintf(ud->nodename, sizeof(ud->nodename), "mlx5_umr/%s",

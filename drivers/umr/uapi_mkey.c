@@ -284,33 +284,71 @@ static int umr_config_check_capacity(struct umr_uctx *ctx,
  */
 void *umr_entries_copy_in(u32 layout, u32 num_entries, u64 entries)
 {
-	size_t esize, ksize;
+	size_t bytes = umr_entries_bytes(layout, num_entries);
 	void *uent;
 
-	switch (layout) {
-	case MLX5_UMR_IOC_LAYOUT_LIST:
-		esize = sizeof(struct mlx5_umr_ioc_sge);
-		ksize = sizeof(struct mlx5_umr_sge);
-		break;
-	case MLX5_UMR_IOC_LAYOUT_INTERLEAVED:
-		esize = sizeof(struct mlx5_umr_ioc_interleaved);
-		ksize = sizeof(struct mlx5_umr_interleaved);
-		break;
-	default:
+	if (!bytes)
 		return NULL;
-	}
-	/* More than any mkey takes is refused later, by rule 11 or 15. */
-	if (!num_entries || num_entries > MLX5_UMR_XLT_MAX_KLMS)
-		return NULL;
-	uent = kvmalloc_array(num_entries, esize + ksize, GFP_KERNEL_ACCOUNT);
+	uent = kvmalloc(bytes, GFP_KERNEL_ACCOUNT);
 	if (!uent)
 		return ERR_PTR(-ENOMEM);
-	if (copy_from_user(uent, u64_to_user_ptr(entries),
-			   (size_t)num_entries * esize)) {
+	if (umr_entries_read(uent, layout, num_entries, entries)) {
 		kvfree(uent);
 		return ERR_PTR(-EFAULT);
 	}
 	return uent;
+}
+
+/* Size of one user entry and of one service entry of @layout, or 0. */
+static size_t umr_entry_sizes(u32 layout, size_t *ksize)
+{
+	switch (layout) {
+	case MLX5_UMR_IOC_LAYOUT_LIST:
+		*ksize = sizeof(struct mlx5_umr_sge);
+		return sizeof(struct mlx5_umr_ioc_sge);
+	case MLX5_UMR_IOC_LAYOUT_INTERLEAVED:
+		*ksize = sizeof(struct mlx5_umr_interleaved);
+		return sizeof(struct mlx5_umr_ioc_interleaved);
+	default:
+		return 0;
+	}
+}
+
+/**
+ * umr_entries_bytes() - the buffer umr_entries_copy_in() allocates
+ * @layout: MLX5_UMR_IOC_LAYOUT_*
+ * @num_entries: entries
+ *
+ * Return: bytes for the user's entries and, after them, the service's;
+ * 0 when the request is refused later anyway.
+ */
+size_t umr_entries_bytes(u32 layout, u32 num_entries)
+{
+	size_t ksize = 0, esize = umr_entry_sizes(layout, &ksize);
+
+	/* More than any mkey takes is refused later, by rule 11 or 15. */
+	if (!esize || !num_entries || num_entries > MLX5_UMR_XLT_MAX_KLMS)
+		return 0;
+	return (size_t)num_entries * (esize + ksize);
+}
+
+/**
+ * umr_entries_read() - copy a request's entries from userspace
+ * @buf: umr_entries_bytes() of room
+ * @layout: MLX5_UMR_IOC_LAYOUT_*
+ * @num_entries: entries
+ * @entries: the user pointer
+ *
+ * Return: 0 or -EFAULT.
+ */
+int umr_entries_read(void *buf, u32 layout, u32 num_entries, u64 entries)
+{
+	size_t ksize, esize = umr_entry_sizes(layout, &ksize);
+
+	if (copy_from_user(buf, u64_to_user_ptr(entries),
+			   (size_t)num_entries * esize))
+		return -EFAULT;
+	return 0;
 }
 
 /**
@@ -357,8 +395,13 @@ static int umr_config_copy(const struct mlx5_umr_ioc_configure *cmd,
 	r->uent = *uent;
 	*uent = NULL;
 	r->kent = r->uent + (size_t)cmd->num_entries * r->esize;
-	r->refs = kvcalloc(cmd->num_entries, sizeof(*r->refs),
-			   GFP_KERNEL_ACCOUNT);
+	/*
+	 * Room for the mkey's current references too, read without its lock:
+	 * settling a failed request then needs no allocation of its own
+	 * (umr_mreq_reserve() checks the room under the lock).
+	 */
+	r->cap = cmd->num_entries + READ_ONCE(r->mk->nrefs);
+	r->refs = kvcalloc(r->cap, sizeof(*r->refs), GFP_KERNEL_ACCOUNT);
 	if (!r->refs)
 		return -ENOMEM;
 	r->nrefs = cmd->num_entries;
@@ -486,7 +529,8 @@ int umr_mreq_invalidate(struct umr_uctx *ctx, u32 handle, struct umr_mreq *r)
  */
 int umr_mreq_reserve(struct umr_mreq *r)
 {
-	if (r->wr.op != MLX5_UMR_OP_CONFIGURE)
+	if (r->wr.op != MLX5_UMR_OP_CONFIGURE ||
+	    r->cap >= r->mk->nrefs + r->nrefs)
 		return 0;
 	r->both = kvmalloc_array((size_t)r->mk->nrefs + r->nrefs,
 				 sizeof(*r->both), GFP_KERNEL_ACCOUNT);
@@ -538,14 +582,18 @@ void umr_mreq_settle(struct umr_mreq *r, int status)
 	if (r->wr.op != MLX5_UMR_OP_CONFIGURE ||
 	    (status != -EIO && status != -ETIMEDOUT))
 		return;
-	memcpy(r->both, mk->refs, mk->nrefs * sizeof(*r->both));
-	memcpy(r->both + mk->nrefs, r->refs, r->nrefs * sizeof(*r->both));
+	if (r->both) {
+		memcpy(r->both, r->refs, r->nrefs * sizeof(*r->both));
+		kvfree(r->refs);
+		r->refs = r->both;
+		r->both = NULL;
+	}
+	/* umr_mreq_reserve() made sure the old references fit after ours */
+	memcpy(r->refs + r->nrefs, mk->refs, mk->nrefs * sizeof(*r->refs));
 	kvfree(mk->refs);
-	mk->refs = r->both;
+	mk->refs = r->refs;
 	/* One reference per registration: repeated failures do not grow it. */
-	mk->nrefs = umr_refs_dedup(r->both, mk->nrefs + r->nrefs);
-	r->both = NULL;
-	kvfree(r->refs);
+	mk->nrefs = umr_refs_dedup(r->refs, mk->nrefs + r->nrefs);
 	r->refs = NULL;
 	r->nrefs = 0;
 }

@@ -16,7 +16,7 @@
 #include <linux/refcount.h>
 #include <linux/rwsem.h>
 #include <linux/scatterlist.h>
-#include <linux/semaphore.h>
+#include <linux/wait.h>
 #include <linux/xarray.h>
 #include <linux/mlx5_umr.h>
 #include <uapi/linux/mlx5_umr.h>
@@ -52,6 +52,9 @@
  * @nobjs: live objects of all files
  * @pinned: pages pinned by all files
  * @leaked: objects kept, never freed, because the HCA may still use them
+ * @share: send queue basic blocks the files' work requests may still take
+ *	of MLX5_UMR_IOC_MAX_INFLIGHT_BBS (umr_share_take())
+ * @share_wait: calls waiting for @share
  */
 struct umr_udev {
 	struct mlx5_umr_dev *dev;
@@ -67,6 +70,8 @@ struct umr_udev {
 	atomic_t nobjs;
 	atomic64_t pinned;
 	atomic_t leaked;
+	atomic_t share;
+	wait_queue_head_t share_wait;
 };
 
 /**
@@ -85,7 +90,6 @@ struct umr_udev {
  * @nmkeys: live indirect mkeys, at most MLX5_UMR_IOC_MAX_FD_MKEYS
  * @xlt_bytes: their translation bytes, at most
  *	MLX5_UMR_IOC_MAX_FD_XLT_BYTES
- * @inflight: work request slots left of MLX5_UMR_IOC_MAX_FD_INFLIGHT
  */
 struct umr_uctx {
 	struct umr_udev *ud;
@@ -97,7 +101,6 @@ struct umr_uctx {
 	atomic64_t pinned;
 	atomic_t nmkeys;
 	atomic64_t xlt_bytes;
-	struct semaphore inflight;
 };
 
 enum umr_uobj_type {
@@ -176,9 +179,13 @@ struct umr_umkey {
  * @refs: one reference per entry on the registration it names; once
  *	settled, the references to drop (the old layout's)
  * @nrefs: entries in @refs
- * @both: room for both layouts' references (umr_mreq_reserve())
+ * @cap: room in @refs, enough for the mkey's current references after
+ *	ours unless the layout changed meanwhile
+ * @both: room for both layouts' references when @refs has not enough
+ *	(umr_mreq_reserve())
  * @length: bytes the new layout covers
  * @claimed: @mk->claim is ours
+ * @bbs: basic blocks of the device's share the request holds while posted
  * @sig: the signature of a CONFIGURE with MLX5_UMR_IOC_SIG_SET (uapi_sig.c)
  */
 struct umr_mreq {
@@ -191,9 +198,11 @@ struct umr_mreq {
 	void *kent;
 	struct umr_uobj **refs;
 	u32 nrefs;
+	u32 cap;
 	struct umr_uobj **both;
 	u64 length;
 	bool claimed;
+	u16 bbs;
 	struct mlx5_umr_sig_attr sig;
 };
 
@@ -222,6 +231,10 @@ int umr_check_access_bits(u32 access);
 int umr_check_access(struct umr_udev *ud, u32 access);
 u32 umr_max_entries(struct umr_udev *ud);
 int umr_exec(struct umr_uctx *ctx, struct mlx5_umr_wr *wr);
+u16 umr_share_bbs(struct umr_udev *ud, const struct mlx5_umr_wr *wr);
+bool umr_share_try(struct umr_udev *ud, u32 bbs);
+int umr_share_take(struct umr_udev *ud, u32 bbs);
+void umr_share_put(struct umr_udev *ud, u32 bbs);
 
 int umr_uobj_insert(struct umr_uctx *ctx, struct umr_uobj *obj);
 void umr_uobj_publish(struct umr_uctx *ctx, struct umr_uobj *obj);
@@ -244,6 +257,8 @@ void umr_mkey_free(struct umr_uctx *ctx, struct umr_umkey *mk);
 
 int umr_prep_reg_mr(struct umr_ucmd *ucmd);
 void *umr_entries_copy_in(u32 layout, u32 num_entries, u64 entries);
+size_t umr_entries_bytes(u32 layout, u32 num_entries);
+int umr_entries_read(void *buf, u32 layout, u32 num_entries, u64 entries);
 void umr_entries_free(void *uent);
 int umr_mreq_configure(struct umr_uctx *ctx,
 		       const struct mlx5_umr_ioc_configure *cmd, void **uent,

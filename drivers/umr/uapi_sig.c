@@ -17,8 +17,12 @@
 #include <linux/string.h>
 
 #include "uapi_priv.h"
+#include "sig.h"
 
 #define UMR_SIG_CONF_FLAGS	(MLX5_UMR_IOC_SIG_SET | MLX5_UMR_IOC_SIG_RESET)
+/* A re-arm: a SET_PSV WQE for each domain (mlx5_umr_sig_check()). */
+#define UMR_SIG_REARM_BBS	(2 * DIV_ROUND_UP(MLX5_UMR_SIG_PSV_WQE_SIZE, \
+						  MLX5_SEND_WQE_BB))
 #define UMR_SIG_DIF_FLAGS	(MLX5_UMR_IOC_SIG_T10DIF_REF_REMAP | \
 				 MLX5_UMR_IOC_SIG_T10DIF_APP_ESCAPE | \
 				 MLX5_UMR_IOC_SIG_T10DIF_APP_REF_ESCAPE)
@@ -202,8 +206,9 @@ static struct umr_uobj *umr_sig_get(struct umr_uctx *ctx, u32 handle)
 }
 
 /*
- * Read and clear the status; the re-arm it may post counts against the
- * file's work request slots, and waits behind a configure of the mkey.
+ * Read and clear the status; the re-arm it may post takes its part of the
+ * files' share of the send queue, and waits behind a configure of the
+ * mkey.
  */
 static int umr_sig_check_mkey(struct umr_uctx *ctx, struct umr_umkey *mk,
 			      struct mlx5_umr_sig_status *st)
@@ -216,12 +221,11 @@ static int umr_sig_check_mkey(struct umr_uctx *ctx, struct umr_umkey *mk,
 		ret = -EBUSY;
 		goto out_unlock;
 	}
-	if (down_interruptible(&ctx->inflight)) {
-		ret = -EINTR;
+	ret = umr_share_take(ctx->ud, UMR_SIG_REARM_BBS);
+	if (ret)
 		goto out_unlock;
-	}
 	ret = mlx5_umr_sig_check(mk->obj.mkey, st);
-	up(&ctx->inflight);
+	umr_share_put(ctx->ud, UMR_SIG_REARM_BBS);
 out_unlock:
 	mutex_unlock(&mk->lock);
 	return ret;

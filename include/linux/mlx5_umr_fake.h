@@ -255,6 +255,7 @@ struct mlx5_umr_fake_attr {
  * @events: completion events raised
  * @cq_overruns: CQEs lost because a CQ was full
  * @bad_doorbells: doorbells naming no object of that UAR
+ * @send_doorbells: send doorbells naming a live QP (one per posted batch)
  */
 struct mlx5_umr_fake_counters {
 	u32 pds;
@@ -274,6 +275,7 @@ struct mlx5_umr_fake_counters {
 	u64 events;
 	u64 cq_overruns;
 	u64 bad_doorbells;
+	u64 send_doorbells;
 };
 
 void mlx5_umr_fake_attr_init(struct mlx5_umr_fake_attr *attr);

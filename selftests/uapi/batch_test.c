@@ -21,6 +21,7 @@
 
 #define BUF_LEN		(2 * PAGE)
 #define NMK		4
+#define MAX_BATCH	128	/* INFO's out_max_batch */
 
 FIXTURE(batch) {
 	int fd;
@@ -311,11 +312,9 @@ REF_FN(r_op) { r[1].op = 3; }
 
 REF_FN(r_op_zero) { r[1].op = 0; }
 
-REF_FN(r_req_flags) { r[1].flags = 1; }
+REF_FN(r_req_flags) { r[1].flags = 1 << 1; }
 
 REF_FN(r_reserved) { r[1].__reserved = 1; }
-
-REF_FN(r_reserved2) { r[1].__reserved2 = 1; }
 
 REF_FN(r_dup) { r[2].handle = r[0].handle; }
 
@@ -399,9 +398,8 @@ static const struct refusal refusals[] = {
 	{ "reqs unmapped", -EFAULT, 0, r_efault },
 	{ "unknown op", -EINVAL, 1, r_op },
 	{ "op 0", -EINVAL, 1, r_op_zero },
-	{ "request flags", -EOPNOTSUPP, 1, r_req_flags },
+	{ "unknown request flag", -EOPNOTSUPP, 1, r_req_flags },
 	{ "__reserved", -EINVAL, 1, r_reserved },
-	{ "__reserved2", -EINVAL, 1, r_reserved2 },
 	{ "one mkey twice", -EINVAL, 2, r_dup },
 	{ "unknown handle", -ENOENT, 1, r_handle },
 	{ "handle of registered memory", -ENOENT, 1, r_mr_handle },
@@ -621,31 +619,59 @@ static void sig_nop(int sig)
 {
 }
 
-/*
- * A batch's requests count against the file's MLX5_UMR_IOC_MAX_FD_INFLIGHT
- * slots: with a batch of that many stalled on the HCA (the fake delays
- * them), a lone invalidate waits for a slot, and so does another batch; a
- * signal ends both waits with EINTR, nothing posted and nothing claimed.
- */
-TEST_F(batch, inflight_slots)
+/* Invalidates of @n new mkeys, for filling the share; 0 or -errno. */
+static int alloc_invalidates(int fd, __u32 n, __u32 *mk,
+			     struct mlx5_umr_ioc_batch_req *req)
 {
-	const __u32 n = MLX5_UMR_IOC_MAX_FD_INFLIGHT;
-	struct mlx5_umr_ioc_batch_req full[MLX5_UMR_IOC_MAX_FD_INFLIGHT];
-	struct mlx5_umr_ioc_batch_req late[2];
-	struct sigaction sa = { .sa_handler = sig_nop };
-	struct slot_waiter a = { .fd = self->fd, .req = full, .n = n };
-	struct slot_waiter lone = { .fd = self->fd, .mk = self->mk[0] };
-	struct slot_waiter b = { .fd = self->fd, .req = late, .n = 2 };
-	pthread_t ta, tl, tb;
-	__u32 mk[MLX5_UMR_IOC_MAX_FD_INFLIGHT], i;
+	__u32 i;
+	int ret;
 
 	for (i = 0; i < n; i++) {
-		ASSERT_EQ(0, umr_alloc(self->fd, 1, &mk[i], NULL));
-		full[i] = (struct mlx5_umr_ioc_batch_req){
+		ret = umr_alloc(fd, 1, &mk[i], NULL);
+		if (ret)
+			return ret;
+		req[i] = (struct mlx5_umr_ioc_batch_req){
 			.op = MLX5_UMR_IOC_BATCH_INVALIDATE,
 			.handle = mk[i],
 		};
 	}
+	return 0;
+}
+
+/*
+ * The files of a device share MLX5_UMR_IOC_MAX_INFLIGHT_BBS basic blocks
+ * of its queue. Two files' batches of 128 invalidates (2 blocks each)
+ * stalled on the HCA (the fake delays them) take all of it: a third
+ * file's lone invalidate waits for room, and so does another batch of the
+ * first file; a signal ends both waits with EINTR, nothing posted and
+ * nothing claimed. The stalled batches then complete.
+ */
+TEST_F(batch, inflight_share)
+{
+	const __u32 n = MAX_BATCH, nfull = MLX5_UMR_IOC_MAX_INFLIGHT_BBS / 2 / n;
+	struct mlx5_umr_ioc_batch_req *full, late[2];
+	struct sigaction sa = { .sa_handler = sig_nop };
+	struct slot_waiter a[2], lone, b = { .fd = self->fd, .req = late,
+					     .n = 2 };
+	int fd[2] = { self->fd, umr_open() }, other = umr_open();
+	__u32 *mk, lone_mk, i;
+	pthread_t ta[2], tl, tb;
+
+	ASSERT_EQ(2, nfull);
+	ASSERT_LE(0, fd[1]);
+	ASSERT_LE(0, other);
+	full = calloc(nfull * n, sizeof(*full));
+	mk = calloc(nfull * n, sizeof(*mk));
+	ASSERT_NE(NULL, full);
+	ASSERT_NE(NULL, mk);
+	for (i = 0; i < nfull; i++) {
+		ASSERT_EQ(0, alloc_invalidates(fd[i], n, mk + i * n,
+					       full + i * n));
+		a[i] = (struct slot_waiter){ .fd = fd[i], .req = full + i * n,
+					     .n = n };
+	}
+	ASSERT_EQ(0, umr_alloc(other, 1, &lone_mk, NULL));
+	lone = (struct slot_waiter){ .fd = other, .mk = lone_mk };
 	for (i = 0; i < 2; i++)
 		late[i] = (struct mlx5_umr_ioc_batch_req){
 			.op = MLX5_UMR_IOC_BATCH_INVALIDATE,
@@ -653,31 +679,116 @@ TEST_F(batch, inflight_slots)
 		};
 	/* no SA_RESTART: an interrupted ioctl returns EINTR */
 	ASSERT_EQ(0, sigaction(SIGUSR1, &sa, NULL));
-	if (umr_fake_knob(self->path, "delay_ms", "1500"))
+	if (umr_fake_knob(self->path, "delay_ms", "2000"))
 		SKIP(return, "needs the fake's debugfs");
-	ASSERT_EQ(0, pthread_create(&ta, NULL, slot_waiter_main, &a));
-	usleep(300 * 1000);
+	for (i = 0; i < nfull; i++) {
+		ASSERT_EQ(0, pthread_create(&ta[i], NULL, slot_waiter_main,
+					    &a[i]));
+		usleep(250 * 1000);
+	}
 	ASSERT_EQ(0, pthread_create(&tl, NULL, slot_waiter_main, &lone));
 	ASSERT_EQ(0, pthread_create(&tb, NULL, slot_waiter_main, &b));
-	usleep(200 * 1000);
+	usleep(250 * 1000);
 	ASSERT_EQ(0, pthread_kill(tl, SIGUSR1));
 	ASSERT_EQ(0, pthread_kill(tb, SIGUSR1));
 	ASSERT_EQ(0, pthread_join(tl, NULL));
 	ASSERT_EQ(0, pthread_join(tb, NULL));
-	ASSERT_EQ(0, pthread_join(ta, NULL));
+	for (i = 0; i < nfull; i++) {
+		ASSERT_EQ(0, pthread_join(ta[i], NULL));
+		EXPECT_EQ(0, a[i].ret);
+		EXPECT_EQ(0, a[i].out.out_failed);
+	}
 	EXPECT_EQ(-EINTR, lone.ret);
 	EXPECT_EQ(-EINTR, b.ret);
 	EXPECT_EQ(2, b.out.out_index);
-	EXPECT_EQ(0, a.ret);
-	EXPECT_EQ(0, a.out.out_failed);
-	/* only the full batch reached the HCA */
+	/* only the full batches reached the HCA */
 	if (self->wqes0 >= 0)
-		EXPECT_EQ(n, new_wqes(self));
-	/* the interrupted batch claimed nothing it kept */
+		EXPECT_EQ(nfull * n, new_wqes(self));
+	/* the interrupted calls claimed nothing they kept */
+	EXPECT_EQ(0, umr_invalidate(other, lone_mk));
 	EXPECT_EQ(0, umr_invalidate(self->fd, self->mk[1]));
 	EXPECT_EQ(0, umr_invalidate(self->fd, self->mk[2]));
+	for (i = 0; i < nfull * n; i++)
+		EXPECT_EQ(0, umr_destroy(fd[i / n], mk[i]));
+	close(fd[1]);
+	close(other);
+	free(full);
+	free(mk);
+}
+
+/*
+ * The point of the batch: a batch of the most short configures the
+ * ioctl takes fits the share, and goes to the HCA with one doorbell.
+ */
+TEST_F(batch, one_doorbell)
+{
+	const __u32 n = MAX_BATCH;
+	struct mlx5_umr_ioc_batch_req *req = calloc(n, sizeof(*req));
+	struct mlx5_umr_ioc_batch out;
+	long long db0 = umr_fake_counter(self->path, "send_doorbells");
+	__u32 *mk = calloc(n, sizeof(*mk)), i;
+
+	ASSERT_NE(NULL, req);
+	ASSERT_NE(NULL, mk);
+	if (db0 < 0)
+		SKIP(return, "needs the fake's debugfs");
+	for (i = 0; i < n; i++) {
+		ASSERT_EQ(0, umr_alloc(self->fd, 1, &mk[i], NULL));
+		req[i] = self->req[0];
+		req[i].handle = mk[i];
+	}
+	db0 = umr_fake_counter(self->path, "send_doorbells");
+	ASSERT_EQ(0, do_batch(self->fd, req, n, sizeof(*req), &out));
+	EXPECT_EQ(0, out.out_failed);
+	EXPECT_EQ(db0 + 1, umr_fake_counter(self->path, "send_doorbells"));
+	EXPECT_EQ(n, new_wqes(self));
 	for (i = 0; i < n; i++)
 		EXPECT_EQ(0, umr_destroy(self->fd, mk[i]));
+	free(req);
+	free(mk);
+}
+
+/*
+ * MLX5_UMR_IOC_NEW_KEY in a batch: a configure and an invalidate each
+ * report a new key of the same mkey, the old key is refused from then on
+ * and the new one works; a request without the flag reports its key as
+ * it was. out_key is an output: what userspace left there is ignored.
+ */
+TEST_F(batch, rotate_keys)
+{
+	struct mlx5_umr_ioc_batch_req r[3] = { self->req[0], self->req[1],
+					       self->req[2] };
+	struct mlx5_umr_ioc_batch out;
+	__u8 in[64];
+	int i;
+
+	for (i = 0; i < 64; i++)
+		in[i] = 0x5a ^ i;
+	r[0].flags = MLX5_UMR_IOC_NEW_KEY;
+	r[0].out_key = 0xdeadbeef;
+	r[1] = (struct mlx5_umr_ioc_batch_req){
+		.op = MLX5_UMR_IOC_BATCH_INVALIDATE,
+		.handle = self->mk[1],
+		.flags = MLX5_UMR_IOC_NEW_KEY,
+	};
+	ASSERT_EQ(0, do_batch(self->fd, r, 3, sizeof(*r), &out));
+	EXPECT_EQ(0, out.out_failed);
+	EXPECT_EQ(self->mkey[0] >> 8, r[0].out_key >> 8);
+	EXPECT_NE(self->mkey[0] & 0xff, r[0].out_key & 0xff);
+	EXPECT_EQ(self->mkey[1] >> 8, r[1].out_key >> 8);
+	EXPECT_NE(self->mkey[1] & 0xff, r[1].out_key & 0xff);
+	EXPECT_EQ(self->mkey[2], r[2].out_key);
+	/* the old key names nothing of this file any more */
+	EXPECT_EQ(-ENOENT, umr_xfer(self->fd, self->mkey[0], 0, in, 64, 1));
+	EXPECT_NE(0, memcmp(self->buf2, in, 64));
+	EXPECT_EQ(0, umr_xfer(self->fd, r[0].out_key, 0, in, 64, 1));
+	EXPECT_EQ(0, memcmp(self->buf2, in, 64));
+	EXPECT_EQ(0, umr_xfer(self->fd, r[2].out_key, 0, in, 64, 0));
+	/* the invalidated mkey, configured again, answers to its new key */
+	r[1] = self->req[1];
+	ASSERT_EQ(0, do_batch(self->fd, &r[1], 1, sizeof(*r), &out));
+	EXPECT_EQ(-ENOENT, umr_xfer(self->fd, self->mkey[1], 0, in, 64, 0));
+	EXPECT_EQ(0, umr_xfer(self->fd, r[1].out_key, 0, in, 64, 0));
 }
 
 TEST_HARNESS_MAIN

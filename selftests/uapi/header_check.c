@@ -17,7 +17,7 @@ ABI(sizeof(struct mlx5_umr_ioc_info) == 128);
 ABI(offsetof(struct mlx5_umr_ioc_info, out_max_batch) == 88);
 ABI(offsetof(struct mlx5_umr_ioc_info, out_max_batch_bytes) == 92);
 ABI(offsetof(struct mlx5_umr_ioc_info, out_max_interleaved_entries) == 96);
-ABI(offsetof(struct mlx5_umr_ioc_info, out_max_fd_inflight) == 108);
+ABI(offsetof(struct mlx5_umr_ioc_info, out_max_inflight_bbs) == 108);
 ABI(offsetof(struct mlx5_umr_ioc_info, out_max_fd_xlt_bytes) == 112);
 ABI(offsetof(struct mlx5_umr_ioc_info, out_fd_xlt_bytes) == 120);
 ABI(offsetof(struct mlx5_umr_ioc_info, out_fd_pinned_pages) == 40);

@@ -265,6 +265,39 @@ TEST_F(lib, signature)
 	EXPECT_EQ(0, mlx5umr_destroy_mkey(sk));
 }
 
+/* The same in a batch: the mkeys' keys follow the submit. */
+TEST_F(lib, batch_new_key)
+{
+	struct ibv_sge sge = { (uintptr_t)self->b1, 64, self->mr1->lkey };
+	struct mlx5umr_batch *b = mlx5umr_batch_create(self->ctx);
+	struct mlx5umr_mkey *mk2 = mlx5umr_create_mkey(self->ctx, 4, 0);
+	__u32 k0 = self->mk->rkey, k2 = 0, index = 99, st = 1;
+	__u8 in[8] = { 4, 5, 6 };
+
+	ASSERT_NE(NULL, b);
+	ASSERT_NE(NULL, mk2);
+	k2 = mk2->rkey;
+	ASSERT_EQ(0, mlx5umr_batch_configure_list_ex(b, self->mk, ACCESS,
+						     MLX5UMR_NEW_KEY, 1, &sge));
+	ASSERT_EQ(0, mlx5umr_batch_invalidate_ex(b, mk2, MLX5UMR_NEW_KEY));
+	ASSERT_EQ(0, mlx5umr_batch_submit(b, &index));
+	EXPECT_EQ(0, mlx5umr_batch_status(b, 0));
+	EXPECT_EQ(0, mlx5umr_batch_status(b, 1));
+	EXPECT_EQ(k0 >> 8, self->mk->rkey >> 8);
+	EXPECT_NE(k0, self->mk->rkey);
+	EXPECT_EQ(self->mk->rkey, self->mk->lkey);
+	EXPECT_EQ(k2 >> 8, mk2->rkey >> 8);
+	EXPECT_NE(k2, mk2->rkey);
+	EXPECT_EQ(ENOENT, mlx5umr_xfer(self->ctx, k0, 0, in, 8,
+				       MLX5UMR_XFER_WRITE, &st));
+	ASSERT_EQ(0, mlx5umr_xfer(self->ctx, self->mk->rkey, 0, in, 8,
+				  MLX5UMR_XFER_WRITE, &st));
+	EXPECT_EQ(0, st);
+	EXPECT_EQ(0, memcmp(self->b1, in, 8));
+	mlx5umr_batch_destroy(b);
+	EXPECT_EQ(0, mlx5umr_destroy_mkey(mk2));
+}
+
 /* int calls return the errno value and set errno; pointers NULL + errno. */
 TEST_F(lib, errors)
 {

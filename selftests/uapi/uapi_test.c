@@ -890,7 +890,7 @@ TEST_F(umr, mkey_caps_per_file)
 	ASSERT_EQ(0, umr_info(fd2, &info));
 	EXPECT_EQ(MLX5_UMR_IOC_MAX_FD_MKEYS, info.out_max_fd_mkeys);
 	EXPECT_EQ(MLX5_UMR_IOC_MAX_FD_XLT_BYTES, info.out_max_fd_xlt_bytes);
-	EXPECT_EQ(MLX5_UMR_IOC_MAX_FD_INFLIGHT, info.out_max_fd_inflight);
+	EXPECT_EQ(MLX5_UMR_IOC_MAX_INFLIGHT_BBS, info.out_max_inflight_bbs);
 	EXPECT_EQ(0, info.out_fd_xlt_bytes);
 	/* max_entries + 1 entries of 16 bytes, rounded up to 4 entries */
 	each = (((__u64)max + 1 + 3) & ~3ULL) * 16;
@@ -1572,62 +1572,6 @@ TEST(failed_destroy_mkey_keeps_pins)
 	EXPECT_EQ(maps0, umr_fake_counter(path, "sg_maps"));
 	close(fd);
 	EXPECT_EQ(pin0 + 4 * PAGE / 1024, umr_vm_pinned_kb());
-}
-
-struct inflight_arg {
-	int fd;
-	__u32 mk;
-	int ret;
-};
-
-static void *inflight_thread(void *p)
-{
-	struct inflight_arg *a = p;
-
-	a->ret = umr_invalidate(a->fd, a->mk);
-	return NULL;
-}
-
-static void sig_nop(int sig)
-{
-}
-
-/*
- * A file has at most MLX5_UMR_IOC_MAX_FD_INFLIGHT work requests on the
- * shared queue: with that many stalled on the HCA (the fake delays them),
- * one more call waits for a slot, and a signal ends that wait (EINTR,
- * nothing posted); the others complete.
- */
-TEST_F(umr, inflight_limit_per_file)
-{
-	struct inflight_arg a[MLX5_UMR_IOC_MAX_FD_INFLIGHT + 1];
-	pthread_t t[MLX5_UMR_IOC_MAX_FD_INFLIGHT + 1];
-	const int n = MLX5_UMR_IOC_MAX_FD_INFLIGHT;
-	struct sigaction sa = { .sa_handler = sig_nop };
-	int i;
-
-	for (i = 0; i <= n; i++) {
-		a[i].fd = self->fd;
-		ASSERT_EQ(0, umr_alloc(self->fd, 1, &a[i].mk, NULL));
-	}
-	/* no SA_RESTART: the interrupted ioctl returns EINTR */
-	ASSERT_EQ(0, sigaction(SIGUSR1, &sa, NULL));
-	if (umr_fake_knob(self->path, "delay_ms", "1500"))
-		SKIP(return, "needs the fake's debugfs");
-	for (i = 0; i < n; i++)
-		ASSERT_EQ(0, pthread_create(&t[i], NULL, inflight_thread, &a[i]));
-	usleep(300 * 1000);
-	ASSERT_EQ(0, pthread_create(&t[n], NULL, inflight_thread, &a[n]));
-	usleep(200 * 1000);
-	ASSERT_EQ(0, pthread_kill(t[n], SIGUSR1));
-	for (i = 0; i <= n; i++)
-		pthread_join(t[i], NULL);
-	EXPECT_EQ(-EINTR, a[n].ret);
-	for (i = 0; i < n; i++)
-		EXPECT_EQ(0, a[i].ret) TH_LOG("thread %d", i);
-	for (i = 0; i <= n; i++)
-		EXPECT_EQ(0, umr_destroy(self->fd, a[i].mk));
-	EXPECT_NO_LEAK(0, 0);
 }
 
 struct uffd_configure {

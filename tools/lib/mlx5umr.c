@@ -598,6 +598,15 @@ int mlx5umr_batch_configure_list(struct mlx5umr_batch *batch,
 				 struct mlx5umr_mkey *mkey, uint32_t access,
 				 uint32_t num_sges, const struct ibv_sge *sge)
 {
+	return mlx5umr_batch_configure_list_ex(batch, mkey, access, 0, num_sges,
+					       sge);
+}
+
+int mlx5umr_batch_configure_list_ex(struct mlx5umr_batch *batch,
+				    struct mlx5umr_mkey *mkey, uint32_t access,
+				    uint32_t flags, uint32_t num_sges,
+				    const struct ibv_sge *sge)
+{
 	uint64_t bytes = (uint64_t)num_sges * sizeof(struct mlx5_umr_ioc_sge);
 	struct mlx5_umr_ioc_batch_req *req;
 	struct mlx5_umr_ioc_sge *ent;
@@ -616,6 +625,7 @@ int mlx5umr_batch_configure_list(struct mlx5umr_batch *batch,
 		ent[i].lkey = sge[i].lkey;
 	}
 	req->op = MLX5_UMR_IOC_BATCH_CONFIGURE;
+	req->flags = key_flags(flags);
 	req->access = access;
 	req->layout = MLX5_UMR_IOC_LAYOUT_LIST;
 	req->num_entries = num_sges;
@@ -629,6 +639,18 @@ int mlx5umr_batch_configure_interleaved(struct mlx5umr_batch *batch,
 					uint32_t access, uint32_t repeat_count,
 					uint32_t num_interleaved,
 					const struct mlx5dv_mr_interleaved *data)
+{
+	return mlx5umr_batch_configure_interleaved_ex(batch, mkey, access, 0,
+						      repeat_count,
+						      num_interleaved, data);
+}
+
+int mlx5umr_batch_configure_interleaved_ex(struct mlx5umr_batch *batch,
+					   struct mlx5umr_mkey *mkey,
+					   uint32_t access, uint32_t flags,
+					   uint32_t repeat_count,
+					   uint32_t num_interleaved,
+					   const struct mlx5dv_mr_interleaved *data)
 {
 	uint64_t bytes = (uint64_t)num_interleaved *
 			 sizeof(struct mlx5_umr_ioc_interleaved);
@@ -651,6 +673,7 @@ int mlx5umr_batch_configure_interleaved(struct mlx5umr_batch *batch,
 		ent[i].lkey = data[i].lkey;
 	}
 	req->op = MLX5_UMR_IOC_BATCH_CONFIGURE;
+	req->flags = key_flags(flags);
 	req->access = access;
 	req->layout = MLX5_UMR_IOC_LAYOUT_INTERLEAVED;
 	req->num_entries = num_interleaved;
@@ -663,6 +686,12 @@ int mlx5umr_batch_configure_interleaved(struct mlx5umr_batch *batch,
 int mlx5umr_batch_invalidate(struct mlx5umr_batch *batch,
 			     struct mlx5umr_mkey *mkey)
 {
+	return mlx5umr_batch_invalidate_ex(batch, mkey, 0);
+}
+
+int mlx5umr_batch_invalidate_ex(struct mlx5umr_batch *batch,
+				struct mlx5umr_mkey *mkey, uint32_t flags)
+{
 	struct mlx5_umr_ioc_batch_req *req;
 	int ret;
 
@@ -670,6 +699,7 @@ int mlx5umr_batch_invalidate(struct mlx5umr_batch *batch,
 	if (ret)
 		return ret;
 	req->op = MLX5_UMR_IOC_BATCH_INVALIDATE;
+	req->flags = key_flags(flags);
 	batch_commit(batch, mkey, NULL, 0);
 	return 0;
 }
@@ -704,6 +734,8 @@ int mlx5umr_batch_submit(struct mlx5umr_batch *batch, uint32_t *index)
 	for (i = 0; i < batch->n; i++) {
 		req = &batch->req[i];
 		batch->status[i] = -req->out_status;
+		/* the key the mkey has now, rotated or not, failed or not */
+		set_key(batch->mkey[i], req->out_key);
 		if (req->out_status)
 			continue;
 		batch->mkey[i]->length =

@@ -310,6 +310,19 @@ int mlx5umr_batch_configure_interleaved(struct mlx5umr_batch *batch,
 					const struct mlx5dv_mr_interleaved *data);
 int mlx5umr_batch_invalidate(struct mlx5umr_batch *batch,
 			     struct mlx5umr_mkey *mkey);
+/* As above, with MLX5UMR_NEW_KEY in @flags: the mkey's keys after submit. */
+int mlx5umr_batch_configure_list_ex(struct mlx5umr_batch *batch,
+				    struct mlx5umr_mkey *mkey, uint32_t access,
+				    uint32_t flags, uint32_t num_sges,
+				    const struct ibv_sge *sge);
+int mlx5umr_batch_configure_interleaved_ex(struct mlx5umr_batch *batch,
+					   struct mlx5umr_mkey *mkey,
+					   uint32_t access, uint32_t flags,
+					   uint32_t repeat_count,
+					   uint32_t num_interleaved,
+					   const struct mlx5dv_mr_interleaved *data);
+int mlx5umr_batch_invalidate_ex(struct mlx5umr_batch *batch,
+				struct mlx5umr_mkey *mkey, uint32_t flags);
 uint32_t mlx5umr_batch_count(const struct mlx5umr_batch *batch);
 int mlx5umr_batch_submit(struct mlx5umr_batch *batch, uint32_t *index);
 int mlx5umr_batch_status(const struct mlx5umr_batch *batch, uint32_t i);

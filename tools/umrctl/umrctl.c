@@ -589,7 +589,8 @@ static int defer_added(int ret)
 }
 
 static int defer_configure(const struct obj *ob, bool list, uint32_t access,
-			   u64 repeat, int n, const struct ibv_sge *sge,
+			   uint32_t kflags, u64 repeat, int n,
+			   const struct ibv_sge *sge,
 			   const struct mlx5dv_mr_interleaved *il)
 {
 	cur_def->ob = ob;
@@ -599,19 +600,25 @@ static int defer_configure(const struct obj *ob, bool list, uint32_t access,
 	cur_def->repeat = repeat;
 	cur_def->n = n;
 	if (list)
-		return defer_added(mlx5umr_batch_configure_list(ubatch, ob->mk,
-								access, n,
-								sge));
-	return defer_added(mlx5umr_batch_configure_interleaved(ubatch, ob->mk,
-							       access, repeat,
-							       n, il));
+		return defer_added(mlx5umr_batch_configure_list_ex(ubatch,
+								   ob->mk,
+								   access,
+								   kflags, n,
+								   sge));
+	return defer_added(mlx5umr_batch_configure_interleaved_ex(ubatch,
+								  ob->mk,
+								  access,
+								  kflags,
+								  repeat, n,
+								  il));
 }
 
-static int defer_invalidate(const struct obj *ob)
+static int defer_invalidate(const struct obj *ob, uint32_t kflags)
 {
 	cur_def->ob = ob;
 	cur_def->inval = true;
-	return defer_added(mlx5umr_batch_invalidate(ubatch, ob->mk));
+	return defer_added(mlx5umr_batch_invalidate_ex(ubatch, ob->mk,
+						       kflags));
 }
 
 /*
@@ -861,11 +868,11 @@ static int cmd_configure(const struct opts *o)
 					 opt(o, "sig"));
 		sa = &sig.attr;
 	}
-	if (deferring && (kflags || sa))
-		return usage_err("configure",
-				 "--new-key and signatures are not deferred");
+	if (deferring && (sa || (kflags & MLX5UMR_RESET_SIG)))
+		return usage_err("configure", "signatures are not deferred");
 	if (deferring)
-		return defer_configure(ob, list, access, repeat, n, sge, il);
+		return defer_configure(ob, list, access, kflags, repeat, n, sge,
+				       il);
 	if (list)
 		ret = mlx5umr_mkey_configure_list_sig(ob->mk, access, kflags,
 						      sa, n, sge);
@@ -917,6 +924,7 @@ static void print_configured(const struct obj *ob, bool list, uint32_t access,
 
 static int cmd_invalidate(const struct opts *o)
 {
+	uint32_t kflags;
 	struct obj *ob;
 	int ret;
 
@@ -926,12 +934,10 @@ static int cmd_invalidate(const struct opts *o)
 	if (!ob || ob->kind != OBJ_MKEY)
 		return usage_err("invalidate", "%s is not an mkey of this session",
 				 o->pos[0]);
-	if (deferring && opt(o, "new-key"))
-		return usage_err("invalidate", "--new-key is not deferred");
+	kflags = opt(o, "new-key") ? MLX5UMR_NEW_KEY : 0;
 	if (deferring)
-		return defer_invalidate(ob);
-	ret = mlx5umr_mkey_invalidate_ex(ob->mk, opt(o, "new-key") ?
-					 MLX5UMR_NEW_KEY : 0);
+		return defer_invalidate(ob, kflags);
+	ret = mlx5umr_mkey_invalidate_ex(ob->mk, kflags);
 	if (ret)
 		return report_errno("invalidate", ret, false);
 	print_invalidated(ob);
@@ -1521,14 +1527,10 @@ static bool batchable(int argc, char **argv, bool must_fail)
 	if (must_fail || batch_off ||
 	    (strcmp(argv[0], "configure") && strcmp(argv[0], "invalidate")))
 		return false;
-	/*
-	 * a batch request cannot rotate its key nor set a signature: run
-	 * those lines alone
-	 */
+	/* a batch request sets no signature: run those lines alone */
 	for (i = 1; i < argc; i++)
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h") ||
-		    !strcmp(argv[i], "--new-key") || !strcmp(argv[i], "--sig") ||
-		    !strcmp(argv[i], "--reset-sig"))
+		    !strcmp(argv[i], "--sig") || !strcmp(argv[i], "--reset-sig"))
 			return false;
 	if (!ubatch) {
 		if (ensure_open())

@@ -76,9 +76,10 @@
  *   more entries than the mkey was allocated for, or than INFO's
  *   out_max_entries (a list) or out_max_interleaved_entries (an
  *   interleaved layout).
- * - EINTR: a signal arrived while the call waited for one of the file's
- *   MLX5_UMR_IOC_MAX_FD_INFLIGHT work request slots (a batch: for its
- *   first), or for an mkey another call is configuring; nothing was done.
+ * - EINTR: a signal arrived while the call waited for room in the files'
+ *   share of the device's queue (MLX5_UMR_IOC_MAX_INFLIGHT_BBS; a batch:
+ *   room for its first request), or for an mkey another call is
+ *   configuring; nothing was done.
  * - EIO: the HCA completed the UMR work request with an error, or refused
  *   a command (creating or destroying an mkey).
  * - ETIMEDOUT: the HCA did not complete the work request in time.
@@ -92,17 +93,19 @@
  * MLX5_UMR_IOC_MAX_FD_MKEYS indirect mkeys, whose translation tables (16
  * bytes per entry, rounded up; kernel memory the device reads, which no
  * memory cgroup can be charged for) total at most
- * MLX5_UMR_IOC_MAX_FD_XLT_BYTES, and has at most
- * MLX5_UMR_IOC_MAX_FD_INFLIGHT UMR work requests on the device's shared
- * queue at a time (further calls wait, interruptibly), so that no file can
- * exhaust the device or starve kernel users. A registration covers at most
+ * MLX5_UMR_IOC_MAX_FD_XLT_BYTES. The work requests of all files of a
+ * device together occupy at most MLX5_UMR_IOC_MAX_INFLIGHT_BBS basic blocks
+ * (64 bytes) of the device's one UMR send queue, half of it (further calls
+ * wait, interruptibly): no file can exhaust the device, and files cannot
+ * starve kernel users. A configure of a short list takes 3 blocks, an
+ * invalidate 2, an inline layout at most 15. A registration covers at most
  * MLX5_UMR_IOC_MAX_REG_PAGES pages (one work request's translation):
  * about 512 MiB with 4 KiB pages.
  */
 #define MLX5_UMR_IOC_MAX_REG_PAGES	131064
 #define MLX5_UMR_IOC_MAX_FD_MKEYS	4096
 #define MLX5_UMR_IOC_MAX_FD_XLT_BYTES	(64ULL << 20)
-#define MLX5_UMR_IOC_MAX_FD_INFLIGHT	16
+#define MLX5_UMR_IOC_MAX_INFLIGHT_BBS	512
 
 #define MLX5_UMR_IOC_TYPE	0xEE
 #define MLX5_UMR_IOC_BASE	0x80
@@ -156,7 +159,7 @@ enum mlx5_umr_ioc_access {
  *	(one less than @out_max_entries: the repeat block header takes one)
  * @out_max_reg_pages: MLX5_UMR_IOC_MAX_REG_PAGES
  * @out_max_fd_mkeys: MLX5_UMR_IOC_MAX_FD_MKEYS
- * @out_max_fd_inflight: MLX5_UMR_IOC_MAX_FD_INFLIGHT
+ * @out_max_inflight_bbs: MLX5_UMR_IOC_MAX_INFLIGHT_BBS
  * @out_max_fd_xlt_bytes: MLX5_UMR_IOC_MAX_FD_XLT_BYTES
  * @out_fd_xlt_bytes: translation table bytes this file's indirect mkeys
  *	hold
@@ -180,7 +183,7 @@ struct mlx5_umr_ioc_info {
 	__u32 out_max_interleaved_entries;
 	__u32 out_max_reg_pages;
 	__u32 out_max_fd_mkeys;
-	__u32 out_max_fd_inflight;
+	__u32 out_max_inflight_bbs;
 	__aligned_u64 out_max_fd_xlt_bytes;
 	__aligned_u64 out_fd_xlt_bytes;
 };
@@ -320,8 +323,9 @@ enum mlx5_umr_ioc_layout {
  *   file without signature.
  * - EOPNOTSUPP: an unknown bit in flags or dif_flags of the signature
  *   structures; MLX5_UMR_IOC_MKEY_SIGNATURE on an HCA without signature
- *   offload (MLX5_UMR_IOC_INFO_SIG not set in INFO's out_flags); a flag
- *   of a batch request (signatures are set by CONFIGURE alone).
+ *   offload (MLX5_UMR_IOC_INFO_SIG not set in INFO's out_flags); a
+ *   signature flag in a batch request (signatures are set by CONFIGURE
+ *   alone).
  * - ENOMEM: a layout given with MLX5_UMR_IOC_SIG_SET whose translation
  *   and the signature's BSF do not fit inline in one work request (a
  *   signature mkey's layout may not take the translation's indirect path).
@@ -560,7 +564,7 @@ enum mlx5_umr_ioc_batch_op {
  * @op: enum mlx5_umr_ioc_batch_op
  * @handle: an indirect mkey of this file, named by no other request of
  *	the batch
- * @flags: must be 0
+ * @flags: MLX5_UMR_IOC_NEW_KEY (either op), as for the lone ioctls
  * @access: CONFIGURE: as struct mlx5_umr_ioc_configure; INVALIDATE: 0
  * @layout: likewise
  * @num_entries: likewise
@@ -571,8 +575,10 @@ enum mlx5_umr_ioc_batch_op {
  * @out_status: 0 when the HCA applied the request, else a negative errno:
  *	-EIO (the HCA failed it), -ETIMEDOUT, -ECANCELED, or the error that
  *	kept it from being posted (-EIO, -ENODEV, -EINTR: a signal while the
- *	batch waited for a work request slot)
- * @__reserved2: must be 0
+ *	batch waited for room in the files' share of the queue)
+ * @out_key: the mkey's key after the request: a new one when it was
+ *	applied with MLX5_UMR_IOC_NEW_KEY (hand it out only then); ignored on
+ *	input
  *
  * The fields of a CONFIGURE mean and are checked as those of struct
  * mlx5_umr_ioc_configure, with the same errors.
@@ -589,7 +595,7 @@ struct mlx5_umr_ioc_batch_req {
 	__aligned_u64 entries;
 	__aligned_u64 out_length;
 	__s32 out_status;
-	__u32 __reserved2;
+	__u32 out_key;
 };
 
 /**
@@ -610,10 +616,10 @@ struct mlx5_umr_ioc_batch_req {
  * referenced, before anything is posted. One refused request refuses the
  * batch: the ioctl fails with that request's errno, @out_index says which,
  * and nothing was posted or changed. Otherwise the requests are posted in
- * order, counting one by one against the file's
- * MLX5_UMR_IOC_MAX_FD_INFLIGHT work request slots (a part is posted with
- * one doorbell as slots and the send queue's room allow), and waited for
- * once. The ioctl then
+ * order, as many with one doorbell as the files' share of the queue
+ * (MLX5_UMR_IOC_MAX_INFLIGHT_BBS) has room for: a batch of up to
+ * out_max_batch short configures goes out at once on an idle device. They
+ * are waited for once. The ioctl then
  * returns 0 and each request's @out_status says what became of it. A
  * batch's entry arrays are copied into kernel memory: their bytes summed
  * over the batch may not exceed out_max_batch_bytes (E2BIG).
