@@ -554,7 +554,7 @@ TEST_F(umr, unknown_ioctl)
 	EXPECT_EQ(-ENOTTY, umr_ioctl(self->fd,
 				     _IO(MLX5_UMR_IOC_TYPE, 0x7f), &info));
 	EXPECT_EQ(-ENOTTY, umr_ioctl(self->fd, _IO(MLX5_UMR_IOC_TYPE,
-						   MLX5_UMR_CMD_BATCH + 1),
+						   MLX5_UMR_CMD_SIG_REPORT + 1),
 				     &info));
 	EXPECT_EQ(-ENOTTY, umr_ioctl(self->fd, _IO(MLX5_UMR_IOC_TYPE,
 						   MLX5_UMR_CMD_TEST_INFO - 1),
@@ -591,7 +591,7 @@ TEST_F(umr, unknown_flags)
 		.size = sizeof(de), .handle = self->mk, .flags = 1,
 	};
 	struct mlx5_umr_test_xfer x = {
-		.size = sizeof(x), .flags = 4, .key = self->key1,
+		.size = sizeof(x), .flags = 8, .key = self->key1,
 		.offset = (uintptr_t)self->buf1, .buf = (uintptr_t)xfer_buf,
 		.length = 8,
 	};

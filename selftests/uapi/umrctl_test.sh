@@ -18,7 +18,7 @@ trap cleanup EXIT
 n=0 pass=0 fail=0
 
 echo "TAP version 13"
-echo "1..23"
+echo "1..25"
 ok() {
 	n=$((n + 1))
 	if [ "$1" = 0 ]; then
@@ -179,7 +179,8 @@ check sk --expect none
 ! configure list sk --sig mem=t10dif,wire=none,bg=0x1234 buf:1040
 ! configure list sk --sig mem=none,wire=none buf:1040
 configure list sk --reset-sig buf:1040
-! check buf
+alloc pk --max-entries 1
+! check pk
 CMDS
 "$UMRCTL" -d "$dev" -b "$T/sig" >"$T/out" 2>&1
 urc=$?
@@ -189,7 +190,7 @@ urc=$?
 	grep -q '^read 1024 bytes: bytes 0..1023 of the inc pattern: ok' "$T/out" &&
 	grep -q '^sk: signature error: bad guard in the block at offset 1039' "$T/out" &&
 	[ "$(grep -c '^sk: signature ok' "$T/out")" = 2 ] &&
-	[ "$(grep -c 'rejected as expected: EINVAL' "$T/out")" = 2 ] &&
+	[ "$(grep -c 'rejected as expected: EINVAL' "$T/out")" = 3 ] &&
 	grep -q '^sk: signature none' "$T/out"
 rc=$?
 [ $rc = 0 ] || { echo "# umrctl exited $urc"; sed 's/^/# /' "$T/out"; }
