@@ -86,6 +86,7 @@ read sk --length 1024 --expect 0 --pattern inc --brief
 check sk --expect none
 # one data byte of block 1 corrupted in memory (stream byte 592: 0x50)
 poke buf --offset 600 --value 0x00
+dump buf --offset 592 --length 16
 read sk --length 1024 --brief
 # the accessing QP's CQ got a SIG_ERR CQE, handed to the service; the
 # mkey's owner reads it: a bad guard in block 1 (offset: the block's last
