@@ -75,10 +75,11 @@ struct mlx5_umr_hca_cq {
  * struct mlx5_umr_hca_ops - what a backend provides
  * @cmd_exec: execute one command mailbox. @in and @out use the mlx5_ifc
  *	layouts (big endian). Every command goes through here, the PSVs of
- *	signature mkeys (CREATE_PSV, DESTROY_PSV) included. Returns 0 when the command was delivered and
- *	firmware returned status OK; -EREMOTEIO when firmware returned a bad
- *	status (status and syndrome are in @out); another -errno when the
- *	command could not be delivered. May sleep.
+ *	signature mkeys (CREATE_PSV, DESTROY_PSV) included. Returns 0 when
+ *	the command was delivered and firmware returned status OK;
+ *	-EREMOTEIO when firmware returned a bad status (status and syndrome
+ *	are in @out); another -errno when the command could not be
+ *	delivered. May sleep.
  * @create_cq: execute the CREATE_CQ mailbox @in (the backend fills
  *	cqc.c_eqn_or_apu_element with an EQ of its choosing) and route the
  *	CQ's completion events to @cq->comp. Sets @cq->cqn. May sleep.
