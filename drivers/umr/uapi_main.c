@@ -240,7 +240,7 @@ static int umr_cmd_info(struct umr_ucmd *ucmd)
 		return -EOPNOTSUPP;
 	if (cmd->__reserved || cmd->__reserved2)
 		return -EINVAL;
-	cmd->out_flags = 0;
+	cmd->out_flags = umr_sig_info_flags(ud);
 	cmd->out_max_entries = umr_max_entries(ud);
 	cmd->out_max_interleaved_entries = cmd->out_max_entries - 1;
 	cmd->out_max_inline_entries = caps->max_inline_entries;
@@ -276,6 +276,8 @@ union umr_ucmd_buffer {
 	struct mlx5_umr_ioc_destroy destroy;
 	struct mlx5_umr_ioc_batch batch;
 	struct mlx5_umr_ioc_set_pd set_pd;
+	struct mlx5_umr_ioc_sig_check sig_check;
+	struct mlx5_umr_ioc_sig_report sig_report;
 #ifdef MLX5_UMR_TESTING
 	struct mlx5_umr_test_info test_info;
 	struct mlx5_umr_test_xfer test_xfer;
@@ -342,6 +344,12 @@ static const struct umr_ioctl_op umr_ioctl_ops[] = {
 	UMR_IOCTL_OP(MLX5_UMR_CMD_SET_PD, MLX5_UMR_IOCTL_SET_PD,
 		     umr_cmd_set_pd,
 		     struct mlx5_umr_ioc_set_pd, __reserved),
+	UMR_IOCTL_OP(MLX5_UMR_CMD_SIG_CHECK, MLX5_UMR_IOCTL_SIG_CHECK,
+		     umr_cmd_sig_check,
+		     struct mlx5_umr_ioc_sig_check, out_errors),
+	UMR_IOCTL_OP(MLX5_UMR_CMD_SIG_REPORT, MLX5_UMR_IOCTL_SIG_REPORT,
+		     umr_cmd_sig_report,
+		     struct mlx5_umr_ioc_sig_report, __reserved),
 #ifdef MLX5_UMR_TESTING
 	/* A production build has no such entries: ENOTTY. */
 	UMR_IOCTL_OP(MLX5_UMR_CMD_TEST_INFO, MLX5_UMR_TEST_IOCTL_INFO,

@@ -55,7 +55,8 @@ int umr_cmd_alloc_mkey(struct umr_ucmd *ucmd)
 	u32 flags = 0;
 	int ret;
 
-	if (cmd->flags & ~MLX5_UMR_IOC_MKEY_REMOTE_INVALIDATE)
+	if (cmd->flags & ~(MLX5_UMR_IOC_MKEY_REMOTE_INVALIDATE |
+			   MLX5_UMR_IOC_MKEY_SIGNATURE))
 		return -EOPNOTSUPP;
 	if (cmd->__reserved || !cmd->max_entries)
 		return -EINVAL;
@@ -63,6 +64,9 @@ int umr_cmd_alloc_mkey(struct umr_ucmd *ucmd)
 		return -ENOSPC;
 	if (cmd->flags & MLX5_UMR_IOC_MKEY_REMOTE_INVALIDATE)
 		flags |= MLX5_UMR_MKEY_REMOTE_INVALIDATE;
+	ret = umr_sig_mkey_flags(ctx->ud, cmd->flags, &flags);
+	if (ret)
+		return ret;
 
 	mk = kzalloc(sizeof(*mk), GFP_KERNEL_ACCOUNT);
 	if (!mk)
@@ -211,7 +215,8 @@ static int umr_config_check_cmd(struct umr_uctx *ctx,
 {
 	int ret;
 
-	if (cmd->flags & ~MLX5_UMR_IOC_NEW_KEY)
+	if (cmd->flags & ~(MLX5_UMR_IOC_NEW_KEY | MLX5_UMR_IOC_SIG_SET |
+			   MLX5_UMR_IOC_SIG_RESET))
 		return -EOPNOTSUPP;
 	if (cmd->__reserved || cmd->__reserved2 || !cmd->num_entries)
 		return -EINVAL;
@@ -485,10 +490,12 @@ int umr_mreq_configure(struct umr_uctx *ctx,
 		       struct umr_mreq *r)
 {
 	return umr_config_check_cmd(ctx, cmd, r) ?:
+	       umr_sig_configure(cmd, r) ?:
 	       umr_mreq_get(ctx, cmd->handle, MLX5_UMR_OP_CONFIGURE, r) ?:
 	       umr_config_check_capacity(ctx, cmd, r) ?:
 	       umr_config_copy(cmd, uent, r) ?:
-	       umr_config_parse(ctx, cmd, r);
+	       umr_config_parse(ctx, cmd, r) ?:
+	       umr_sig_configure_mkey(cmd, r);
 }
 
 /**

@@ -200,6 +200,7 @@ struct umr_umkey {
  * @length: bytes the new layout covers
  * @claimed: @mk->claim is ours
  * @bbs: basic blocks of the device's share the request holds while posted
+ * @sig: the signature of a CONFIGURE with MLX5_UMR_IOC_SIG_SET (uapi_sig.c)
  */
 struct umr_mreq {
 	struct mlx5_umr_wr wr;
@@ -216,6 +217,7 @@ struct umr_mreq {
 	u64 length;
 	bool claimed;
 	u16 bbs;
+	struct mlx5_umr_sig_attr sig;
 };
 
 /**
@@ -308,6 +310,18 @@ int umr_uctx_pd_init(struct umr_uctx *ctx);
 void umr_uctx_pd_release(struct umr_uctx *ctx);
 u32 umr_uctx_pdn(struct umr_uctx *ctx);
 int umr_cmd_set_pd(struct umr_ucmd *ucmd);
+/* uapi_sig.c: block signature */
+u32 umr_sig_info_flags(struct umr_udev *ud);
+int umr_sig_mkey_flags(struct umr_udev *ud, u32 ioc_flags, u32 *flags);
+int umr_sig_configure(const struct mlx5_umr_ioc_configure *cmd,
+		      struct umr_mreq *r);
+int umr_sig_configure_mkey(const struct mlx5_umr_ioc_configure *cmd,
+			   struct umr_mreq *r);
+struct mlx5_sig_err_cqe;
+int umr_sig_report_cqe(struct umr_uctx *ctx,
+		       const struct mlx5_sig_err_cqe *cqe, u32 *handle);
+int umr_cmd_sig_check(struct umr_ucmd *ucmd);
+int umr_cmd_sig_report(struct umr_ucmd *ucmd);
 #ifdef MLX5_UMR_TESTING
 /* uapi_xfer.c: the test interface (uapi_testing.h) */
 int umr_cmd_test_info(struct umr_ucmd *ucmd);

@@ -465,6 +465,8 @@ TEST_F(umr, length_xfer)
 		MLX5_UMR_TEST_IOCTL_XFER, sizeof(struct mlx5_umr_test_xfer),
 		offsetof(struct mlx5_umr_test_xfer, __reserved),
 		xfer_init, xfer_ok, NULL,
+		/* the first version ended with __reserved2 (then: signature) */
+		offsetof(struct mlx5_umr_test_xfer, out_flags),
 	};
 
 	run_length(_metadata, self, &c);
@@ -552,7 +554,7 @@ TEST_F(umr, unknown_ioctl)
 	EXPECT_EQ(-ENOTTY, umr_ioctl(self->fd,
 				     _IO(MLX5_UMR_IOC_TYPE, 0x7f), &info));
 	EXPECT_EQ(-ENOTTY, umr_ioctl(self->fd, _IO(MLX5_UMR_IOC_TYPE,
-						   MLX5_UMR_CMD_SET_PD + 1),
+						   MLX5_UMR_CMD_SIG_REPORT + 1),
 				     &info));
 	EXPECT_EQ(-ENOTTY, umr_ioctl(self->fd, _IO(MLX5_UMR_IOC_TYPE,
 						   MLX5_UMR_CMD_TEST_INFO - 1),
@@ -589,7 +591,7 @@ TEST_F(umr, unknown_flags)
 		.size = sizeof(de), .handle = self->mk, .flags = 1,
 	};
 	struct mlx5_umr_test_xfer x = {
-		.size = sizeof(x), .flags = 4, .key = self->key1,
+		.size = sizeof(x), .flags = 8, .key = self->key1,
 		.offset = (uintptr_t)self->buf1, .buf = (uintptr_t)xfer_buf,
 		.length = 8,
 	};
