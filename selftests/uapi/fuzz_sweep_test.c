@@ -59,18 +59,6 @@ FIXTURE_TEARDOWN(long_run)
 {
 }
 
-static bool documented(int ret)
-{
-	switch (-ret) {
-	case 0: case EINVAL: case E2BIG: case EOPNOTSUPP: case ENOTTY:
-	case ENOENT: case ERANGE: case EOVERFLOW: case ENOSPC: case EBUSY:
-	case EFAULT: case ENOMEM: case EINTR: case EIO: case ETIMEDOUT:
-	case ENODEV: case EACCES:
-		return true;
-	}
-	return false;
-}
-
 /* What must not change when a call fails. */
 struct sw_snap {
 	__u32 fd_objs, dev_objs;
@@ -335,7 +323,7 @@ static unsigned int sw_path(struct __test_metadata *_metadata, struct sw *s,
 		sw_arm(s, k, n);
 		ret = p->op(s);
 		fired = sw_fired(s, k);
-		EXPECT_TRUE(documented(ret))
+		EXPECT_TRUE(umr_errno_documented(ret))
 			TH_LOG("%s, failure %u: answered %d", p->name, n, ret);
 		if (!fired) {
 			EXPECT_EQ(0, ret) TH_LOG("%s: %d", p->name, ret);

@@ -51,18 +51,6 @@ static unsigned long long fuzz_seed;
 static atomic_bool fuzz_stop;
 static atomic_long fuzz_ops;
 
-static bool documented(int ret)
-{
-	switch (-ret) {
-	case 0: case EINVAL: case E2BIG: case EOPNOTSUPP: case ENOTTY:
-	case ENOENT: case ERANGE: case EOVERFLOW: case ENOSPC: case EBUSY:
-	case EFAULT: case ENOMEM: case EINTR: case EIO: case ETIMEDOUT:
-	case ENODEV: case EACCES:
-		return true;
-	}
-	return false;
-}
-
 /* xorshift64*: the sequence is a function of the seed only */
 static __u64 rnd(__u64 *s)
 {
@@ -393,7 +381,7 @@ static void *fuzz_thread(void *arg)
 		}
 		ret = fuzz_one(t, f, &what);
 		atomic_fetch_add(&fuzz_ops, 1);
-		if (!documented(ret)) {
+		if (!umr_errno_documented(ret)) {
 			snprintf(t->fail, sizeof(t->fail),
 				 "seed %llu thread %d step %ld: %s answered %d (%s)",
 				 fuzz_seed, t->id, t->step, what, ret,

@@ -67,28 +67,6 @@ static int free_pd(const char *path, long long pd)
 	return umr_fake_knob(path, "free_pd", v);
 }
 
-/* The PD the fake holds @key in (debugfs "mkeys"), or -1. */
-static long long mkey_pd(const char *path, __u32 key)
-{
-	const char *base = strrchr(path, '/');
-	unsigned int k, pd;
-	long long found = -1;
-	char file[300], line[256];
-	FILE *f;
-
-	snprintf(file, sizeof(file),
-		 "/sys/kernel/debug/mlx5_umr_fake/%.200s/mkeys",
-		 base ? base + 1 : path);
-	f = fopen(file, "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%x %x", &k, &pd) == 2 && k == key)
-			found = pd;
-	fclose(f);
-	return found;
-}
-
 /* A one-byte RDMA READ through @key by a QP of PD @pd: 0 or -errno. */
 static int probe_read(const char *path, long long pd, __u32 key)
 {
@@ -162,7 +140,7 @@ TEST_F(pd, keys_in_callers_pd)
 	fd0 = open(self->path, O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, fd0);
 	ASSERT_EQ(0, umr_alloc(fd0, 1, &mk0, &mkey0));
-	own = mkey_pd(self->path, mkey0);
+	own = umr_fake_mkey_pd(self->path, mkey0);
 	ASSERT_LE(0, own);
 	close(fd0);
 
@@ -173,8 +151,8 @@ TEST_F(pd, keys_in_callers_pd)
 	ASSERT_EQ(0, umr_reg(self->fd, self->buf, PAGE, UMR_ACCESS_ALL3, &mr,
 			     &key));
 	ASSERT_EQ(0, umr_alloc(self->fd, 2, &mk, &mkey));
-	EXPECT_EQ(self->pd, mkey_pd(self->path, key));
-	EXPECT_EQ(self->pd, mkey_pd(self->path, mkey));
+	EXPECT_EQ(self->pd, umr_fake_mkey_pd(self->path, key));
+	EXPECT_EQ(self->pd, umr_fake_mkey_pd(self->path, mkey));
 	sge = (struct mlx5_umr_ioc_sge){ (uintptr_t)self->buf, 64, key };
 	ASSERT_EQ(0, umr_config_list(self->fd, mk, &sge, 1, NULL));
 
@@ -228,7 +206,7 @@ TEST_F(pd, refusals)
 	fd2 = open(self->path, O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, fd2);
 	ASSERT_EQ(0, umr_alloc(fd2, 1, &mk2, &mkey2));
-	own2 = mkey_pd(self->path, mkey2);
+	own2 = umr_fake_mkey_pd(self->path, mkey2);
 	ASSERT_LE(0, own2);
 	EXPECT_EQ(-EACCES, set_pd(self->fd, own2));
 	/* the service's own PD: its REG_UMR QP's, as the fake's qps show */
@@ -238,7 +216,7 @@ TEST_F(pd, refusals)
 	ASSERT_EQ(0, umr_alloc(self->fd, 1, &mk, &mkey));
 	EXPECT_EQ(-EBUSY, set_pd(self->fd, self->pd));
 	/* still in the file's own PD, which a QP of that PD reads */
-	EXPECT_NE(self->pd, mkey_pd(self->path, mkey));
+	EXPECT_NE(self->pd, umr_fake_mkey_pd(self->path, mkey));
 	ASSERT_EQ(0, umr_destroy(self->fd, mk));
 	/* even with no object left: the PD was decided */
 	EXPECT_EQ(-EBUSY, set_pd(self->fd, self->pd));
@@ -264,7 +242,7 @@ TEST_F(pd, sizes)
 	ASSERT_EQ(0, umr_ioctl(self->fd, MLX5_UMR_IOCTL_SET_PD, &big));
 	EXPECT_EQ(0, big.tail);
 	ASSERT_EQ(0, umr_alloc(self->fd, 1, &mk, &mkey));
-	EXPECT_EQ(self->pd, mkey_pd(self->path, mkey));
+	EXPECT_EQ(self->pd, umr_fake_mkey_pd(self->path, mkey));
 	EXPECT_EQ(0, umr_destroy(self->fd, mk));
 }
 

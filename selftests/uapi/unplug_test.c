@@ -326,19 +326,6 @@ TEST(answer_efault_leaves_nothing)
 	munmap(buf, PAGE);
 }
 
-/* Every errno the header's DOC block lists (and 0). */
-static bool documented(int ret)
-{
-	switch (-ret) {
-	case 0: case EINVAL: case E2BIG: case EOPNOTSUPP: case ENOTTY:
-	case ENOENT: case ERANGE: case EOVERFLOW: case ENOSPC: case EBUSY:
-	case EFAULT: case ENOMEM: case EINTR: case EIO: case ETIMEDOUT:
-	case ENODEV: case EACCES:
-		return true;
-	}
-	return false;
-}
-
 struct soak {
 	atomic_bool stop;
 	atomic_int bad;		/* answers outside the documented list */
@@ -355,7 +342,7 @@ struct soaker {
 /* Count the call; note an answer outside the documented list. */
 static int soak_check(struct soaker *w, const char *op, int ret)
 {
-	if (!documented(ret)) {
+	if (!umr_errno_documented(ret)) {
 		w->bad_ret = ret;
 		w->bad_op = op;
 		atomic_fetch_add(&w->all->bad, 1);
