@@ -24,8 +24,15 @@
 #                     rewrites the results in Documentation/bench.rst
 #   make bench-profile  perf profile of the batched path (PROFILE_LAYOUT,
 #                     PROFILE_BATCH, PROFILE_SEC)
+#   make soak         the random ioctl sequence and the hot-unplug soak for
+#                     long (MLX5_UMR_SOAK_SECONDS, MLX5_UMR_UNPLUG_ROUNDS,
+#                     MLX5_UMR_FUZZ_SEED) on UML with sanitizers; make check
+#                     runs a bounded round of it
 #   make checkpatch   scripts/checkpatch.pl --strict over all C and H files
 #   make api-doc      the API reference from kernel-doc (build/Documentation/api.rst)
+#   make hwcheck      on a host with a ConnectX and the modules installed: RDMA
+#                     through the service's keys, checked byte by byte, and a
+#                     report in build/hwcheck/ (Documentation/hw-backend.rst)
 
 TESTBED := $(CURDIR)/scripts/testbed
 # The kernel line (6.1 or 6.12) of make demo, kunit and vmtest.
@@ -42,7 +49,8 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 
 .PHONY: all modules clean install uninstall install-headers tools \
-	checkpatch api-doc check kunit vmtest dkms-check testbed-proofs demo bench bench-profile deps
+	checkpatch api-doc check kunit vmtest dkms-check testbed-proofs demo bench bench-profile deps \
+	hwcheck
 
 all: modules
 
@@ -53,6 +61,7 @@ modules:
 clean:
 	-test -z "$(KDIR)" || $(MAKE) -C $(KDIR) M=$(CURDIR) clean
 	-test ! -f tools/Makefile || $(MAKE) -C tools clean
+	-$(MAKE) -C tools/hwcheck clean
 	-$(MAKE) -C selftests clean
 	rm -rf build
 
@@ -106,3 +115,12 @@ bench: deps
 
 bench-profile: deps
 	@$(TESTBED)/bench-profile.sh
+
+# Not deps: a NIC host is not changed unasked; it says what is missing.
+hwcheck:
+	@tools/hwcheck/hwcheck.sh $(HWCHECK_ARGS)
+
+# The random ioctl sequence and the unplug soak, for long.
+.PHONY: soak
+soak: deps
+	@$(TESTBED)/soak.sh soak

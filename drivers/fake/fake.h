@@ -41,6 +41,12 @@ struct fake_psv {
 	u32 psvn;
 	u32 pdn;
 	struct mlx5_seg_set_psv val;
+	/*
+	 * A check in this PSV's domain failed and produced @err; later
+	 * failures add no CQE until SET_PSV re-arms the PSV.
+	 */
+	bool sig_err;
+	struct mlx5_sig_err_cqe err;
 };
 
 struct fake_mkey {
@@ -115,6 +121,9 @@ struct fake_faults {
 	u8 wqe_vsynd;
 	unsigned int drop_cqes;
 	unsigned int delay_ms;
+	unsigned int cmd_nth;
+	u8 nth_status;
+	u32 nth_synd;
 };
 
 /*
@@ -173,6 +182,8 @@ struct mlx5_umr_fake {
 	struct fake_wqe_log *wqe_log;
 	unsigned int wqe_log_pos;
 	struct dentry *dbg;
+	/* the stand-in ib_device (fake_ib.c) */
+	struct ib_device *ibdev;
 };
 
 static inline struct mlx5_umr_fake *to_fake(struct mlx5_umr_hca *hca)
@@ -246,7 +257,7 @@ enum fake_xerr {
 	FAKE_X_DEPTH,
 	FAKE_X_RB,
 	FAKE_X_FAULT,
-	FAKE_X_NOMEM,	/* the crypto engine's bounce buffer */
+	FAKE_X_NOMEM,	/* the signature and crypto engines' buffers */
 };
 
 /* fake_access(): the accessor is the outer mkey's PD (no QP named). */
@@ -255,9 +266,37 @@ int fake_access(struct mlx5_umr_fake *fd, u32 key, u64 va, void *buf,
 		size_t len, bool write, bool remote, u32 pdn);
 int fake_test_xfer(struct mlx5_umr_hca *hca, u32 key, u64 offset, void *buf,
 		   size_t len, bool write, bool remote);
+int fake_test_xfer_out(struct mlx5_umr_hca *hca, u32 key, u64 offset,
+		       void *buf, size_t len, bool write, bool remote,
+		       struct mlx5_umr_test_xfer_out *out);
+/* fake_access() for the signature engine: the outer key may carry a BSF */
+int fake_access_sig(struct mlx5_umr_fake *fd, u32 key, u64 va, void *buf,
+		    size_t len, bool write, bool remote, u32 pdn);
 int fake_access_crypto(struct mlx5_umr_fake *fd, u32 key, u64 va, void *buf,
 		       size_t len, bool write, bool remote, u32 pdn,
 		       bool crypto);
+
+/* fake_crc.c */
+void fake_crc_init(void);
+void fake_sig_guard(u8 kind, bool seed_ones, const u8 *data, u32 len,
+		    u8 *out);
+
+/* fake_sig.c */
+struct fake_sig;
+static inline bool fake_mkey_has_bsf(const struct fake_mkey *mk)
+{
+	return mk->bsf_oct && MLX5_GET(mkc, mk->mkc, bsf_en);
+}
+
+int fake_sig_decode(struct mlx5_umr_fake *fd, const u8 *bsf, u32 oct,
+		    struct fake_sig *s);
+int fake_sig_xfer(struct mlx5_umr_fake *fd, struct fake_mkey *mk, u32 key,
+		  u64 offset, u8 *buf, size_t len, bool write, bool remote,
+		  u32 pdn, struct mlx5_umr_test_xfer_out *out);
+
+/* fake_ib.c */
+int fake_ib_init(struct mlx5_umr_fake *fd);
+void fake_ib_fini(struct mlx5_umr_fake *fd);
 
 /* fake_crypto.c */
 int fake_gobj_cmd(struct mlx5_umr_fake *fd, u16 opcode, const void *in,

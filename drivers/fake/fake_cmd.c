@@ -238,7 +238,7 @@ static int fake_create_mkey(struct fake_cmd *c)
 	memcpy(mk->mkc, mkc, sizeof(mk->mkc));
 	mk->xlt_oct = oct;
 	if (oct) {
-		mk->xlt = kvzalloc((size_t)oct * 16, GFP_KERNEL);
+		mk->xlt = kvzalloc((size_t)oct * 16, GFP_KERNEL | __GFP_NOWARN);
 		if (!mk->xlt)
 			goto err_nores;
 		memcpy(mk->xlt, MLX5_ADDR_OF(create_mkey_in, c->in,
@@ -914,6 +914,11 @@ int fake_cmd_do(struct mlx5_umr_fake *fd, const void *in, int inlen,
 		spin_unlock_irqrestore(&fd->lock, flags);
 		ret = fake_fail(&c, fd->faults.cmd_status,
 				fd->faults.cmd_synd);
+		goto out;
+	}
+	if (fd->faults.cmd_nth && !--fd->faults.cmd_nth) {
+		spin_unlock_irqrestore(&fd->lock, flags);
+		ret = fake_fail(&c, fd->faults.nth_status, fd->faults.nth_synd);
 		goto out;
 	}
 	if (fd->internal_error && !fake_is_teardown(opcode)) {

@@ -4,11 +4,15 @@
  *
  * Read-only: caps, counters, qps, cqs, mkeys, wqes (last WQEs in hex).
  * Fault injection (write): fail_cmd "opcode status syndrome",
+ * fail_cmd_nth "n status syndrome" (the nth command from now, any opcode;
+ * counters' "cmd_nth_left" is what is left of it: 0 once it fired),
  * fail_wqe "syndrome vendor_synd", drop_cqe "count", delay_ms "ms",
  * internal_error "1". Data path probe (write): probe_read "pdn key offset",
  * a one-byte RDMA READ through rkey @key by a QP of PD @pdn: the write
  * succeeds when the read would, else fails with EACCES (any access error,
- * a PD mismatch at any level included).
+ * a PD mismatch at any level included). Consumer PDs, the PDs of users'
+ * QPs (write): alloc_pd "1" allocates one, free_pd "pdn" frees one
+ * (EBUSY while something is in it); pds (read) lists every PD.
  *
  * Copyright (c) 2026 The mlx5-umr authors.
  */
@@ -93,6 +97,8 @@ static int fake_counters_show(struct seq_file *s, void *unused)
 	seq_printf(s, "events %llu\ncq_overruns %llu\nbad_doorbells %llu\n",
 		   c.events, c.cq_overruns, c.bad_doorbells);
 	seq_printf(s, "send_doorbells %llu\n", c.send_doorbells);
+	seq_printf(s, "cmd_nth_left %u\n",
+		   READ_ONCE(((struct mlx5_umr_fake *)s->private)->faults.cmd_nth));
 	return 0;
 }
 
@@ -104,13 +110,13 @@ static int fake_qps_show(struct seq_file *s, void *unused)
 	struct fake_qp *qp;
 	unsigned long i, flags;
 
-	seq_puts(s, "qpn state log_sq ci last_pi cqn wqes idx_mismatch rlky\n");
+	seq_puts(s, "qpn state log_sq ci last_pi cqn wqes idx_mismatch rlky pd\n");
 	spin_lock_irqsave(&fd->lock, flags);
 	xa_for_each(&fd->qps, i, qp)
-		seq_printf(s, "0x%x %s %u %u %u 0x%x %llu %llu %u\n", qp->qpn,
-			   mlx5_qp_state_str(qp->state), qp->log_sq, qp->ci,
-			   qp->last_pi, qp->scq->cqn, qp->nr_wqes,
-			   qp->nr_idx_mismatch, qp->rlky);
+		seq_printf(s, "0x%x %s %u %u %u 0x%x %llu %llu %u %u\n",
+			   qp->qpn, mlx5_qp_state_str(qp->state), qp->log_sq,
+			   qp->ci, qp->last_pi, qp->scq->cqn, qp->nr_wqes,
+			   qp->nr_idx_mismatch, qp->rlky, qp->pdn);
 	spin_unlock_irqrestore(&fd->lock, flags);
 	return 0;
 }
@@ -192,6 +198,21 @@ static int fake_wqes_show(struct seq_file *s, void *unused)
 
 FAKE_SHOW(fake_wqes);
 
+static int fake_pds_show(struct seq_file *s, void *unused)
+{
+	struct mlx5_umr_fake *fd = s->private;
+	unsigned long i;
+	void *pd;
+
+	xa_lock_irq(&fd->pds);
+	xa_for_each(&fd->pds, i, pd)
+		seq_printf(s, "%lu\n", i);
+	xa_unlock_irq(&fd->pds);
+	return 0;
+}
+
+FAKE_SHOW(fake_pds);
+
 static ssize_t fake_knob_do(struct kiocb *iocb, struct iov_iter *from)
 {
 	struct file *file = iocb->ki_filp;
@@ -214,6 +235,10 @@ static ssize_t fake_knob_do(struct kiocb *iocb, struct iov_iter *from)
 		if (n != 3)
 			return -EINVAL;
 		mlx5_umr_fake_inject_cmd_error(fd, a, b, c);
+	} else if (!strcmp(name, "fail_cmd_nth")) {
+		if (n != 3)
+			return -EINVAL;
+		mlx5_umr_fake_inject_cmd_nth(fd, a, b, c);
 	} else if (!strcmp(name, "fail_wqe")) {
 		if (n != 2)
 			return -EINVAL;
@@ -225,6 +250,14 @@ static ssize_t fake_knob_do(struct kiocb *iocb, struct iov_iter *from)
 	} else if (!strcmp(name, "internal_error")) {
 		if (a)
 			mlx5_umr_fake_inject_internal_error(fd);
+	} else if (!strcmp(name, "alloc_pd")) {
+		u32 pdn;
+
+		if (mlx5_umr_fake_pd_alloc(fd, &pdn))
+			return -ENOSPC;
+	} else if (!strcmp(name, "free_pd")) {
+		if (mlx5_umr_fake_pd_free(fd, a))
+			return -EBUSY;
 	} else if (!strcmp(name, "probe_read")) {
 		u8 byte;
 		int err;
@@ -270,11 +303,15 @@ static const struct {
 	{ "mkeys", 0400, &fake_mkeys_fops },
 	{ "wqes", 0400, &fake_wqes_fops },
 	{ "fail_cmd", 0200, &fake_knob_fops },
+	{ "fail_cmd_nth", 0200, &fake_knob_fops },
 	{ "fail_wqe", 0200, &fake_knob_fops },
 	{ "drop_cqe", 0200, &fake_knob_fops },
 	{ "delay_ms", 0200, &fake_knob_fops },
 	{ "internal_error", 0200, &fake_knob_fops },
 	{ "probe_read", 0200, &fake_knob_fops },
+	{ "pds", 0400, &fake_pds_fops },
+	{ "alloc_pd", 0200, &fake_knob_fops },
+	{ "free_pd", 0200, &fake_knob_fops },
 };
 
 void fake_debugfs_add(struct mlx5_umr_fake *fd)

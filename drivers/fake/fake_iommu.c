@@ -142,7 +142,8 @@ int fake_alloc_dma_buf(struct mlx5_umr_hca *hca, size_t size,
 	fb = kzalloc(sizeof(*fb), GFP_KERNEL);
 	if (!fb)
 		return -ENOMEM;
-	buf->cpu = vzalloc(size);
+	/* failure sweeps fail it: an error to the caller, not a warning */
+	buf->cpu = __vmalloc(size, GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN);
 	if (!buf->cpu)
 		goto err_fb;
 	buf->pages = kcalloc(npages, sizeof(*buf->pages), GFP_KERNEL);

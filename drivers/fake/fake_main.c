@@ -119,6 +119,7 @@ static const struct mlx5_umr_hca_ops fake_ops = {
 /* The data path tests drive through keys (MLX5_UMR_TESTING). */
 static const struct mlx5_umr_test_hca_ops fake_test_ops = {
 	.xfer = fake_test_xfer,
+	.xfer_out = fake_test_xfer_out,
 };
 
 /**
@@ -218,18 +219,23 @@ struct mlx5_umr_fake *mlx5_umr_fake_create(const struct mlx5_umr_fake_attr *attr
 	fd->hca.numa_node = NUMA_NO_NODE;
 	fd->hca.owner = THIS_MODULE;
 	strscpy(fd->hca.name, dev_name(&fd->dev), sizeof(fd->hca.name));
+	err = fake_ib_init(fd);
+	if (err)
+		goto err_del;
 	fake_debugfs_add(fd);
 
 	if (attr->flags & MLX5_UMR_FAKE_F_REGISTER) {
 		err = mlx5_umr_register_test_hca(&fd->hca, &fake_test_ops);
 		if (err)
-			goto err_del;
+			goto err_dbg;
 		fd->registered = true;
 	}
 	return fd;
 
-err_del:
+err_dbg:
 	fake_debugfs_remove(fd);
+	fake_ib_fini(fd);
+err_del:
 	device_del(&fd->dev);
 err_put:
 	put_device(&fd->dev);
@@ -307,6 +313,7 @@ void mlx5_umr_fake_destroy(struct mlx5_umr_fake *fake)
 	flush_workqueue(fake->wq);
 	fake_leak_report(fake);
 	fake_reap(fake);
+	fake_ib_fini(fake);
 	device_del(&fake->dev);
 	put_device(&fake->dev);
 }
@@ -420,6 +427,35 @@ void mlx5_umr_fake_inject_cmd_error(struct mlx5_umr_fake *fake, u16 opcode,
 EXPORT_SYMBOL(mlx5_umr_fake_inject_cmd_error);
 
 /**
+ * mlx5_umr_fake_inject_cmd_nth() - fail the @nth command from now (test-only)
+ * @fake: the fake
+ * @nth: 1 for the next command of any opcode, 2 for the one after, ...;
+ *	0 disarms
+ * @status: MLX5_CMD_STAT_* to return
+ * @syndrome: syndrome to return
+ *
+ * Return: the commands still to come before the failure as it was armed
+ * until now (0: none armed, or it fired), so that a failure sweep knows
+ * whether its path reached the @nth command.
+ */
+unsigned int mlx5_umr_fake_inject_cmd_nth(struct mlx5_umr_fake *fake,
+					  unsigned int nth, u8 status,
+					  u32 syndrome)
+{
+	unsigned long flags;
+	unsigned int left;
+
+	spin_lock_irqsave(&fake->lock, flags);
+	left = fake->faults.cmd_nth;
+	fake->faults.cmd_nth = nth;
+	fake->faults.nth_status = status;
+	fake->faults.nth_synd = syndrome;
+	spin_unlock_irqrestore(&fake->lock, flags);
+	return left;
+}
+EXPORT_SYMBOL(mlx5_umr_fake_inject_cmd_nth);
+
+/**
  * mlx5_umr_fake_inject_wqe_error() - next WQE completes in error (test-only)
  * @fake: the fake
  * @syndrome: MLX5_CQE_SYNDROME_* of the error CQE
@@ -496,6 +532,7 @@ static int __init fake_init(void)
 	unsigned int i;
 	int err;
 
+	fake_crc_init();
 	fake_root = root_device_register("mlx5_umr_fake");
 	if (IS_ERR(fake_root))
 		return PTR_ERR(fake_root);

@@ -15,6 +15,7 @@
 #include <linux/sizes.h>
 
 #include "fake.h"
+#include "fake_sig.h"
 
 #define FAKE_UMR_HDR	(sizeof(struct mlx5_wqe_ctrl_seg) + \
 			 sizeof(struct mlx5_wqe_umr_ctrl_seg) + \
@@ -224,6 +225,21 @@ static int fake_umr_check_mkey(struct fake_umr *u, struct fake_mkey *mk,
 	return 0;
 }
 
+/*
+ * A signature BSF the UMR carries must decode (fake_sig.c); it names live
+ * PSVs. A crypto mkey's BSF is decoded where it is used
+ * (fake_crypto_xfer()), as the crypto branch of the fake always did.
+ */
+static int fake_umr_check_bsf(struct fake_umr *u, const struct fake_mkey *mk)
+{
+	struct fake_sig s;
+
+	if (!u->bsf_oct || fake_mkey_crypto(mk))
+		return 0;
+	return fake_sig_decode(u->fd, u->wqe + u->need - (u64)u->bsf_oct * 16,
+			       u->bsf_oct, &s);
+}
+
 /* Every check passed: write translation, BSF and the masked fields. */
 static int fake_umr_commit(struct fake_umr *u, struct fake_mkey *mk)
 {
@@ -294,6 +310,9 @@ static int fake_umr_exec(struct mlx5_umr_fake *fd, struct fake_qp *qp,
 	err = fake_umr_check_entries(&u, mode, u.xlt_off);
 	if (err)
 		return err;
+	err = fake_umr_check_bsf(&u, mk);
+	if (err)
+		return err;
 	return fake_umr_commit(&u, mk);
 }
 
@@ -309,7 +328,10 @@ static int fake_set_psv_exec(struct mlx5_umr_fake *fd, const u8 *wqe,
 	psv = xa_load(&fd->psvs, be32_to_cpu(s->psv_num) & 0xffffff);
 	if (!psv)
 		return ERR_PROT(PSV_UNKNOWN);
+	/* the new transient signature; a PSV in error is armed again */
 	psv->val = *s;
+	psv->sig_err = false;
+	memset(&psv->err, 0, sizeof(psv->err));
 	return 0;
 }
 

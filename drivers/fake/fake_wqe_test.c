@@ -12,7 +12,7 @@
 #include <linux/timer.h>
 #include <linux/completion.h>
 
-#include "umr_kunit.h"
+#include "fake_sig_kunit.h"
 
 struct ft_nop {
 	struct mlx5_wqe_ctrl_seg ctrl;
@@ -1014,7 +1014,7 @@ static void fake_wqe_umr_bsf(struct kunit *test)
 	struct mlx5_klm klm = {};
 	struct mlx5_bsf *bsf;
 	void *in, *c;
-	u32 k1, key;
+	u32 k1, key, psvn;
 	size_t size;
 
 	KUNIT_ASSERT_NOT_NULL(test, w);
@@ -1042,7 +1042,13 @@ static void fake_wqe_umr_bsf(struct kunit *test)
 	bsf = (void *)(w->xlt + 64);
 	bsf->basic.bsf_size_sbs = 1 << 7;
 	bsf->basic.raw_data_size = cpu_to_be32(4096);
+	/* wire T10-DIF, 512-byte blocks (fake_sig_test covers every field) */
+	bsf->basic.wire.bs_selector = 1;
+	psvn = ft_psv(ft);
+	bsf->basic.w_bfs_psv = cpu_to_be32(psvn);
 	bsf->w_inl.vld_refresh = cpu_to_be16(MLX5_BSF_INL_VALID);
+	bsf->w_inl.sig_type = MLX5_DIF_CRC;
+	bsf->w_inl.rp_inv_seed = MLX5_BSF_REPEAT_BLOCK;
 	ft_umr_ok(ft, w, size + sizeof(*bsf));
 
 	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_query_bsf(ft->fake, key, got,
@@ -1057,6 +1063,7 @@ static void fake_wqe_umr_bsf(struct kunit *test)
 						      sizeof(got)), 0);
 	ft_del_mkey(ft, key);
 	ft_del_mkey(ft, k1);
+	ft_destroy_psv(ft, psvn);
 	ft->hca->ops->free_dma_buf(ft->hca, &mr);
 	ft_teardown(ft);
 }

@@ -24,6 +24,7 @@ struct fake_walk {
 	u8 *buf;	/* NULL: check only */
 	bool write;
 	bool remote;
+	bool sig;	/* the signature engine reaches the outer key's memory */
 	bool crypto;	/* the crypto engine reaches the outer key's memory */
 	u32 pdn;	/* the accessor's, or FAKE_PD_OUTER until the outer key */
 };
@@ -204,8 +205,14 @@ static int fake_walk_key(struct fake_walk *w, u32 key, u64 va, u64 len,
 	mkc = mk->mkc;
 	if (MLX5_GET(mkc, mkc, free))
 		return FAKE_X_FREE;
-	/* a crypto mkey moves data only through fake_crypto_xfer() */
-	if (fake_mkey_crypto(mk) && !(outer && w->crypto))
+	/*
+	 * A crypto mkey moves data only through fake_crypto_xfer(), a
+	 * signature mkey only through fake_sig_xfer(), which maps its wire
+	 * view to the memory view; nested, neither is modelled. A crypto
+	 * mkey has a BSF too: crypto_en tells them apart.
+	 */
+	if (fake_mkey_crypto(mk) ? !(outer && w->crypto) :
+	    fake_mkey_has_bsf(mk) && !(outer && w->sig))
 		return FAKE_X_MODE;
 	if (outer && w->remote)
 		ok = w->write ? MLX5_GET(mkc, mkc, rw) : MLX5_GET(mkc, mkc, rr);
@@ -244,6 +251,27 @@ static int fake_walk_key(struct fake_walk *w, u32 key, u64 va, u64 len,
 	}
 }
 
+static int fake_access_walk(struct mlx5_umr_fake *fd, u32 key, u64 va,
+			    void *buf, size_t len, bool write, bool remote,
+			    u32 pdn, bool sig, bool crypto)
+{
+	struct fake_walk w = {
+		.fd = fd, .write = write, .remote = remote, .pdn = pdn,
+		.sig = sig, .crypto = crypto,
+	};
+	int err;
+
+	lockdep_assert_held(&fd->lock);
+	if (!len)
+		return FAKE_X_OK;
+	err = fake_walk_key(&w, key, va, len, 0, 0);
+	if (err || !buf)
+		return err;
+	w.buf = buf;
+	w.pdn = pdn;
+	return fake_walk_key(&w, key, va, len, 0, 0);
+}
+
 /**
  * fake_access() - move data through a key
  * @fd: the fake
@@ -256,6 +284,8 @@ static int fake_walk_key(struct fake_walk *w, u32 key, u64 va, u64 len,
  * @pdn: PD of the accessing QP; every mkey on the way must be in it.
  *	FAKE_PD_OUTER: the outer mkey's PD (the service's own reads)
  *
+ * A signature mkey (one with a BSF) is refused here: see fake_sig_xfer().
+ *
  * Context: fd->lock held.
  * Return: FAKE_X_OK or the first violation found; on a violation no byte
  * was moved.
@@ -263,8 +293,29 @@ static int fake_walk_key(struct fake_walk *w, u32 key, u64 va, u64 len,
 int fake_access(struct mlx5_umr_fake *fd, u32 key, u64 va, void *buf,
 		size_t len, bool write, bool remote, u32 pdn)
 {
-	return fake_access_crypto(fd, key, va, buf, len, write, remote, pdn,
-				  false);
+	return fake_access_walk(fd, key, va, buf, len, write, remote, pdn,
+				false, false);
+}
+
+/**
+ * fake_access_sig() - fake_access() of a signature mkey's memory view
+ * @fd: the fake
+ * @key: the signature mkey's key
+ * @va: address in its memory view (start_addr based)
+ * @buf: data, or NULL to only check the access
+ * @len: bytes
+ * @write: write @buf to the memory (else read into @buf)
+ * @remote: the outer key is used as an rkey
+ * @pdn: as fake_access()
+ *
+ * Context: fd->lock held.
+ * Return: as fake_access().
+ */
+int fake_access_sig(struct mlx5_umr_fake *fd, u32 key, u64 va, void *buf,
+		    size_t len, bool write, bool remote, u32 pdn)
+{
+	return fake_access_walk(fd, key, va, buf, len, write, remote, pdn,
+				true, false);
 }
 
 /**
@@ -286,32 +337,21 @@ int fake_access_crypto(struct mlx5_umr_fake *fd, u32 key, u64 va, void *buf,
 		       size_t len, bool write, bool remote, u32 pdn,
 		       bool crypto)
 {
-	struct fake_walk w = {
-		.fd = fd, .write = write, .remote = remote, .pdn = pdn,
-		.crypto = crypto,
-	};
-	int err;
-
-	lockdep_assert_held(&fd->lock);
-	if (!len)
-		return FAKE_X_OK;
-	err = fake_walk_key(&w, key, va, len, 0, 0);
-	if (err || !buf)
-		return err;
-	w.buf = buf;
-	w.pdn = pdn;
-	return fake_walk_key(&w, key, va, len, 0, 0);
+	return fake_access_walk(fd, key, va, buf, len, write, remote, pdn,
+				false, crypto);
 }
 
 static int fake_xfer_pd(struct mlx5_umr_fake *fd, u32 pdn, u32 key,
 			u64 offset, void *buf, size_t len, bool write,
-			bool remote)
+			bool remote, struct mlx5_umr_test_xfer_out *out)
 {
 	struct fake_mkey *mk;
 	unsigned long flags;
 	u64 va = offset;
 	int err;
 
+	if (out)
+		memset(out, 0, sizeof(*out));
 	if (len && !buf)
 		return -EINVAL;
 	spin_lock_irqsave(&fd->lock, flags);
@@ -323,6 +363,10 @@ static int fake_xfer_pd(struct mlx5_umr_fake *fd, u32 pdn, u32 key,
 	if (mk && fake_mkey_crypto(mk) && !MLX5_GET(mkc, mk->mkc, free)) {
 		err = fake_crypto_xfer(fd, mk, key, offset, buf, len, write,
 				       remote, pdn);
+	} else if (mk && fake_mkey_has_bsf(mk) &&
+		   !MLX5_GET(mkc, mk->mkc, free)) {
+		err = fake_sig_xfer(fd, mk, key, offset, buf, len, write,
+				    remote, pdn, out);
 	} else {
 		if (mk)
 			va += MLX5_GET64(mkc, mk->mkc, start_addr);
@@ -341,7 +385,15 @@ int fake_test_xfer(struct mlx5_umr_hca *hca, u32 key, u64 offset, void *buf,
 		   size_t len, bool write, bool remote)
 {
 	return fake_xfer_pd(to_fake(hca), FAKE_PD_OUTER, key, offset, buf, len,
-			    write, remote);
+			    write, remote, NULL);
+}
+
+int fake_test_xfer_out(struct mlx5_umr_hca *hca, u32 key, u64 offset,
+		       void *buf, size_t len, bool write, bool remote,
+		       struct mlx5_umr_test_xfer_out *out)
+{
+	return fake_xfer_pd(to_fake(hca), FAKE_PD_OUTER, key, offset, buf, len,
+			    write, remote, out);
 }
 
 /**
@@ -386,9 +438,37 @@ int mlx5_umr_fake_xfer_pd(struct mlx5_umr_fake *fake, u32 pdn, u32 key,
 			  u64 offset, void *buf, size_t len, bool write,
 			  bool remote)
 {
-	return fake_xfer_pd(fake, pdn, key, offset, buf, len, write, remote);
+	return fake_xfer_pd(fake, pdn, key, offset, buf, len, write, remote,
+			    NULL);
 }
 EXPORT_SYMBOL(mlx5_umr_fake_xfer_pd);
+
+/**
+ * mlx5_umr_fake_xfer_out() - mlx5_umr_fake_xfer(), with what else it produced
+ * @fake: the fake
+ * @key: the rkey (@remote) or lkey
+ * @offset: byte offset from the mkey's start_addr (for a signature mkey, in
+ *	its wire view: whole wire blocks)
+ * @buf: source (@write) or destination buffer of @len bytes
+ * @len: bytes to move
+ * @write: RDMA WRITE into the memory, else RDMA READ from it
+ * @remote: access as a remote peer (RR/RW needed), else locally (LR/LW)
+ * @out: receives the SIG_ERR CQE of the first failed signature check, when
+ *	the check's PSV was armed
+ *
+ * Same as the fake's test hook (struct mlx5_umr_test_hca_ops.xfer_out).
+ * Context: any; does not sleep.
+ * Return: as mlx5_umr_fake_xfer(); a failed signature check does not fail
+ * the access.
+ */
+int mlx5_umr_fake_xfer_out(struct mlx5_umr_fake *fake, u32 key, u64 offset,
+			   void *buf, size_t len, bool write, bool remote,
+			   struct mlx5_umr_test_xfer_out *out)
+{
+	return fake_xfer_pd(fake, FAKE_PD_OUTER, key, offset, buf, len, write,
+			    remote, out);
+}
+EXPORT_SYMBOL(mlx5_umr_fake_xfer_out);
 
 /**
  * mlx5_umr_fake_remote_invalidate() - a SEND with invalidate arrives (test-only)

@@ -73,6 +73,17 @@ mlx5_umr_hw_find_mdev(struct ib_device *ibdev, struct mlx5_core_dev **mdevp)
 	return MLX5_UMR_HW_BIND;
 }
 
+/* What the service asks of the ib_device: a probe MR in a ULP's PD (pd.c). */
+static struct ib_mr *mlx5_umr_hw_alloc_mr(struct ib_pd *pd)
+{
+	return ib_alloc_mr(pd, IB_MR_TYPE_MEM_REG, 1);
+}
+
+static const struct mlx5_umr_hca_ib_ops mlx5_umr_hw_ib_ops = {
+	.alloc_mr = mlx5_umr_hw_alloc_mr,
+	.dereg_mr = ib_dereg_mr,
+};
+
 static int mlx5_umr_hw_bind(struct mlx5_umr_hw_dev *hw,
 			    struct mlx5_core_dev *mdev)
 {
@@ -86,6 +97,7 @@ static int mlx5_umr_hw_bind(struct mlx5_umr_hw_dev *hw,
 	hca->numa_node = dev_to_node(mdev->device);
 	hca->owner = THIS_MODULE;
 	hca->ibdev = hw->ibdev;
+	hca->ib_ops = &mlx5_umr_hw_ib_ops;
 	len = strscpy(hca->name, hw->ibdev->name, sizeof(hca->name));
 	if (len < 0)
 		return len;

@@ -2,12 +2,17 @@
 /*
  * mlx5-umr sample ULP.
  *
- * Per device it keeps a small pool of indirect mkeys. Per I/O it DMA-maps
- * the request's scatterlist, points one pooled mkey at it through the
- * device-address key (caps->dma_lkey; MLX5_UMR_LAYOUT_SGT) with the
- * access the transfer needs and a new key byte, and hands out the fresh
- * rkey. When the I/O completes it posts the invalidation asynchronously
- * (as a ULP does from its completion handler), then unmaps and returns
+ * Per device it keeps a small pool of indirect mkeys. A ULP's QPs can use
+ * only keys of their PD: given the ULP's struct ib_pd
+ * (mlx5_umr_sample_set_pd()), the sample finds the service's device from
+ * the PD's ib_device, the HCA's PD from the ib_pd, and re-creates its pool
+ * in that PD. Per I/O it DMA-maps the request's scatterlist, points one
+ * pooled mkey at it through a device-address key of the mkey's PD
+ * (MLX5_UMR_LAYOUT_SGT: the PD's DMA key, the ib_pd's local_dma_lkey, or
+ * caps->dma_lkey in the service's PD) with the access the transfer needs
+ * and a new key byte, and hands out the fresh rkey. When the I/O
+ * completes it posts the invalidation asynchronously (as a ULP does from
+ * its completion handler), then unmaps and returns
  * the mkey to the pool from a work item. A configure or invalidate that
  * may or may not have run (-EIO, -ETIMEDOUT) is never taken as "not
  * registered": the pages are unmapped only once the mkey is known dead
@@ -21,6 +26,7 @@
 #include <linux/list.h>
 #include <linux/wait.h>
 #include <linux/mlx5_umr.h>
+#include <rdma/ib_verbs.h>
 
 #include "mlx5_umr_sample.h"
 
@@ -42,6 +48,8 @@ MODULE_PARM_DESC(max_sges, "scatterlist entries one I/O may have");
  * @idle: woken when a slot returns to @free
  * @ios: the slots
  * @nios: how many
+ * @pd: the ULP's PD the pool is in (mlx5_umr_sample_set_pd()), NULL for
+ *	the service's
  */
 struct mlx5_umr_sample_dev {
 	struct list_head list;
@@ -52,6 +60,7 @@ struct mlx5_umr_sample_dev {
 	wait_queue_head_t idle;
 	struct mlx5_umr_sample_slot *ios;
 	unsigned int nios;
+	struct mlx5_umr_pd *pd;
 };
 
 struct mlx5_umr_sample_slot {
@@ -272,32 +281,29 @@ static void sample_free_pool(struct mlx5_umr_sample_dev *sdev)
 		mlx5_umr_free_mkey(sdev->ios[i].io.mkey);
 	}
 	kfree(sdev->ios);
+	sdev->ios = NULL;
+	sdev->nios = 0;
+	INIT_LIST_HEAD(&sdev->free);
 }
 
-static int sample_add(struct mlx5_umr_dev *dev)
+/* A pool of indirect mkeys in @pd (NULL: the service's PD) for @sdev. */
+static int sample_alloc_pool(struct mlx5_umr_sample_dev *sdev,
+			     struct mlx5_umr_pd *pd)
 {
-	struct mlx5_umr_sample_dev *sdev;
 	struct mlx5_umr_mkey *mkey;
 	unsigned int i;
-	int err;
 
-	sdev = kzalloc(sizeof(*sdev), GFP_KERNEL);
-	if (!sdev)
-		return -ENOMEM;
-	sdev->dev = dev;
-	spin_lock_init(&sdev->lock);
+	sdev->nios = 0;
 	INIT_LIST_HEAD(&sdev->free);
-	init_waitqueue_head(&sdev->idle);
 	sdev->ios = kcalloc(pool_size, sizeof(*sdev->ios), GFP_KERNEL);
-	if (!sdev->ios) {
-		err = -ENOMEM;
-		goto err_free;
-	}
+	if (!sdev->ios)
+		return -ENOMEM;
 	for (i = 0; i < pool_size; i++) {
-		mkey = mlx5_umr_alloc_mkey(dev, max_sges, 0);
+		mkey = pd ? mlx5_umr_alloc_mkey_in(pd, max_sges, 0) :
+			    mlx5_umr_alloc_mkey(sdev->dev, max_sges, 0);
 		if (IS_ERR(mkey)) {
-			err = PTR_ERR(mkey);
-			goto err_pool;
+			sample_free_pool(sdev);
+			return PTR_ERR(mkey);
 		}
 		sdev->ios[i].io.mkey = mkey;
 		sdev->ios[i].io.sdev = sdev;
@@ -305,17 +311,104 @@ static int sample_add(struct mlx5_umr_dev *dev)
 		list_add_tail(&sdev->ios[i].node, &sdev->free);
 		sdev->nios++;
 	}
+	return 0;
+}
+
+static int sample_add(struct mlx5_umr_dev *dev)
+{
+	struct mlx5_umr_sample_dev *sdev;
+	int err;
+
+	sdev = kzalloc(sizeof(*sdev), GFP_KERNEL);
+	if (!sdev)
+		return -ENOMEM;
+	sdev->dev = dev;
+	spin_lock_init(&sdev->lock);
+	init_waitqueue_head(&sdev->idle);
+	err = sample_alloc_pool(sdev, NULL);
+	if (err) {
+		kfree(sdev);
+		return err;
+	}
 	mutex_lock(&mlx5_umr_sample_lock);
 	list_add_tail(&sdev->list, &mlx5_umr_sample_devs);
 	mutex_unlock(&mlx5_umr_sample_lock);
 	return 0;
+}
 
-err_pool:
+/**
+ * mlx5_umr_sample_set_pd() - put the pool of @ibpd's device in @ibpd
+ * @ibpd: the ULP's kernel PD (ib_alloc_pd(); on a fake, its stand-in), or
+ *	NULL to go back to the service's PD on every device
+ *
+ * What a ULP does once per PD: the service's device of the PD's
+ * ib_device (mlx5_umr_dev_get_ib()), the HCA's PD of the ib_pd
+ * (mlx5_umr_pd_get_ib()), and the pool's mkeys re-created in it, so that
+ * the ULP's QPs of @ibpd can use the rkeys of later I/Os. Go back (NULL)
+ * before freeing @ibpd.
+ *
+ * Context: process context, may sleep; no I/O of the device registered.
+ * Return: 0, -ENODEV when the service does not drive @ibpd's device,
+ * -EBUSY while an I/O is registered, or mlx5_umr_pd_get_ib()'s or the
+ * allocation's error (the pool is then in the service's PD).
+ */
+int mlx5_umr_sample_set_pd(struct ib_pd *ibpd)
+{
+	struct mlx5_umr_sample_dev *sdev, *iter;
+	struct mlx5_umr_dev *dev = NULL;
+	struct mlx5_umr_pd *pd = NULL;
+	int err = 0;
+
+	mutex_lock(&mlx5_umr_sample_lock);
+	list_for_each_entry(iter, &mlx5_umr_sample_devs, list) {
+		if (ibpd || !iter->pd)
+			continue;
+		/* back to the service's PD */
+		spin_lock_irq(&iter->lock);
+		err = iter->busy ? -EBUSY : 0;
+		spin_unlock_irq(&iter->lock);
+		if (err)
+			break;
+		sample_free_pool(iter);
+		mlx5_umr_pd_put(iter->pd);
+		iter->pd = NULL;
+		err = sample_alloc_pool(iter, NULL);
+		if (err)
+			break;
+	}
+	if (!ibpd)
+		goto out;
+	dev = mlx5_umr_dev_get_ib(ibpd->device);
+	sdev = dev ? sample_find(dev) : NULL;
+	err = -ENODEV;
+	if (!sdev)
+		goto out;
+	spin_lock_irq(&sdev->lock);
+	err = sdev->busy ? -EBUSY : 0;
+	spin_unlock_irq(&sdev->lock);
+	if (err)
+		goto out;
+	pd = mlx5_umr_pd_get_ib(dev, ibpd);
+	if (IS_ERR(pd)) {
+		err = PTR_ERR(pd);
+		goto out;
+	}
 	sample_free_pool(sdev);
-err_free:
-	kfree(sdev);
+	mlx5_umr_pd_put(sdev->pd);
+	sdev->pd = pd;
+	err = sample_alloc_pool(sdev, pd);
+	if (err) {
+		/* the service's PD, as after a failed mlx5_umr_pd_get_ib() */
+		mlx5_umr_pd_put(sdev->pd);
+		sdev->pd = NULL;
+		sample_alloc_pool(sdev, NULL);
+	}
+out:
+	mutex_unlock(&mlx5_umr_sample_lock);
+	mlx5_umr_dev_put(dev);
 	return err;
 }
+EXPORT_SYMBOL_NS_GPL(mlx5_umr_sample_set_pd, MLX5_UMR_TESTING);
 
 static void sample_remove(struct mlx5_umr_dev *dev)
 {
@@ -331,6 +424,7 @@ static void sample_remove(struct mlx5_umr_dev *dev)
 	/* I/Os still registered belong to their owners: wait for them. */
 	wait_event(sdev->idle, READ_ONCE(sdev->busy) == 0);
 	sample_free_pool(sdev);
+	mlx5_umr_pd_put(sdev->pd);
 	kfree(sdev);
 }
 

@@ -44,6 +44,8 @@ struct mlx5_umr_sample_io {
 struct mlx5_umr_sample_io *mlx5_umr_sample_map(struct mlx5_umr_dev *dev,
 					       struct sg_table *sgt, u64 len,
 					       enum dma_data_direction dir);
+struct ib_pd;
+int mlx5_umr_sample_set_pd(struct ib_pd *ibpd);
 int mlx5_umr_sample_unmap(struct mlx5_umr_sample_io *io,
 			  void (*done)(struct mlx5_umr_sample_io *io,
 				       int status),

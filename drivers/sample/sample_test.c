@@ -16,6 +16,7 @@
 #include <linux/mlx5/mlx5_ifc.h>
 #include <linux/mlx5_umr.h>
 #include <linux/mlx5_umr_fake.h>
+#include <rdma/ib_verbs.h>
 
 #include "mlx5_umr_sample.h"
 #include "umr_kunit.h"
@@ -238,10 +239,84 @@ static void sample_failed_invalidate(struct kunit *test)
 	}
 }
 
+/*
+ * The whole path of a ULP with its own PD: the pool moves into the ULP's
+ * ib_pd (the fake's stand-in), each I/O's SGT layout names that PD's DMA
+ * key, a QP of the ULP's PD reads the I/O's bytes through a fresh rkey
+ * while a QP of the service's PD cannot, and after the asynchronous
+ * invalidation the rkey is dead for both.
+ */
+static void sample_ulp_pd(struct kunit *test)
+{
+	struct sample_ctx *c = test->priv;
+	struct ib_pd *ibpd = mlx5_umr_fake_ib_pd_alloc(c->fake);
+	u32 pdn, svc = mlx5_umr_dev_caps(c->dev)->pdn, prev = 0;
+	struct mlx5_umr_sample_io *io;
+	u8 mkc[MLX5_ST_SZ_BYTES(mkc)];
+	struct mlx5_klm klm;
+	unsigned int round;
+	u8 *buf;
+	u32 i;
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(ibpd));
+	pdn = mlx5_umr_fake_ib_pdn(ibpd);
+	buf = kunit_kzalloc(test, c->total, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	for (i = 0; i < c->total; i++)
+		*seg_byte(c, i) = i * 13 + 5;
+	KUNIT_ASSERT_EQ(test, mlx5_umr_sample_set_pd(ibpd), 0);
+
+	for (round = 0; round < 3; round++) {
+		io = mlx5_umr_sample_map(c->dev, &c->sgt, c->total,
+					 DMA_TO_DEVICE);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(io));
+		KUNIT_EXPECT_NE(test, io->rkey, prev);
+		prev = io->rkey;
+		KUNIT_ASSERT_GT(test, mlx5_umr_fake_query_mkey(c->fake, io->rkey,
+							       mkc, &klm,
+							       sizeof(klm)),
+				0);
+		KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, pd), pdn);
+		KUNIT_EXPECT_EQ(test, be32_to_cpu(klm.key),
+				ibpd->local_dma_lkey);
+		memset(buf, 0, c->total);
+		KUNIT_EXPECT_EQ(test, mlx5_umr_fake_xfer_pd(c->fake, pdn,
+							    io->rkey, 0, buf,
+							    c->total, false,
+							    true), 0);
+		for (i = 0; i < c->total; i++)
+			if (buf[i] != *seg_byte(c, i))
+				break;
+		KUNIT_EXPECT_EQ(test, i, c->total);
+		KUNIT_EXPECT_EQ(test, mlx5_umr_fake_xfer_pd(c->fake, svc,
+							    io->rkey, 0, buf,
+							    16, false, true),
+				MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+		sample_unmap_wait(test, io);
+		KUNIT_EXPECT_EQ(test, mlx5_umr_fake_xfer_pd(c->fake, pdn,
+							    prev, 0, buf, 16,
+							    false, true),
+				MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+	}
+	/* not while an I/O is registered; then back to the service's PD */
+	io = mlx5_umr_sample_map(c->dev, &c->sgt, c->total, DMA_TO_DEVICE);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(io));
+	KUNIT_EXPECT_EQ(test, mlx5_umr_sample_set_pd(NULL), -EBUSY);
+	sample_unmap_wait(test, io);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_sample_set_pd(NULL), 0);
+	io = mlx5_umr_sample_map(c->dev, &c->sgt, c->total, DMA_TO_DEVICE);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(io));
+	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_xfer_pd(c->fake, svc, io->rkey, 0,
+						    buf, 16, false, true), 0);
+	sample_unmap_wait(test, io);
+	mlx5_umr_fake_ib_pd_free(ibpd);
+}
+
 static struct kunit_case sample_cases[] = {
 	KUNIT_CASE(sample_read_io),
 	KUNIT_CASE(sample_write_io),
 	KUNIT_CASE(sample_failed_invalidate),
+	KUNIT_CASE(sample_ulp_pd),
 	{}
 };
 

@@ -481,6 +481,11 @@ static void crypto_service_configure(struct kunit *test)
 	/* a direct mkey is never a crypto one */
 	plain2 = mlx5_umr_alloc_mtt_mkey(dev, 1, MLX5_UMR_MKEY_CRYPTO);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(plain2), -EINVAL);
+	/* signature and crypto on one mkey: not supported, refused first */
+	KUNIT_ASSERT_TRUE(test, caps->sig);
+	plain2 = mlx5_umr_alloc_mkey(dev, 4, MLX5_UMR_MKEY_CRYPTO |
+				     MLX5_UMR_MKEY_SIGNATURE);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(plain2), -EOPNOTSUPP);
 
 	KUNIT_EXPECT_EQ(test, mlx5_umr_free_mkey(plain), 0);
 	KUNIT_EXPECT_EQ(test, mlx5_umr_free_mkey(mk), 0);

@@ -116,6 +116,7 @@ static int mlx5_umr_query_caps(struct mlx5_umr_dev *dev, u8 *cqe_version,
 	caps->umr_indirect_mkey_disabled =
 		MLX5_GET(cmd_hca_cap, hcap, umr_indirect_mkey_disabled);
 	caps->atomic = MLX5_GET(cmd_hca_cap, hcap, atomic);
+	caps->sig = MLX5_GET(cmd_hca_cap, hcap, sho);
 	/* DEKs are general objects (Documentation/crypto.rst) */
 	caps->crypto = !!(MLX5_GET64(cmd_hca_cap, hcap, general_obj_types) &
 			  MLX5_HCA_CAP_GENERAL_OBJECT_TYPES_ENCRYPTION_KEY);
@@ -171,7 +172,16 @@ static void mlx5_umr_dealloc_pd(struct mlx5_umr_dev *dev)
 {
 	u32 out[MLX5_ST_SZ_DW(dealloc_pd_out)] = {};
 	u32 in[MLX5_ST_SZ_DW(dealloc_pd_in)] = {};
+	bool kept;
 
+	/* not while an mkey the HCA did not destroy is in it (pd.c) */
+	mutex_lock(&dev->mkeys_lock);
+	kept = mlx5_umr_pd_kept(dev, dev->caps.pdn);
+	mutex_unlock(&dev->mkeys_lock);
+	if (kept) {
+		mlx5_umr_leak_buf(dev, "protection domain of a leaked mkey");
+		return;
+	}
 	MLX5_SET(dealloc_pd_in, in, opcode, MLX5_CMD_OP_DEALLOC_PD);
 	MLX5_SET(dealloc_pd_in, in, pd, dev->caps.pdn);
 	mlx5_umr_cmd(dev, in, sizeof(in), out, sizeof(out));
@@ -454,6 +464,7 @@ int mlx5_umr_dev_init(struct mlx5_umr_dev *dev)
 	int err;
 
 	mlx5_umr_sq_init(dev);
+	xa_init(&dev->kept_pds);
 	sq->ents = kcalloc(sq->bbs, sizeof(*sq->ents), GFP_KERNEL);
 	sq->scratch = kzalloc(MLX5_SEND_WQE_MAX_SIZE, GFP_KERNEL);
 	if (!sq->ents || !sq->scratch) {
@@ -538,6 +549,7 @@ void mlx5_umr_dev_cleanup(struct mlx5_umr_dev *dev)
 	ops->free_uar(dev->hca, &dev->uar);
 	mlx5_umr_destroy_dma_mkey(dev);
 	mlx5_umr_dealloc_pd(dev);
+	xa_destroy(&dev->kept_pds);
 	kfree(dev->sq.scratch);
 	kfree(dev->sq.ents);
 }

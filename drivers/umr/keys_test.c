@@ -408,7 +408,9 @@ static void kt_dev_by_ib(struct kunit *test)
 	const struct ib_device *other = (const void *)&standin_other;
 	struct mlx5_umr_dev *dev;
 
-	KUNIT_EXPECT_NULL(test, hca->ibdev);
+	/* a fake stands in for its own ib_device (fake_ib.c) */
+	KUNIT_EXPECT_PTR_EQ(test, hca->ibdev,
+			    (const struct ib_device *)mlx5_umr_fake_ibdev(c->fake));
 	KUNIT_EXPECT_NULL(test, mlx5_umr_dev_get_ib(ours));
 	KUNIT_EXPECT_NULL(test, mlx5_umr_dev_get_ib(NULL));
 	hca->ibdev = ours;
@@ -418,7 +420,7 @@ static void kt_dev_by_ib(struct kunit *test)
 		mlx5_umr_dev_put(dev);
 	/* another RDMA device (not mlx5, or one the backend ignored) */
 	KUNIT_EXPECT_NULL(test, mlx5_umr_dev_get_ib(other));
-	hca->ibdev = NULL;
+	hca->ibdev = mlx5_umr_fake_ibdev(c->fake);
 }
 
 /* The cap's NONE still fences the WQE after a UMR (INITIATOR_SMALL). */

@@ -14,6 +14,7 @@
 #include "umr.h"
 #include "key.h"
 #include "xlt.h"
+#include "sig.h"
 
 /* Pointer-mode translation tables are 2048-byte aligned (mr.c MLX5_UMR_ALIGN). */
 #define MLX5_UMR_XLT_ALIGN	2048
@@ -142,9 +143,11 @@ static int mlx5_umr_create_hw_mkey(struct mlx5_umr_dev *dev,
 	if (mp->pub.flags & MLX5_UMR_MKEY_REMOTE_INVALIDATE)
 		MLX5_SET(mkc, mkc, en_rinval, 1);
 	/* rdma-core mlx5dv_create_mkey() with MLX5DV_MKEY_INIT_ATTR_FLAGS_CRYPTO */
-	if (mp->pub.flags & MLX5_UMR_MKEY_CRYPTO) {
+	if (mp->pub.flags & MLX5_UMR_MKEY_CRYPTO)
 		MLX5_SET(mlx5_umr_mkc_crypto, mkc, crypto_en,
 			 MLX5_UMR_MKC_CRYPTO_ENABLED);
+	/* room for a BSF: mr.c mlx5_alloc_integrity_descs() */
+	if (mp->sig || (mp->pub.flags & MLX5_UMR_MKEY_CRYPTO)) {
 		MLX5_SET(mkc, mkc, bsf_en, 1);
 		MLX5_SET(mkc, mkc, bsf_octword_size, MLX5_MKEY_BSF_OCTO_SIZE);
 	}
@@ -165,12 +168,27 @@ mlx5_umr_create_mkey(struct mlx5_umr_dev *dev, u32 max_entries, u32 flags,
 	int err;
 
 	might_sleep();
-	if (!max_entries ||
-	    flags & ~(MLX5_UMR_MKEY_REMOTE_INVALIDATE | MLX5_UMR_MKEY_CRYPTO) ||
-	    pdn > MLX5_UMR_PDN_MAX ||
-	    ((flags & MLX5_UMR_MKEY_CRYPTO) && direct))
+	if (!max_entries || flags & ~MLX5_UMR_MKEY_FLAGS ||
+	    pdn > MLX5_UMR_PDN_MAX)
 		return ERR_PTR(-EINVAL);
-	if ((flags & MLX5_UMR_MKEY_CRYPTO) && !dev->caps.crypto)
+	/* a BSF describes an indirect mkey's blocks; the HCA must have it */
+	if (flags & MLX5_UMR_MKEY_SIGNATURE) {
+		if (direct)
+			return ERR_PTR(-EINVAL);
+		if (!dev->caps.sig)
+			return ERR_PTR(-EOPNOTSUPP);
+	}
+	if (flags & MLX5_UMR_MKEY_CRYPTO) {
+		if (direct)
+			return ERR_PTR(-EINVAL);
+		if (!dev->caps.crypto)
+			return ERR_PTR(-EOPNOTSUPP);
+	}
+	/*
+	 * Signature and crypto on one mkey (one 128-byte BSF, rdma-core's
+	 * signature_crypto_order) are not implemented (Documentation/crypto.rst).
+	 */
+	if ((flags & MLX5_UMR_MKEY_SIGNATURE) && (flags & MLX5_UMR_MKEY_CRYPTO))
 		return ERR_PTR(-EOPNOTSUPP);
 	err = mlx5_umr_mkey_geom(dev, max_entries, direct, &g);
 	if (err)
@@ -184,6 +202,9 @@ mlx5_umr_create_mkey(struct mlx5_umr_dev *dev, u32 max_entries, u32 flags,
 		goto err_put;
 	}
 	mp->pub.dev = dev;
+	/* the service's PA mkey is valid only in its PD */
+	if (pdn == dev->caps.pdn)
+		mp->pub.dma_lkey = dev->caps.dma_lkey;
 	mp->pub.max_entries = max_entries;
 	mp->pub.flags = flags;
 	mp->pub.direct = direct;
@@ -192,9 +213,19 @@ mlx5_umr_create_mkey(struct mlx5_umr_dev *dev, u32 max_entries, u32 flags,
 		if (err)
 			goto err_free;
 	}
+	if (flags & MLX5_UMR_MKEY_SIGNATURE) {
+		err = mlx5_umr_sig_mkey_init(dev, mp, pdn);
+		if (err)
+			goto err_xlt;
+	}
 	err = mlx5_umr_create_hw_mkey(dev, mp, &g, pdn);
 	if (err)
-		goto err_xlt;
+		goto err_sig;
+	if (mp->sig) {
+		err = mlx5_umr_sig_mkey_list(dev, mp);
+		if (err)
+			goto err_hw;
+	}
 
 	kref_get(&dev->kref);
 	mutex_lock(&dev->mkeys_lock);
@@ -203,6 +234,18 @@ mlx5_umr_create_mkey(struct mlx5_umr_dev *dev, u32 max_entries, u32 flags,
 	percpu_ref_put(&dev->users);
 	return &mp->pub;
 
+err_hw:
+	/* Kept, as mlx5_umr_free_mkey() keeps them, if it may still live. */
+	if (mlx5_umr_destroy_hw_mkey(dev, mp->pub.key)) {
+		mlx5_umr_leak_buf(dev, "signature mkey");
+		goto err_put;
+	}
+err_sig:
+	if (mlx5_umr_sig_mkey_destroy(dev, mp)) {
+		mlx5_umr_leak_buf(dev, "PSV");
+		goto err_put;
+	}
+	mlx5_umr_sig_mkey_free(mp);
 err_xlt:
 	/* Never listed, never posted to: nothing on the HCA uses it. */
 	if (mp->xlt.cpu)
@@ -219,7 +262,10 @@ err_put:
  * @dev: the device
  * @max_entries: largest SGE list (or interleaved entry count) the mkey
  *	will take; at most caps->max_klm_entries
- * @flags: MLX5_UMR_MKEY_REMOTE_INVALIDATE, MLX5_UMR_MKEY_CRYPTO
+ * @flags: MLX5_UMR_MKEY_REMOTE_INVALIDATE, MLX5_UMR_MKEY_SIGNATURE (a
+ *	block-signature mkey: BSF enabled, two PSVs; -EOPNOTSUPP without
+ *	caps->sig; Documentation/signature.rst), MLX5_UMR_MKEY_CRYPTO (AES-XTS,
+ *	Documentation/crypto.rst); the two together -EOPNOTSUPP
  *
  * The mkey starts in the free state (no access) and is sized for
  * @max_entries + 1 translation entries, rounded up to 4 and capped at
@@ -264,6 +310,40 @@ struct mlx5_umr_mkey *mlx5_umr_alloc_mkey_pd(struct mlx5_umr_dev *dev,
 	return mlx5_umr_create_mkey(dev, max_entries, flags, false, pdn);
 }
 EXPORT_SYMBOL(mlx5_umr_alloc_mkey_pd);
+
+/**
+ * mlx5_umr_alloc_mkey_in() - mlx5_umr_alloc_mkey() in a ULP's PD
+ * @pd: from mlx5_umr_pd_get_ib()
+ * @max_entries: as mlx5_umr_alloc_mkey()
+ * @flags: as mlx5_umr_alloc_mkey(), but not MLX5_UMR_MKEY_SIGNATURE
+ *	(-EOPNOTSUPP: Documentation/signature.rst, "The mlx5_ib hazard")
+ *
+ * The mkey is created in @pd, so the ULP's own QPs (of that ib_pd) can use
+ * its key on the NIC; its SGT layouts name @pd's DMA key (@pd->dma_lkey).
+ * Free it with mlx5_umr_free_mkey() before mlx5_umr_pd_put().
+ *
+ * Context: process context, may sleep.
+ * Return: the mkey or ERR_PTR(-errno), as mlx5_umr_alloc_mkey().
+ */
+struct mlx5_umr_mkey *mlx5_umr_alloc_mkey_in(struct mlx5_umr_pd *pd,
+					     u32 max_entries, u32 flags)
+{
+	struct mlx5_umr_mkey *mkey;
+
+	/*
+	 * The ULP's QPs in @pd are mlx5_ib QPs with mlx5_ib CQs: a SIG_ERR
+	 * CQE naming a service mkey oopses mlx5_ib's poll (cq.c
+	 * MLX5_CQE_SIG_ERR, no NULL check). Documentation/signature.rst.
+	 */
+	if (flags & MLX5_UMR_MKEY_SIGNATURE)
+		return ERR_PTR(-EOPNOTSUPP);
+	mkey = mlx5_umr_create_mkey(pd->dev, max_entries, flags, false,
+				    pd->pdn);
+	if (!IS_ERR(mkey))
+		mkey->dma_lkey = pd->dma_lkey;
+	return mkey;
+}
+EXPORT_SYMBOL(mlx5_umr_alloc_mkey_in);
 
 /**
  * mlx5_umr_alloc_mtt_mkey() - allocate a direct (MTT) mkey for UMR
@@ -312,15 +392,23 @@ int mlx5_umr_free_mkey(struct mlx5_umr_mkey *mkey)
 
 	mutex_lock(&dev->mkeys_lock);
 	list_del(&mp->list);
+	if (mp->sig)
+		mlx5_umr_sig_mkey_unlist(dev, mp);
 	if (mp->hw && dev->hca && !mlx5_umr_destroy_hw_mkey(dev, mkey->key))
 		mp->hw = false;
 	if (mp->hw) {
 		pr_err_ratelimited("mlx5_umr %s: mkey 0x%x may still be live\n",
 				   dev->name, mkey->key);
+		if (dev->hca)
+			mlx5_umr_pd_keep_mkey_pd(dev, mkey->key);
 		ret = -EBUSY;
+	} else if (mlx5_umr_sig_mkey_destroy(dev, mp)) {
+		/* the mkey is gone: a PSV the HCA kept is only leaked */
+		mlx5_umr_leak_buf(dev, "PSV");
 	}
 	mlx5_umr_xlt_free(dev, mp);
 	mutex_unlock(&dev->mkeys_lock);
+	mlx5_umr_sig_mkey_free(mp);
 	kfree(mp);
 	mlx5_umr_dev_put(dev);
 	return ret;
@@ -346,6 +434,11 @@ void mlx5_umr_mkeys_teardown(struct mlx5_umr_dev *dev)
 			 mp->pub.key);
 		if (mp->hw && !mlx5_umr_destroy_hw_mkey(dev, mp->pub.key))
 			mp->hw = false;
+		/* the HCA goes: its PSVs with it, unless the mkey is kept */
+		if (!mp->hw && mlx5_umr_sig_mkey_destroy(dev, mp))
+			mlx5_umr_leak_buf(dev, "PSV");
+		if (mp->hw)
+			mlx5_umr_pd_keep_mkey_pd(dev, mp->pub.key);
 		mlx5_umr_xlt_free(dev, mp);
 	}
 	mutex_unlock(&dev->mkeys_lock);

@@ -118,6 +118,7 @@ int mlx5_umr_hca_add(struct mlx5_umr_hca *hca,
 	INIT_LIST_HEAD(&dev->clients);
 	INIT_LIST_HEAD(&dev->mkeys);
 	mutex_init(&dev->mkeys_lock);
+	xa_init_flags(&dev->sig_mkeys, XA_FLAGS_LOCK_IRQ);
 	mutex_init(&dev->recover_lock);
 	INIT_WORK(&dev->recover_work, mlx5_umr_recover_work);
 	INIT_WORK(&dev->poll_work, mlx5_umr_poll_work);

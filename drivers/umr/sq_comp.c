@@ -37,6 +37,17 @@ static void mlx5_umr_sq_retire_one(struct mlx5_umr_sq *sq, int status,
 	sq->cc += e->nbb;
 }
 
+/*
+ * A request that moved its mkey to another PD failed. -ECANCELED: it never
+ * ran, the mkey is where it was. Otherwise the HCA may or may not have
+ * applied it, and the DMA key of the mkey's PD is unknown: SGT layouts
+ * must give one (rule 37) until a move succeeds.
+ */
+void mlx5_umr_pd_move_failed(struct mlx5_umr_wr *wr)
+{
+	wr->mkey->dma_lkey = wr->status == -ECANCELED ? wr->prev_dma_lkey : 0;
+}
+
 /* WQEs were retired: tell the watchdog and waiters. */
 static void mlx5_umr_sq_progress(struct mlx5_umr_sq *sq)
 {
@@ -46,9 +57,11 @@ static void mlx5_umr_sq_progress(struct mlx5_umr_sq *sq)
 }
 
 /*
- * Retire the WQEs up to and including the one starting at @wqe_counter: a
- * CQE covers the unsignalled WQEs before it, which completed in order with
- * @status; the WQE it names gets @last and @syndrome.
+ * Retire the WQEs up to and including the one @wqe_counter falls in (a
+ * signature request is a chain of WQEs: its CQE names its last SET_PSV,
+ * an error CQE any of them): a CQE covers the unsignalled WQEs before it,
+ * which completed in order with @status; the WQE it names gets @last and
+ * @syndrome.
  */
 static bool mlx5_umr_sq_retire(struct mlx5_umr_sq *sq, u16 wqe_counter,
 			       int status, int last, u8 syndrome,
@@ -59,7 +72,8 @@ static bool mlx5_umr_sq_retire(struct mlx5_umr_sq *sq, u16 wqe_counter,
 		return false;
 
 	while (sq->head != sq->tail) {
-		bool it = sq->ents[sq->head & (sq->bbs - 1)].idx == wqe_counter;
+		const struct mlx5_umr_sq_ent *e = &sq->ents[sq->head & (sq->bbs - 1)];
+		bool it = (u16)(wqe_counter - e->idx) < e->nbb;
 
 		mlx5_umr_sq_retire_one(sq, it ? last : status,
 				       it ? syndrome : 0, done);
@@ -107,6 +121,8 @@ void mlx5_umr_sq_finish(struct mlx5_umr_dev *dev, struct list_head *done)
 		/* ->holds_xlt is set afresh by the next post's check pass */
 		if (wr->holds_xlt)
 			clear_bit_unlock(0, &to_priv(wr->mkey)->xlt_busy);
+		if (unlikely(wr->status && (wr->flags & MLX5_UMR_WR_SET_PD)))
+			mlx5_umr_pd_move_failed(wr);
 		trace_mlx5_umr_complete(dev->hca->name, wr->mkey->key,
 					wr->status);
 		/* The request belongs to its owner again from here on. */

@@ -23,6 +23,7 @@
 #include "trace.h"
 #include "wr_rules.h"
 #include "key.h"
+#include "sig.h"
 
 /* How often mlx5_umr_exec() checks for internal error while waiting. */
 #define MLX5_UMR_EXEC_POLL	(HZ / 10)
@@ -87,7 +88,12 @@ static int mlx5_umr_sq_write(struct mlx5_umr_dev *dev,
 		memcpy(dst, buf, room);
 		memcpy(dev->sq_buf.cpu, buf + room, size - room);
 	}
-	/* The doorbell carries the first 8 bytes of the WQE it announces. */
+	/*
+	 * The doorbell carries the first 8 bytes of the WQE it announces: of
+	 * a signature chain, its last SET_PSV.
+	 */
+	if (unlikely(mlx5_umr_sig_psv_bytes(wr)))
+		buf += size - MLX5_UMR_SIG_PSV_WQE_SIZE;
 	db[0] = ((__be32 *)buf)[0];
 	db[1] = ((__be32 *)buf)[1];
 	return 0;
@@ -98,6 +104,28 @@ static int mlx5_umr_sq_write(struct mlx5_umr_dev *dev,
  * with room checked; @last asks for a CQE, @db gets the WQE's doorbell.
  * On error nothing of the WQE is accounted.
  */
+/*
+ * The DMA key of the PD a move takes the mkey to: the one the request's
+ * SGT layout names, the service's own, or unknown (0).
+ */
+static u32 mlx5_umr_pd_move_dma_key(struct mlx5_umr_dev *dev,
+				    const struct mlx5_umr_wr *wr)
+{
+	if (wr->op == MLX5_UMR_OP_CONFIGURE &&
+	    wr->layout == MLX5_UMR_LAYOUT_SGT)
+		return wr->sgt.lkey;
+	return wr->pdn == dev->caps.pdn ? dev->caps.dma_lkey : 0;
+}
+
+/* What mlx5_umr_sq_push() changed in the mkey, as it was (reverse order). */
+static void mlx5_umr_unpush(struct mlx5_umr_wr *wr)
+{
+	if (unlikely(wr->flags & MLX5_UMR_WR_SET_PD))
+		wr->mkey->dma_lkey = wr->prev_dma_lkey;
+	if (unlikely(wr->flags & MLX5_UMR_WR_NEW_KEY))
+		WRITE_ONCE(wr->mkey->key, wr->prev_key);
+}
+
 static int mlx5_umr_sq_push(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr,
 			    bool last, __be32 *db)
 {
@@ -120,12 +148,26 @@ static int mlx5_umr_sq_push(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr,
 		/* the uapi reads it without sq->lock (umr_uobj_get_key()) */
 		WRITE_ONCE(wr->mkey->key, wr->new_key);
 	}
-	err = mlx5_umr_sq_write(dev, wr, size, fm, db);
+	/*
+	 * Likewise the DMA key of the mkey's PD follows a move, for later SGT
+	 * layouts; one an earlier request of this batch left unknown is none.
+	 */
+	if (unlikely(wr->flags & MLX5_UMR_WR_SET_PD)) {
+		wr->prev_dma_lkey = wr->mkey->dma_lkey;
+		wr->mkey->dma_lkey = mlx5_umr_pd_move_dma_key(dev, wr);
+	}
+	if (unlikely(wr->layout == MLX5_UMR_LAYOUT_SGT && !wr->sgt.lkey &&
+		     !wr->mkey->dma_lkey))
+		err = -EINVAL;
+	else
+		err = mlx5_umr_sq_write(dev, wr, size, fm, db);
 	if (err) {
-		if (unlikely(wr->flags & MLX5_UMR_WR_NEW_KEY))
-			WRITE_ONCE(wr->mkey->key, wr->prev_key);
+		mlx5_umr_unpush(wr);
 		return err;
 	}
+	/* what mlx5_umr_sig_check() re-arms the PSVs with */
+	if (unlikely(wr->flags & (MLX5_UMR_WR_SET_SIG | MLX5_UMR_WR_RESET_SIG)))
+		mlx5_umr_sig_posted(wr);
 	/* ->status and ->syndrome are written when the WQE is retired. */
 	e = &sq->ents[sq->tail++ & (sq->bbs - 1)];
 	e->wr = wr;
@@ -297,12 +339,11 @@ static int mlx5_umr_check_batch(struct mlx5_umr_dev *dev,
  * Write the batch into the ring and ring for it. Nothing is published when
  * a WQE cannot be written: the producer state goes back to where it was.
  */
-/* The keys of the first @n requests, rotated when pushed, as before. */
-static void mlx5_umr_unrotate(struct mlx5_umr_wr **wrs, unsigned int n)
+/* The keys of the first @n requests, rotated or moved when pushed. */
+static void mlx5_umr_unpush_all(struct mlx5_umr_wr **wrs, unsigned int n)
 {
 	while (n--)
-		if (wrs[n]->flags & MLX5_UMR_WR_NEW_KEY)
-			WRITE_ONCE(wrs[n]->mkey->key, wrs[n]->prev_key);
+		mlx5_umr_unpush(wrs[n]);
 }
 
 static int mlx5_umr_sq_post_batch(struct mlx5_umr_dev *dev,
@@ -320,7 +361,7 @@ static int mlx5_umr_sq_post_batch(struct mlx5_umr_dev *dev,
 	for (i = 0; i < n; i++) {
 		err = mlx5_umr_sq_push(dev, wrs[i], i == n - 1, db);
 		if (err) {
-			mlx5_umr_unrotate(wrs, i);
+			mlx5_umr_unpush_all(wrs, i);
 			sq->pc = start;
 			sq->tail = start_tail;
 			sq->unsignaled = unsignaled;
@@ -438,25 +479,16 @@ static void mlx5_umr_exec_done(struct mlx5_umr_wr *wr)
 	complete(wr->context);
 }
 
-/**
- * mlx5_umr_post_wait_room() - mlx5_umr_post(), waiting for room
- * @dev: the device
- * @wrs: the requests
- * @n: how many
- * @deadline: in jiffies, when to give up waiting for room
- *
- * Context: process context, may sleep.
- * Return: as mlx5_umr_post(), but -ETIMEDOUT instead of -EBUSY once
- * @deadline has passed.
- */
-int mlx5_umr_post_wait_room(struct mlx5_umr_dev *dev, struct mlx5_umr_wr **wrs,
-			    unsigned int n, unsigned long deadline)
+static int mlx5_umr_post_wait(struct mlx5_umr_dev *dev,
+			      struct mlx5_umr_wr **wrs, unsigned int n,
+			      unsigned long deadline, bool intr)
 {
 	int err;
 
 	might_sleep();
 	for (;;) {
 		unsigned long seen = READ_ONCE(dev->sq.events);
+		long left;
 
 		err = mlx5_umr_post(dev, wrs, n);
 		if (err != -EBUSY)
@@ -464,10 +496,40 @@ int mlx5_umr_post_wait_room(struct mlx5_umr_dev *dev, struct mlx5_umr_wr **wrs,
 		if (time_after_eq(jiffies, deadline))
 			return -ETIMEDOUT;
 		/* Retry after the next completion or state change. */
-		wait_event_timeout(dev->sq.wait,
-				   READ_ONCE(dev->sq.events) != seen,
-				   max_t(long, deadline - jiffies, 1));
+		left = max_t(long, deadline - jiffies, 1);
+		if (!intr) {
+			wait_event_timeout(dev->sq.wait,
+					   READ_ONCE(dev->sq.events) != seen,
+					   left);
+			continue;
+		}
+		/* Nothing is posted yet: a signal may end the wait. */
+		if (wait_event_interruptible_timeout(dev->sq.wait,
+						     READ_ONCE(dev->sq.events) !=
+						     seen, left) < 0)
+			return -EINTR;
 	}
+}
+
+/**
+ * mlx5_umr_post_wait_room() - mlx5_umr_post(), waiting for room
+ * @dev: the device
+ * @wrs: the requests
+ * @n: how many
+ * @deadline: in jiffies, when to give up waiting for room
+ *
+ * The wait for room is interruptible: another user (a file of the
+ * character device) may keep the queue full for as long as the HCA takes.
+ *
+ * Context: process context, may sleep.
+ * Return: as mlx5_umr_post(), but -ETIMEDOUT instead of -EBUSY once
+ * @deadline has passed, and -EINTR when a signal ended the wait (nothing
+ * was posted).
+ */
+int mlx5_umr_post_wait_room(struct mlx5_umr_dev *dev, struct mlx5_umr_wr **wrs,
+			    unsigned int n, unsigned long deadline)
+{
+	return mlx5_umr_post_wait(dev, wrs, n, deadline, true);
 }
 
 /**
@@ -503,6 +565,35 @@ void mlx5_umr_wait_posted(struct mlx5_umr_dev *dev, struct completion *done,
 	}
 }
 
+static int __mlx5_umr_exec(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr,
+			   unsigned int timeout_ms, bool intr)
+{
+	DECLARE_COMPLETION_ONSTACK(done);
+	void (*saved_done)(struct mlx5_umr_wr *wr) = wr->done;
+	void *saved_ctx = wr->context;
+	unsigned long tmo;
+	int err;
+
+	might_sleep();
+	tmo = timeout_ms ? msecs_to_jiffies(timeout_ms) : dev->timeout;
+	wr->done = mlx5_umr_exec_done;
+	wr->context = &done;
+
+	err = mlx5_umr_post_wait(dev, &wr, 1, jiffies + tmo, intr);
+	if (!err) {
+		/*
+		 * Posted: @wr and what it points to belong to the service
+		 * until done(), which a timeout forces through recovery. Not
+		 * interruptible: the caller's memory must outlive the request.
+		 */
+		mlx5_umr_wait_posted(dev, &done, tmo);
+		err = wr->status;
+	}
+	wr->done = saved_done;
+	wr->context = saved_ctx;
+	return err;
+}
+
 /**
  * mlx5_umr_exec() - execute one UMR work request and wait for it
  * @dev: the device
@@ -520,24 +611,28 @@ void mlx5_umr_wait_posted(struct mlx5_umr_dev *dev, struct completion *done,
 int mlx5_umr_exec(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr,
 		  unsigned int timeout_ms)
 {
-	DECLARE_COMPLETION_ONSTACK(done);
-	void (*saved_done)(struct mlx5_umr_wr *wr) = wr->done;
-	void *saved_ctx = wr->context;
-	unsigned long tmo;
-	int err;
-
-	might_sleep();
-	tmo = timeout_ms ? msecs_to_jiffies(timeout_ms) : dev->timeout;
-	wr->done = mlx5_umr_exec_done;
-	wr->context = &done;
-
-	err = mlx5_umr_post_wait_room(dev, &wr, 1, jiffies + tmo);
-	if (!err) {
-		mlx5_umr_wait_posted(dev, &done, tmo);
-		err = wr->status;
-	}
-	wr->done = saved_done;
-	wr->context = saved_ctx;
-	return err;
+	return __mlx5_umr_exec(dev, wr, timeout_ms, false);
 }
 EXPORT_SYMBOL(mlx5_umr_exec);
+
+/**
+ * mlx5_umr_exec_interruptible() - mlx5_umr_exec() for a user's request
+ * @dev: the device
+ * @wr: the request
+ * @timeout_ms: as for mlx5_umr_exec()
+ *
+ * A signal ends the wait for room on the send queue (which other users
+ * can keep full), never the wait for a posted request: that one is bounded
+ * by @timeout_ms, after which recovery completes it.
+ *
+ * Context: process context, may sleep.
+ * Return: as mlx5_umr_exec(), or -EINTR when a signal came before the
+ * request was posted (nothing was done).
+ */
+int mlx5_umr_exec_interruptible(struct mlx5_umr_dev *dev,
+				struct mlx5_umr_wr *wr,
+				unsigned int timeout_ms)
+{
+	return __mlx5_umr_exec(dev, wr, timeout_ms, true);
+}
+EXPORT_SYMBOL_IF_MLX5_UMR_TESTING(mlx5_umr_exec_interruptible);

@@ -79,6 +79,44 @@ int mlx5_umr_test_xfer(struct mlx5_umr_dev *dev, u32 key, u64 offset,
 EXPORT_SYMBOL_NS_GPL(mlx5_umr_test_xfer, MLX5_UMR_TESTING);
 
 /**
+ * mlx5_umr_test_xfer_out() - mlx5_umr_test_xfer(), with what else it produced
+ * @dev: the device
+ * @key: lkey/rkey to access through
+ * @offset: byte offset into the key's address space (for a signature mkey,
+ *	its wire view)
+ * @buf: local buffer
+ * @len: bytes
+ * @write: move @buf into the memory (RDMA WRITE) rather than out of it
+ * @remote: access as a remote peer with an rkey, not locally with an lkey
+ * @out: receives the SIG_ERR CQE of a failed signature check, if any
+ *
+ * A fake without the xfer_out hook reports no signature error.
+ *
+ * Context: process context, may sleep.
+ * Return: as mlx5_umr_test_xfer().
+ */
+int mlx5_umr_test_xfer_out(struct mlx5_umr_dev *dev, u32 key, u64 offset,
+			   void *buf, size_t len, bool write, bool remote,
+			   struct mlx5_umr_test_xfer_out *out)
+{
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	if (!dev->test_ops)
+		return -EOPNOTSUPP;
+	if (!dev->test_ops->xfer_out)
+		return mlx5_umr_test_xfer(dev, key, offset, buf, len, write,
+					  remote);
+	if (!percpu_ref_tryget_live(&dev->users))
+		return -ENODEV;
+	ret = dev->test_ops->xfer_out(dev->hca, key, offset, buf, len, write,
+				      remote, out);
+	percpu_ref_put(&dev->users);
+	return ret;
+}
+EXPORT_SYMBOL_NS_GPL(mlx5_umr_test_xfer_out, MLX5_UMR_TESTING);
+
+/**
  * mlx5_umr_test_wqe_size() - mlx5_umr_wqe_size(), for the benchmark
  * @caps: device capabilities
  * @wr: a request that passed mlx5_umr_validate()

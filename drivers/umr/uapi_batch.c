@@ -231,10 +231,10 @@ int umr_prep_batch(struct umr_ucmd *ucmd)
 	}
 	b->ctx = ucmd->ctx;
 	b->cmd = cmd;
-	b->ureq = kvcalloc(n, sizeof(*b->ureq), GFP_KERNEL_ACCOUNT);
-	b->uent = kvcalloc(n, sizeof(*b->uent), GFP_KERNEL_ACCOUNT);
-	b->req = kvcalloc(n, sizeof(*b->req), GFP_KERNEL_ACCOUNT);
-	b->wrs = kvcalloc(n, sizeof(*b->wrs), GFP_KERNEL_ACCOUNT);
+	b->ureq = kvcalloc(n, sizeof(*b->ureq), UMR_GFP_USER);
+	b->uent = kvcalloc(n, sizeof(*b->uent), UMR_GFP_USER);
+	b->req = kvcalloc(n, sizeof(*b->req), UMR_GFP_USER);
+	b->wrs = kvcalloc(n, sizeof(*b->wrs), UMR_GFP_USER);
 	if (!b->ureq || !b->uent || !b->req || !b->wrs) {
 		umr_batch_free(b);
 		ucmd->priv = ERR_PTR(-ENOMEM);
@@ -365,13 +365,30 @@ static int umr_batch_post(struct umr_batch *b, unsigned long deadline)
 	return i || ret != -EINTR ? 0 : ret;
 }
 
-/* Settle each request by its status and tell userspace. */
-static int umr_batch_finish(struct umr_batch *b)
+/* Without the device lock: each request's answer (umr_ucmd_copy_out()). */
+static int umr_batch_respond(struct umr_ucmd *ucmd)
+{
+	struct umr_batch *b = ucmd->priv;
+	struct mlx5_umr_ioc_batch *cmd = b->cmd;
+	u32 i;
+
+	if (umr_batch_dense(cmd))
+		return copy_to_user(umr_batch_ureq(cmd, 0), b->ureq,
+				    cmd->num_reqs * sizeof(*b->ureq)) ?
+		       -EFAULT : 0;
+	for (i = 0; i < cmd->num_reqs; i++)
+		if (copy_to_user(umr_batch_ureq(cmd, i), &b->ureq[i],
+				 min_t(u32, cmd->req_size, sizeof(b->ureq[i]))))
+			return -EFAULT;
+	return 0;
+}
+
+/* Settle each request by its status; the answer goes out later. */
+static void umr_batch_finish(struct umr_batch *b)
 {
 	struct mlx5_umr_ioc_batch *cmd = b->cmd;
 	struct mlx5_umr_ioc_batch_req *u;
 	struct umr_mreq *r;
-	int ret = 0;
 	u32 i;
 
 	cmd->out_failed = 0;
@@ -386,16 +403,7 @@ static int umr_batch_finish(struct umr_batch *b)
 			u->out_length = r->length;
 		if (u->out_status)
 			cmd->out_failed++;
-		if (!umr_batch_dense(cmd) &&
-		    copy_to_user(umr_batch_ureq(cmd, i), u,
-				 min_t(u32, cmd->req_size, sizeof(*u))))
-			ret = -EFAULT;
 	}
-	if (umr_batch_dense(cmd) &&
-	    copy_to_user(umr_batch_ureq(cmd, 0), b->ureq,
-			 cmd->num_reqs * sizeof(*b->ureq)))
-		ret = -EFAULT;
-	return ret;
 }
 
 /* Under the device lock: what the gathered requests hold. */
@@ -434,7 +442,8 @@ int umr_cmd_batch(struct umr_ucmd *ucmd)
 	if (ret)
 		goto out_ungather;
 	mlx5_umr_wait_posted(b->ctx->ud->dev, &b->done, tmo);
-	ret = umr_batch_finish(b);
+	umr_batch_finish(b);
+	ucmd->respond_more = umr_batch_respond;
 out_ungather:
 	umr_batch_ungather(b);
 out_respond:

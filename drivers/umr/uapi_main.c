@@ -24,12 +24,64 @@
 static DEFINE_MUTEX(umr_udevs_lock);
 static LIST_HEAD(umr_udevs);
 
+/**
+ * umr_ucmd_respond() - answer the ioctl once the device lock is dropped
+ * @ucmd: the ioctl, its answer in @ucmd->cmd
+ *
+ * Writing to user memory may fault for as long as userspace wants
+ * (userfaultfd, FUSE): umr_fops_ioctl() copies the answer after it has
+ * released the device lock, so that HCA removal and other files never wait
+ * on such a fault.
+ *
+ * Return: 0.
+ */
 int umr_ucmd_respond(struct umr_ucmd *ucmd)
 {
+	ucmd->respond = true;
+	return 0;
+}
+
+/**
+ * umr_ucmd_respond_created() - answer an ioctl that published an object
+ * @ucmd: the ioctl
+ * @obj: the object, published
+ *
+ * Should the answer not reach userspace, the object is destroyed again
+ * (umr_ucmd_undo_create()).
+ *
+ * Return: 0.
+ */
+int umr_ucmd_respond_created(struct umr_ucmd *ucmd, struct umr_uobj *obj)
+{
+	ucmd->created = obj->handle;
+	return umr_ucmd_respond(ucmd);
+}
+
+/* Without the device lock: the answer, then what the op adds to it. */
+static int umr_ucmd_copy_out(struct umr_ucmd *ucmd)
+{
+	int ret = ucmd->respond_more ? ucmd->respond_more(ucmd) : 0;
+
 	if (copy_to_user(ucmd->ubuf, ucmd->cmd,
 			 min_t(u32, ucmd->user_size, ucmd->size)))
-		return -EFAULT;
-	return 0;
+		ret = -EFAULT;
+	return ret;
+}
+
+/*
+ * The answer of a creating ioctl faulted: nobody learnt the handle from
+ * it, so destroy the object. Another thread of the file may have guessed
+ * the handle and be using the object (EBUSY): it then lives until close,
+ * as any object of the file.
+ */
+static void umr_ucmd_undo_create(struct umr_ucmd *ucmd)
+{
+	struct umr_udev *ud = ucmd->ctx->ud;
+
+	down_read(&ud->rwsem);
+	if (!ud->dead)
+		umr_uobj_destroy_handle(ucmd->ctx, ucmd->created);
+	up_read(&ud->rwsem);
 }
 
 /**
@@ -144,8 +196,13 @@ void umr_share_put(struct umr_udev *ud, u32 bbs)
  * @ctx: the file
  * @wr: the request, checked by mlx5_umr_validate()
  *
+ * Waiting for the share, and for room on the queue (which kernel users
+ * may fill), is interruptible: nothing was posted yet. The wait for the
+ * posted request is not: the request's memory must outlive it;
+ * UMR_UAPI_TIMEOUT_MS bounds it.
+ *
  * Return: the request's result, or -EINTR when a signal came while it
- * waited for its part of the share (nothing was posted).
+ * waited for its part of the share or for room (nothing was posted).
  */
 int umr_exec(struct umr_uctx *ctx, struct mlx5_umr_wr *wr)
 {
@@ -156,7 +213,7 @@ int umr_exec(struct umr_uctx *ctx, struct mlx5_umr_wr *wr)
 	ret = umr_share_take(ud, bbs);
 	if (ret)
 		return ret;
-	ret = mlx5_umr_exec(ud->dev, wr, UMR_UAPI_TIMEOUT_MS);
+	ret = mlx5_umr_exec_interruptible(ud->dev, wr, UMR_UAPI_TIMEOUT_MS);
 	umr_share_put(ud, bbs);
 	return ret ?: wr->status;
 }
@@ -183,7 +240,7 @@ static int umr_cmd_info(struct umr_ucmd *ucmd)
 		return -EOPNOTSUPP;
 	if (cmd->__reserved || cmd->__reserved2)
 		return -EINVAL;
-	cmd->out_flags = 0;
+	cmd->out_flags = umr_sig_info_flags(ud);
 	cmd->out_max_entries = umr_max_entries(ud);
 	cmd->out_max_interleaved_entries = cmd->out_max_entries - 1;
 	cmd->out_max_inline_entries = caps->max_inline_entries;
@@ -218,6 +275,9 @@ union umr_ucmd_buffer {
 	struct mlx5_umr_ioc_invalidate invalidate;
 	struct mlx5_umr_ioc_destroy destroy;
 	struct mlx5_umr_ioc_batch batch;
+	struct mlx5_umr_ioc_set_pd set_pd;
+	struct mlx5_umr_ioc_sig_check sig_check;
+	struct mlx5_umr_ioc_sig_report sig_report;
 #ifdef MLX5_UMR_TESTING
 	struct mlx5_umr_test_info test_info;
 	struct mlx5_umr_test_xfer test_xfer;
@@ -281,6 +341,15 @@ static const struct umr_ioctl_op umr_ioctl_ops[] = {
 	UMR_IOCTL_OP_PREP(MLX5_UMR_CMD_BATCH, MLX5_UMR_IOCTL_BATCH,
 			  umr_cmd_batch, umr_prep_batch, umr_release_batch,
 			  struct mlx5_umr_ioc_batch, out_failed),
+	UMR_IOCTL_OP(MLX5_UMR_CMD_SET_PD, MLX5_UMR_IOCTL_SET_PD,
+		     umr_cmd_set_pd,
+		     struct mlx5_umr_ioc_set_pd, __reserved),
+	UMR_IOCTL_OP(MLX5_UMR_CMD_SIG_CHECK, MLX5_UMR_IOCTL_SIG_CHECK,
+		     umr_cmd_sig_check,
+		     struct mlx5_umr_ioc_sig_check, out_errors),
+	UMR_IOCTL_OP(MLX5_UMR_CMD_SIG_REPORT, MLX5_UMR_IOCTL_SIG_REPORT,
+		     umr_cmd_sig_report,
+		     struct mlx5_umr_ioc_sig_report, __reserved),
 #ifdef MLX5_UMR_TESTING
 	/* A production build has no such entries: ENOTTY. */
 	UMR_IOCTL_OP(MLX5_UMR_CMD_TEST_INFO, MLX5_UMR_TEST_IOCTL_INFO,
@@ -338,6 +407,13 @@ static long umr_fops_ioctl(struct file *filp, unsigned int cmd,
 		ret = ud->dead ? -ENODEV : op->execute(&ucmd);
 		up_read(&ud->rwsem);
 	}
+	if (ucmd.respond) {
+		long err = umr_ucmd_copy_out(&ucmd);
+
+		if (err && ucmd.created)
+			umr_ucmd_undo_create(&ucmd);
+		ret = err ?: ret;
+	}
 	if (op->release)
 		op->release(&ucmd);
 out:
@@ -371,11 +447,12 @@ static int umr_fops_open(struct inode *inode, struct file *filp)
 
 	/* the read side keeps umr_uapi_remove() (and ud->dead) out */
 	down_read(&ud->rwsem);
-	ret = ud->dead ? -ENODEV : mlx5_umr_pd_alloc(ud->dev, &ctx->pdn);
+	ret = ud->dead ? -ENODEV : umr_uctx_pd_init(ctx);
 	if (ret) {
 		up_read(&ud->rwsem);
 		kfree(ctx);
-		return ret;
+		/* a firmware status is no errno of open() either */
+		return ret == -EREMOTEIO ? -EIO : ret;
 	}
 	mutex_lock(&ud->lock);
 	kref_get(&ud->kref);
@@ -396,7 +473,7 @@ static int umr_fops_release(struct inode *inode, struct file *filp)
 	if (!ud->dead) {
 		umr_uobj_destroy_all(ctx);
 		/* its mkeys are gone: the PD is empty */
-		mlx5_umr_pd_free(ud->dev, ctx->pdn);
+		umr_uctx_pd_release(ctx);
 	}
 	up_read(&ud->rwsem);
 
@@ -406,6 +483,7 @@ static int umr_fops_release(struct inode *inode, struct file *filp)
 
 	xa_destroy(&ctx->objs);
 	xa_destroy(&ctx->keys);
+	mutex_destroy(&ctx->pd_lock);
 	kfree(ctx);
 	kref_put(&ud->kref, umr_udev_release);
 	return 0;
@@ -482,7 +560,7 @@ static void umr_uapi_remove(struct mlx5_umr_dev *dev)
 	list_for_each_entry(ctx, &ud->ctxs, node) {
 		umr_uobj_destroy_all(ctx);
 		/* every open file has its PD until here (release skips it) */
-		mlx5_umr_pd_free(dev, ctx->pdn);
+		umr_uctx_pd_release(ctx);
 	}
 	ud->dead = true;
 	mutex_unlock(&ud->lock);

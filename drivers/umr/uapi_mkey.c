@@ -55,7 +55,8 @@ int umr_cmd_alloc_mkey(struct umr_ucmd *ucmd)
 	u32 flags = 0;
 	int ret;
 
-	if (cmd->flags & ~MLX5_UMR_IOC_MKEY_REMOTE_INVALIDATE)
+	if (cmd->flags & ~(MLX5_UMR_IOC_MKEY_REMOTE_INVALIDATE |
+			   MLX5_UMR_IOC_MKEY_SIGNATURE))
 		return -EOPNOTSUPP;
 	if (cmd->__reserved || !cmd->max_entries)
 		return -EINVAL;
@@ -63,6 +64,9 @@ int umr_cmd_alloc_mkey(struct umr_ucmd *ucmd)
 		return -ENOSPC;
 	if (cmd->flags & MLX5_UMR_IOC_MKEY_REMOTE_INVALIDATE)
 		flags |= MLX5_UMR_MKEY_REMOTE_INVALIDATE;
+	ret = umr_sig_mkey_flags(ctx->ud, cmd->flags, &flags);
+	if (ret)
+		return ret;
 
 	mk = kzalloc(sizeof(*mk), GFP_KERNEL_ACCOUNT);
 	if (!mk)
@@ -77,7 +81,7 @@ int umr_cmd_alloc_mkey(struct umr_ucmd *ucmd)
 	if (ret)
 		goto err_free;
 	mkey = mlx5_umr_alloc_mkey_pd(ctx->ud->dev, cmd->max_entries, flags,
-				      ctx->pdn);
+				      umr_uctx_pdn(ctx));
 	if (IS_ERR_OR_NULL(mkey)) {
 		ret = mkey ? PTR_ERR(mkey) : -ENOMEM;
 		goto err_uncharge;
@@ -89,13 +93,8 @@ int umr_cmd_alloc_mkey(struct umr_ucmd *ucmd)
 
 	cmd->out_handle = mk->obj.handle;
 	cmd->out_key = mkey->key;
-	ret = umr_ucmd_respond(ucmd);
-	if (ret) {
-		umr_uobj_abort(ctx, &mk->obj);
-		return ret;
-	}
 	umr_uobj_publish(ctx, &mk->obj);
-	return 0;
+	return umr_ucmd_respond_created(ucmd, &mk->obj);
 
 err_mkey:
 	/* Not configured yet: nothing to keep should its destroy fail. */
@@ -216,7 +215,8 @@ static int umr_config_check_cmd(struct umr_uctx *ctx,
 {
 	int ret;
 
-	if (cmd->flags & ~MLX5_UMR_IOC_NEW_KEY)
+	if (cmd->flags & ~(MLX5_UMR_IOC_NEW_KEY | MLX5_UMR_IOC_SIG_SET |
+			   MLX5_UMR_IOC_SIG_RESET))
 		return -EOPNOTSUPP;
 	if (cmd->__reserved || cmd->__reserved2 || !cmd->num_entries)
 		return -EINVAL;
@@ -284,7 +284,7 @@ void *umr_entries_copy_in(u32 layout, u32 num_entries, u64 entries)
 
 	if (!bytes)
 		return NULL;
-	uent = kvmalloc(bytes, GFP_KERNEL_ACCOUNT);
+	uent = kvmalloc(bytes, UMR_GFP_USER);
 	if (!uent)
 		return ERR_PTR(-ENOMEM);
 	if (umr_entries_read(uent, layout, num_entries, entries)) {
@@ -396,7 +396,7 @@ static int umr_config_copy(const struct mlx5_umr_ioc_configure *cmd,
 	 * (umr_mreq_reserve() checks the room under the lock).
 	 */
 	r->cap = cmd->num_entries + READ_ONCE(r->mk->nrefs);
-	r->refs = kvcalloc(r->cap, sizeof(*r->refs), GFP_KERNEL_ACCOUNT);
+	r->refs = kvcalloc(r->cap, sizeof(*r->refs), UMR_GFP_USER);
 	if (!r->refs)
 		return -ENOMEM;
 	r->nrefs = cmd->num_entries;
@@ -490,10 +490,12 @@ int umr_mreq_configure(struct umr_uctx *ctx,
 		       struct umr_mreq *r)
 {
 	return umr_config_check_cmd(ctx, cmd, r) ?:
+	       umr_sig_configure(cmd, r) ?:
 	       umr_mreq_get(ctx, cmd->handle, MLX5_UMR_OP_CONFIGURE, r) ?:
 	       umr_config_check_capacity(ctx, cmd, r) ?:
 	       umr_config_copy(cmd, uent, r) ?:
-	       umr_config_parse(ctx, cmd, r);
+	       umr_config_parse(ctx, cmd, r) ?:
+	       umr_sig_configure_mkey(cmd, r);
 }
 
 /**
@@ -526,7 +528,7 @@ int umr_mreq_reserve(struct umr_mreq *r)
 	    r->cap >= r->mk->nrefs + r->nrefs)
 		return 0;
 	r->both = kvmalloc_array((size_t)r->mk->nrefs + r->nrefs,
-				 sizeof(*r->both), GFP_KERNEL_ACCOUNT);
+				 sizeof(*r->both), UMR_GFP_USER);
 	return r->both ? 0 : -ENOMEM;
 }
 

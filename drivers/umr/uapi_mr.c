@@ -127,7 +127,7 @@ static int umr_mr_post(struct umr_uctx *ctx, struct umr_umr *mr,
 	unsigned long i = 0;
 	int ret;
 
-	addrs = kvmalloc_array(mr->npages, sizeof(*addrs), GFP_KERNEL_ACCOUNT);
+	addrs = kvmalloc_array(mr->npages, sizeof(*addrs), UMR_GFP_USER);
 	if (!addrs)
 		return -ENOMEM;
 	for_each_sgtable_dma_page(&mr->sgt.sgt, &it, 0) {
@@ -146,7 +146,7 @@ static int umr_mr_post(struct umr_uctx *ctx, struct umr_umr *mr,
 	wr.op = MLX5_UMR_OP_REG_PAGES;
 	wr.flags = MLX5_UMR_WR_SET_ACCESS | MLX5_UMR_WR_SET_PD;
 	wr.access = access;
-	wr.pdn = ctx->pdn;
+	wr.pdn = umr_uctx_pdn(ctx);
 	wr.pages.addrs = addrs;
 	wr.pages.npages = mr->npages;
 	wr.pages.offset = offset_in_page(mr->iova);
@@ -270,13 +270,8 @@ int umr_cmd_reg_mr(struct umr_ucmd *ucmd)
 	cmd->out_handle = mr->obj.handle;
 	cmd->out_lkey = mkey->key;
 	cmd->out_rkey = mkey->key;
-	ret = umr_ucmd_respond(ucmd);
-	if (ret) {
-		umr_uobj_abort(ctx, &mr->obj);
-		return ret;
-	}
 	umr_uobj_publish(ctx, &mr->obj);
-	return 0;
+	return umr_ucmd_respond_created(ucmd, &mr->obj);
 
 err_mkey:
 	if (mlx5_umr_free_mkey(mkey)) {

@@ -2,10 +2,12 @@
 /*
  * mlx5-umr: the per-file object table of the character device.
  *
- * Objects are created in two steps, as in iommufd: a handle is reserved
- * with XA_ZERO_ENTRY (lookups see nothing), the ioctl's answer is copied
- * to userspace, then the object is published or, if that copy failed,
- * aborted. Lookups take a reference under the xarray lock; destroy only
+ * Objects are created in two steps: a handle is reserved with
+ * XA_ZERO_ENTRY (lookups see nothing) while the object is built, then the
+ * object is published. The ioctl's answer is copied to userspace after the
+ * device lock is released (a fault there may last as long as userspace
+ * wants); if that copy fails the object is destroyed again. Lookups take a
+ * reference under the xarray lock; destroy only
  * succeeds when the table holds the last one, so an object is never freed
  * under a running ioctl or under a layout that names it.
  *
@@ -58,14 +60,6 @@ static void umr_uobj_free(struct umr_uctx *ctx, struct umr_uobj *obj)
 		umr_mkey_free(ctx, container_of(obj, struct umr_umkey, obj));
 	else
 		umr_mr_free(ctx, container_of(obj, struct umr_umr, obj));
-}
-
-/* Undo umr_uobj_insert() and free the object; nobody could look it up. */
-void umr_uobj_abort(struct umr_uctx *ctx, struct umr_uobj *obj)
-{
-	xa_release(&ctx->keys, umr_key_index(obj->mkey->key));
-	xa_erase(&ctx->objs, obj->handle);
-	umr_uobj_free(ctx, obj);
 }
 
 static struct umr_uobj *umr_uobj_ref(struct umr_uobj *obj,
@@ -124,19 +118,19 @@ void umr_uobj_put(struct umr_uobj *obj)
 	refcount_dec(&obj->users);
 }
 
-int umr_cmd_destroy(struct umr_ucmd *ucmd)
+/**
+ * umr_uobj_destroy_handle() - destroy an object no one else uses
+ * @ctx: the file, under the device lock (read)
+ * @handle: the object's
+ *
+ * Return: 0, -ENOENT or -EBUSY (a running ioctl or a layout holds it).
+ */
+int umr_uobj_destroy_handle(struct umr_uctx *ctx, u32 handle)
 {
-	struct mlx5_umr_ioc_destroy *cmd = ucmd->cmd;
-	struct umr_uctx *ctx = ucmd->ctx;
 	struct umr_uobj *obj;
 
-	if (cmd->flags)
-		return -EOPNOTSUPP;
-	if (cmd->__reserved)
-		return -EINVAL;
-
 	xa_lock(&ctx->objs);
-	obj = xa_load(&ctx->objs, cmd->handle);
+	obj = xa_load(&ctx->objs, handle);
 	if (!obj) {
 		xa_unlock(&ctx->objs);
 		return -ENOENT;
@@ -145,12 +139,23 @@ int umr_cmd_destroy(struct umr_ucmd *ucmd)
 		xa_unlock(&ctx->objs);
 		return -EBUSY;
 	}
-	__xa_erase(&ctx->objs, cmd->handle);
+	__xa_erase(&ctx->objs, handle);
 	xa_unlock(&ctx->objs);
 
 	xa_erase(&ctx->keys, umr_key_index(obj->mkey->key));
 	umr_uobj_free(ctx, obj);
 	return 0;
+}
+
+int umr_cmd_destroy(struct umr_ucmd *ucmd)
+{
+	struct mlx5_umr_ioc_destroy *cmd = ucmd->cmd;
+
+	if (cmd->flags)
+		return -EOPNOTSUPP;
+	if (cmd->__reserved)
+		return -EINVAL;
+	return umr_uobj_destroy_handle(ucmd->ctx, cmd->handle);
 }
 
 static void umr_uobj_destroy_type(struct umr_uctx *ctx,

@@ -27,6 +27,12 @@
 #define UMR_UAPI_MAX_XFER	SZ_1M
 #endif
 
+/*
+ * Kernel memory of sizes userspace chooses (kvmalloc): charged, and a
+ * failure is the caller's ENOMEM, not a kernel warning (failure sweeps).
+ */
+#define UMR_GFP_USER	(GFP_KERNEL_ACCOUNT | __GFP_NOWARN)
+
 /* Completion wait of one UMR work request issued for userspace. */
 #define UMR_UAPI_TIMEOUT_MS	10000
 /*
@@ -84,9 +90,14 @@ struct umr_udev {
  * @node: on @ud->ctxs, under @ud->lock
  * @nobjs: live objects
  * @pinned: pinned pages
- * @pdn: the file's own PD: every mkey of the file is in it, so that the
+ * @pdn: the file's PD: every mkey of the file is in it, so that the
  *	NIC itself keeps files apart (a QP of one file's PD cannot use
- *	another file's keys); freed at close, or when the device goes away
+ *	another file's keys). Its own, freed at close or when the device
+ *	goes away, or the caller's (@pd_borrowed, MLX5_UMR_IOCTL_SET_PD);
+ *	read through umr_uctx_pdn() (uapi_pd.c)
+ * @pd_lock: protects @pdn, @pd_borrowed, @pd_frozen
+ * @pd_borrowed: @pdn is the caller's verbs PD, never freed by the file
+ * @pd_frozen: an object was (being) created in @pdn: it cannot change
  * @nmkeys: live indirect mkeys, at most MLX5_UMR_IOC_MAX_FD_MKEYS
  * @xlt_bytes: their translation bytes, at most
  *	MLX5_UMR_IOC_MAX_FD_XLT_BYTES
@@ -97,6 +108,9 @@ struct umr_uctx {
 	struct xarray keys;
 	struct list_head node;
 	u32 pdn;
+	struct mutex pd_lock; /* @pdn, @pd_borrowed, @pd_frozen */
+	bool pd_borrowed;
+	bool pd_frozen;
 	atomic_t nobjs;
 	atomic64_t pinned;
 	atomic_t nmkeys;
@@ -186,6 +200,7 @@ struct umr_umkey {
  * @length: bytes the new layout covers
  * @claimed: @mk->claim is ours
  * @bbs: basic blocks of the device's share the request holds while posted
+ * @sig: the signature of a CONFIGURE with MLX5_UMR_IOC_SIG_SET (uapi_sig.c)
  */
 struct umr_mreq {
 	struct mlx5_umr_wr wr;
@@ -202,6 +217,7 @@ struct umr_mreq {
 	u64 length;
 	bool claimed;
 	u16 bbs;
+	struct mlx5_umr_sig_attr sig;
 };
 
 /**
@@ -214,6 +230,12 @@ struct umr_mreq {
  * @priv: what the op's prepare step got from user memory before the
  *	device lock (pinned pages, copied entries, a batch's requests), or
  *	ERR_PTR(-errno)
+ * @respond: @cmd is copied back to userspace after the device lock is
+ *	released (umr_ucmd_respond())
+ * @created: the handle of the object the ioctl published, destroyed
+ *	again when the answer cannot be copied out; 0 for none
+ * @respond_more: optional, writes the rest of the answer (a batch's
+ *	requests) after the device lock is released, before @cmd
  */
 struct umr_ucmd {
 	struct umr_uctx *ctx;
@@ -222,9 +244,13 @@ struct umr_ucmd {
 	void *cmd;
 	u32 size;
 	void *priv;
+	bool respond;
+	u32 created;
+	int (*respond_more)(struct umr_ucmd *ucmd);
 };
 
 int umr_ucmd_respond(struct umr_ucmd *ucmd);
+int umr_ucmd_respond_created(struct umr_ucmd *ucmd, struct umr_uobj *obj);
 int umr_check_access_bits(u32 access);
 int umr_check_access(struct umr_udev *ud, u32 access);
 u32 umr_max_entries(struct umr_udev *ud);
@@ -236,7 +262,7 @@ void umr_share_put(struct umr_udev *ud, u32 bbs);
 
 int umr_uobj_insert(struct umr_uctx *ctx, struct umr_uobj *obj);
 void umr_uobj_publish(struct umr_uctx *ctx, struct umr_uobj *obj);
-void umr_uobj_abort(struct umr_uctx *ctx, struct umr_uobj *obj);
+int umr_uobj_destroy_handle(struct umr_uctx *ctx, u32 handle);
 struct umr_uobj *umr_uobj_get(struct umr_uctx *ctx, u32 handle,
 			      enum umr_uobj_type type);
 /* The @keys index of a key: its mkey index, which a rotation keeps. */
@@ -279,6 +305,23 @@ int umr_cmd_destroy(struct umr_ucmd *ucmd);
 int umr_prep_batch(struct umr_ucmd *ucmd);
 void umr_release_batch(struct umr_ucmd *ucmd);
 int umr_cmd_batch(struct umr_ucmd *ucmd);
+/* uapi_pd.c: the file's PD */
+int umr_uctx_pd_init(struct umr_uctx *ctx);
+void umr_uctx_pd_release(struct umr_uctx *ctx);
+u32 umr_uctx_pdn(struct umr_uctx *ctx);
+int umr_cmd_set_pd(struct umr_ucmd *ucmd);
+/* uapi_sig.c: block signature */
+u32 umr_sig_info_flags(struct umr_udev *ud);
+int umr_sig_mkey_flags(struct umr_udev *ud, u32 ioc_flags, u32 *flags);
+int umr_sig_configure(const struct mlx5_umr_ioc_configure *cmd,
+		      struct umr_mreq *r);
+int umr_sig_configure_mkey(const struct mlx5_umr_ioc_configure *cmd,
+			   struct umr_mreq *r);
+struct mlx5_sig_err_cqe;
+int umr_sig_report_cqe(struct umr_uctx *ctx,
+		       const struct mlx5_sig_err_cqe *cqe, u32 *handle);
+int umr_cmd_sig_check(struct umr_ucmd *ucmd);
+int umr_cmd_sig_report(struct umr_ucmd *ucmd);
 #ifdef MLX5_UMR_TESTING
 /* uapi_xfer.c: the test interface (uapi_testing.h) */
 int umr_cmd_test_info(struct umr_ucmd *ucmd);

@@ -54,6 +54,17 @@ struct mlx5_umr_test_info {
 enum mlx5_umr_test_xfer_flags {
 	MLX5_UMR_TEST_XFER_WRITE = 1 << 0,	/* else a read */
 	MLX5_UMR_TEST_XFER_LOCAL = 1 << 1,	/* as an lkey, else an rkey */
+	/*
+	 * A failed signature check's SIG_ERR CQE goes to out_sig_cqe instead
+	 * of to the service: the caller hands it in with
+	 * MLX5_UMR_IOCTL_SIG_REPORT, as the consumer of a real QP's CQ would.
+	 */
+	MLX5_UMR_TEST_XFER_SIG_CQE = 1 << 2,
+};
+
+enum mlx5_umr_test_xfer_out_flags {
+	/* a signature check failed (the transfer itself completed) */
+	MLX5_UMR_TEST_XFER_OUT_SIG_ERR = 1 << 0,
 };
 
 /**
@@ -72,6 +83,17 @@ enum mlx5_umr_test_xfer_flags {
  * @out_status: the CQE syndrome the requester would see, 0 for success;
  *	the ioctl itself succeeds when the transfer was attempted
  * @__reserved2: must be 0
+ * @out_flags: MLX5_UMR_TEST_XFER_OUT_*
+ * @__reserved3: must be 0
+ * @out_sig_cqe: with MLX5_UMR_TEST_XFER_SIG_CQE and
+ *	MLX5_UMR_TEST_XFER_OUT_SIG_ERR, the SIG_ERR CQE (struct
+ *	mlx5_sig_err_cqe) the accessing QP's CQ would receive
+ *
+ * Through a signature mkey @offset and @length are in the wire view (the
+ * data as a peer sends or receives it). A failed signature check is
+ * reported to the service as its SIG_ERR CQE would be by the accessing
+ * QP's consumer (MLX5_UMR_IOCTL_SIG_CHECK then reads it), or returned
+ * with MLX5_UMR_TEST_XFER_SIG_CQE.
  *
  * EOPNOTSUPP on a real HCA; EFAULT for an unmapped @buf; otherwise the
  * errors of the other commands (uapi/linux/mlx5_umr.h).
@@ -86,6 +108,9 @@ struct mlx5_umr_test_xfer {
 	__aligned_u64 length;
 	__u32 out_status;
 	__u32 __reserved2;
+	__u32 out_flags;
+	__u32 __reserved3;
+	__u8 out_sig_cqe[64];
 };
 
 #define MLX5_UMR_TEST_IOCTL_XFER _IO(MLX5_UMR_IOC_TYPE, MLX5_UMR_CMD_TEST_XFER)

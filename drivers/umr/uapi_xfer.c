@@ -31,19 +31,45 @@ int umr_cmd_test_info(struct umr_ucmd *ucmd)
 	return umr_ucmd_respond(ucmd);
 }
 
+/*
+ * A failed signature check: the fake played the accessing QP and gives
+ * its SIG_ERR CQE, which this path hands to the service as that QP's
+ * consumer would, or to the caller.
+ */
+static int umr_xfer_sig_err(struct umr_uctx *ctx,
+			    struct mlx5_umr_test_xfer *cmd,
+			    const struct mlx5_umr_test_xfer_out *out)
+{
+	u32 handle;
+
+	cmd->out_flags = 0;
+	memset(cmd->out_sig_cqe, 0, sizeof(cmd->out_sig_cqe));
+	if (!out->sig_err)
+		return 0;
+	cmd->out_flags = MLX5_UMR_TEST_XFER_OUT_SIG_ERR;
+	if (cmd->flags & MLX5_UMR_TEST_XFER_SIG_CQE) {
+		BUILD_BUG_ON(sizeof(cmd->out_sig_cqe) != sizeof(out->cqe));
+		memcpy(cmd->out_sig_cqe, &out->cqe, sizeof(out->cqe));
+		return 0;
+	}
+	return umr_sig_report_cqe(ctx, &out->cqe, &handle);
+}
+
 int umr_cmd_test_xfer(struct umr_ucmd *ucmd)
 {
 	struct mlx5_umr_test_xfer *cmd = ucmd->cmd;
 	struct umr_uctx *ctx = ucmd->ctx;
 	bool write = cmd->flags & MLX5_UMR_TEST_XFER_WRITE;
+	struct mlx5_umr_test_xfer_out out;
 	struct umr_uobj *obj;
 	u64 offset;
 	void *buf;
 	int ret;
 
-	if (cmd->flags & ~(MLX5_UMR_TEST_XFER_WRITE | MLX5_UMR_TEST_XFER_LOCAL))
+	if (cmd->flags & ~(MLX5_UMR_TEST_XFER_WRITE | MLX5_UMR_TEST_XFER_LOCAL |
+			   MLX5_UMR_TEST_XFER_SIG_CQE))
 		return -EOPNOTSUPP;
-	if (cmd->__reserved || cmd->__reserved2)
+	if (cmd->__reserved || cmd->__reserved2 || cmd->__reserved3)
 		return -EINVAL;
 	if (!mlx5_umr_dev_is_fake(ctx->ud->dev))
 		return -EOPNOTSUPP;
@@ -53,7 +79,7 @@ int umr_cmd_test_xfer(struct umr_ucmd *ucmd)
 	obj = umr_uobj_get_key(ctx, cmd->key, UMR_UOBJ_ANY);
 	if (IS_ERR(obj))
 		return PTR_ERR(obj);
-	buf = kvzalloc(cmd->length, GFP_KERNEL);
+	buf = kvzalloc(cmd->length, GFP_KERNEL | __GFP_NOWARN);
 	if (!buf) {
 		ret = -ENOMEM;
 		goto out_put;
@@ -71,13 +97,16 @@ int umr_cmd_test_xfer(struct umr_ucmd *ucmd)
 	offset = cmd->offset;
 	if (obj->type == UMR_UOBJ_MR)
 		offset -= container_of(obj, struct umr_umr, obj)->iova;
-	ret = mlx5_umr_test_xfer(ctx->ud->dev, cmd->key, offset, buf,
-				 cmd->length, write,
-				 !(cmd->flags & MLX5_UMR_TEST_XFER_LOCAL));
+	ret = mlx5_umr_test_xfer_out(ctx->ud->dev, cmd->key, offset, buf,
+				     cmd->length, write,
+				     !(cmd->flags & MLX5_UMR_TEST_XFER_LOCAL),
+				     &out);
 	if (ret < 0)
 		goto out_free;
 	cmd->out_status = ret;
-	ret = 0;
+	ret = umr_xfer_sig_err(ctx, cmd, &out);
+	if (ret)
+		goto out_free;
 	if (!write && !cmd->out_status &&
 	    copy_to_user(u64_to_user_ptr(cmd->buf), buf, cmd->length)) {
 		ret = -EFAULT;

@@ -15,6 +15,7 @@
 #include <linux/workqueue.h>
 #include <linux/percpu-refcount.h>
 #include <linux/completion.h>
+#include <linux/xarray.h>
 #include <linux/mlx5_umr.h>
 #include <linux/mlx5_umr_hca.h>
 
@@ -159,6 +160,12 @@ struct mlx5_umr_client_ctx {
  *	translation table a WQE pointed at, so until DESTROY_QP succeeds no
  *	translation table is freed (set by recovery, read under @mkeys_lock)
  * @leaked: buffers kept, never freed, because the HCA may still use them
+ * @sig_mkeys: signature mkeys by mkey index (struct mlx5_umr_mkey_priv),
+ *	for mlx5_umr_sig_report(); its own lock, taken irqsave
+ * @kept_pds: PDs holding an mkey the HCA refused to destroy, never
+ *	deallocated (pd.c), under @mkeys_lock
+ * @keep_all_pds: such an mkey's PD is unknown: no PD is deallocated, under
+ *	@mkeys_lock
  */
 struct mlx5_umr_dev {
 	struct list_head list;
@@ -191,6 +198,9 @@ struct mlx5_umr_dev {
 	unsigned long timeout;
 	bool qp_lost;
 	atomic_t leaked;
+	struct xarray sig_mkeys;
+	struct xarray kept_pds;
+	bool keep_all_pds;
 };
 
 /**
@@ -201,6 +211,7 @@ struct mlx5_umr_dev {
  * @xlt_buf: the coherent memory behind @xlt
  * @xlt_busy: a posted WQE uses @xlt (bit 0)
  * @hw: the mkey exists on the HCA
+ * @sig: MLX5_UMR_MKEY_SIGNATURE: its signature state (sig.h)
  */
 struct mlx5_umr_mkey_priv {
 	struct mlx5_umr_mkey pub;
@@ -209,6 +220,7 @@ struct mlx5_umr_mkey_priv {
 	struct mlx5_umr_dma_buf xlt_buf;
 	unsigned long xlt_busy;
 	bool hw;
+	struct mlx5_umr_sig_mkey *sig;
 };
 
 static inline struct mlx5_umr_mkey_priv *to_priv(struct mlx5_umr_mkey *m)
@@ -258,6 +270,10 @@ int mlx5_umr_qp_to_rts(struct mlx5_umr_dev *dev);
 /* mkey.c */
 void mlx5_umr_mkeys_teardown(struct mlx5_umr_dev *dev);
 
+/* pd.c */
+bool mlx5_umr_pd_kept(struct mlx5_umr_dev *dev, u32 pdn);
+void mlx5_umr_pd_keep_mkey_pd(struct mlx5_umr_dev *dev, u32 key);
+
 static inline __be32 *mlx5_umr_sq_dbrec(struct mlx5_umr_dev *dev)
 {
 	return (__be32 *)dev->dbr.cpu;
@@ -282,6 +298,9 @@ int mlx5_umr_post_wait_room(struct mlx5_umr_dev *dev, struct mlx5_umr_wr **wrs,
 			    unsigned int n, unsigned long deadline);
 void mlx5_umr_wait_posted(struct mlx5_umr_dev *dev, struct completion *done,
 			  unsigned long tmo);
+int mlx5_umr_exec_interruptible(struct mlx5_umr_dev *dev,
+				struct mlx5_umr_wr *wr,
+				unsigned int timeout_ms);
 
 /* sq_comp.c: completion */
 void mlx5_umr_cq_comp(struct mlx5_umr_hca_cq *cq);
@@ -291,6 +310,7 @@ void mlx5_umr_poll_work(struct work_struct *work);
 void mlx5_umr_sq_retire_all(struct mlx5_umr_sq *sq, int status,
 			    struct list_head *done);
 void mlx5_umr_sq_finish(struct mlx5_umr_dev *dev, struct list_head *done);
+void mlx5_umr_pd_move_failed(struct mlx5_umr_wr *wr);
 void mlx5_umr_sq_set_err(struct mlx5_umr_dev *dev, bool timeout);
 
 /* sq_recover.c: errors, recovery, watchdog, teardown */

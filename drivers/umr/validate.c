@@ -26,7 +26,21 @@ static int mlx5_umr_rule_sgt_given(const struct mlx5_umr_wr *wr)
 }
 
 /*
- * Rules 20 to 23, the entries walked in order only up to the one that
+ * Rule 37: the KLMs name a DMA key valid in the PD the mkey is in after the
+ * request: @sgt.lkey, or the one of the PD it was allocated in, which a PD
+ * change in the same request leaves behind.
+ */
+static int mlx5_umr_rule_sgt_key(const struct mlx5_umr_wr *wr)
+{
+	if (wr->sgt.lkey)
+		return 0;
+	if (wr->flags & MLX5_UMR_WR_SET_PD)
+		return -EINVAL;
+	return wr->mkey->dma_lkey ? 0 : -EINVAL;
+}
+
+/*
+ * Rules 20 (then 37) to 23, the entries walked in order only up to the one that
  * reaches the length: rule 21 is rule 11 on the KLMs used so far, rule 22
  * rule 12 on the bytes used of each.
  */
@@ -38,7 +52,7 @@ int mlx5_umr_check_sgt(const struct mlx5_umr_caps *caps,
 	u32 i;
 	int err;
 
-	err = mlx5_umr_rule_sgt_given(wr);
+	err = mlx5_umr_rule_sgt_given(wr) ?: mlx5_umr_rule_sgt_key(wr);
 	if (err)
 		return err;
 	for_each_sg(wr->sgt.sgl, sg, wr->sgt.nents, i) {

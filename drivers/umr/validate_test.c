@@ -26,9 +26,9 @@
 MODULE_IMPORT_NS(MLX5_UMR_TESTING);
 
 /* The last numbered rule of Documentation/validation.rst. */
-#define VAL_RULES	36
+#define VAL_RULES	52
 
-enum vkind { V_LIST, V_IL, V_SGT, V_ACCESS, V_INVAL, V_PAGES };
+enum vkind { V_LIST, V_IL, V_SGT, V_ACCESS, V_INVAL, V_PAGES, V_SIG };
 
 #define VN 4
 
@@ -45,6 +45,7 @@ struct vt {
 	u32 sg_len[VN];		/* sg_dma_len() of sgl[], set by vt_apply() */
 	struct scatterlist sgl[VN];
 	dma_addr_t pages[VN];
+	struct mlx5_umr_sig_attr sig;
 	u8 wqe[MLX5_SEND_WQE_MAX_SIZE];
 };
 
@@ -65,6 +66,7 @@ static void vt_reset(struct vt *v, enum vkind kind)
 	v->caps.pdn = 0xabcd;
 	v->mkey.key = 0x123456;
 	v->mkey.max_entries = 8;
+	v->mkey.dma_lkey = 0x5ff;
 	v->wr.mkey = &v->mkey;
 
 	for (i = 0; i < VN; i++) {
@@ -117,6 +119,23 @@ static void vt_reset(struct vt *v, enum vkind kind)
 		v->wr.pages.iova = IOVA;
 		v->wr.pages.offset = 0x100;
 		v->wr.pages.length = 3 * PAGE_SIZE - 0x100;
+		break;
+	case V_SIG:
+		/* a list with T10 DIF in both domains */
+		v->mkey.flags = MLX5_UMR_MKEY_SIGNATURE;
+		v->wr.flags = MLX5_UMR_WR_SET_ACCESS | MLX5_UMR_WR_SET_SIG;
+		v->wr.access = MLX5_UMR_ACCESS_REMOTE_READ;
+		v->wr.layout = MLX5_UMR_LAYOUT_LIST;
+		v->wr.list.sge = v->sge;
+		v->wr.list.num_sge = 2;
+		v->wr.sig = &v->sig;
+		v->sig.mem.sig_type = MLX5_UMR_SIG_T10DIF;
+		v->sig.mem.dif.bg = 0xffff;
+		v->sig.mem.dif.app_tag = 0x1234;
+		v->sig.mem.dif.ref_tag = 0x5678;
+		v->sig.mem.block_size = MLX5_UMR_SIG_BLOCK_512;
+		v->sig.wire = v->sig.mem;
+		v->sig.check_mask = 0xff;
 		break;
 	}
 }
@@ -232,6 +251,9 @@ struct val_row {
 #define KLM_MAX		BIT_ULL(31)
 /* interleaved entry 0 over 1000 cycles spans 520 * 999 + 512 bytes */
 #define IL_SPAN		(520ULL * 999 + 512)
+#define SIG_CRC		MLX5_UMR_SIG_CRC
+#define SIG_NONE	MLX5_UMR_SIG_NONE
+#define SIG_COPY	MLX5_UMR_SIG_FLAG_COPY_MASK
 
 static const struct val_row val_rows[] = {
 	/* Every request */
@@ -359,6 +381,15 @@ static const struct val_row val_rows[] = {
 	{ 20, "no entry", V_SGT, { PUT(0, wr.sgt.nents) }, -EINVAL },
 	{ 20, "no list", V_SGT, { PUT(0, wr.sgt.sgl) }, -EINVAL },
 	{ 20, "no byte", V_SGT, { PUT(0, wr.sgt.length) }, -EINVAL },
+	{ 37, "the mkey's DMA key", V_SGT, { PUT(0, wr.sgt.lkey) }, 0 },
+	{ 37, "a PD without a DMA key", V_SGT, { PUT(0, mkey.dma_lkey) },
+	  -EINVAL },
+	{ 37, "a key given, the PD has none", V_SGT,
+	  { PUT(0, mkey.dma_lkey), PUT(0x7ff, wr.sgt.lkey) }, 0 },
+	{ 37, "SET_PD without a key", V_SGT,
+	  { PUT(MLX5_UMR_WR_SET_PD, wr.flags) }, -EINVAL },
+	{ 37, "SET_PD with the new PD's key", V_SGT,
+	  { PUT(MLX5_UMR_WR_SET_PD, wr.flags), PUT(0x7ff, wr.sgt.lkey) }, 0 },
 	{ 21, "KLMs used as many as the mkey takes", V_SGT,
 	  { PUT(3, mkey.max_entries) }, 0 },
 	{ 21, "KLMs used more than the mkey takes", V_SGT,
@@ -428,6 +459,104 @@ static const struct val_row val_rows[] = {
 	  { PUT(3 * PAGE_SIZE - 0x100 + 1, wr.pages.length) }, -EINVAL },
 	{ 34, "a page address not aligned", V_PAGES,
 	  { PUT(0x40000000ULL + 2 * PAGE_SIZE + 8, pages[2]) }, -EINVAL },
+
+	/* Block signature (sig_rules.h) */
+	{ 1, "SET_SIG and RESET_SIG are known flags", V_SIG,
+	  { PUT(MLX5_UMR_WR_SET_SIG | MLX5_UMR_WR_RESET_SIG, wr.flags) }, 0 },
+	{ 38, "SET_SIG on an mkey without signature", V_SIG,
+	  { PUT(0, mkey.flags) }, -EINVAL },
+	{ 38, "RESET_SIG on an mkey without signature", V_ACCESS,
+	  { PUT(MLX5_UMR_WR_RESET_SIG, wr.flags) }, -EINVAL },
+	{ 38, "RESET_SIG alone on a signature mkey", V_SIG,
+	  { PUT(MLX5_UMR_WR_RESET_SIG, wr.flags),
+	    PUT(MLX5_UMR_LAYOUT_NONE, wr.layout) }, 0 },
+	{ 39, "RESET_SIG on a page registration", V_PAGES,
+	  { PUT(MLX5_UMR_MKEY_SIGNATURE, mkey.flags),
+	    PUT(MLX5_UMR_WR_RESET_SIG, wr.flags) }, -EINVAL },
+	{ 39, "RESET_SIG on an invalidation", V_INVAL,
+	  { PUT(MLX5_UMR_MKEY_SIGNATURE, mkey.flags),
+	    PUT(MLX5_UMR_WR_RESET_SIG, wr.flags) }, -EINVAL },
+	{ 40, "SET_SIG without attributes", V_SIG, { PUT(0, wr.sig) },
+	  -EINVAL },
+	{ 40, "SET_SIG alone, no layout", V_SIG,
+	  { PUT(MLX5_UMR_WR_SET_SIG, wr.flags),
+	    PUT(MLX5_UMR_LAYOUT_NONE, wr.layout) }, 0 },
+	{ 41, "unknown attribute flag", V_SIG, { PUT(BIT(1), sig.flags) },
+	  -EINVAL },
+	{ 42, "unknown memory type", V_SIG,
+	  { PUT(SIG_CRC + 1, sig.mem.sig_type) }, -EINVAL },
+	{ 42, "unknown wire type", V_SIG,
+	  { PUT(SIG_CRC + 1, sig.wire.sig_type) }, -EINVAL },
+	{ 43, "no domain with a signature", V_SIG,
+	  { PUT(SIG_NONE, sig.mem.sig_type), PUT(SIG_NONE, sig.wire.sig_type) },
+	  -EINVAL },
+	{ 43, "a wire signature alone", V_SIG,
+	  { PUT(SIG_NONE, sig.mem.sig_type) }, 0 },
+	{ 44, "block size 4160", V_SIG,
+	  { PUT(MLX5_UMR_SIG_BLOCK_4160, sig.mem.block_size) }, 0 },
+	{ 44, "unknown block size", V_SIG,
+	  { PUT(MLX5_UMR_SIG_BLOCK_4160 + 1, sig.wire.block_size) }, -EINVAL },
+	{ 44, "unknown block size of a domain without signature", V_SIG,
+	  { PUT(SIG_NONE, sig.mem.sig_type), PUT(99, sig.mem.block_size) }, 0 },
+	{ 45, "IP checksum guard", V_SIG,
+	  { PUT(MLX5_UMR_SIG_T10DIF_CSUM, sig.mem.dif.bg_type) }, 0 },
+	{ 45, "unknown guard type", V_SIG,
+	  { PUT(MLX5_UMR_SIG_T10DIF_CSUM + 1, sig.mem.dif.bg_type) }, -EINVAL },
+	{ 46, "guard seed 0", V_SIG, { PUT(0, sig.wire.dif.bg) }, 0 },
+	{ 46, "guard seed neither 0 nor 0xffff", V_SIG,
+	  { PUT(0xfffe, sig.wire.dif.bg) }, -EINVAL },
+	{ 47, "every T10 DIF flag", V_SIG,
+	  { PUT(MLX5_UMR_SIG_T10DIF_FLAGS, sig.mem.dif.flags) }, 0 },
+	{ 47, "unknown T10 DIF flag", V_SIG, { PUT(BIT(3), sig.mem.dif.flags) },
+	  -EINVAL },
+	{ 48, "unknown CRC type", V_SIG,
+	  { PUT(SIG_CRC, sig.mem.sig_type),
+	    PUT(MLX5_UMR_SIG_CRC64_XP10 + 1, sig.mem.crc.type),
+	    PUT(0, sig.mem.crc.seed) }, -EINVAL },
+	{ 49, "CRC32C seed all ones", V_SIG,
+	  { PUT(SIG_CRC, sig.mem.sig_type),
+	    PUT(MLX5_UMR_SIG_CRC32C, sig.mem.crc.type),
+	    PUT(U32_MAX, sig.mem.crc.seed) }, 0 },
+	{ 49, "CRC32 seed 1", V_SIG,
+	  { PUT(SIG_CRC, sig.mem.sig_type),
+	    PUT(MLX5_UMR_SIG_CRC32, sig.mem.crc.type),
+	    PUT(1, sig.mem.crc.seed) }, -EINVAL },
+	{ 49, "CRC32 seed of 64 ones", V_SIG,
+	  { PUT(SIG_CRC, sig.mem.sig_type),
+	    PUT(MLX5_UMR_SIG_CRC32, sig.mem.crc.type),
+	    PUT(U64_MAX, sig.mem.crc.seed) }, -EINVAL },
+	{ 49, "CRC64_XP10 seed of 32 ones", V_SIG,
+	  { PUT(SIG_CRC, sig.wire.sig_type),
+	    PUT(MLX5_UMR_SIG_CRC64_XP10, sig.wire.crc.type),
+	    PUT(U32_MAX, sig.wire.crc.seed) }, -EINVAL },
+	{ 49, "CRC64_XP10 seed of 64 ones", V_SIG,
+	  { PUT(SIG_CRC, sig.wire.sig_type),
+	    PUT(MLX5_UMR_SIG_CRC64_XP10, sig.wire.crc.type),
+	    PUT(U64_MAX, sig.wire.crc.seed) }, 0 },
+	{ 50, "copy mask, same block structure", V_SIG,
+	  { PUT(SIG_COPY, sig.flags), PUT(0x30, sig.copy_mask) }, 0 },
+	{ 50, "copy mask, other block sizes", V_SIG,
+	  { PUT(SIG_COPY, sig.flags),
+	    PUT(MLX5_UMR_SIG_BLOCK_4096, sig.wire.block_size) }, -EINVAL },
+	{ 50, "copy mask, no wire signature", V_SIG,
+	  { PUT(SIG_COPY, sig.flags), PUT(SIG_NONE, sig.wire.sig_type) },
+	  -EINVAL },
+	{ 50, "copy mask, T10 DIF to CRC", V_SIG,
+	  { PUT(SIG_COPY, sig.flags), PUT(SIG_CRC, sig.wire.sig_type),
+	    PUT(0, sig.wire.crc.seed) }, -EINVAL },
+	{ 51, "translation and BSF fill the inline room", V_SIG,
+	  { PUT(8, caps.max_inline_entries) }, 0 },
+	{ 51, "no inline room for the BSF", V_SIG,
+	  { PUT(7, caps.max_inline_entries) }, -ENOMEM },
+	{ 52, "2^32 - 1 bytes", V_SIG,
+	  { PUT(KLM_MAX, sge[0].length), PUT(KLM_MAX - 1, sge[1].length) }, 0 },
+	{ 52, "2^32 bytes", V_SIG,
+	  { PUT(KLM_MAX, sge[0].length), PUT(KLM_MAX, sge[1].length) },
+	  -EINVAL },
+	{ 52, "an interleaved layout of 2^35 bytes", V_SIG,
+	  { PUT(MLX5_UMR_LAYOUT_INTERLEAVED, wr.layout),
+	    PUT(1, wr.interleaved.num_entries),
+	    PUT(1ULL << 23, wr.interleaved.repeat_count) }, -EINVAL },
 };
 
 static void val_row_desc(const struct val_row *r, char *desc)

@@ -19,6 +19,7 @@
 #include "wqe.h"
 #include "xlt.h"
 #include "entry_rules.h"
+#include "sig.h"
 #include "crypto.h"
 
 /* The three segments every UMR WQE starts with (cf. umr.h mlx5r_umr_wqe). */
@@ -129,7 +130,7 @@ static void umr_write_sgt(struct mlx5_klm *klm, const struct mlx5_umr_wr *wr,
 	struct scatterlist *sg;
 	u32 i;
 
-	/* entries are device addresses, reached through caps->dma_lkey */
+	/* entries are device addresses, reached through a DMA key of the PD */
 	for_each_sg(wr->sgt.sgl, sg, nklms, i) {
 		u32 len = min_t(u64, sg_dma_len(sg), left);
 
@@ -199,7 +200,9 @@ static int umr_encode_layout(struct umr_hdr_fields *f, void *xlt,
 		err = umr_write_interleaved(xlt, wr, &f->len);
 		break;
 	default: /* MLX5_UMR_LAYOUT_SGT */
-		umr_write_sgt(xlt, wr, ctx->caps->dma_lkey, nklms);
+		/* a key valid in the mkey's PD (rule 37) */
+		umr_write_sgt(xlt, wr, wr->sgt.lkey ?: wr->mkey->dma_lkey,
+			      nklms);
 		f->len = wr->sgt.length;
 		break;
 	}
@@ -229,6 +232,28 @@ static void umr_encode_reg_pages(struct umr_hdr_fields *f, void *xlt,
 	f->mask |= MLX5_UMR_REG_PAGES_MASK | umr_access_mask(caps);
 }
 
+/*
+ * Only the signature changes: no state check, as rdma-core's
+ * mlx5_send_wr_mkey_configure() (the PSVs of an mkey invalidated since
+ * can still be re-armed, mlx5_umr_sig_check()).
+ */
+#define MLX5_UMR_WR_SIG_ONLY	(MLX5_UMR_WR_SET_SIG | MLX5_UMR_WR_RESET_SIG)
+
+/*
+ * The signature part of the UMR: the BSF after the inline translation at
+ * @bsf, or (reset) the BSF disabled; the mask bit and mkc bit of
+ * rdma-core's umr_enable_bsf(), and umr_wqe_finalize() for a reset.
+ */
+static void umr_encode_sig(struct umr_hdr_fields *f, void *bsf,
+			   const struct mlx5_umr_wr *wr)
+{
+	f->mask |= MLX5_MKEY_MASK_BSF_EN;
+	if (!(wr->flags & MLX5_UMR_WR_SET_SIG))
+		return;
+	mlx5_umr_sig_fill_bsf(bsf, wr->sig, wr->mkey->psv);
+	f->flags_pd |= MLX5_MKEY_BSF_EN;
+}
+
 /* Zero-pad the translation: 8-byte stores, a few at most when inline. */
 static void umr_pad(void *t, u32 bytes, u32 padded)
 {
@@ -253,7 +278,7 @@ static __always_inline int umr_encode_op(struct umr_hdr_fields *f, void *t,
 
 			if (err)
 				return err;
-		} else {
+		} else if (wr->flags & ~MLX5_UMR_WR_SIG_ONLY) {
 			/* 2 << 5 is "fail if free", as umr.c rereg_pd_access */
 			f->umr_flags = MLX5_UMR_CHECK_FREE;
 		}
@@ -288,14 +313,17 @@ int mlx5_umr_wqe_encode(const struct mlx5_umr_wqe_ctx *ctx,
 	struct mlx5_umr_wqe_hdr *w = buf;
 	u32 bytes = mlx5_umr_xlt_bytes(wr), padded;
 	struct umr_hdr_fields f = {};
-	unsigned int need, ds, bsf = mlx5_umr_crypto_bsf_bytes(wr);
+	unsigned int need, ds, psvs = mlx5_umr_sig_psv_bytes(wr);
+	/* never both: an mkey is not signature and crypto (mkey.c) */
+	unsigned int bsf = mlx5_umr_sig_bsf_bytes(wr) +
+			   mlx5_umr_crypto_bsf_bytes(wr);
 	u16 octo;
 	bool inl;
 	void *t;
 	int err;
 
 	padded = ALIGN(bytes, MLX5_UMR_FLEX_ALIGNMENT);
-	/* a BSF goes inline after the translation (rule C9) */
+	/* a BSF goes inline after the translation (rules 51 and C9) */
 	inl = padded <= mlx5_umr_inline_max(caps) || bsf;
 	if (inl) {
 		need = MLX5_UMR_WQE_HDR_SIZE + padded + bsf;
@@ -309,18 +337,19 @@ int mlx5_umr_wqe_encode(const struct mlx5_umr_wqe_ctx *ctx,
 		      sizeof(struct mlx5_wqe_data_seg)) / MLX5_SEND_WQE_DS;
 		t = xlt->cpu;
 	}
-	if (size != need)
+	if (size != need + psvs)
 		return -EINVAL;
 
 	err = umr_encode_op(&f, t, ctx, wr, bytes);
 	if (err)
 		return err;
+	if (unlikely(wr->flags & MLX5_UMR_WR_SIG_ONLY))
+		umr_encode_sig(&f, t + padded, wr);
 	/*
 	 * The crypto BSF after the translation, BSF_EN in mask and mkc:
-	 * rdma-core crypto_umr_wqe_finalize() and umr_enable_bsf(). (With a
-	 * signature its BSF comes first and the crypto BSF after it.)
+	 * rdma-core crypto_umr_wqe_finalize() and umr_enable_bsf().
 	 */
-	if (unlikely(bsf)) {
+	if (unlikely(wr->flags & MLX5_UMR_WR_SET_CRYPTO)) {
 		mlx5_umr_crypto_fill_bsf(t + padded, wr->crypto);
 		f.mask |= MLX5_MKEY_MASK_BSF_EN;
 		f.flags_pd |= MLX5_MKEY_BSF_EN;
@@ -345,7 +374,11 @@ int mlx5_umr_wqe_encode(const struct mlx5_umr_wqe_ctx *ctx,
 	w->ctrl = (struct mlx5_wqe_ctrl_seg) {
 		.opmod_idx_opcode = cpu_to_be32((u32)idx << 8 | MLX5_OPCODE_UMR),
 		.qpn_ds = cpu_to_be32(ctx->qpn << 8 | ds),
-		.fm_ce_se = fm_ce_se,
+		/*
+		 * The last SET_PSV of a chain signals for it
+		 * (suppress_umr_completion() of rdma-core qp.c).
+		 */
+		.fm_ce_se = psvs ? fm_ce_se & ~MLX5_WQE_CTRL_CQ_UPDATE : fm_ce_se,
 		.umr_mkey = cpu_to_be32(wr->mkey->key),
 	};
 	w->umr = (struct mlx5_wqe_umr_ctrl_seg) {
@@ -373,6 +406,10 @@ int mlx5_umr_wqe_encode(const struct mlx5_umr_wqe_ctx *ctx,
 		d->addr = cpu_to_be64(xlt->dma);
 		memset(d + 1, 0, need - MLX5_UMR_WQE_HDR_SIZE - sizeof(*d));
 	}
+	if (psvs)
+		need += mlx5_umr_sig_write_psvs(buf + need, wr, ctx->qpn,
+						idx + need / MLX5_SEND_WQE_BB,
+						fm_ce_se);
 	return need;
 }
 EXPORT_SYMBOL_IF_MLX5_UMR_TESTING(mlx5_umr_wqe_encode);

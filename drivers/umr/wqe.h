@@ -96,6 +96,11 @@ unsigned int mlx5_umr_wqe_size(const struct mlx5_umr_caps *caps,
  * with mlx5_umr_wr_check() through entry_rules.h): on a bad entry @buf
  * holds a partial WQE, which the caller must not publish.
  *
+ * With MLX5_UMR_WR_SET_SIG the request is a chain: the UMR WQE with its
+ * BSF, then a SET_PSV WQE per domain with a signature (index @idx + the
+ * UMR's basic blocks, and on), the last asking for the CQE
+ * (Documentation/signature.rst).
+ *
  * Return: the number of bytes written (== @size), or -EINVAL / -EOVERFLOW
  * for a bad entry, or -EINVAL for a bad @size or missing @xlt.
  */

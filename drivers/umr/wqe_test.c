@@ -113,6 +113,7 @@ static struct wt *wt_new(struct kunit *test)
 	t->ctx.qpn = QPN;
 	t->mkey.key = KEY;
 	t->mkey.max_entries = 1024;
+	t->mkey.dma_lkey = DMA_LKEY;
 	t->wr.mkey = &t->mkey;
 	t->wr.op = MLX5_UMR_OP_CONFIGURE;
 	return t;
@@ -524,6 +525,40 @@ static void wqe_sgt(struct kunit *test)
 }
 
 /*
+ * A scatterlist moved to another PD in the same request: the KLMs name the
+ * DMA key given for that PD (rule 37), not the mkey's, and mkc.pd changes.
+ */
+static void wqe_sgt_new_pd(struct kunit *test)
+{
+	struct scatterlist *sgl = kunit_kcalloc(test, 1, sizeof(*sgl),
+						GFP_KERNEL);
+	struct wt *t = wt_new(test);
+	u8 *e = t->exp;
+
+	KUNIT_ASSERT_NOT_NULL(test, sgl);
+	sg_init_table(sgl, 1);
+	sg_dma_address(sgl) = 0x10000000ULL;
+	sg_dma_len(sgl) = 4096;
+	t->wr.flags = MLX5_UMR_WR_SET_PD;
+	t->wr.pdn = 0x4242;
+	t->wr.layout = MLX5_UMR_LAYOUT_SGT;
+	t->wr.sgt.sgl = sgl;
+	t->wr.sgt.nents = 1;
+	t->wr.sgt.lkey = 0xabc01;
+	t->wr.sgt.length = 4096;
+
+	e_hdr(e, 9, 12, 0);
+	e_umr(e, F_INLINE, 4, M_LAYOUT | M_PD);
+	put_unaligned_be32(0x4242, e + O_MK_FLAGS_PD);
+	put_unaligned_be64(4096, e + O_MK_LEN);
+	put_unaligned_be32(4, e + O_MK_XLT_OCT);
+	e_klm(e + O_XLT, 4096, 0xabc01, 0x10000000);
+	memset(e + O_XLT + 16, 0, 48);
+
+	encode_expect(test, t, 9, 0, 192);
+}
+
+/*
  * A chained scatterlist (as sg_alloc_table() builds for a large I/O) over
  * the inline limit: 327 KLMs in the table, walked across the chain.
  */
@@ -752,6 +787,7 @@ static struct kunit_case wqe_cases[] = {
 	KUNIT_CASE(wqe_interleaved_seed),
 	KUNIT_CASE(wqe_interleaved_pointer),
 	KUNIT_CASE(wqe_sgt),
+	KUNIT_CASE(wqe_sgt_new_pd),
 	KUNIT_CASE(wqe_sgt_chained_pointer),
 	KUNIT_CASE(wqe_access_only),
 	KUNIT_CASE(wqe_pd_only),

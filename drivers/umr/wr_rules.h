@@ -26,10 +26,12 @@
 
 #include "xlt.h"
 #include "entry_rules.h"
+#include "sig_rules.h"
 #include "crypto.h"
 
 #define MLX5_UMR_WR_FLAGS	(MLX5_UMR_WR_SET_ACCESS | MLX5_UMR_WR_SET_PD | \
-				 MLX5_UMR_WR_NEW_KEY | MLX5_UMR_WR_SET_CRYPTO)
+				 MLX5_UMR_WR_NEW_KEY | MLX5_UMR_WR_SIG_FLAGS | \
+				 MLX5_UMR_WR_SET_CRYPTO)
 
 /* Rule 1: only known flags (rdma-core check_comp_mask(conf_flags)). */
 static __always_inline int mlx5_umr_rule_flags(u32 flags)
@@ -315,14 +317,21 @@ static __always_inline int mlx5_umr_wr_rules(const struct mlx5_umr_caps *caps,
 		return err;
 	switch (wr->op) {
 	case MLX5_UMR_OP_CONFIGURE:
-		return mlx5_umr_check_configure(caps, wr, entries);
+		err = mlx5_umr_check_configure(caps, wr, entries);
+		break;
 	case MLX5_UMR_OP_INVALIDATE:
-		return mlx5_umr_rule_invalidate(wr);
+		err = mlx5_umr_rule_invalidate(wr);
+		break;
 	case MLX5_UMR_OP_REG_PAGES:
-		return mlx5_umr_check_reg_pages(caps, wr);
+		err = mlx5_umr_check_reg_pages(caps, wr);
+		break;
 	default:
 		return mlx5_umr_rule_op(wr->op);
 	}
+	/* Rules 38 to 52: a block signature (sig_rules.h) */
+	if (err || likely(!(wr->flags & MLX5_UMR_WR_SIG_FLAGS)))
+		return err;
+	return mlx5_umr_check_sig(caps, wr);
 }
 
 #endif /* MLX5_UMR_WR_RULES_H */

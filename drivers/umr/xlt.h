@@ -15,6 +15,8 @@
 #include <linux/mlx5_umr.h>
 #include <linux/mlx5_umr_ifc.h>
 
+#include "sig.h"
+
 /* mkc.pd is 24 bits wide: the low bits of the mkey segment's flags_pd. */
 #define MLX5_UMR_PDN_MAX	0xffffffU
 
@@ -109,6 +111,10 @@ static inline unsigned int mlx5_umr_wqe_bytes(const struct mlx5_umr_caps *caps,
 {
 	u32 padded = ALIGN(mlx5_umr_xlt_bytes(wr), MLX5_UMR_FLEX_ALIGNMENT);
 
+	/* inline with the BSF, then the SET_PSV WQEs (sig_rules.h rule 51) */
+	if (unlikely(wr->flags & MLX5_UMR_WR_SET_SIG))
+		return MLX5_UMR_WQE_HDR_SIZE + padded + mlx5_umr_sig_bsf_bytes(wr) +
+		       mlx5_umr_sig_psv_bytes(wr);
 	/* a crypto BSF (64 bytes) follows an inline translation (rule C9) */
 	if (unlikely(wr->flags & MLX5_UMR_WR_SET_CRYPTO))
 		return MLX5_UMR_WQE_HDR_SIZE + padded + 64;

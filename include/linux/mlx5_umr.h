@@ -22,6 +22,8 @@
 
 struct mlx5_umr_dev;
 struct ib_device;
+struct mlx5_umr_sig_attr;
+struct mlx5_sig_err_cqe;
 
 /**
  * struct mlx5_umr_caps - what the service offers on one device
@@ -39,6 +41,8 @@ struct ib_device;
  * @umr_modify_atomic_disabled: caps bit of the same name
  * @umr_indirect_mkey_disabled: caps bit of the same name: no UMR on an
  *	indirect mkey, every such request is refused with -EOPNOTSUPP
+ * @sig: block signature (caps bit sho, signature handover, as mlx5_ib's
+ *	IB_DEVICE_INTEGRITY_HANDOVER): MLX5_UMR_MKEY_SIGNATURE is available
  * @crypto: AES-XTS crypto mkeys and DEKs (128 and 256-bit keys, keytags,
  *	the data unit sizes of enum mlx5_umr_block_size), plaintext import
  *	only: the HCA has ENCRYPTION_KEY general objects
@@ -55,6 +59,7 @@ struct mlx5_umr_caps {
 	bool umr_extended_translation_offset;
 	bool umr_modify_atomic_disabled;
 	bool umr_indirect_mkey_disabled;
+	bool sig;
 	bool crypto;
 };
 
@@ -97,10 +102,21 @@ const struct mlx5_umr_caps *mlx5_umr_dev_caps(const struct mlx5_umr_dev *dev);
 /* Flags of mlx5_umr_alloc_mkey(). */
 #define MLX5_UMR_MKEY_REMOTE_INVALIDATE	BIT(0)
 /*
+ * A block-signature mkey: BSF and PSVs (Documentation/signature.rst).
+ * Every QP that can access it must have its CQ polled by the caller, who
+ * hands SIG_ERR CQEs to mlx5_umr_sig_report(): never an mlx5_ib CQ, whose
+ * poll dereferences NULL for an mkey mlx5_ib did not create (cq.c
+ * MLX5_CQE_SIG_ERR). In the service's PDs no mlx5_ib QP can access it.
+ */
+#define MLX5_UMR_MKEY_SIGNATURE		BIT(1)
+/*
  * A crypto mkey (caps->crypto): every CONFIGURE of it carries
- * MLX5_UMR_WR_SET_CRYPTO (Documentation/crypto.rst).
+ * MLX5_UMR_WR_SET_CRYPTO (Documentation/crypto.rst). Not with
+ * MLX5_UMR_MKEY_SIGNATURE: the two on one mkey are refused (-EOPNOTSUPP).
  */
 #define MLX5_UMR_MKEY_CRYPTO		BIT(2)
+#define MLX5_UMR_MKEY_FLAGS	(MLX5_UMR_MKEY_REMOTE_INVALIDATE | \
+				 MLX5_UMR_MKEY_SIGNATURE | MLX5_UMR_MKEY_CRYPTO)
 
 /**
  * struct mlx5_umr_mkey - an mkey the service can reconfigure
@@ -109,6 +125,14 @@ const struct mlx5_umr_caps *mlx5_umr_dev_caps(const struct mlx5_umr_dev *dev);
  * @max_entries: translation entries the mkey was sized for
  * @flags: MLX5_UMR_MKEY_* given at allocation
  * @direct: an MTT mkey over pages (registered memory), not an indirect one
+ * @psv: MLX5_UMR_MKEY_SIGNATURE: the PSV numbers of its memory and wire
+ *	domain (set by the service, read-only)
+ * @dma_lkey: the DMA key of the PD the mkey is in (an
+ *	MLX5_UMR_LAYOUT_SGT layout names it unless the request gives
+ *	@sgt.lkey), 0 when the service knows none for that PD. Set at
+ *	allocation; a request with MLX5_UMR_WR_SET_PD replaces it when it is
+ *	posted, with the @sgt.lkey of its SGT layout, the service's own for
+ *	the service's PD, else 0; a failed move leaves it 0
  *
  * The service keeps private state after these fields.
  */
@@ -118,6 +142,8 @@ struct mlx5_umr_mkey {
 	u32 max_entries;
 	u32 flags;
 	bool direct;
+	u32 psv[2];
+	u32 dma_lkey;
 };
 
 struct mlx5_umr_mkey *mlx5_umr_alloc_mkey(struct mlx5_umr_dev *dev,
@@ -175,6 +201,9 @@ enum mlx5_umr_layout {
 #define MLX5_UMR_WR_SET_ACCESS	BIT(0)	/* apply @access */
 #define MLX5_UMR_WR_SET_PD	BIT(1)	/* apply @pdn */
 #define MLX5_UMR_WR_NEW_KEY	BIT(2)	/* install a fresh key byte: @new_key */
+/* signature mkeys only (Documentation/signature.rst) */
+#define MLX5_UMR_WR_SET_SIG	BIT(8)	/* apply @sig */
+#define MLX5_UMR_WR_RESET_SIG	BIT(9)	/* drop the signature */
 #define MLX5_UMR_WR_SET_CRYPTO	BIT(10)	/* crypto attributes: @crypto */
 
 /**
@@ -189,8 +218,10 @@ enum mlx5_umr_layout {
  * @interleaved: MLX5_UMR_LAYOUT_INTERLEAVED: @interleaved.ent[@num_entries]
  *	repeated @repeat_count times
  * @sgt: MLX5_UMR_LAYOUT_SGT: a scatterlist already mapped for the device
- *	(mlx5_umr_dma_map_sg()); entries are addressed through the reserved
- *	lkey, @sgt.nents mapped entries, @sgt.length bytes from the start
+ *	(mlx5_umr_dma_map_sg()), @sgt.nents mapped entries, @sgt.length bytes
+ *	from the start; each KLM names @sgt.lkey, or when 0 @mkey->dma_lkey:
+ *	a DMA key valid in the PD the mkey is in after the request (rule 37:
+ *	given with MLX5_UMR_WR_SET_PD; struct mlx5_umr_pd.dma_lkey)
  * @pages: MLX5_UMR_OP_REG_PAGES: device addresses of @npages pages of
  *	PAGE_SIZE; the mkey covers [@iova, @iova + @length) starting at byte
  *	@offset of the first page
@@ -217,6 +248,12 @@ enum mlx5_umr_layout {
  *	refused from then on (ib_update_fast_reg_key() as NVMe-oF and iSER
  *	use it on every registration)
  * @prev_key: private to the service: @mkey->key before the request
+ * @sig: with MLX5_UMR_WR_SET_SIG (MLX5_UMR_OP_CONFIGURE of an mkey
+ *	allocated with MLX5_UMR_MKEY_SIGNATURE): the block signature
+ *	(mlx5dv_wr_set_mkey_sig_block()); read while the request is checked
+ *	and posted, not after mlx5_umr_post() returned
+ * @prev_dma_lkey: private to the service: @mkey->dma_lkey before the
+ *	request
  * @crypto: with MLX5_UMR_WR_SET_CRYPTO (a CONFIGURE of an mkey allocated
  *	with MLX5_UMR_MKEY_CRYPTO): the crypto attributes, read when the
  *	request is posted
@@ -241,6 +278,7 @@ struct mlx5_umr_wr {
 		struct {
 			struct scatterlist *sgl;
 			u32 nents;
+			u32 lkey;
 			u64 length;
 		} sgt;
 		struct {
@@ -260,6 +298,8 @@ struct mlx5_umr_wr {
 	bool holds_xlt;
 	u32 new_key;
 	u32 prev_key;
+	const struct mlx5_umr_sig_attr *sig;
+	u32 prev_dma_lkey;
 	const struct mlx5_umr_crypto_attr *crypto;
 };
 
@@ -273,6 +313,217 @@ int mlx5_umr_dma_map_sg(struct mlx5_umr_dev *dev, struct sg_table *sgt,
 			enum dma_data_direction dir);
 void mlx5_umr_dma_unmap_sg(struct mlx5_umr_dev *dev, struct sg_table *sgt,
 			   enum dma_data_direction dir);
+
+/*
+ * Block signature (data integrity) of an indirect mkey, with the semantics
+ * of rdma-core's mlx5dv_wr_set_mkey_sig_block(3) and mlx5dv_mkey_check(3);
+ * the values of each enum are rdma-core's (mlx5dv.h). See
+ * Documentation/signature.rst.
+ */
+
+/**
+ * enum mlx5_umr_sig_type - what protects the blocks of one domain
+ * @MLX5_UMR_SIG_NONE: nothing (rdma-core: a NULL domain pointer)
+ * @MLX5_UMR_SIG_T10DIF: an 8-byte T10 DIF after each block
+ *	(MLX5DV_SIG_TYPE_T10DIF)
+ * @MLX5_UMR_SIG_CRC: a 4- or 8-byte CRC after each block (MLX5DV_SIG_TYPE_CRC)
+ */
+enum mlx5_umr_sig_type {
+	MLX5_UMR_SIG_NONE,
+	MLX5_UMR_SIG_T10DIF,
+	MLX5_UMR_SIG_CRC,
+};
+
+/**
+ * enum mlx5_umr_sig_t10dif_bg - the T10 DIF guard (enum mlx5dv_sig_t10dif_bg_type)
+ * @MLX5_UMR_SIG_T10DIF_CRC: CRC-16/T10-DIF
+ * @MLX5_UMR_SIG_T10DIF_CSUM: IP checksum
+ */
+enum mlx5_umr_sig_t10dif_bg {
+	MLX5_UMR_SIG_T10DIF_CRC,
+	MLX5_UMR_SIG_T10DIF_CSUM,
+};
+
+/* mlx5_umr_sig_t10dif.flags (enum mlx5dv_sig_t10dif_flags) */
+#define MLX5_UMR_SIG_T10DIF_REF_REMAP		BIT(0)	/* ref tag +1 per block */
+#define MLX5_UMR_SIG_T10DIF_APP_ESCAPE		BIT(1)	/* no check: app 0xffff */
+#define MLX5_UMR_SIG_T10DIF_APP_REF_ESCAPE	BIT(2)	/* ... and ref 0xffffffff */
+#define MLX5_UMR_SIG_T10DIF_FLAGS	(MLX5_UMR_SIG_T10DIF_REF_REMAP | \
+					 MLX5_UMR_SIG_T10DIF_APP_ESCAPE | \
+					 MLX5_UMR_SIG_T10DIF_APP_REF_ESCAPE)
+
+/**
+ * struct mlx5_umr_sig_t10dif - T10 DIF parameters (struct mlx5dv_sig_t10dif)
+ * @bg_type: enum mlx5_umr_sig_t10dif_bg
+ * @bg: guard seed: 0 or 0xffff
+ * @app_tag: application tag to generate or check
+ * @ref_tag: reference tag of the first block
+ * @flags: MLX5_UMR_SIG_T10DIF_*
+ */
+struct mlx5_umr_sig_t10dif {
+	u32 bg_type;
+	u16 bg;
+	u16 app_tag;
+	u32 ref_tag;
+	u16 flags;
+};
+
+/**
+ * enum mlx5_umr_sig_crc_type - the CRC (enum mlx5dv_sig_crc_type)
+ * @MLX5_UMR_SIG_CRC32: CRC-32 (FC-PH), 4 bytes
+ * @MLX5_UMR_SIG_CRC32C: CRC-32C (Castagnoli, iSCSI), 4 bytes
+ * @MLX5_UMR_SIG_CRC64_XP10: CRC-64 of Microsoft XP10, 8 bytes
+ */
+enum mlx5_umr_sig_crc_type {
+	MLX5_UMR_SIG_CRC32,
+	MLX5_UMR_SIG_CRC32C,
+	MLX5_UMR_SIG_CRC64_XP10,
+};
+
+/**
+ * struct mlx5_umr_sig_crc - CRC parameters (struct mlx5dv_sig_crc)
+ * @type: enum mlx5_umr_sig_crc_type
+ * @seed: 0 or all ones of the CRC's width (U32_MAX, or U64_MAX for
+ *	CRC64_XP10)
+ */
+struct mlx5_umr_sig_crc {
+	u32 type;
+	u64 seed;
+};
+
+/**
+ * enum mlx5_umr_sig_block_size - data bytes per block (enum mlx5dv_block_size)
+ * @MLX5_UMR_SIG_BLOCK_512: 512
+ * @MLX5_UMR_SIG_BLOCK_520: 520
+ * @MLX5_UMR_SIG_BLOCK_4048: 4048
+ * @MLX5_UMR_SIG_BLOCK_4096: 4096
+ * @MLX5_UMR_SIG_BLOCK_4160: 4160
+ */
+enum mlx5_umr_sig_block_size {
+	MLX5_UMR_SIG_BLOCK_512,
+	MLX5_UMR_SIG_BLOCK_520,
+	MLX5_UMR_SIG_BLOCK_4048,
+	MLX5_UMR_SIG_BLOCK_4096,
+	MLX5_UMR_SIG_BLOCK_4160,
+};
+
+/**
+ * struct mlx5_umr_sig_domain - the memory or the wire side
+ *	(struct mlx5dv_sig_block_domain)
+ * @sig_type: enum mlx5_umr_sig_type; MLX5_UMR_SIG_NONE ignores the rest
+ * @dif: MLX5_UMR_SIG_T10DIF
+ * @crc: MLX5_UMR_SIG_CRC
+ * @block_size: enum mlx5_umr_sig_block_size
+ */
+struct mlx5_umr_sig_domain {
+	u32 sig_type;
+	union {
+		struct mlx5_umr_sig_t10dif dif;
+		struct mlx5_umr_sig_crc crc;
+	};
+	u32 block_size;
+};
+
+/* Bytes of the protection field (enum mlx5dv_sig_mask), check/copy masks. */
+#define MLX5_UMR_SIG_MASK_T10DIF_GUARD	0xc0
+#define MLX5_UMR_SIG_MASK_T10DIF_APPTAG	0x30
+#define MLX5_UMR_SIG_MASK_T10DIF_REFTAG	0x0f
+#define MLX5_UMR_SIG_MASK_CRC32		0xf0
+#define MLX5_UMR_SIG_MASK_CRC32C	MLX5_UMR_SIG_MASK_CRC32
+#define MLX5_UMR_SIG_MASK_CRC64_XP10	0xff
+
+/* mlx5_umr_sig_attr.flags (enum mlx5dv_sig_block_attr_flags) */
+#define MLX5_UMR_SIG_FLAG_COPY_MASK	BIT(0)	/* @copy_mask overrides */
+
+/**
+ * struct mlx5_umr_sig_attr - block signature of an mkey
+ *	(struct mlx5dv_sig_block_attr)
+ * @mem: the data as it is in memory
+ * @wire: the data as it is on the wire; at least one of the two has a
+ *	signature
+ * @flags: MLX5_UMR_SIG_FLAG_*
+ * @check_mask: bytes of the input domain's protection field checked
+ *	(MLX5_UMR_SIG_MASK_*)
+ * @copy_mask: with MLX5_UMR_SIG_FLAG_COPY_MASK, bytes copied from the input
+ *	to the output domain instead of computed; both domains must then
+ *	have the same type and block size
+ */
+struct mlx5_umr_sig_attr {
+	struct mlx5_umr_sig_domain mem;
+	struct mlx5_umr_sig_domain wire;
+	u32 flags;
+	u8 check_mask;
+	u8 copy_mask;
+};
+
+/**
+ * enum mlx5_umr_sig_err_type - what a check found (enum mlx5dv_mkey_err_type)
+ * @MLX5_UMR_SIG_ERR_NONE: no error since the last check
+ * @MLX5_UMR_SIG_ERR_GUARD: a block's guard (T10 DIF guard or CRC) differed
+ * @MLX5_UMR_SIG_ERR_REFTAG: a block's reference tag differed
+ * @MLX5_UMR_SIG_ERR_APPTAG: a block's application tag differed
+ */
+enum mlx5_umr_sig_err_type {
+	MLX5_UMR_SIG_ERR_NONE,
+	MLX5_UMR_SIG_ERR_GUARD,
+	MLX5_UMR_SIG_ERR_REFTAG,
+	MLX5_UMR_SIG_ERR_APPTAG,
+};
+
+/**
+ * struct mlx5_umr_sig_status - the signature status of an mkey
+ *	(struct mlx5dv_mkey_err, struct ib_sig_err)
+ * @err_type: enum mlx5_umr_sig_err_type
+ * @expected: the value the block's protection field carried (guard: 16
+ *	bits for T10 DIF, 32 for CRC32/CRC32C, 64 for CRC64_XP10; tags: 16
+ *	or 32 bits), as hardware names it in the SIG_ERR CQE
+ * @actual: the value computed from the data, or the tag configured
+ * @offset: offset of the failing block (err_offset of the SIG_ERR CQE)
+ * @key: the key the CQE named
+ * @errors: SIG_ERR CQEs reported since the last check (the first is kept)
+ */
+struct mlx5_umr_sig_status {
+	u32 err_type;
+	u64 expected;
+	u64 actual;
+	u64 offset;
+	u32 key;
+	u32 errors;
+};
+
+int mlx5_umr_sig_report(struct mlx5_umr_dev *dev,
+			const struct mlx5_sig_err_cqe *cqe);
+int mlx5_umr_sig_check(struct mlx5_umr_mkey *mkey,
+		       struct mlx5_umr_sig_status *status);
+
+/*
+ * Protection domains of RDMA consumers (drivers/umr/pd.c). On a NIC an
+ * mkey is usable only by QPs of its PD: a ULP puts its mkeys in its own
+ * struct ib_pd (Documentation/service.rst, "Using these keys on a NIC").
+ */
+struct ib_pd;
+
+/**
+ * struct mlx5_umr_pd - a consumer's protection domain, as the HCA knows it
+ * @dev: the device
+ * @pdn: the PD number (mkc.pd of every mkey created in it)
+ * @dma_lkey: a key valid in @pdn that addresses device (DMA) addresses, for
+ *	MLX5_UMR_LAYOUT_SGT (the ib_pd's local_dma_lkey, checked), or 0
+ *
+ * From mlx5_umr_pd_get_ib(); the service keeps private state after these
+ * fields.
+ */
+struct mlx5_umr_pd {
+	struct mlx5_umr_dev *dev;
+	u32 pdn;
+	u32 dma_lkey;
+};
+
+struct mlx5_umr_pd *mlx5_umr_pd_get_ib(struct mlx5_umr_dev *dev,
+				       struct ib_pd *ibpd);
+void mlx5_umr_pd_put(struct mlx5_umr_pd *pd);
+struct mlx5_umr_mkey *mlx5_umr_alloc_mkey_in(struct mlx5_umr_pd *pd,
+					     u32 max_entries, u32 flags);
 
 /* ---- crypto mkeys: AES-XTS (Documentation/crypto.rst) ---- */
 

@@ -17,6 +17,7 @@
 #include <linux/mlx5_umr_testing.h>
 
 struct mlx5_umr_fake;
+struct mlx5_seg_set_psv;
 
 /**
  * MLX5_UMR_FAKE_RESD_LKEY - the reserved lkey QUERY_SPECIAL_CONTEXTS returns
@@ -69,7 +70,14 @@ struct mlx5_umr_fake;
  *	rdma-core mlx5dv.h struct mlx5_wqe_umr_klm_seg)
  * @MLX5_UMR_FAKE_VS_PTR_ALIGN: pointer-mode translation not 2048-byte
  *	aligned (mlx5_ib mr.c MLX5_UMR_ALIGN)
- * @MLX5_UMR_FAKE_VS_PSV_UNKNOWN: SET_PSV names an unknown PSV
+ * @MLX5_UMR_FAKE_VS_PSV_UNKNOWN: SET_PSV, or a UMR's BSF, names an unknown
+ *	PSV
+ * @MLX5_UMR_FAKE_VS_BSF_BAD: a UMR's BSF is malformed (reserved values,
+ *	a signature domain without block size, copy mask without same block
+ *	structure; Documentation/fake.rst, "Signature")
+ * @MLX5_UMR_FAKE_VS_BSF_UNSUPPORTED: a UMR's BSF asks for what the fake
+ *	does not model (crypto BSF, transaction signatures, 1 GiB blocks,
+ *	different data block sizes in the two domains, non-repeating blocks)
  * @MLX5_UMR_FAKE_VS_INJECTED: error injected by the test
  */
 enum mlx5_umr_fake_vsynd {
@@ -100,6 +108,8 @@ enum mlx5_umr_fake_vsynd {
 	MLX5_UMR_FAKE_VS_KLM_BCOUNT = 0x21,
 	MLX5_UMR_FAKE_VS_PTR_ALIGN = 0x22,
 	MLX5_UMR_FAKE_VS_PSV_UNKNOWN = 0x30,
+	MLX5_UMR_FAKE_VS_BSF_BAD = 0x31,
+	MLX5_UMR_FAKE_VS_BSF_UNSUPPORTED = 0x32,
 	MLX5_UMR_FAKE_VS_INJECTED = 0xfe,
 };
 
@@ -294,10 +304,21 @@ int mlx5_umr_fake_xfer_pd(struct mlx5_umr_fake *fake, u32 pdn, u32 key,
 int mlx5_umr_fake_xfer(struct mlx5_umr_fake *fake, u32 key, u64 offset,
 		       void *buf, size_t len, bool write, bool remote);
 int mlx5_umr_fake_remote_invalidate(struct mlx5_umr_fake *fake, u32 key);
+int mlx5_umr_fake_xfer_out(struct mlx5_umr_fake *fake, u32 key, u64 offset,
+			   void *buf, size_t len, bool write, bool remote,
+			   struct mlx5_umr_test_xfer_out *out);
+int mlx5_umr_fake_query_psv(struct mlx5_umr_fake *fake, u32 psvn,
+			    struct mlx5_seg_set_psv *val,
+			    struct mlx5_sig_err_cqe *err);
+u64 mlx5_umr_fake_crc64_xp10(u64 crc, const void *p, size_t len);
+u16 mlx5_umr_fake_crc_t10dif(u16 crc, const void *p, size_t len);
 void mlx5_umr_fake_flush(struct mlx5_umr_fake *fake);
 
 void mlx5_umr_fake_inject_cmd_error(struct mlx5_umr_fake *fake, u16 opcode,
 				    u8 status, u32 syndrome);
+unsigned int mlx5_umr_fake_inject_cmd_nth(struct mlx5_umr_fake *fake,
+					  unsigned int nth, u8 status,
+					  u32 syndrome);
 void mlx5_umr_fake_inject_wqe_error(struct mlx5_umr_fake *fake, u8 syndrome,
 				    u8 vendor_synd);
 void mlx5_umr_fake_inject_drop_cqe(struct mlx5_umr_fake *fake,
@@ -305,5 +326,19 @@ void mlx5_umr_fake_inject_drop_cqe(struct mlx5_umr_fake *fake,
 void mlx5_umr_fake_inject_delay(struct mlx5_umr_fake *fake,
 				unsigned int msecs);
 void mlx5_umr_fake_inject_internal_error(struct mlx5_umr_fake *fake);
+
+/*
+ * Consumers' protection domains (fake_ib.c): stand-ins of mlx5_ib's
+ * ib_device and of a ULP's struct ib_pd, and bare PDs of consumer QPs.
+ */
+struct ib_device;
+struct ib_pd;
+
+struct ib_device *mlx5_umr_fake_ibdev(struct mlx5_umr_fake *fake);
+struct ib_pd *mlx5_umr_fake_ib_pd_alloc(struct mlx5_umr_fake *fake);
+void mlx5_umr_fake_ib_pd_free(struct ib_pd *pd);
+u32 mlx5_umr_fake_ib_pdn(const struct ib_pd *pd);
+int mlx5_umr_fake_pd_alloc(struct mlx5_umr_fake *fake, u32 *pdn);
+int mlx5_umr_fake_pd_free(struct mlx5_umr_fake *fake, u32 pdn);
 
 #endif /* _LINUX_MLX5_UMR_FAKE_H */

@@ -74,10 +74,12 @@ struct mlx5_umr_hca_cq {
 /**
  * struct mlx5_umr_hca_ops - what a backend provides
  * @cmd_exec: execute one command mailbox. @in and @out use the mlx5_ifc
- *	layouts (big endian). Returns 0 when the command was delivered and
- *	firmware returned status OK; -EREMOTEIO when firmware returned a bad
- *	status (status and syndrome are in @out); another -errno when the
- *	command could not be delivered. May sleep.
+ *	layouts (big endian). Every command goes through here, the PSVs of
+ *	signature mkeys (CREATE_PSV, DESTROY_PSV) included. Returns 0 when
+ *	the command was delivered and firmware returned status OK;
+ *	-EREMOTEIO when firmware returned a bad status (status and syndrome
+ *	are in @out); another -errno when the command could not be
+ *	delivered. May sleep.
  * @create_cq: execute the CREATE_CQ mailbox @in (the backend fills
  *	cqc.c_eqn_or_apu_element with an EQ of its choosing) and route the
  *	CQ's completion events to @cq->comp. Sets @cq->cqn. May sleep.
@@ -129,6 +131,24 @@ struct mlx5_umr_hca_ops {
 	bool (*internal_error)(struct mlx5_umr_hca *hca);
 };
 
+struct ib_pd;
+struct ib_mr;
+
+/**
+ * struct mlx5_umr_hca_ib_ops - verbs on the HCA's ib_device
+ * @alloc_mr: ib_alloc_mr(@pd, IB_MR_TYPE_MEM_REG, 1): an MR the service
+ *	reads back with QUERY_MKEY to learn @pd's PD number
+ * @dereg_mr: ib_dereg_mr()
+ *
+ * The service core does not link the RDMA core (it runs without one, on a
+ * fake): the backend that has the ib_device lends it these two calls.
+ * Process context, may sleep.
+ */
+struct mlx5_umr_hca_ib_ops {
+	struct ib_mr *(*alloc_mr)(struct ib_pd *pd);
+	int (*dereg_mr)(struct ib_mr *mr);
+};
+
 /**
  * struct mlx5_umr_hca - one HCA offered to the service by a backend
  * @ops: backend operations
@@ -139,6 +159,7 @@ struct mlx5_umr_hca_ops {
  * @ibdev: the RDMA device this HCA is (the hardware backend's ib_device),
  *	NULL for fakes; the service only compares it
  *	(mlx5_umr_dev_get_ib()), never dereferences it
+ * @ib_ops: verbs on @ibdev (mlx5_umr_pd_get_ib()), NULL when @ibdev is
  * @umr: set by the service while registered; backends must not touch it
  *
  * Backends embed this structure in their own per-device state.
@@ -150,6 +171,7 @@ struct mlx5_umr_hca {
 	int numa_node;
 	struct module *owner;
 	const struct ib_device *ibdev;
+	const struct mlx5_umr_hca_ib_ops *ib_ops;
 	struct mlx5_umr_dev *umr;
 };
 

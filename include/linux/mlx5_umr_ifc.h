@@ -119,10 +119,11 @@ struct mlx5_umr_crypto_bsf {
 	u8		rsvd3[16];
 };
 
-/* bsf_size_type: size in bits 7:6 (as mlx5_bsf_basic.bsf_size_sbs), type */
-#define MLX5_UMR_BSF_SIZE_WITH_INLINE	2
+/*
+ * bsf_size_type: size in bits 7:6 (as mlx5_bsf_basic.bsf_size_sbs;
+ * MLX5_UMR_BSF_SIZE_WITH_INLINE and _SHIFT below), type
+ */
 #define MLX5_UMR_BSF_SIZE_SIG_AND_CRYPTO	3
-#define MLX5_UMR_BSF_SIZE_SHIFT		6
 #define MLX5_UMR_BSF_TYPE_CRYPTO	1
 #define MLX5_UMR_BSF_TYPE_MASK		0x3
 /* enc_order: which side holds ciphertext, and where the signature is */
@@ -132,11 +133,49 @@ struct mlx5_umr_crypto_bsf {
 #define MLX5_UMR_ENC_ORDER_ENCRYPTED_RAW_MEMORY		0x3
 #define MLX5_UMR_ENC_STANDARD_AES_XTS	0x0
 #define MLX5_UMR_CRYPTO_DEK_PTR_MASK	0xffffff
-/* bs_pointer: rdma-core qp.c bs_to_bs_selector() */
+/* bs_pointer: the MLX5_UMR_BS_SELECTOR_* of the signature BSF below */
+
+/*
+ * Block signature (BSF, SET_PSV, SIG_ERR CQE). qp.h has struct mlx5_bsf,
+ * struct mlx5_seg_set_psv, MLX5_BSF_INL_VALID, MLX5_BSF_REFRESH_DIF,
+ * MLX5_BSF_REPEAT_BLOCK, MLX5_BSF_INC_REFTAG, MLX5_BSF_APPTAG_ESCAPE,
+ * MLX5_BSF_APPREF_ESCAPE and enum mlx5_sig_type (MLX5_DIF_CRC/IPCS);
+ * device.h MLX5_MKEY_BSF_EN, MLX5_MKEY_BSF_OCTO_SIZE, struct
+ * mlx5_sig_err_cqe. What neither 6.1 nor 6.12 defines, from rdma-core
+ * providers/mlx5/wqe.h (the anonymous enum after struct
+ * mlx5_wqe_inline_seg), which mlx5_umr_fill_sig_bsf() in providers/mlx5/
+ * qp.c uses:
+ */
+/* mlx5_bsf_basic.bsf_size_sbs: size in bits 7:6, same block structure bit 4 */
+#define MLX5_UMR_BSF_SIZE_WITH_INLINE	2
+#define MLX5_UMR_BSF_SIZE_SHIFT		6
+#define MLX5_UMR_BSF_SBS_SHIFT		4
+/* m_bfs_psv/w_bfs_psv: block format selector in bits 31:24, PSV in 23:0 */
+#define MLX5_UMR_BFS_CRC32_BASE		0x20
+#define MLX5_UMR_BFS_CRC32C_BASE	0x40
+#define MLX5_UMR_BFS_CRC64_XP10_BASE	0x50
+#define MLX5_UMR_BFS_CRC_REPEAT_BIT	0x2
+#define MLX5_UMR_BFS_CRC_SEED_BIT	0x1
+#define MLX5_UMR_BFS_SHIFT		24
+#define MLX5_UMR_BSF_PSV_INDEX_MASK	0xffffff
+/* mlx5_bsf_inl.rp_inv_seed: the guard's seed is all ones */
+#define MLX5_UMR_BSF_SEED		BIT(3)
+/*
+ * mlx5_bsf_basic.mem/wire.bs_selector of each block size: rdma-core qp.c
+ * bs_to_bs_selector() (wr.c bs_selector() has 512, 520, 4096 and 4160).
+ */
 #define MLX5_UMR_BS_SELECTOR_512	1
 #define MLX5_UMR_BS_SELECTOR_520	2
 #define MLX5_UMR_BS_SELECTOR_4096	3
 #define MLX5_UMR_BS_SELECTOR_4160	4
 #define MLX5_UMR_BS_SELECTOR_4048	6
+/*
+ * struct mlx5_sig_err_cqe.syndrome: which check failed. mlx5_ib keeps them
+ * private (cq.c get_sig_err_item(): GUARD_ERR, APPTAG_ERR, REFTAG_ERR), as
+ * rdma-core does (providers/mlx5/cq.c).
+ */
+#define MLX5_UMR_SIG_SYND_GUARD		BIT(13)
+#define MLX5_UMR_SIG_SYND_APPTAG	BIT(12)
+#define MLX5_UMR_SIG_SYND_REFTAG	BIT(11)
 
 #endif /* _LINUX_MLX5_UMR_IFC_H */

@@ -52,6 +52,8 @@ for line in $KLINES; do
 done
 # The ioctl paths once more, under UML's KASAN/UBSAN/lockdep/kmemleak.
 uml_step 6.1 uapi-uml "$TOP/selftests/uapi/uml-sanitizers.sh"
+# Failure sweeps, random ioctls, hot unplug: bounded (make soak: long).
+uml_step 6.1 soak "$TESTBED/soak.sh"
 step dkms "$TESTBED/dkms-check.sh"
 uml_step 6.1 proofs "$TESTBED/proofs.sh"
 echo "=== summary ($(($(date +%s) - start)) s)"

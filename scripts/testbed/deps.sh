@@ -6,7 +6,7 @@ set -euo pipefail
 pkgs="$* linux-headers-amd64 linux-image-amd64 linux-source-6.1
 linux-headers-6.12-amd64 linux-image-6.12-amd64 linux-source-6.12 qemu-system-x86
 busybox-static kmod dkms sparse flex bison bc libelf-dev libssl-dev cpio rsync
-python3 gcc g++ make pkg-config libibverbs-dev rdma-core ibverbs-utils iproute2"
+python3 gcc g++ make pkg-config libibverbs-dev ibverbs-providers rdma-core ibverbs-utils iproute2"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q "install ok installed" ||

@@ -8,7 +8,11 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 mount -t debugfs debugfs /sys/kernel/debug
-mount -t tmpfs tmpfs /tmp
+mount -t tmpfs -o mode=1777 tmpfs /tmp
+# cgroup v2 with the memory controller for the selftests' charging checks.
+grep -q ' /sys/fs/cgroup cgroup2 ' /proc/mounts ||
+	mount -t cgroup2 cgroup2 /sys/fs/cgroup 2>/dev/null
+echo +memory >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null
 ip link set lo up 2>/dev/null
 echo "MLX5_UMR_VM: start" >/dev/kmsg
 echo "MLX5_UMR_VM: init running"

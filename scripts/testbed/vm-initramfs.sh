@@ -10,6 +10,9 @@ set -euo pipefail
 K=$1 tree=$2 tests=$3 out=$4
 S=$(mktemp -d "${TMPDIR:-/tmp}/mlx5-umr-irfs.XXXXXX")
 trap 'rm -rf "$S"' EXIT
+# mktemp -d made $S 0700: it becomes the VM's /, which every uid must be
+# able to search (the unprivileged selftests run as other users).
+chmod 0755 "$S"
 mkdir -p "$S"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,etc,root,lib/modules/$K/extra}
 cp /bin/busybox "$S/bin/"
 for a in $(/bin/busybox --list); do
@@ -17,7 +20,7 @@ for a in $(/bin/busybox --list); do
 done
 ln -sf ../bin/busybox "$S/sbin/modprobe"   # the kernel's request_module()
 # Debian modules the tests load, with their dependencies.
-for m in mlx5_ib mlx5_core ib_core ib_uverbs rdma_rxe dummy veth crc32_generic; do
+for m in mlx5_ib mlx5_core ib_core ib_uverbs rdma_rxe dummy veth crc32_generic crc-t10dif; do
 	modprobe -S "$K" --show-depends "$m" 2>/dev/null | awk '$1 == "insmod" {print $2}'
 done | sort -u | while read -r f; do
 	mkdir -p "$S/$(dirname "$f")"; cp "$f" "$S/$f"
@@ -45,6 +48,28 @@ else
 fi
 mkdir -p "$S/selftests"
 [ -d "$tests" ] && cp -r "$tests/." "$S/selftests/"
+"$TESTBED/vm-initramfs-rdma.sh" "$K" "$S" "$tree"	# hwcheck --rxe, its test module
 cp "$TESTBED/vm-init.sh" "$S/init"
 chmod +x "$S/init"
-(cd "$S" && find . | cpio -o -H newc --quiet | gzip -1) >"$out"
+# Users for the unprivileged selftests (selftests/uapi/unpriv_test.c):
+# umr is in mlx5umr, the group Documentation/uapi.rst's udev rule grants
+# the node to; umr2 is in no group. No passwords: nobody logs in.
+cat >"$S/etc/passwd" <<'EOT'
+root:x:0:0:root:/root:/bin/sh
+umr:x:1000:1000:mlx5-umr test user:/tmp:/bin/sh
+umr2:x:1001:1001:mlx5-umr second test user:/tmp:/bin/sh
+nobody:x:65534:65534:nobody:/nonexistent:/bin/false
+EOT
+cat >"$S/etc/group" <<'EOT'
+root:x:0:
+mlx5umr:x:990:umr
+umr:x:1000:
+umr2:x:1001:
+nogroup:x:65534:
+EOT
+# Everything readable (and programs runnable) by all, owned by root (not
+# by whoever built the image); root's home is root's.
+chmod -R u+w,go-w,a+rX "$S"
+chmod 0700 "$S/root"
+chmod 1777 "$S/tmp"
+(cd "$S" && find . | cpio -o -H newc -R 0:0 --quiet | gzip -1) >"$out"

@@ -26,7 +26,9 @@ ABI(sizeof(struct mlx5_umr_ioc_reg_mr) == 48);
 ABI(offsetof(struct mlx5_umr_ioc_reg_mr, addr) == 16);
 ABI(offsetof(struct mlx5_umr_ioc_reg_mr, out_handle) == 32);
 ABI(sizeof(struct mlx5_umr_ioc_alloc_mkey) == 24);
-ABI(sizeof(struct mlx5_umr_ioc_configure) == 56);
+/* the first version ended with __reserved2, at 56; the second (signature) */
+ABI(sizeof(struct mlx5_umr_ioc_configure) == 144);
+ABI(offsetof(struct mlx5_umr_ioc_configure, sig) == 56);
 ABI(offsetof(struct mlx5_umr_ioc_configure, entries) == 32);
 ABI(offsetof(struct mlx5_umr_ioc_configure, out_key) == 48);
 ABI(sizeof(struct mlx5_umr_ioc_invalidate) == 24);
@@ -43,6 +45,23 @@ ABI(offsetof(struct mlx5_umr_ioc_batch, out_index) == 24);
 ABI(sizeof(struct mlx5_umr_ioc_batch_req) == 56);
 ABI(offsetof(struct mlx5_umr_ioc_batch_req, entries) == 32);
 ABI(offsetof(struct mlx5_umr_ioc_batch_req, out_status) == 48);
+/* the caller's PD (MLX5_UMR_IOCTL_SET_PD) */
+ABI(MLX5_UMR_IOCTL_SET_PD == 0xee87);
+ABI(sizeof(struct mlx5_umr_ioc_set_pd) == 16);
+ABI(offsetof(struct mlx5_umr_ioc_set_pd, pdn) == 8);
+/* signature */
+ABI(sizeof(struct mlx5_umr_ioc_sig_domain) == 40);
+ABI(offsetof(struct mlx5_umr_ioc_sig_domain, ref_tag) == 16);
+ABI(offsetof(struct mlx5_umr_ioc_sig_domain, crc_seed) == 32);
+ABI(sizeof(struct mlx5_umr_ioc_sig_block) == 88);
+ABI(offsetof(struct mlx5_umr_ioc_sig_block, wire) == 40);
+ABI(offsetof(struct mlx5_umr_ioc_sig_block, check_mask) == 84);
+ABI(sizeof(struct mlx5_umr_ioc_sig_check) == 48);
+ABI(offsetof(struct mlx5_umr_ioc_sig_check, out_offset) == 32);
+ABI(sizeof(struct mlx5_umr_ioc_sig_report) == 80);
+ABI(offsetof(struct mlx5_umr_ioc_sig_report, out_handle) == 72);
+ABI(MLX5_UMR_IOCTL_SIG_CHECK == 0xee88);
+ABI(MLX5_UMR_IOCTL_SIG_REPORT == 0xee89);
 
 #ifdef MLX5_UMR_CHECK_TESTING
 /*
@@ -51,7 +70,10 @@ ABI(offsetof(struct mlx5_umr_ioc_batch_req, out_status) == 48);
  */
 #include "../../drivers/umr/uapi_testing.h"
 ABI(sizeof(struct mlx5_umr_test_info) == 24);
-ABI(sizeof(struct mlx5_umr_test_xfer) == 48);
+/* the first version ended with __reserved2, at 48; the second (signature) */
+ABI(sizeof(struct mlx5_umr_test_xfer) == 120);
+ABI(offsetof(struct mlx5_umr_test_xfer, out_flags) == 48);
+ABI(offsetof(struct mlx5_umr_test_xfer, out_sig_cqe) == 56);
 ABI(offsetof(struct mlx5_umr_test_xfer, out_status) == 40);
 ABI(MLX5_UMR_TEST_IOCTL_INFO == 0xeea0);
 ABI(MLX5_UMR_TEST_IOCTL_XFER == 0xeea1);
@@ -73,5 +95,21 @@ ABI(offsetof(struct mlx5dv_mr_interleaved, lkey) ==
 	offsetof(struct mlx5_umr_ioc_interleaved, lkey));
 ABI((int)IBV_ACCESS_REMOTE_ATOMIC == (int)MLX5_UMR_IOC_ACCESS_REMOTE_ATOMIC);
 ABI((int)IBV_ACCESS_REMOTE_READ == (int)MLX5_UMR_IOC_ACCESS_REMOTE_READ);
+/* the signature's values are rdma-core's */
+ABI((int)MLX5DV_SIG_T10DIF_CSUM == (int)MLX5_UMR_IOC_SIG_T10DIF_CSUM);
+ABI((int)MLX5DV_SIG_T10DIF_FLAG_APP_REF_ESCAPE ==
+	(int)MLX5_UMR_IOC_SIG_T10DIF_APP_REF_ESCAPE);
+ABI((int)MLX5DV_SIG_CRC_TYPE_CRC32C == (int)MLX5_UMR_IOC_SIG_CRC32C);
+ABI((int)MLX5DV_SIG_CRC_TYPE_CRC64_XP10 ==
+	(int)MLX5_UMR_IOC_SIG_CRC64_XP10);
+ABI((int)MLX5DV_BLOCK_SIZE_520 == (int)MLX5_UMR_IOC_SIG_BLOCK_520);
+ABI((int)MLX5DV_BLOCK_SIZE_4160 == (int)MLX5_UMR_IOC_SIG_BLOCK_4160);
+ABI((int)MLX5DV_SIG_MASK_T10DIF_GUARD ==
+	(int)MLX5_UMR_IOC_SIG_MASK_T10DIF_GUARD);
+ABI((int)MLX5DV_SIG_MASK_CRC64_XP10 == (int)MLX5_UMR_IOC_SIG_MASK_CRC64_XP10);
+ABI((int)MLX5DV_SIG_BLOCK_ATTR_FLAG_COPY_MASK ==
+	(int)MLX5_UMR_IOC_SIG_COPY_MASK);
+ABI((int)MLX5DV_MKEY_SIG_BLOCK_BAD_REFTAG == (int)MLX5_UMR_IOC_SIG_ERR_REFTAG);
+ABI((int)MLX5DV_MKEY_SIG_BLOCK_BAD_APPTAG == (int)MLX5_UMR_IOC_SIG_ERR_APPTAG);
 #endif
 #endif

@@ -162,6 +162,109 @@ TEST_F(lib, new_key)
 	EXPECT_EQ(EOPNOTSUPP, mlx5umr_mkey_invalidate_ex(self->mk, 2));
 }
 
+/*
+ * A signature mkey through rdma-core's types (mlx5dv_wr_set_mkey_sig_block(3)):
+ * T10-DIF in memory, written from plain wire data; then CRC32C on the
+ * wire too: read out and written back unchanged, and a corrupted wire
+ * block detected, its CQE handed in by the caller (mlx5umr_sig_report())
+ * and read with mlx5umr_mkey_check() (mlx5dv_mkey_check(3)).
+ */
+TEST_F(lib, signature)
+{
+	const struct mlx5dv_sig_t10dif dif = {
+		.bg_type = MLX5DV_SIG_T10DIF_CRC,
+		.app_tag = 0x42,
+		.ref_tag = 9,
+		.flags = MLX5DV_SIG_T10DIF_FLAG_REF_REMAP,
+	};
+	const struct mlx5dv_sig_crc crc = {
+		.type = MLX5DV_SIG_CRC_TYPE_CRC32C,
+		.seed = 0xffffffff,
+	};
+	struct mlx5dv_sig_block_domain mem = {
+		.sig_type = MLX5DV_SIG_TYPE_T10DIF,
+		.block_size = MLX5DV_BLOCK_SIZE_512,
+	};
+	struct mlx5dv_sig_block_domain wire = {
+		.sig_type = MLX5DV_SIG_TYPE_CRC,
+		.block_size = MLX5DV_BLOCK_SIZE_512,
+	};
+	struct mlx5dv_sig_block_attr attr = {
+		.mem = &mem,
+		.check_mask = 0xff,
+	};
+	struct ibv_sge sge = { (uintptr_t)self->b1, 2 * 520, self->mr1->lkey };
+	__u8 data[1024], wb[2 * 516], mem0[2 * 520], cqe[64];
+	struct mlx5umr_mkey *sk;
+	struct mlx5dv_mkey_err e;
+	__u32 st = 1, handle = 0;
+	int sig_err = -1;
+	unsigned int i;
+
+	ASSERT_TRUE(self->attr0.sig);
+	mem.sig.dif = &dif;
+	wire.sig.crc = &crc;
+	for (i = 0; i < sizeof(data); i++)
+		data[i] = (__u8)(i * 3);
+	sk = mlx5umr_create_mkey(self->ctx, 4, MLX5UMR_MKEY_SIGNATURE);
+	ASSERT_NE(NULL, sk);
+	ASSERT_EQ(0, mlx5umr_mkey_configure_list_sig(sk, ACCESS, 0, &attr, 1,
+						     &sge));
+	EXPECT_EQ(2 * 520, sk->length);
+	ASSERT_EQ(0, mlx5umr_xfer_sig(self->ctx, sk->rkey, 0, data,
+				      sizeof(data), MLX5UMR_XFER_WRITE, &st,
+				      &sig_err, NULL));
+	EXPECT_EQ(0, st);
+	EXPECT_EQ(0, sig_err);
+	EXPECT_EQ(0, memcmp(self->b1 + 520, data + 512, 512));
+	memcpy(mem0, self->b1, sizeof(mem0));
+
+	/* the wire gets CRC32C: read out, the T10-DIF checked */
+	attr.wire = &wire;
+	ASSERT_EQ(0, mlx5umr_mkey_configure_list_sig(sk, ACCESS, 0, &attr, 1,
+						     &sge));
+	ASSERT_EQ(0, mlx5umr_xfer_sig(self->ctx, sk->rkey, 0, wb, sizeof(wb),
+				      0, &st, &sig_err, NULL));
+	EXPECT_EQ(0, sig_err);
+	EXPECT_EQ(0, memcmp(wb, data, 512));
+	EXPECT_EQ(0, memcmp(wb + 516, data + 512, 512));
+	/* written back: the CRC32C checked, the T10-DIF regenerated */
+	ASSERT_EQ(0, mlx5umr_xfer_sig(self->ctx, sk->rkey, 0, wb, sizeof(wb),
+				      MLX5UMR_XFER_WRITE, &st, &sig_err, NULL));
+	EXPECT_EQ(0, sig_err);
+	EXPECT_EQ(0, memcmp(self->b1, mem0, sizeof(mem0)));
+	ASSERT_EQ(0, mlx5umr_mkey_check(sk, &e));
+	EXPECT_EQ(MLX5DV_MKEY_NO_ERR, e.err_type);
+
+	/* block 1 corrupted on the wire: the caller gets the CQE */
+	wb[516 + 10] ^= 0x04;
+	ASSERT_EQ(0, mlx5umr_xfer_sig(self->ctx, sk->rkey, 0, wb, sizeof(wb),
+				      MLX5UMR_XFER_WRITE, &st, &sig_err, cqe));
+	EXPECT_EQ(0, st);
+	ASSERT_EQ(1, sig_err);
+	ASSERT_EQ(0, mlx5umr_mkey_check(sk, &e));
+	EXPECT_EQ(MLX5DV_MKEY_NO_ERR, e.err_type);
+	ASSERT_EQ(0, mlx5umr_sig_report(self->ctx, cqe, &handle));
+	EXPECT_EQ(sk->handle, handle);
+	ASSERT_EQ(0, mlx5umr_mkey_check(sk, &e));
+	EXPECT_EQ(MLX5DV_MKEY_SIG_BLOCK_BAD_GUARD, e.err_type);
+	/* the last byte of wire block 1, as the fake reports it */
+	EXPECT_EQ(2 * 516 - 1, e.err.sig.offset);
+	EXPECT_NE(e.err.sig.expected_value, e.err.sig.actual_value);
+
+	/* refusals keep rdma-core's errno conventions */
+	EXPECT_EQ(EINVAL, mlx5umr_mkey_check(self->mk, &e));
+	EXPECT_EQ(EINVAL, mlx5umr_mkey_configure_list_sig(self->mk, ACCESS, 0,
+							  &attr, 1, &sge));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(EOPNOTSUPP, mlx5umr_mkey_configure_list_sig(sk, ACCESS, 4,
+							      &attr, 1, &sge));
+	ASSERT_EQ(0, mlx5umr_mkey_configure_list_sig(sk, ACCESS,
+						     MLX5UMR_RESET_SIG, NULL,
+						     1, &sge));
+	EXPECT_EQ(0, mlx5umr_destroy_mkey(sk));
+}
+
 /* The same in a batch: the mkeys' keys follow the submit. */
 TEST_F(lib, batch_new_key)
 {

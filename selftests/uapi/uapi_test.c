@@ -465,6 +465,8 @@ TEST_F(umr, length_xfer)
 		MLX5_UMR_TEST_IOCTL_XFER, sizeof(struct mlx5_umr_test_xfer),
 		offsetof(struct mlx5_umr_test_xfer, __reserved),
 		xfer_init, xfer_ok, NULL,
+		/* the first version ended with __reserved2 (then: signature) */
+		offsetof(struct mlx5_umr_test_xfer, out_flags),
 	};
 
 	run_length(_metadata, self, &c);
@@ -552,7 +554,7 @@ TEST_F(umr, unknown_ioctl)
 	EXPECT_EQ(-ENOTTY, umr_ioctl(self->fd,
 				     _IO(MLX5_UMR_IOC_TYPE, 0x7f), &info));
 	EXPECT_EQ(-ENOTTY, umr_ioctl(self->fd, _IO(MLX5_UMR_IOC_TYPE,
-						   MLX5_UMR_CMD_BATCH + 1),
+						   MLX5_UMR_CMD_SIG_REPORT + 1),
 				     &info));
 	EXPECT_EQ(-ENOTTY, umr_ioctl(self->fd, _IO(MLX5_UMR_IOC_TYPE,
 						   MLX5_UMR_CMD_TEST_INFO - 1),
@@ -589,7 +591,7 @@ TEST_F(umr, unknown_flags)
 		.size = sizeof(de), .handle = self->mk, .flags = 1,
 	};
 	struct mlx5_umr_test_xfer x = {
-		.size = sizeof(x), .flags = 4, .key = self->key1,
+		.size = sizeof(x), .flags = 8, .key = self->key1,
 		.offset = (uintptr_t)self->buf1, .buf = (uintptr_t)xfer_buf,
 		.length = 8,
 	};
@@ -1191,28 +1193,6 @@ TEST_F(umr, rotate_key)
 	EXPECT_NO_LEAK(0, 0);
 }
 
-/* The PD of @key in the fake's debugfs mkey table, or -1. */
-static long long mkey_pd(const char *path, __u32 key)
-{
-	const char *base = strrchr(path, '/');
-	unsigned int k, pd;
-	long long found = -1;
-	char file[300], line[256];
-	FILE *f;
-
-	snprintf(file, sizeof(file),
-		 "/sys/kernel/debug/mlx5_umr_fake/%.200s/mkeys",
-		 base ? base + 1 : path);
-	f = fopen(file, "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%x %x", &k, &pd) == 2 && k == key)
-			found = pd;
-	fclose(f);
-	return found;
-}
-
 /* A one-byte RDMA READ through @key by a QP of PD @pd: 0 or -errno. */
 static int probe_read(const char *path, long long pd, __u32 key)
 {
@@ -1236,7 +1216,7 @@ TEST_F(umr, files_own_pds)
 	long long pd1, pd2;
 	int fd2;
 
-	if (mkey_pd(self->path, self->key1) < 0)
+	if (umr_fake_mkey_pd(self->path, self->key1) < 0)
 		SKIP(return, "no debugfs");
 	ASSERT_EQ(0, umr_config_list(self->fd, self->mk, &sge, 1, NULL));
 	fd2 = umr_open();
@@ -1247,15 +1227,15 @@ TEST_F(umr, files_own_pds)
 	sge2 = (struct mlx5_umr_ioc_sge){ (uintptr_t)self->buf2, 64, key2 };
 	ASSERT_EQ(0, umr_config_list(fd2, mk2, &sge2, 1, NULL));
 
-	pd1 = mkey_pd(self->path, self->mkey);
-	pd2 = mkey_pd(self->path, mkey2);
+	pd1 = umr_fake_mkey_pd(self->path, self->mkey);
+	pd2 = umr_fake_mkey_pd(self->path, mkey2);
 	ASSERT_LE(0, pd1);
 	ASSERT_LE(0, pd2);
 	EXPECT_NE(pd1, pd2);
 	/* registrations and indirect mkeys of a file share its PD */
-	EXPECT_EQ(pd1, mkey_pd(self->path, self->key1));
-	EXPECT_EQ(pd1, mkey_pd(self->path, self->key2));
-	EXPECT_EQ(pd2, mkey_pd(self->path, key2));
+	EXPECT_EQ(pd1, umr_fake_mkey_pd(self->path, self->key1));
+	EXPECT_EQ(pd1, umr_fake_mkey_pd(self->path, self->key2));
+	EXPECT_EQ(pd2, umr_fake_mkey_pd(self->path, key2));
 
 	/* each file's QP reads its own keys */
 	EXPECT_EQ(0, probe_read(self->path, pd1, self->mkey));

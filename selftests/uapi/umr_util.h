@@ -152,6 +152,41 @@ static inline long long umr_fake_counter(const char *path, const char *name)
 	return found;
 }
 
+/* The PD the fake holds @key in (debugfs "mkeys"), or -1. */
+static inline long long umr_fake_mkey_pd(const char *path, __u32 key)
+{
+	const char *base = strrchr(path, '/');
+	unsigned int k, pd;
+	long long found = -1;
+	char file[300], line[256];
+	FILE *f;
+
+	snprintf(file, sizeof(file),
+		 "/sys/kernel/debug/mlx5_umr_fake/%.200s/mkeys",
+		 base ? base + 1 : path);
+	f = fopen(file, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%x %x", &k, &pd) == 2 && k == key)
+			found = pd;
+	fclose(f);
+	return found;
+}
+
+/* Every errno the header's errors block lists (and 0). */
+static inline int umr_errno_documented(int ret)
+{
+	switch (-ret) {
+	case 0: case EINVAL: case E2BIG: case EOPNOTSUPP: case ENOTTY:
+	case ENOENT: case ERANGE: case EOVERFLOW: case ENOSPC: case EBUSY:
+	case EFAULT: case ENOMEM: case EINTR: case EIO: case ETIMEDOUT:
+	case ENODEV: case EACCES:
+		return 1;
+	}
+	return 0;
+}
+
 /* Write @val to the fake HCA's debugfs knob @knob; 0 or -errno. */
 static inline int umr_fake_knob(const char *path, const char *knob,
 				const char *val)

@@ -18,7 +18,7 @@ trap cleanup EXIT
 n=0 pass=0 fail=0
 
 echo "TAP version 13"
-echo "1..21"
+echo "1..27"
 ok() {
 	n=$((n + 1))
 	if [ "$1" = 0 ]; then
@@ -36,7 +36,7 @@ while ! ls /dev/mlx5_umr/fake* >/dev/null 2>&1 && [ $i -lt 50 ]; do
 done
 dev=$(basename "$(ls -d /dev/mlx5_umr/fake* | head -n 1)")
 
-for c in info reg alloc configure invalidate destroy dump write read; do
+for c in info reg alloc configure invalidate set-pd check destroy dump poke write read; do
 	"$UMRCTL" "$c" --help >"$T/out" 2>&1 && grep -q "^usage: umrctl $c" "$T/out"
 	ok $? "$c --help"
 done
@@ -160,6 +160,82 @@ printf '%s\n' 'reg r --length 4096' 'alloc a --max-entries 1' \
 	grep -q 'configure: ERANGE' "$T/out" &&
 	grep -q 'refused:5: failed' "$T/out" && ! grep -q '^device' "$T/out"
 ok $? "refused batch: the lines run one by one"
+
+# A session in a consumer's PD (the fake's alloc_pd stands in for the
+# caller's ibv_alloc_pd()): its keys are read by a QP of that PD only.
+dbg=/sys/kernel/debug/mlx5_umr_fake/$dev
+if [ -w "$dbg/alloc_pd" ]; then
+	before=$(cat "$dbg/pds")
+	echo 1 >"$dbg/alloc_pd"
+	pdn=$(cat "$dbg/pds" | grep -vxF "$before" | head -n 1)
+	printf '%s\n' "set-pd $pdn" 'reg r --length 4096' 'alloc m --max-entries 1' \
+		'configure list m r:64' "! set-pd $pdn" 'info' >"$T/pd"
+	"$UMRCTL" -d "$dev" -j -b "$T/pd" >"$T/out" 2>&1 &&
+		grep -q "\"cmd\":\"set-pd\",\"pdn\":$pdn" "$T/out" &&
+		grep -q 'EBUSY' "$T/out"
+	rc=$?
+	echo "$pdn" >"$dbg/free_pd" || rc=1
+else
+	rc=0; echo "# no debugfs"
+fi
+ok $rc "set-pd: a session in the caller's PD"
+
+"$UMRCTL" -d "$dev" -b - >"$T/out" 2>&1 <<'CMDS'
+! set-pd 0
+! set-pd 16777216
+reg r --length 4096
+! set-pd 4000
+CMDS
+[ $? = 0 ] && [ "$(grep -c 'rejected as expected: EINVAL' "$T/out")" = 2 ] &&
+	grep -q 'rejected as expected: EBUSY' "$T/out"
+ok $? "set-pd refusals"
+
+# A signature mkey: T10-DIF inserted on write (block 1's ref tag is 8,
+# remapped), stripped on read, a corrupted byte found by check with its
+# block; --sig and check lines run alone, not in a batch.
+cat >"$T/sig" <<'CMDS'
+reg buf --length 4096 --fill 0xee
+alloc sk --signature --max-entries 4
+configure list sk --sig mem=t10dif:crc,wire=none,app=0x1234,ref=7,remap buf:1040
+write sk --length 1024 --pattern inc
+dump buf --offset 1034 --length 7
+read sk --length 1024 --expect 0 --pattern inc --brief
+check sk --expect none
+poke buf --offset 600 --value 0
+read sk --length 1024 --brief
+check sk --expect guard@1039
+check sk --expect none
+! configure list sk --sig mem=t10dif,wire=none,bg=0x1234 buf:1040
+! configure list sk --sig mem=none,wire=none buf:1040
+configure list sk --reset-sig buf:1040
+alloc pk --max-entries 1
+! check pk
+CMDS
+"$UMRCTL" -d "$dev" -b "$T/sig" >"$T/out" 2>&1
+urc=$?
+[ $urc = 0 ] && grep -q '^sk: indirect mkey with signature' "$T/out" &&
+	grep -q '^sk: signature mem=t10dif:crc,wire=none' "$T/out" &&
+	grep -q "^buf+1034  *12 34 00 00 00 08 ee" "$T/out" &&
+	grep -q '^read 1024 bytes: bytes 0..1023 of the inc pattern: ok' "$T/out" &&
+	grep -q '^sk: signature error: bad guard in the block at offset 1039' "$T/out" &&
+	[ "$(grep -c '^sk: signature ok' "$T/out")" = 2 ] &&
+	[ "$(grep -c 'rejected as expected: EINVAL' "$T/out")" = 3 ] &&
+	grep -q '^sk: signature none' "$T/out"
+rc=$?
+[ $rc = 0 ] || { echo "# umrctl exited $urc"; sed 's/^/# /' "$T/out"; }
+ok $rc "signature session"
+
+printf '%s\n' 'reg buf --length 4096' 'alloc sk --signature' \
+	'configure list sk --sig mem=crc32c,wire=none buf:1032' \
+	'write sk --length 1024' 'check sk' >"$T/sigj"
+"$UMRCTL" -d "$dev" -j -b "$T/sigj" >"$T/out" 2>&1 &&
+	grep -q '"cmd":"alloc".*"signature":true' "$T/out" &&
+	grep -q '"cmd":"configure".*"sig":"mem=crc32c,wire=none"' "$T/out" &&
+	grep -q '"cmd":"write".*"sig_error":false' "$T/out" &&
+	grep -q '"cmd":"check","name":"sk","sig_error":"none"' "$T/out"
+rc=$?
+[ $rc = 0 ] || sed 's/^/# /' "$T/out"
+ok $rc "signature --json"
 
 # Nothing is left behind once the sessions are gone.
 "$UMRCTL" -d "$dev" info >"$T/out" 2>&1 &&

@@ -14,6 +14,12 @@
 #   bytes  520..1031 -> mr1 + 516   (mr1 + 512..515 skipped, still 0xee)
 #   bytes 1032..1039 -> mr2 + 8
 # Then requests the service must refuse are refused, with their errno.
+#
+# Last, block signature: an mkey whose memory holds T10-DIF after each
+# 512-byte block while the wire carries the data alone. A peer's write
+# gets its protection information inserted, a read gets it checked and
+# stripped; one byte corrupted in memory is then detected and reported,
+# with the failing block, by the mkey's owner (umrctl check).
 set -e
 PATH=/usr/bin:/usr/sbin:/bin:/sbin
 
@@ -57,6 +63,38 @@ destroy mk
 destroy mr1
 destroy mr2
 info
+CMDS
+
+echo
+echo "== block signature: T10-DIF inserted, checked and stripped by the HCA"
+umrctl -d fake0 -b - <<'CMDS'
+reg buf --length 4096 --fill 0xee
+alloc sk --signature --max-entries 4
+# memory view: 2 blocks of 512 data bytes, each followed by 8 bytes of
+# T10-DIF: guard (CRC-16/T10-DIF of the block), app tag, ref tag.
+# wire view (what a peer reads and writes): the 1,024 data bytes alone.
+configure list sk --sig mem=t10dif:crc,wire=none,app=0x1234,ref=7,remap buf:1040
+# a peer writes 1,024 bytes (pattern inc: byte i of the stream is i & 0xff)
+write sk --length 1024 --pattern inc
+# block 0 ends at 511; its PI at 512..519: guard, app 12 34, ref 00 00 00 07;
+# block 1 starts at 520 with byte 512 of the stream (00 01 02 ...)
+dump buf --offset 496 --length 40
+# block 1's PI at 1032..1039: ref tag 8 (remap: +1 per block), then 0xee
+dump buf --offset 1024 --length 24
+# a peer reads the 1,024 bytes: every PI checked and stripped
+read sk --length 1024 --expect 0 --pattern inc --brief
+check sk --expect none
+# one data byte of block 1 corrupted in memory (stream byte 592: 0x50)
+poke buf --offset 600 --value 0x00
+dump buf --offset 592 --length 16
+read sk --length 1024 --brief
+# the accessing QP's CQ got a SIG_ERR CQE, handed to the service; the
+# mkey's owner reads it: a bad guard in block 1 (offset: the block's last
+# byte in memory), the guard stored and the one computed; the check re-arms
+check sk --expect guard@1039
+check sk --expect none
+destroy sk
+destroy buf
 CMDS
 
 echo

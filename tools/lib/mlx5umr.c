@@ -137,6 +137,7 @@ int mlx5umr_query_device(struct mlx5umr_context *ctx,
 	attr->dev_objects = cmd.out_dev_objects;
 	attr->fd_pinned_pages = cmd.out_fd_pinned_pages;
 	attr->dev_pinned_pages = cmd.out_dev_pinned_pages;
+	attr->sig = !!(cmd.out_flags & MLX5_UMR_IOC_INFO_SIG);
 	return 0;
 }
 
@@ -200,12 +201,14 @@ struct mlx5umr_mkey *mlx5umr_create_mkey(struct mlx5umr_context *ctx,
 	struct mlx5umr_mkey *mkey;
 	int ret;
 
-	if (flags & ~MLX5UMR_MKEY_REMOTE_INVALIDATE) {
+	if (flags & ~(MLX5UMR_MKEY_REMOTE_INVALIDATE | MLX5UMR_MKEY_SIGNATURE)) {
 		errno = EOPNOTSUPP;
 		return NULL;
 	}
 	if (flags & MLX5UMR_MKEY_REMOTE_INVALIDATE)
 		cmd.flags |= MLX5_UMR_IOC_MKEY_REMOTE_INVALIDATE;
+	if (flags & MLX5UMR_MKEY_SIGNATURE)
+		cmd.flags |= MLX5_UMR_IOC_MKEY_SIGNATURE;
 	mkey = calloc(1, sizeof(*mkey));
 	if (!mkey)
 		return NULL;
@@ -244,7 +247,68 @@ static void set_key(struct mlx5umr_mkey *mkey, uint32_t key)
 
 static uint32_t key_flags(uint32_t flags)
 {
-	return flags & MLX5UMR_NEW_KEY ? MLX5_UMR_IOC_NEW_KEY : 0;
+	return (flags & MLX5UMR_NEW_KEY ? MLX5_UMR_IOC_NEW_KEY : 0) |
+	       (flags & MLX5UMR_RESET_SIG ? MLX5_UMR_IOC_SIG_RESET : 0);
+}
+
+/*
+ * One rdma-core signature domain (NULL: none) in the uapi's flat form.
+ * Return: 0 or -EINVAL.
+ */
+static int sig_domain(const struct mlx5dv_sig_block_domain *d,
+		      struct mlx5_umr_ioc_sig_domain *u)
+{
+	if (!d)
+		return 0;
+	if (d->comp_mask)
+		return -EINVAL;
+	u->block_size = d->block_size;
+	switch (d->sig_type) {
+	case MLX5DV_SIG_TYPE_T10DIF:
+		if (!d->sig.dif)
+			return -EINVAL;
+		u->sig_type = MLX5_UMR_IOC_SIG_TYPE_T10DIF;
+		u->bg_type = d->sig.dif->bg_type;
+		u->bg = d->sig.dif->bg;
+		u->app_tag = d->sig.dif->app_tag;
+		u->ref_tag = d->sig.dif->ref_tag;
+		u->dif_flags = d->sig.dif->flags;
+		return 0;
+	case MLX5DV_SIG_TYPE_CRC:
+		if (!d->sig.crc)
+			return -EINVAL;
+		u->sig_type = MLX5_UMR_IOC_SIG_TYPE_CRC;
+		u->crc_type = d->sig.crc->type;
+		u->crc_seed = d->sig.crc->seed;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+/* mlx5dv_wr_set_mkey_sig_block()'s attributes into a configure. */
+static int sig_block(const struct mlx5dv_sig_block_attr *sig,
+		     struct mlx5_umr_ioc_configure *cmd)
+{
+	struct mlx5_umr_ioc_sig_block *u = &cmd->sig;
+	int ret;
+
+	if (!sig)
+		return 0;
+	if (sig->comp_mask)
+		return -EINVAL;
+	ret = sig_domain(sig->mem, &u->mem);
+	if (!ret)
+		ret = sig_domain(sig->wire, &u->wire);
+	if (ret)
+		return ret;
+	u->flags = sig->flags;
+	u->check_mask = sig->check_mask;
+	/* rdma-core ignores copy_mask without the flag; the kernel wants 0 */
+	if (sig->flags & MLX5DV_SIG_BLOCK_ATTR_FLAG_COPY_MASK)
+		u->copy_mask = sig->copy_mask;
+	cmd->flags |= MLX5_UMR_IOC_SIG_SET;
+	return 0;
 }
 
 static int configure(struct mlx5umr_mkey *mkey,
@@ -272,6 +336,18 @@ int mlx5umr_mkey_configure_list_ex(struct mlx5umr_mkey *mkey, uint32_t access,
 				   uint32_t flags, uint32_t num_sges,
 				   const struct ibv_sge *sge)
 {
+	if (flags & ~MLX5UMR_NEW_KEY)
+		return fail(EOPNOTSUPP);
+	return mlx5umr_mkey_configure_list_sig(mkey, access, flags, NULL,
+					       num_sges, sge);
+}
+
+int mlx5umr_mkey_configure_list_sig(struct mlx5umr_mkey *mkey,
+				    uint32_t access, uint32_t flags,
+				    const struct mlx5dv_sig_block_attr *sig,
+				    uint32_t num_sges,
+				    const struct ibv_sge *sge)
+{
 	struct mlx5_umr_ioc_configure cmd = {
 		.flags = key_flags(flags),
 		.access = access,
@@ -282,8 +358,11 @@ int mlx5umr_mkey_configure_list_ex(struct mlx5umr_mkey *mkey, uint32_t access,
 	uint32_t i;
 	int ret;
 
-	if (flags & ~MLX5UMR_NEW_KEY)
+	if (flags & ~(MLX5UMR_NEW_KEY | MLX5UMR_RESET_SIG))
 		return fail(EOPNOTSUPP);
+	ret = sig_block(sig, &cmd);
+	if (ret)
+		return fail(-ret);
 	ent = calloc(num_sges ? num_sges : 1, sizeof(*ent));
 	if (!ent)
 		return fail(ENOMEM);
@@ -314,6 +393,20 @@ int mlx5umr_mkey_configure_interleaved_ex(struct mlx5umr_mkey *mkey,
 					  uint32_t num_interleaved,
 					  const struct mlx5dv_mr_interleaved *data)
 {
+	if (flags & ~MLX5UMR_NEW_KEY)
+		return fail(EOPNOTSUPP);
+	return mlx5umr_mkey_configure_interleaved_sig(mkey, access, flags,
+						      NULL, repeat_count,
+						      num_interleaved, data);
+}
+
+int mlx5umr_mkey_configure_interleaved_sig(struct mlx5umr_mkey *mkey,
+					   uint32_t access, uint32_t flags,
+					   const struct mlx5dv_sig_block_attr *sig,
+					   uint32_t repeat_count,
+					   uint32_t num_interleaved,
+					   const struct mlx5dv_mr_interleaved *data)
+{
 	struct mlx5_umr_ioc_configure cmd = {
 		.flags = key_flags(flags),
 		.access = access,
@@ -325,8 +418,11 @@ int mlx5umr_mkey_configure_interleaved_ex(struct mlx5umr_mkey *mkey,
 	uint32_t i;
 	int ret;
 
-	if (flags & ~MLX5UMR_NEW_KEY)
+	if (flags & ~(MLX5UMR_NEW_KEY | MLX5UMR_RESET_SIG))
 		return fail(EOPNOTSUPP);
+	ret = sig_block(sig, &cmd);
+	if (ret)
+		return fail(-ret);
 	/* Copied: the padding of the caller's array need not be zero. */
 	ent = calloc(num_interleaved ? num_interleaved : 1, sizeof(*ent));
 	if (!ent)
@@ -364,6 +460,52 @@ int mlx5umr_mkey_invalidate_ex(struct mlx5umr_mkey *mkey, uint32_t flags)
 		return fail(ret);
 	mkey->length = 0;
 	set_key(mkey, cmd.out_key);
+	return 0;
+}
+
+int mlx5umr_set_pd(struct mlx5umr_context *ctx, uint32_t pdn)
+{
+	struct mlx5_umr_ioc_set_pd cmd = {
+		.size = sizeof(cmd),
+		.pdn = pdn,
+	};
+	int ret = do_ioctl(ctx, MLX5_UMR_IOCTL_SET_PD, &cmd);
+
+	return ret ? fail(ret) : 0;
+}
+
+int mlx5umr_mkey_check(struct mlx5umr_mkey *mkey,
+		       struct mlx5dv_mkey_err *err_info)
+{
+	struct mlx5_umr_ioc_sig_check cmd = {
+		.size = sizeof(cmd),
+		.handle = mkey->handle,
+	};
+	int ret;
+
+	ret = do_ioctl(mkey->context, MLX5_UMR_IOCTL_SIG_CHECK, &cmd);
+	if (ret)
+		return fail(ret);
+	memset(err_info, 0, sizeof(*err_info));
+	err_info->err_type = (enum mlx5dv_mkey_err_type)cmd.out_err_type;
+	err_info->err.sig.actual_value = cmd.out_actual;
+	err_info->err.sig.expected_value = cmd.out_expected;
+	err_info->err.sig.offset = cmd.out_offset;
+	return 0;
+}
+
+int mlx5umr_sig_report(struct mlx5umr_context *ctx, const void *cqe,
+		       uint32_t *handle)
+{
+	struct mlx5_umr_ioc_sig_report cmd = { .size = sizeof(cmd) };
+	int ret;
+
+	memcpy(cmd.cqe, cqe, sizeof(cmd.cqe));
+	ret = do_ioctl(ctx, MLX5_UMR_IOCTL_SIG_REPORT, &cmd);
+	if (ret)
+		return fail(ret);
+	if (handle)
+		*handle = cmd.out_handle;
 	return 0;
 }
 
@@ -624,6 +766,14 @@ int mlx5umr_batch_status(const struct mlx5umr_batch *batch, uint32_t i)
 int mlx5umr_xfer(struct mlx5umr_context *ctx, uint32_t key, uint64_t offset,
 		 void *buf, size_t len, uint32_t flags, uint32_t *status)
 {
+	return mlx5umr_xfer_sig(ctx, key, offset, buf, len, flags, status, NULL,
+				NULL);
+}
+
+int mlx5umr_xfer_sig(struct mlx5umr_context *ctx, uint32_t key,
+		     uint64_t offset, void *buf, size_t len, uint32_t flags,
+		     uint32_t *status, int *sig_err, void *sig_cqe)
+{
 	struct mlx5_umr_test_xfer cmd = {
 		.size = sizeof(cmd),
 		.key = key,
@@ -639,11 +789,17 @@ int mlx5umr_xfer(struct mlx5umr_context *ctx, uint32_t key, uint64_t offset,
 		cmd.flags |= MLX5_UMR_TEST_XFER_WRITE;
 	if (flags & MLX5UMR_XFER_LOCAL)
 		cmd.flags |= MLX5_UMR_TEST_XFER_LOCAL;
+	if (sig_cqe)
+		cmd.flags |= MLX5_UMR_TEST_XFER_SIG_CQE;
 	ret = do_ioctl(ctx, MLX5_UMR_TEST_IOCTL_XFER, &cmd);
 	if (ret)
 		return fail(ret);
 	if (status)
 		*status = cmd.out_status;
+	if (sig_err)
+		*sig_err = !!(cmd.out_flags & MLX5_UMR_TEST_XFER_OUT_SIG_ERR);
+	if (sig_cqe && (cmd.out_flags & MLX5_UMR_TEST_XFER_OUT_SIG_ERR))
+		memcpy(sig_cqe, cmd.out_sig_cqe, sizeof(cmd.out_sig_cqe));
 	return 0;
 }
 

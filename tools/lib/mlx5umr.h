@@ -9,6 +9,9 @@
  * rdma-core headers are available those very types are used; otherwise
  * this header declares layout-identical ones under the same names.
  * Define MLX5UMR_NO_RDMA_CORE to never include rdma-core headers.
+ * Signature mkeys take rdma-core's struct mlx5dv_sig_block_attr and report
+ * with struct mlx5dv_mkey_err (mlx5dv_wr_set_mkey_sig_block(3),
+ * mlx5dv_mkey_check(3)).
  *
  * Errors: functions returning a pointer return NULL and set errno;
  * functions returning int return 0 or a positive errno value (and set
@@ -52,6 +55,102 @@ enum ibv_access_flags {
 	IBV_ACCESS_REMOTE_READ = 1 << 2,
 	IBV_ACCESS_REMOTE_ATOMIC = 1 << 3,
 };
+
+/* Block signature: rdma-core's mlx5dv.h types, values and layouts. */
+enum mlx5dv_sig_type {
+	MLX5DV_SIG_TYPE_T10DIF,
+	MLX5DV_SIG_TYPE_CRC,
+};
+
+enum mlx5dv_sig_t10dif_bg_type {
+	MLX5DV_SIG_T10DIF_CRC,
+	MLX5DV_SIG_T10DIF_CSUM,
+};
+
+enum mlx5dv_sig_crc_type {
+	MLX5DV_SIG_CRC_TYPE_CRC32,
+	MLX5DV_SIG_CRC_TYPE_CRC32C,
+	MLX5DV_SIG_CRC_TYPE_CRC64_XP10,
+};
+
+enum mlx5dv_block_size {
+	MLX5DV_BLOCK_SIZE_512,
+	MLX5DV_BLOCK_SIZE_520,
+	MLX5DV_BLOCK_SIZE_4048,
+	MLX5DV_BLOCK_SIZE_4096,
+	MLX5DV_BLOCK_SIZE_4160,
+};
+
+enum mlx5dv_sig_t10dif_flags {
+	MLX5DV_SIG_T10DIF_FLAG_REF_REMAP = 1 << 0,
+	MLX5DV_SIG_T10DIF_FLAG_APP_ESCAPE = 1 << 1,
+	MLX5DV_SIG_T10DIF_FLAG_APP_REF_ESCAPE = 1 << 2,
+};
+
+struct mlx5dv_sig_t10dif {
+	enum mlx5dv_sig_t10dif_bg_type bg_type;
+	uint16_t bg;
+	uint16_t app_tag;
+	uint32_t ref_tag;
+	uint16_t flags;
+};
+
+struct mlx5dv_sig_crc {
+	enum mlx5dv_sig_crc_type type;
+	uint64_t seed;
+};
+
+struct mlx5dv_sig_block_domain {
+	enum mlx5dv_sig_type sig_type;
+	union {
+		const struct mlx5dv_sig_t10dif *dif;
+		const struct mlx5dv_sig_crc *crc;
+	} sig;
+	enum mlx5dv_block_size block_size;
+	uint64_t comp_mask;
+};
+
+enum mlx5dv_sig_mask {
+	MLX5DV_SIG_MASK_T10DIF_GUARD = 0xc0,
+	MLX5DV_SIG_MASK_T10DIF_APPTAG = 0x30,
+	MLX5DV_SIG_MASK_T10DIF_REFTAG = 0x0f,
+	MLX5DV_SIG_MASK_CRC32 = 0xf0,
+	MLX5DV_SIG_MASK_CRC32C = MLX5DV_SIG_MASK_CRC32,
+	MLX5DV_SIG_MASK_CRC64_XP10 = 0xff,
+};
+
+enum mlx5dv_sig_block_attr_flags {
+	MLX5DV_SIG_BLOCK_ATTR_FLAG_COPY_MASK = 1 << 0,
+};
+
+struct mlx5dv_sig_block_attr {
+	const struct mlx5dv_sig_block_domain *mem;
+	const struct mlx5dv_sig_block_domain *wire;
+	uint32_t flags;
+	uint8_t check_mask;
+	uint8_t copy_mask;
+	uint64_t comp_mask;
+};
+
+enum mlx5dv_mkey_err_type {
+	MLX5DV_MKEY_NO_ERR,
+	MLX5DV_MKEY_SIG_BLOCK_BAD_GUARD,
+	MLX5DV_MKEY_SIG_BLOCK_BAD_REFTAG,
+	MLX5DV_MKEY_SIG_BLOCK_BAD_APPTAG,
+};
+
+struct mlx5dv_sig_err {
+	uint64_t actual_value;
+	uint64_t expected_value;
+	uint64_t offset;
+};
+
+struct mlx5dv_mkey_err {
+	enum mlx5dv_mkey_err_type err_type;
+	union {
+		struct mlx5dv_sig_err sig;
+	} err;
+};
 #endif
 
 #ifdef __cplusplus
@@ -61,6 +160,8 @@ extern "C" {
 /* Flags of mlx5umr_create_mkey(). */
 enum {
 	MLX5UMR_MKEY_REMOTE_INVALIDATE = 1 << 0,
+	/* MLX5DV_MKEY_INIT_ATTR_FLAGS_BLOCK_SIGNATURE: a signature mkey */
+	MLX5UMR_MKEY_SIGNATURE = 1 << 1,
 };
 
 /*
@@ -70,6 +171,8 @@ enum {
  */
 enum {
 	MLX5UMR_NEW_KEY = 1 << 0,
+	/* MLX5DV_MKEY_CONF_FLAG_RESET_SIG_ATTR: drop the signature */
+	MLX5UMR_RESET_SIG = 1 << 1,
 };
 
 /* Flags of mlx5umr_xfer(). */
@@ -115,6 +218,7 @@ struct mlx5umr_device_attr {
 	uint32_t dev_objects;
 	uint64_t fd_pinned_pages;
 	uint64_t dev_pinned_pages;
+	int sig;			/* MLX5UMR_MKEY_SIGNATURE available */
 };
 
 /* @name: "fake0", "mlx5_0", a path, or NULL for the first device. */
@@ -148,6 +252,33 @@ int mlx5umr_mkey_configure_interleaved_ex(struct mlx5umr_mkey *mkey,
 					  uint32_t num_interleaved,
 					  const struct mlx5dv_mr_interleaved *data);
 int mlx5umr_mkey_invalidate_ex(struct mlx5umr_mkey *mkey, uint32_t flags);
+
+/*
+ * Block signature (mkeys created with MLX5UMR_MKEY_SIGNATURE): the _sig
+ * calls configure as the _ex ones and, with @sig, set the signature as
+ * mlx5dv_wr_set_mkey_sig_block(3) does, in the same request; with
+ * MLX5UMR_RESET_SIG in @flags (and @sig NULL) they drop it; otherwise the
+ * mkey keeps the signature it has. mlx5umr_mkey_check() is
+ * mlx5dv_mkey_check(3): the first error since the last check, which it
+ * clears (and the HCA's check is re-armed). An error is reported by the
+ * SIG_ERR CQE of the QP that accessed the mkey: mlx5umr_sig_report() hands
+ * those 64 bytes in, and gives the mkey's handle.
+ */
+int mlx5umr_mkey_configure_list_sig(struct mlx5umr_mkey *mkey,
+				    uint32_t access, uint32_t flags,
+				    const struct mlx5dv_sig_block_attr *sig,
+				    uint32_t num_sges,
+				    const struct ibv_sge *sge);
+int mlx5umr_mkey_configure_interleaved_sig(struct mlx5umr_mkey *mkey,
+					   uint32_t access, uint32_t flags,
+					   const struct mlx5dv_sig_block_attr *sig,
+					   uint32_t repeat_count,
+					   uint32_t num_interleaved,
+					   const struct mlx5dv_mr_interleaved *data);
+int mlx5umr_mkey_check(struct mlx5umr_mkey *mkey,
+		       struct mlx5dv_mkey_err *err_info);
+int mlx5umr_sig_report(struct mlx5umr_context *ctx, const void *cqe,
+		       uint32_t *handle);
 
 /*
  * A batch: consecutive configure and invalidate requests on distinct mkeys
@@ -205,6 +336,25 @@ int mlx5umr_batch_status(const struct mlx5umr_batch *batch, uint32_t i);
  */
 int mlx5umr_xfer(struct mlx5umr_context *ctx, uint32_t key, uint64_t offset,
 		 void *buf, size_t len, uint32_t flags, uint32_t *status);
+/*
+ * As mlx5umr_xfer(); through a signature mkey @offset and @len are in the
+ * wire view. *@sig_err (if not NULL) is set when a signature check failed
+ * (the transfer completed): its SIG_ERR CQE was reported to the service
+ * (mlx5umr_mkey_check() finds it) or, with @sig_cqe not NULL, copied
+ * there (64 bytes) for mlx5umr_sig_report().
+ */
+int mlx5umr_xfer_sig(struct mlx5umr_context *ctx, uint32_t key,
+		     uint64_t offset, void *buf, size_t len, uint32_t flags,
+		     uint32_t *status, int *sig_err, void *sig_cqe);
+
+/*
+ * Put the context's registrations and mkeys in the caller's own verbs PD,
+ * @pdn being struct mlx5dv_pd.pdn (mlx5dv_init_obj(MLX5DV_OBJ_PD)), so that
+ * its ibv_qp can use their keys. Before the first mlx5umr_reg_mr() or
+ * mlx5umr_create_mkey() of @ctx (EBUSY after). EINVAL: 0 or over 24 bits;
+ * EACCES: a PD of the service; ENOENT: no such PD on the HCA.
+ */
+int mlx5umr_set_pd(struct mlx5umr_context *ctx, uint32_t pdn);
 
 /* "ERANGE" for ERANGE; NULL when unknown. */
 const char *mlx5umr_errno_name(int err);

@@ -239,6 +239,18 @@ struct opts {
 	bool help;
 };
 
+/* Is @name one of the comma-separated words of @list? */
+static bool in_list(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p;
+
+	for (p = list; (p = strstr(p, name)); p += n)
+		if ((p == list || p[-1] == ',') && (!p[n] || p[n] == ','))
+			return true;
+	return false;
+}
+
 /* Options are "--name value"; flags listed in @flags take no value. */
 static int parse_opts(int argc, char **argv, const char *flags,
 		      struct opts *o)
@@ -262,7 +274,7 @@ static int parse_opts(int argc, char **argv, const char *flags,
 		if (o->n == 16)
 			return -E2BIG;
 		o->name[o->n] = a + 2;
-		if (strstr(flags, a + 2)) {
+		if (in_list(flags, a + 2)) {
 			o->val[o->n++] = "1";
 			continue;
 		}
@@ -342,6 +354,7 @@ static int cmd_info(const struct opts *o)
 		jnum("max_inline_entries", a.max_inline_entries, false);
 		jstr("access", acc, false);
 		jnum("max_xfer", a.max_xfer, false);
+		printf("\"signature\":%s,", a.sig ? "true" : "false");
 		jnum("fd_objects", a.fd_objects, false);
 		jnum("dev_objects", a.dev_objects, false);
 		jnum("fd_pinned_pages", a.fd_pinned_pages, false);
@@ -365,6 +378,8 @@ static int cmd_info(const struct opts *o)
 	printf("max_entries  %u (inline %u)\n", a.max_entries,
 	       a.max_inline_entries);
 	printf("access       %s\n", acc);
+	printf("signature    %s\n",
+	       a.sig ? "T10-DIF and CRC block signature mkeys" : "no");
 	printf("objects      %u in this file, %u on the device\n",
 	       a.fd_objects, a.dev_objects);
 	printf("pinned       %llu pages in this file, %llu on the device\n",
@@ -459,6 +474,8 @@ static int cmd_alloc(const struct opts *o)
 		return usage_err("alloc", "bad --max-entries");
 	if (opt(o, "remote-invalidate"))
 		flags |= MLX5UMR_MKEY_REMOTE_INVALIDATE;
+	if (opt(o, "signature"))
+		flags |= MLX5UMR_MKEY_SIGNATURE;
 	ob = new_obj(o->pos[0]);
 	if (!ob)
 		return usage_err("alloc", "name %s in use or too many objects",
@@ -475,11 +492,15 @@ static int cmd_alloc(const struct opts *o)
 		jstr("name", ob->name, false);
 		jnum("handle", ob->mk->handle, false);
 		jnum("key", ob->mk->lkey, false);
+		printf("\"signature\":%s,",
+		       flags & MLX5UMR_MKEY_SIGNATURE ? "true" : "false");
 		jnum("max_entries", max, true);
 		printf("}\n");
 	} else {
-		printf("%s: indirect mkey: handle %u key 0x%08x max_entries %llu\n",
-		       ob->name, ob->mk->handle, ob->mk->lkey, max);
+		printf("%s: indirect mkey%s: handle %u key 0x%08x max_entries %llu\n",
+		       ob->name, flags & MLX5UMR_MKEY_SIGNATURE ?
+		       " with signature" : "", ob->mk->handle, ob->mk->lkey,
+		       max);
 	}
 	return 0;
 }
@@ -552,7 +573,7 @@ static struct deferred *cur_def;	/* the running line's record */
 static int ndeferred;
 
 static void print_configured(const struct obj *ob, bool list, uint32_t access,
-			     u64 repeat, int n);
+			     u64 repeat, int n, const char *sig);
 static void print_invalidated(const struct obj *ob);
 
 /* An EEXIST or ENOSPC of the library: post the batch, then retry. */
@@ -600,12 +621,200 @@ static int defer_invalidate(const struct obj *ob, uint32_t kflags)
 						       kflags));
 }
 
+/*
+ * --sig SPEC: a block signature (mlx5dv_wr_set_mkey_sig_block(3)) as a
+ * comma list. mem=TYPE and wire=TYPE give each domain's type: none,
+ * t10dif (t10dif:crc) or t10dif:csum, crc32, crc32c, crc64. Parameters
+ * apply to every domain of the type they belong to, or with a "mem." or
+ * "wire." prefix to that domain only: bs=512|520|4048|4096|4160 (default
+ * 512), T10-DIF app=, ref=, bg=0|0xffff (guard seed, default 0), remap,
+ * app-escape, app-ref-escape; CRC seed=0|ones (default ones). check=MASK
+ * (default 0xff: every byte of the input's field) and copy=MASK (sets
+ * MLX5DV_SIG_BLOCK_ATTR_FLAG_COPY_MASK) apply to the whole signature.
+ */
+struct sig_spec {
+	struct mlx5dv_sig_block_attr attr;
+	struct mlx5dv_sig_block_domain dom[2];	/* mem, wire */
+	struct mlx5dv_sig_t10dif dif[2];
+	struct mlx5dv_sig_crc crc[2];
+	bool has[2];
+};
+
+static int sig_type(const char *v, struct sig_spec *s, int d)
+{
+	static const struct {
+		const char *name;
+		enum mlx5dv_sig_type type;
+		int sub;	/* bg_type or crc type */
+	} types[] = {
+		{ "t10dif", MLX5DV_SIG_TYPE_T10DIF, MLX5DV_SIG_T10DIF_CRC },
+		{ "t10dif:crc", MLX5DV_SIG_TYPE_T10DIF, MLX5DV_SIG_T10DIF_CRC },
+		{ "t10dif:csum", MLX5DV_SIG_TYPE_T10DIF, MLX5DV_SIG_T10DIF_CSUM },
+		{ "crc32", MLX5DV_SIG_TYPE_CRC, MLX5DV_SIG_CRC_TYPE_CRC32 },
+		{ "crc32c", MLX5DV_SIG_TYPE_CRC, MLX5DV_SIG_CRC_TYPE_CRC32C },
+		{ "crc64", MLX5DV_SIG_TYPE_CRC, MLX5DV_SIG_CRC_TYPE_CRC64_XP10 },
+		{ "crc64_xp10", MLX5DV_SIG_TYPE_CRC,
+		  MLX5DV_SIG_CRC_TYPE_CRC64_XP10 },
+	};
+	size_t i;
+
+	s->has[d] = false;
+	if (!strcmp(v, "none"))
+		return 0;
+	for (i = 0; i < ARRAY_SIZE(types); i++) {
+		if (strcmp(v, types[i].name))
+			continue;
+		s->has[d] = true;
+		s->dom[d].sig_type = types[i].type;
+		if (types[i].type == MLX5DV_SIG_TYPE_T10DIF) {
+			s->dif[d].bg_type =
+				(enum mlx5dv_sig_t10dif_bg_type)types[i].sub;
+		} else {
+			s->crc[d].type = (enum mlx5dv_sig_crc_type)types[i].sub;
+			s->crc[d].seed = types[i].sub ==
+				MLX5DV_SIG_CRC_TYPE_CRC64_XP10 ?
+				UINT64_MAX : UINT32_MAX;
+		}
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static int sig_block_size(u64 v, enum mlx5dv_block_size *bs)
+{
+	static const unsigned int sizes[] = { 512, 520, 4048, 4096, 4160 };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(sizes); i++)
+		if (v == sizes[i]) {
+			*bs = (enum mlx5dv_block_size)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+/* One parameter @key[=@val] for domain @d. */
+static int sig_param(struct sig_spec *s, int d, const char *key,
+		     const char *val)
+{
+	bool dif = s->dom[d].sig_type == MLX5DV_SIG_TYPE_T10DIF;
+	u64 v = 0;
+
+	if (val && strcmp(key, "seed") && parse_u64(val, &v))
+		return -EINVAL;
+	if (!strcmp(key, "bs"))
+		return val ? sig_block_size(v, &s->dom[d].block_size) : -EINVAL;
+	if (!strcmp(key, "seed")) {
+		if (!val)
+			return -EINVAL;
+		if (!strcmp(val, "ones"))
+			v = s->crc[d].type == MLX5DV_SIG_CRC_TYPE_CRC64_XP10 ?
+			    UINT64_MAX : UINT32_MAX;
+		else if (parse_u64(val, &v))
+			return -EINVAL;
+		if (!dif)
+			s->crc[d].seed = v;
+		return 0;
+	}
+	if (!dif)	/* a T10-DIF parameter: not this domain's */
+		return 0;
+	if (!strcmp(key, "app") && val && v <= UINT16_MAX)
+		s->dif[d].app_tag = v;
+	else if (!strcmp(key, "ref") && val && v <= UINT32_MAX)
+		s->dif[d].ref_tag = v;
+	else if (!strcmp(key, "bg") && val && v <= UINT16_MAX)
+		s->dif[d].bg = v;
+	else if (!strcmp(key, "remap") && !val)
+		s->dif[d].flags |= MLX5DV_SIG_T10DIF_FLAG_REF_REMAP;
+	else if (!strcmp(key, "app-escape") && !val)
+		s->dif[d].flags |= MLX5DV_SIG_T10DIF_FLAG_APP_ESCAPE;
+	else if (!strcmp(key, "app-ref-escape") && !val)
+		s->dif[d].flags |= MLX5DV_SIG_T10DIF_FLAG_APP_REF_ESCAPE;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * Three passes over the words: the domains' types, then the parameters
+ * of both domains, then those of one domain (they override).
+ */
+static int parse_sig(const char *spec, struct sig_spec *s)
+{
+	char buf[512], *tok, *save, *val;
+	int pass, d, ret;
+	u64 v;
+
+	memset(s, 0, sizeof(*s));
+	s->attr.check_mask = 0xff;
+	for (pass = 0; pass < 3; pass++) {
+		snprintf(buf, sizeof(buf), "%s", spec);
+		for (tok = strtok_r(buf, ",", &save); tok;
+		     tok = strtok_r(NULL, ",", &save)) {
+			int dom = -1;
+
+			val = strchr(tok, '=');
+			if (val)
+				*val++ = 0;
+			if (!strncmp(tok, "mem.", 4) || !strncmp(tok, "wire.", 5)) {
+				dom = tok[0] == 'm' ? 0 : 1;
+				tok = strchr(tok, '.') + 1;
+			}
+			if (!strcmp(tok, "mem") || !strcmp(tok, "wire")) {
+				if (dom >= 0 || !val)
+					return -EINVAL;
+				if (pass == 0 &&
+				    sig_type(val, s, tok[0] == 'm' ? 0 : 1))
+					return -EINVAL;
+				continue;
+			}
+			if (!strcmp(tok, "check") || !strcmp(tok, "copy")) {
+				if (dom >= 0 || !val || parse_u64(val, &v) ||
+				    v > 0xff)
+					return -EINVAL;
+				if (tok[1] == 'h') {
+					s->attr.check_mask = v;
+				} else {
+					s->attr.copy_mask = v;
+					s->attr.flags |=
+					MLX5DV_SIG_BLOCK_ATTR_FLAG_COPY_MASK;
+				}
+				continue;
+			}
+			/* pass 1: both domains' parameters, pass 2: one's */
+			if (pass == 0 || (pass == 1 && dom >= 0) ||
+			    (pass == 2 && dom < 0))
+				continue;
+			for (d = 0; d < 2; d++) {
+				if (dom >= 0 && d != dom)
+					continue;
+				ret = sig_param(s, d, tok, val);
+				if (ret)
+					return ret;
+			}
+		}
+	}
+	for (d = 0; d < 2; d++) {
+		if (!s->has[d])
+			continue;
+		if (s->dom[d].sig_type == MLX5DV_SIG_TYPE_T10DIF)
+			s->dom[d].sig.dif = &s->dif[d];
+		else
+			s->dom[d].sig.crc = &s->crc[d];
+	}
+	s->attr.mem = s->has[0] ? &s->dom[0] : NULL;
+	s->attr.wire = s->has[1] ? &s->dom[1] : NULL;
+	return 0;
+}
+
 static int cmd_configure(const struct opts *o)
 {
 	static struct ibv_sge sge[MAX_ENTRIES];
 	static struct mlx5dv_mr_interleaved il[MAX_ENTRIES];
 	uint32_t access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
 			  IBV_ACCESS_REMOTE_READ;
+	const struct mlx5dv_sig_block_attr *sa = NULL;
+	static struct sig_spec sig;
 	uint32_t kflags;
 	bool list;
 	u64 repeat;
@@ -651,24 +860,37 @@ static int cmd_configure(const struct opts *o)
 		}
 	}
 	kflags = opt(o, "new-key") ? MLX5UMR_NEW_KEY : 0;
+	if (opt(o, "reset-sig"))
+		kflags |= MLX5UMR_RESET_SIG;
+	if (opt(o, "sig")) {
+		if (parse_sig(opt(o, "sig"), &sig))
+			return usage_err("configure", "bad --sig '%s'",
+					 opt(o, "sig"));
+		sa = &sig.attr;
+	}
+	if (deferring && (sa || (kflags & MLX5UMR_RESET_SIG)))
+		return usage_err("configure", "signatures are not deferred");
 	if (deferring)
 		return defer_configure(ob, list, access, kflags, repeat, n, sge,
 				       il);
 	if (list)
-		ret = mlx5umr_mkey_configure_list_ex(ob->mk, access, kflags, n,
-						     sge);
+		ret = mlx5umr_mkey_configure_list_sig(ob->mk, access, kflags,
+						      sa, n, sge);
 	else
-		ret = mlx5umr_mkey_configure_interleaved_ex(ob->mk, access,
-							    kflags, repeat,
-							    n, il);
+		ret = mlx5umr_mkey_configure_interleaved_sig(ob->mk, access,
+							     kflags, sa,
+							     repeat, n, il);
 	if (ret)
 		return report_errno("configure", ret, false);
-	print_configured(ob, list, access, repeat, n);
+	print_configured(ob, list, access, repeat, n,
+			 sa ? opt(o, "sig") :
+			 kflags & MLX5UMR_RESET_SIG ? "none" : NULL);
 	return 0;
 }
 
+/* @sig: the --sig given, "none" for --reset-sig, NULL when kept */
 static void print_configured(const struct obj *ob, bool list, uint32_t access,
-			     u64 repeat, int n)
+			     u64 repeat, int n, const char *sig)
 {
 	char acc[64];
 
@@ -681,10 +903,14 @@ static void print_configured(const struct obj *ob, bool list, uint32_t access,
 		jnum("entries", n, false);
 		jnum("repeat", repeat, false);
 		jstr("access", acc, false);
+		if (sig)
+			jstr("sig", sig, false);
 		jnum("key", ob->mk->rkey, false);
 		jnum("length", ob->mk->length, true);
 		printf("}\n");
-	} else if (list) {
+		return;
+	}
+	if (list) {
 		printf("%s: list of %d entries, %llu bytes, access %s, key 0x%08x\n",
 		       ob->name, n, (u64)ob->mk->length, acc, ob->mk->rkey);
 	} else {
@@ -692,6 +918,8 @@ static void print_configured(const struct obj *ob, bool list, uint32_t access,
 		       ob->name, n, repeat, (u64)ob->mk->length);
 		printf("access %s, key 0x%08x\n", acc, ob->mk->rkey);
 	}
+	if (sig)
+		printf("%s: signature %s\n", ob->name, sig);
 }
 
 static int cmd_invalidate(const struct opts *o)
@@ -748,6 +976,28 @@ static int cmd_destroy(const struct opts *o)
 	else
 		printf("%s: destroyed\n", ob->name);
 	ob->name[0] = 0;
+	return 0;
+}
+
+static int cmd_set_pd(const struct opts *o)
+{
+	char *end;
+	unsigned long pdn;
+	int ret;
+
+	if (o->npos != 1)
+		return usage_err("set-pd", "expected one PDN");
+	errno = 0;
+	pdn = strtoul(o->pos[0], &end, 0);
+	if (errno || *end || pdn > UINT32_MAX)
+		return usage_err("set-pd", "bad PDN %s", o->pos[0]);
+	ret = mlx5umr_set_pd(ctx, (uint32_t)pdn);
+	if (ret)
+		return report_errno("set-pd", ret, false);
+	if (json)
+		printf("{\"cmd\":\"set-pd\",\"pdn\":%lu}\n", pdn);
+	else
+		printf("objects in PD %lu\n", pdn);
 	return 0;
 }
 
@@ -834,8 +1084,10 @@ static int cmd_dump(const struct opts *o)
 static int do_xfer(const char *cmd, const struct opts *o, bool write)
 {
 	const char *pattern = opt(o, "pattern");
-	u64 off, len, i;
+	const char *expect = opt(o, "expect");
+	u64 off, len, i, exp = 0, bad = 0;
 	uint32_t key, status = 0, flags = 0;
+	int sig_err = 0;
 	struct obj *ob;
 	uint8_t *buf;
 	int ret;
@@ -849,8 +1101,8 @@ static int do_xfer(const char *cmd, const struct opts *o, bool write)
 		return usage_err(cmd, "--length N (> 0) is required");
 	if (!pattern)
 		pattern = "offset";
-	if (!valid_pattern(pattern))
-		return usage_err(cmd, "bad --pattern");
+	if (!valid_pattern(pattern) || (expect && parse_u64(expect, &exp)))
+		return usage_err(cmd, "bad --pattern or --expect");
 	/* Registered memory is addressed by its user addresses. */
 	if (ob && ob->kind == OBJ_MR && !opt(o, "absolute"))
 		off += (uintptr_t)ob->mr->addr;
@@ -864,22 +1116,29 @@ static int do_xfer(const char *cmd, const struct opts *o, bool write)
 	if (write)
 		for (i = 0; i < len; i++)
 			buf[i] = pattern_byte(pattern, i);
-	ret = mlx5umr_xfer(ctx, key, off, buf, len, flags, &status);
+	ret = mlx5umr_xfer_sig(ctx, key, off, buf, len, flags, &status,
+			       &sig_err, NULL);
 	if (ret) {
 		free(buf);
 		return report_errno(cmd, ret, false);
 	}
+	if (expect && !write && !status)
+		for (i = 0; i < len; i++)
+			bad += buf[i] != pattern_byte(pattern, exp + i);
 	if (json) {
 		printf("{");
 		jstr("cmd", cmd, false);
 		jnum("key", key, false);
 		jnum("offset", off, false);
 		jnum("length", len, false);
+		if (expect && !write && !status)
+			jnum("mismatches", bad, false);
 		if (!write && !status)
 			hexdump("data", 0, buf, len);
 		else
 			jstr("pattern", write ? pattern : "", false);
 		printf("%s", !write && !status ? "," : "");
+		printf("\"sig_error\":%s,", sig_err ? "true" : "false");
 		jnum("status", status, true);
 		printf("}\n");
 	} else if (status) {
@@ -888,11 +1147,21 @@ static int do_xfer(const char *cmd, const struct opts *o, bool write)
 	} else if (write) {
 		printf("write 0x%08x: %llu bytes at offset %llu (pattern %s): ok\n",
 		       key, len, off, pattern);
+	} else if (opt(o, "brief") && len > 32) {
+		hexdump(o->pos[0], off, buf, 16);
+		printf("%*s...\n", (int)strlen(o->pos[0]) + 1, "");
+		hexdump(o->pos[0], off + len - 16, buf + len - 16, 16);
 	} else {
 		hexdump(o->pos[0], off, buf, len);
 	}
+	if (!json && expect && !write && !status)
+		printf("read %llu bytes: bytes %llu..%llu of the %s pattern: %s\n",
+		       len, exp, exp + len - 1, pattern, bad ? "MISMATCH" : "ok");
+	if (!json && sig_err)
+		printf("%s 0x%08x: the access completed; %s\n", cmd, key,
+		       "a signature check failed (SIG_ERR CQE reported: see check)");
 	free(buf);
-	return status ? EIO : 0;
+	return status || bad ? EIO : 0;
 }
 
 static int cmd_write(const struct opts *o)
@@ -903,6 +1172,128 @@ static int cmd_write(const struct opts *o)
 static int cmd_read(const struct opts *o)
 {
 	return do_xfer("read", o, false);
+}
+
+static const char *const sig_err_names[] = {
+	[MLX5DV_MKEY_NO_ERR] = "none",
+	[MLX5DV_MKEY_SIG_BLOCK_BAD_GUARD] = "guard",
+	[MLX5DV_MKEY_SIG_BLOCK_BAD_REFTAG] = "reftag",
+	[MLX5DV_MKEY_SIG_BLOCK_BAD_APPTAG] = "apptag",
+};
+
+static const char *sig_err_name(unsigned int type)
+{
+	return type < ARRAY_SIZE(sig_err_names) ? sig_err_names[type] : "?";
+}
+
+/* --expect TYPE[@OFFSET]: does the check's result match? */
+static int sig_expect(const char *spec, const struct mlx5dv_mkey_err *e,
+		      bool *match)
+{
+	char buf[64], *at;
+	u64 off;
+
+	snprintf(buf, sizeof(buf), "%s", spec);
+	at = strchr(buf, '@');
+	if (at) {
+		*at++ = 0;
+		if (parse_u64(at, &off))
+			return -EINVAL;
+	}
+	if (strcmp(buf, "none") && strcmp(buf, "guard") &&
+	    strcmp(buf, "reftag") && strcmp(buf, "apptag"))
+		return -EINVAL;
+	*match = !strcmp(buf, sig_err_name(e->err_type)) &&
+		 (!at || (e->err_type != MLX5DV_MKEY_NO_ERR &&
+			  e->err.sig.offset == off));
+	return 0;
+}
+
+static int cmd_check(const struct opts *o)
+{
+	const char *expect = opt(o, "expect");
+	struct mlx5dv_mkey_err e;
+	bool match = true;
+	struct obj *ob;
+	int ret;
+
+	if (o->npos != 1)
+		return usage_err("check", "expected one MKEY");
+	ob = find_obj(o->pos[0]);
+	if (!ob || ob->kind != OBJ_MKEY)
+		return usage_err("check", "%s is not an mkey of this session",
+				 o->pos[0]);
+	if (expect) {
+		struct mlx5dv_mkey_err none = { .err_type = MLX5DV_MKEY_NO_ERR };
+
+		if (sig_expect(expect, &none, &match))
+			return usage_err("check", "bad --expect '%s'", expect);
+	}
+	ret = mlx5umr_mkey_check(ob->mk, &e);
+	if (ret)
+		return report_errno("check", ret, false);
+	if (expect)
+		sig_expect(expect, &e, &match);
+	if (json) {
+		printf("{");
+		jstr("cmd", "check", false);
+		jstr("name", ob->name, false);
+		if (expect)
+			printf("\"as_expected\":%s,", match ? "true" : "false");
+		if (e.err_type != MLX5DV_MKEY_NO_ERR) {
+			jnum("expected", e.err.sig.expected_value, false);
+			jnum("actual", e.err.sig.actual_value, false);
+			jnum("offset", e.err.sig.offset, false);
+		}
+		jstr("sig_error", sig_err_name(e.err_type), true);
+		printf("}\n");
+	} else if (e.err_type == MLX5DV_MKEY_NO_ERR) {
+		printf("%s: signature ok: no error since the last check\n",
+		       ob->name);
+	} else {
+		printf("%s: signature error: bad %s in the block at offset %llu: ",
+		       ob->name, sig_err_name(e.err_type),
+		       (u64)e.err.sig.offset);
+		printf("expected 0x%llx, actual 0x%llx (check re-armed)\n",
+		       (u64)e.err.sig.expected_value,
+		       (u64)e.err.sig.actual_value);
+	}
+	if (!match && !json)
+		printf("%s: not the expected %s\n", ob->name, expect);
+	return match ? 0 : EIO;
+}
+
+static int cmd_poke(const struct opts *o)
+{
+	u64 off, len, val;
+	struct obj *ob;
+
+	if (o->npos != 1)
+		return usage_err("poke", "expected one MR");
+	ob = find_obj(o->pos[0]);
+	if (!ob || ob->kind != OBJ_MR)
+		return usage_err("poke", "%s is not registered memory of this session",
+				 o->pos[0]);
+	if (opt_u64(o, "offset", 0, &off) || opt_u64(o, "length", 1, &len) ||
+	    !len || off > ob->mr->length || len > ob->mr->length - off)
+		return usage_err("poke", "range outside %s (%zu bytes)",
+				 ob->name, ob->mr->length);
+	if (!opt(o, "value") || opt_u64(o, "value", 0, &val) || val > 255)
+		return usage_err("poke", "--value B (a byte) is required");
+	memset((uint8_t *)ob->mr->addr + off, (int)val, len);
+	if (json) {
+		printf("{");
+		jstr("cmd", "poke", false);
+		jstr("name", ob->name, false);
+		jnum("offset", off, false);
+		jnum("length", len, false);
+		jnum("value", val, true);
+		printf("}\n");
+	} else {
+		printf("%s+%llu..%llu: set to 0x%02llx by the CPU\n", ob->name,
+		       off, off + len - 1, val);
+	}
+	return 0;
 }
 
 static const struct cmd cmds[] = {
@@ -916,23 +1307,57 @@ static const struct cmd cmds[] = {
 	  "A is a comma list of lw,rw,rr,ra (default lw,rw,rr) or a number.\n",
 	  "", { "length", "offset", "access", "fill", NULL } },
 	{ "alloc", cmd_alloc,
-	  "alloc NAME [--max-entries N] [--remote-invalidate]",
-	  "Allocate an indirect mkey for up to N entries (default 16).\n",
-	  "remote-invalidate", { "max-entries", "remote-invalidate", NULL } },
+	  "alloc NAME [--max-entries N] [--remote-invalidate] [--signature]",
+	  "Allocate an indirect mkey for up to N entries (default 16).\n"
+	  "--signature: a block-signature mkey (configure --sig, check).\n",
+	  "remote-invalidate,signature",
+	  { "max-entries", "remote-invalidate", "signature", NULL } },
 	{ "configure", cmd_configure,
-	  "configure list MKEY [--access A] [--new-key] MR[+OFF]:LEN...\n"
-	  "       configure interleaved MKEY --repeat N [--access A] [--new-key] MR[+OFF]:COUNT:SKIP...",
+	  "configure list MKEY [--access A] [--new-key] [--sig SPEC|--reset-sig] MR[+OFF]:LEN...\n"
+	  "       configure interleaved MKEY --repeat N [--access A] [--new-key] [--sig SPEC|--reset-sig]\n"
+	  "                 MR[+OFF]:COUNT:SKIP...",
 	  "Give MKEY a layout. MR is a registered buffer of this session\n"
 	  "(OFF bytes into it) or a raw key number (OFF is then the address).\n"
 	  "A list concatenates the entries (mlx5dv_wr_set_mkey_layout_list);\n"
 	  "interleaved repeats N cycles of COUNT bytes taken, SKIP skipped\n"
 	  "(mlx5dv_wr_set_mkey_layout_interleaved). Access defaults to lw,rw,rr.\n"
-	  "--new-key installs a fresh random key byte: the old key is refused.\n",
-	  "new-key", { "access", "repeat", "new-key", NULL } },
+	  "--new-key installs a fresh random key byte: the old key is refused.\n"
+	  "--sig SPEC gives a signature mkey (alloc --signature) a block\n"
+	  "signature (mlx5dv_wr_set_mkey_sig_block), --reset-sig drops it;\n"
+	  "without either the mkey keeps its signature. SPEC is a comma list:\n"
+	  "  mem=TYPE,wire=TYPE   each domain's protection: none, t10dif\n"
+	  "                       (= t10dif:crc), t10dif:csum, crc32, crc32c,\n"
+	  "                       crc64 (memory: the layout's buffers; wire:\n"
+	  "                       what a peer reads or writes through the key)\n"
+	  "  bs=N                 data bytes per block: 512 (default), 520,\n"
+	  "                       4048, 4096, 4160\n"
+	  "  app=A,ref=R,bg=S     T10-DIF application tag, reference tag of the\n"
+	  "                       first block, guard seed 0 (default) or 0xffff\n"
+	  "  remap,app-escape,app-ref-escape   T10-DIF flags\n"
+	  "  seed=0|ones          CRC seed (default ones)\n"
+	  "  check=M,copy=M       check mask (default 0xff), copy mask\n"
+	  "A parameter applies to each domain of its type; prefix it with mem.\n"
+	  "or wire. for one domain (wire.ref=9). Example:\n"
+	  "  --sig mem=t10dif:crc,wire=none,app=0x1234,ref=7,remap\n",
+	  "new-key,reset-sig",
+	  { "access", "repeat", "new-key", "sig", "reset-sig", NULL } },
 	{ "invalidate", cmd_invalidate, "invalidate MKEY [--new-key]",
 	  "Move MKEY back to the free state; accesses through it then fail.\n"
 	  "--new-key also installs a fresh random key byte.\n",
 	  "new-key", { "new-key", NULL } },
+	{ "set-pd", cmd_set_pd, "set-pd PDN",
+	  "Put this session's registrations and mkeys in PD PDN, the caller's\n"
+	  "own verbs PD (struct mlx5dv_pd.pdn), so that its QPs can use their\n"
+	  "keys. Before the session's first reg or alloc.\n",
+	  "", { NULL } },
+	{ "check", cmd_check, "check MKEY [--expect TYPE[@OFFSET]]",
+	  "Read and clear the signature status of a signature mkey\n"
+	  "(mlx5dv_mkey_check): the first error since the last check, its\n"
+	  "type (guard, reftag, apptag), expected and actual value and the\n"
+	  "offset of the failing block; the HCA's check is re-armed. With\n"
+	  "--expect none|guard|reftag|apptag[@OFFSET], fail (EIO) unless the\n"
+	  "result is that.\n",
+	  "", { "expect", NULL } },
 	{ "destroy", cmd_destroy, "destroy NAME",
 	  "Destroy an object (deregister memory, free an mkey).\n",
 	  "", { NULL } },
@@ -942,20 +1367,31 @@ static const struct cmd cmds[] = {
 	  "check that the bytes are bytes S.. of pattern P (default offset)\n"
 	  "and fail (EIO) on a mismatch. --brief shows the first and last line.\n",
 	  "brief", { "offset", "length", "expect", "pattern", "brief", NULL } },
+	{ "poke", cmd_poke, "poke MR --value B [--offset O] [--length N]",
+	  "Set N bytes (default 1) of registered memory to B as the CPU, for\n"
+	  "instance to corrupt data or protection information in memory.\n",
+	  "", { "value", "offset", "length", NULL } },
 	{ "write", cmd_write,
 	  "write KEY --length N [--offset O] [--pattern P] [--local] [--absolute]",
 	  "Fake HCAs of a test build of the module (MLX5_UMR_TESTING=1): RDMA\n"
 	  "WRITE N bytes at offset O through KEY as a remote peer (--local:\n"
 	  "through the lkey). P: offset (each 4-byte word holds\n"
 	  "its offset in the transfer, big endian; default), inc, or a byte.\n"
-	  "For registered memory O is relative to the buffer unless --absolute.\n",
+	  "For registered memory O is relative to the buffer unless --absolute.\n"
+	  "Through a signature mkey O and N are in the wire view, whole blocks.\n",
 	  "local,absolute",
 	  { "length", "offset", "pattern", "local", "absolute", NULL } },
 	{ "read", cmd_read,
-	  "read KEY --length N [--offset O] [--local] [--absolute]",
+	  "read KEY --length N [--offset O] [--local] [--absolute] [--expect S [--pattern P]] [--brief]",
 	  "Fake HCAs of a test build of the module: RDMA READ N bytes at\n"
-	  "offset O through KEY and dump them.\n",
-	  "local,absolute", { "length", "offset", "local", "absolute", NULL } },
+	  "offset O through KEY and dump them. With --expect, check that they\n"
+	  "are bytes S.. of pattern P (default offset) and fail (EIO) on a\n"
+	  "mismatch; --brief shows the first and last line.\n"
+	  "Through a signature mkey O and N are in the wire view, whole blocks;\n"
+	  "a failed signature check does not fail the read (see check).\n",
+	  "local,absolute,brief",
+	  { "length", "offset", "local", "absolute", "expect", "pattern",
+	    "brief", NULL } },
 };
 
 static void print_usage(FILE *f)
@@ -971,6 +1407,7 @@ static void print_usage(FILE *f)
 		"           errno and counts as success), '#' starts a comment;\n"
 		"           consecutive configure/invalidate lines are posted as one\n"
 		"           batch (MLX5_UMR_IOCTL_BATCH), their output printed in order\n"
+		"           (lines with --new-key, --sig or --reset-sig run alone)\n"
 		"Objects live until destroyed or until umrctl exits.\n"
 		"commands:\n");
 	for (i = 0; i < ARRAY_SIZE(cmds); i++)
@@ -1104,7 +1541,7 @@ static int flush_deferred(const char *path)
 			print_invalidated(d->ob);
 		else
 			print_configured(d->ob, d->list, d->access, d->repeat,
-					 d->n);
+					 d->n, NULL);
 	}
 	return 0;
 }
@@ -1117,8 +1554,10 @@ static bool batchable(int argc, char **argv, bool must_fail)
 	if (must_fail || batch_off ||
 	    (strcmp(argv[0], "configure") && strcmp(argv[0], "invalidate")))
 		return false;
+	/* a batch request sets no signature: run those lines alone */
 	for (i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h") ||
+		    !strcmp(argv[i], "--sig") || !strcmp(argv[i], "--reset-sig"))
 			return false;
 	if (!ubatch) {
 		if (ensure_open())

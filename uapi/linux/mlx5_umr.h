@@ -70,16 +70,21 @@
  * - EBUSY: the object is named by a configured layout or is in use by a
  *   concurrent ioctl; an mkey with a request in a running batch.
  * - EFAULT: a user pointer is not mapped or not in user space (the
- *   structure, an entries array, the memory to register).
+ *   structure, an entries array, the memory to register). When the answer
+ *   cannot be written back, an object the call created is destroyed again.
  * - ENOMEM: RLIMIT_MEMLOCK would be exceeded (without CAP_IPC_LOCK), or
  *   the kernel (or the file's memory cgroup) is out of memory; a layout of
  *   more entries than the mkey was allocated for, or than INFO's
  *   out_max_entries (a list) or out_max_interleaved_entries (an
  *   interleaved layout).
+ * - ENOENT also: MLX5_UMR_IOCTL_SET_PD names a PD the HCA does not have.
+ * - EBUSY also: MLX5_UMR_IOCTL_SET_PD after the file created an object.
  * - EINTR: a signal arrived while the call waited for room in the files'
  *   share of the device's queue (MLX5_UMR_IOC_MAX_INFLIGHT_BBS; a batch:
- *   room for its first request), or for an mkey another call is
- *   configuring; nothing was done.
+ *   room for its first request) or on the queue itself, or for an mkey
+ *   another call is configuring; nothing was done.
+ * - EACCES: MLX5_UMR_IOCTL_SET_PD names a PD the service owns (its own,
+ *   or another open file's).
  * - EIO: the HCA completed the UMR work request with an error, or refused
  *   a command (creating or destroying an mkey).
  * - ETIMEDOUT: the HCA did not complete the work request in time.
@@ -118,6 +123,9 @@ enum {
 	MLX5_UMR_CMD_INVALIDATE,
 	MLX5_UMR_CMD_DESTROY,
 	MLX5_UMR_CMD_BATCH,
+	MLX5_UMR_CMD_SET_PD,
+	MLX5_UMR_CMD_SIG_CHECK,		/* signature (below) */
+	MLX5_UMR_CMD_SIG_REPORT,
 	/*
 	 * MLX5_UMR_IOC_BASE + 0x20 and up: the test interface of a test
 	 * build of the module (not part of this header; ENOTTY otherwise).
@@ -136,7 +144,7 @@ enum mlx5_umr_ioc_access {
  * struct mlx5_umr_ioc_info - MLX5_UMR_IOCTL_INFO: device caps and counters
  * @size: sizeof(struct mlx5_umr_ioc_info)
  * @flags: must be 0
- * @out_flags: 0; no flags are defined yet
+ * @out_flags: MLX5_UMR_IOC_INFO_SIG (signature mkeys), or 0
  * @out_max_entries: largest max_entries of MLX5_UMR_IOCTL_ALLOC_MKEY, and
  *	the most entries of a list layout
  * @out_max_inline_entries: entries that fit inline in one work request
@@ -294,13 +302,188 @@ enum mlx5_umr_ioc_layout {
 	MLX5_UMR_IOC_LAYOUT_INTERLEAVED = 2,	/* struct mlx5_umr_ioc_interleaved[] */
 };
 
+/*
+ * Block signature (data integrity): T10-DIF and CRC protection
+ * information computed, inserted, stripped and checked per block by the
+ * HCA, with the semantics of rdma-core's mlx5dv_wr_set_mkey_sig_block(3)
+ * and mlx5dv_mkey_check(3). Documentation/uapi.rst ("Signature") and
+ * Documentation/signature.rst describe it; the values of every enum below
+ * are those of the same-named rdma-core enum (mlx5dv.h) except
+ * mlx5_umr_ioc_sig_type, whose 0 is "none" (rdma-core: a NULL domain).
+ * The signature's flags take bits 8 and up of each flags field.
+ *
+ * Errors, in addition to those above:
+ *
+ * - EINVAL: MLX5_UMR_IOC_SIG_SET and MLX5_UMR_IOC_SIG_RESET together, or
+ *   either on an mkey not allocated with MLX5_UMR_IOC_MKEY_SIGNATURE;
+ *   struct mlx5_umr_ioc_sig_block not all zero without
+ *   MLX5_UMR_IOC_SIG_SET; with it: no domain with a signature, an unknown
+ *   sig_type, block_size, bg_type or crc_type, a field of the other type
+ *   (or of a domain without signature) not zero, a __reserved field not
+ *   zero, a T10-DIF guard seed other than 0 or 0xffff, a CRC seed other
+ *   than 0 or all ones of its width, MLX5_UMR_IOC_SIG_COPY_MASK without
+ *   the same type, CRC and block size in both domains, a copy_mask
+ *   without MLX5_UMR_IOC_SIG_COPY_MASK, a layout of more than 4 GiB;
+ *   SIG_CHECK on an mkey without signature; SIG_REPORT of a CQE whose
+ *   opcode is not MLX5_CQE_SIG_ERR (12) or that names an mkey of this
+ *   file without signature.
+ * - EOPNOTSUPP: an unknown bit in flags or dif_flags of the signature
+ *   structures; MLX5_UMR_IOC_MKEY_SIGNATURE on an HCA without signature
+ *   offload (MLX5_UMR_IOC_INFO_SIG not set in INFO's out_flags); a
+ *   signature flag in a batch request (signatures are set by CONFIGURE
+ *   alone).
+ * - ENOMEM: a layout given with MLX5_UMR_IOC_SIG_SET whose translation
+ *   and the signature's BSF do not fit inline in one work request (a
+ *   signature mkey's layout may not take the translation's indirect path).
+ * - ENOENT: SIG_CHECK of a handle, or SIG_REPORT of a CQE naming a key,
+ *   that is not an indirect mkey of this file.
+ * - EBUSY: SIG_CHECK of an mkey with a request in a running batch.
+ * - EINTR, EIO, ETIMEDOUT, ENODEV: SIG_CHECK's re-arm, as for CONFIGURE;
+ *   after EIO or ETIMEDOUT the error stays reported.
+ */
+
+/* MLX5_UMR_IOCTL_INFO out_flags: the HCA offers block-signature mkeys. */
+enum mlx5_umr_ioc_info_sig_flags {
+	MLX5_UMR_IOC_INFO_SIG = 1 << 8,
+};
+
+/*
+ * MLX5_UMR_IOCTL_ALLOC_MKEY flags: a block-signature mkey, with its
+ * memory and wire PSVs (mlx5dv_create_mkey() with
+ * MLX5DV_MKEY_INIT_ATTR_FLAGS_BLOCK_SIGNATURE). It has no signature until
+ * a CONFIGURE with MLX5_UMR_IOC_SIG_SET gives it one.
+ */
+enum mlx5_umr_ioc_mkey_sig_flags {
+	MLX5_UMR_IOC_MKEY_SIGNATURE = 1 << 8,
+};
+
+/* MLX5_UMR_IOCTL_CONFIGURE flags (signature mkeys only). */
+enum mlx5_umr_ioc_sig_conf_flags {
+	/* apply the configure's @sig (mlx5dv_wr_set_mkey_sig_block()) */
+	MLX5_UMR_IOC_SIG_SET = 1 << 8,
+	/* drop the signature (MLX5DV_MKEY_CONF_FLAG_RESET_SIG_ATTR) */
+	MLX5_UMR_IOC_SIG_RESET = 1 << 9,
+	/* neither: the mkey keeps the signature it has */
+};
+
+/* What protects the blocks of one domain (enum mlx5dv_sig_type, plus 0). */
+enum mlx5_umr_ioc_sig_type {
+	MLX5_UMR_IOC_SIG_TYPE_NONE = 0,
+	MLX5_UMR_IOC_SIG_TYPE_T10DIF = 1,	/* 8 bytes after each block */
+	MLX5_UMR_IOC_SIG_TYPE_CRC = 2,		/* 4 or 8 bytes after each block */
+};
+
+/* The T10-DIF guard (enum mlx5dv_sig_t10dif_bg_type). */
+enum mlx5_umr_ioc_sig_t10dif_bg {
+	MLX5_UMR_IOC_SIG_T10DIF_CRC = 0,	/* CRC-16/T10-DIF */
+	MLX5_UMR_IOC_SIG_T10DIF_CSUM = 1,	/* IP checksum */
+};
+
+/* dif_flags (enum mlx5dv_sig_t10dif_flags). */
+enum mlx5_umr_ioc_sig_t10dif_flags {
+	/* the reference tag grows by one per block */
+	MLX5_UMR_IOC_SIG_T10DIF_REF_REMAP = 1 << 0,
+	/* no check of a block whose application tag is 0xffff */
+	MLX5_UMR_IOC_SIG_T10DIF_APP_ESCAPE = 1 << 1,
+	/* ... whose application tag is 0xffff and reference tag 0xffffffff */
+	MLX5_UMR_IOC_SIG_T10DIF_APP_REF_ESCAPE = 1 << 2,
+};
+
+/* The CRC (enum mlx5dv_sig_crc_type). */
+enum mlx5_umr_ioc_sig_crc_type {
+	MLX5_UMR_IOC_SIG_CRC32 = 0,		/* FC-PH, 4 bytes */
+	MLX5_UMR_IOC_SIG_CRC32C = 1,		/* Castagnoli, 4 bytes */
+	MLX5_UMR_IOC_SIG_CRC64_XP10 = 2,	/* 8 bytes */
+};
+
+/* Data bytes per block (enum mlx5dv_block_size). */
+enum mlx5_umr_ioc_sig_block_size {
+	MLX5_UMR_IOC_SIG_BLOCK_512 = 0,
+	MLX5_UMR_IOC_SIG_BLOCK_520 = 1,
+	MLX5_UMR_IOC_SIG_BLOCK_4048 = 2,
+	MLX5_UMR_IOC_SIG_BLOCK_4096 = 3,
+	MLX5_UMR_IOC_SIG_BLOCK_4160 = 4,
+};
+
+/* Bytes of the protection field, for check_mask and copy_mask. */
+enum mlx5_umr_ioc_sig_mask {
+	MLX5_UMR_IOC_SIG_MASK_T10DIF_GUARD = 0xc0,
+	MLX5_UMR_IOC_SIG_MASK_T10DIF_APPTAG = 0x30,
+	MLX5_UMR_IOC_SIG_MASK_T10DIF_REFTAG = 0x0f,
+	MLX5_UMR_IOC_SIG_MASK_CRC32 = 0xf0,
+	MLX5_UMR_IOC_SIG_MASK_CRC32C = 0xf0,
+	MLX5_UMR_IOC_SIG_MASK_CRC64_XP10 = 0xff,
+};
+
+/* struct mlx5_umr_ioc_sig_block flags (enum mlx5dv_sig_block_attr_flags). */
+enum mlx5_umr_ioc_sig_block_flags {
+	/* copy_mask overrides the copy mask the HCA would compute */
+	MLX5_UMR_IOC_SIG_COPY_MASK = 1 << 0,
+};
+
+/**
+ * struct mlx5_umr_ioc_sig_domain - the memory or the wire side of a block
+ *	signature (struct mlx5dv_sig_block_domain with its T10-DIF or CRC
+ *	parameters in line)
+ * @sig_type: enum mlx5_umr_ioc_sig_type; with MLX5_UMR_IOC_SIG_TYPE_NONE
+ *	every other field must be 0
+ * @block_size: enum mlx5_umr_ioc_sig_block_size
+ * @bg_type: T10-DIF: enum mlx5_umr_ioc_sig_t10dif_bg
+ * @bg: T10-DIF: guard seed, 0 or 0xffff
+ * @app_tag: T10-DIF: application tag to insert or check
+ * @ref_tag: T10-DIF: reference tag of the first block
+ * @dif_flags: T10-DIF: MLX5_UMR_IOC_SIG_T10DIF_*
+ * @__reserved: must be 0
+ * @crc_type: CRC: enum mlx5_umr_ioc_sig_crc_type
+ * @__reserved2: must be 0
+ * @crc_seed: CRC: 0 or all ones of the CRC's width
+ *
+ * The fields of the other type must be 0.
+ */
+struct mlx5_umr_ioc_sig_domain {
+	__u32 sig_type;
+	__u32 block_size;
+	__u32 bg_type;
+	__u16 bg;
+	__u16 app_tag;
+	__u32 ref_tag;
+	__u16 dif_flags;
+	__u16 __reserved;
+	__u32 crc_type;
+	__u32 __reserved2;
+	__aligned_u64 crc_seed;
+};
+
+/**
+ * struct mlx5_umr_ioc_sig_block - a block signature (struct
+ *	mlx5dv_sig_block_attr)
+ * @mem: the data as it lies in memory (in the layout's buffers)
+ * @wire: the data as it crosses the wire (what a peer reads or writes
+ *	through the key); one of the two domains at least has a signature
+ * @flags: MLX5_UMR_IOC_SIG_COPY_MASK
+ * @check_mask: bytes of the input domain's protection field that are
+ *	checked (MLX5_UMR_IOC_SIG_MASK_*; bit 7 is the field's first byte)
+ * @copy_mask: with MLX5_UMR_IOC_SIG_COPY_MASK, bytes copied from the input
+ *	to the output domain instead of computed; else must be 0
+ * @__reserved: must be 0
+ */
+struct mlx5_umr_ioc_sig_block {
+	struct mlx5_umr_ioc_sig_domain mem;
+	struct mlx5_umr_ioc_sig_domain wire;
+	__u32 flags;
+	__u8 check_mask;
+	__u8 copy_mask;
+	__u16 __reserved;
+};
+
 /**
  * struct mlx5_umr_ioc_configure - MLX5_UMR_IOCTL_CONFIGURE: give an indirect
  *	mkey access rights and a layout (mlx5dv_wr_mkey_configure() with
  *	mlx5dv_wr_set_mkey_access_flags() and one layout setter)
  * @size: sizeof(struct mlx5_umr_ioc_configure)
  * @handle: an indirect mkey of this file
- * @flags: MLX5_UMR_IOC_NEW_KEY
+ * @flags: MLX5_UMR_IOC_NEW_KEY; on a signature mkey also
+ *	MLX5_UMR_IOC_SIG_SET or MLX5_UMR_IOC_SIG_RESET
  * @access: MLX5_UMR_IOC_ACCESS_*
  * @layout: enum mlx5_umr_ioc_layout
  * @num_entries: entries at @entries, not 0
@@ -310,9 +493,14 @@ enum mlx5_umr_ioc_layout {
  * @out_length: bytes the mkey now covers; its addresses are zero based
  * @out_key: the mkey's key now (a new one with MLX5_UMR_IOC_NEW_KEY)
  * @__reserved2: must be 0
+ * @sig: with MLX5_UMR_IOC_SIG_SET in @flags, the block signature; else
+ *	all zero (the second version of the structure; the first ended at
+ *	@__reserved2)
  *
  * The mkey's address space is the concatenation of the entries (list) or of
- * @repeat_count cycles over the entries (interleaved).
+ * @repeat_count cycles over the entries (interleaved). A signature is set
+ * together with the layout, in one chain of work requests: the UMR
+ * carrying the BSF, then one SET_PSV per domain with a signature.
  */
 struct mlx5_umr_ioc_configure {
 	__u32 size;
@@ -327,6 +515,7 @@ struct mlx5_umr_ioc_configure {
 	__aligned_u64 out_length;
 	__u32 out_key;
 	__u32 __reserved2;
+	struct mlx5_umr_ioc_sig_block sig;
 };
 
 #define MLX5_UMR_IOCTL_CONFIGURE _IO(MLX5_UMR_IOC_TYPE, MLX5_UMR_CMD_CONFIGURE)
@@ -452,5 +641,103 @@ struct mlx5_umr_ioc_batch {
 };
 
 #define MLX5_UMR_IOCTL_BATCH	_IO(MLX5_UMR_IOC_TYPE, MLX5_UMR_CMD_BATCH)
+
+/**
+ * struct mlx5_umr_ioc_set_pd - MLX5_UMR_IOCTL_SET_PD: the file's objects in
+ *	the caller's own verbs PD
+ * @size: sizeof(struct mlx5_umr_ioc_set_pd)
+ * @flags: 0
+ * @pdn: the HCA's number of the caller's PD: struct mlx5dv_pd.pdn from
+ *	mlx5dv_init_obj(MLX5DV_OBJ_PD) of its struct ibv_pd
+ * @__reserved: 0
+ *
+ * Every registration and indirect mkey the file creates afterwards is in
+ * PD @pdn instead of the file's own PD, so that the caller's ibv_qp of
+ * that PD can use their lkeys and rkeys. Only before the file's first
+ * REG_MR or ALLOC_MKEY (EBUSY after); the file's own PD is freed, @pdn is
+ * never freed by the file. The number is not proven to be the caller's:
+ * an mkey in a PD can only reach memory its own file registered, so
+ * naming another's PD exposes only the caller's memory to that PD's QPs
+ * (Documentation/uapi.rst, "Keys in the caller's PD"). Refused: @pdn 0 or
+ * over 24 bits (EINVAL), a PD the service owns (EACCES), a PD the HCA does
+ * not have (ENOENT).
+ */
+struct mlx5_umr_ioc_set_pd {
+	__u32 size;
+	__u32 flags;
+	__u32 pdn;
+	__u32 __reserved;
+};
+
+#define MLX5_UMR_IOCTL_SET_PD	_IO(MLX5_UMR_IOC_TYPE, MLX5_UMR_CMD_SET_PD)
+
+/* What a check found (enum mlx5dv_mkey_err_type). */
+enum mlx5_umr_ioc_sig_err_type {
+	MLX5_UMR_IOC_SIG_ERR_NONE = 0,
+	MLX5_UMR_IOC_SIG_ERR_GUARD = 1,		/* T10-DIF guard or CRC */
+	MLX5_UMR_IOC_SIG_ERR_REFTAG = 2,
+	MLX5_UMR_IOC_SIG_ERR_APPTAG = 3,
+};
+
+/**
+ * struct mlx5_umr_ioc_sig_check - MLX5_UMR_IOCTL_SIG_CHECK: read and clear
+ *	the signature status of an mkey (mlx5dv_mkey_check())
+ * @size: sizeof(struct mlx5_umr_ioc_sig_check)
+ * @handle: a signature mkey of this file
+ * @flags: must be 0
+ * @out_err_type: enum mlx5_umr_ioc_sig_err_type: the first error reported
+ *	since the last check
+ * @out_expected: the value the block's protection field holds (guard:
+ *	16 bits for T10-DIF, 32 for CRC32/CRC32C, 64 for CRC64_XP10)
+ * @out_actual: the value the HCA computed from the data (guard) or was
+ *	configured with (tags)
+ * @out_offset: err_offset of the SIG_ERR CQE: where in the transfer the
+ *	failing block is
+ * @out_key: the key the error was reported for
+ * @out_errors: errors reported since the last check (the first is kept)
+ *
+ * After an error the HCA holds the mkey's PSVs in error state; the check
+ * re-arms them (SET_PSV work requests) before it returns, so the next
+ * transfer is checked again. An error is reported by the SIG_ERR CQE of
+ * the QP that accessed the mkey: its consumer hands it in with
+ * MLX5_UMR_IOCTL_SIG_REPORT.
+ */
+struct mlx5_umr_ioc_sig_check {
+	__u32 size;
+	__u32 handle;
+	__u32 flags;
+	__u32 out_err_type;
+	__aligned_u64 out_expected;
+	__aligned_u64 out_actual;
+	__aligned_u64 out_offset;
+	__u32 out_key;
+	__u32 out_errors;
+};
+
+#define MLX5_UMR_IOCTL_SIG_CHECK _IO(MLX5_UMR_IOC_TYPE, MLX5_UMR_CMD_SIG_CHECK)
+
+/**
+ * struct mlx5_umr_ioc_sig_report - MLX5_UMR_IOCTL_SIG_REPORT: hand in the
+ *	SIG_ERR CQE a QP got for an access through a signature mkey
+ * @size: sizeof(struct mlx5_umr_ioc_sig_report)
+ * @flags: must be 0
+ * @cqe: the 64 bytes of the CQE as the CQ holds them (struct
+ *	mlx5_sig_err_cqe of <linux/mlx5/device.h>: big endian, opcode
+ *	MLX5_CQE_SIG_ERR in the upper nibble of the last byte)
+ * @out_handle: the handle of the mkey the CQE names
+ * @__reserved: must be 0
+ *
+ * The CQE's mkey must be a signature mkey of this file, under its current
+ * key. The error is kept for MLX5_UMR_IOCTL_SIG_CHECK.
+ */
+struct mlx5_umr_ioc_sig_report {
+	__u32 size;
+	__u32 flags;
+	__u8 cqe[64];
+	__u32 out_handle;
+	__u32 __reserved;
+};
+
+#define MLX5_UMR_IOCTL_SIG_REPORT _IO(MLX5_UMR_IOC_TYPE, MLX5_UMR_CMD_SIG_REPORT)
 
 #endif /* _UAPI_LINUX_MLX5_UMR_H */

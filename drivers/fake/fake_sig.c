@@ -1,0 +1,472 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * mlx5-umr fake HCA: the signature engine.
+ *
+ * A signature mkey is an mkey with bsf_en whose UMR left a BSF (struct
+ * mlx5_bsf). Its translation maps the memory view: blocks of bs data bytes
+ * each followed by the memory domain's PI. Accesses address the wire view:
+ * blocks of bs data bytes each followed by the wire domain's PI. An access
+ * reading through the mkey moves memory -> wire (the memory domain is the
+ * input, its PI is checked, the wire PI is generated or copied); one
+ * writing through it moves wire -> memory. A failed check does not stop the
+ * access: the data moves, the requester's completion is good, and the
+ * failure is reported by a SIG_ERR CQE and latched in the input domain's
+ * PSV until SET_PSV re-arms it. Documentation/fake.rst, "Signature", gives
+ * the source of every rule.
+ *
+ * Copyright (c) 2026 The mlx5-umr authors.
+ */
+#include <linux/slab.h>
+#include <linux/mlx5_umr_compat.h>
+
+#include "fake.h"
+#include "fake_sig.h"
+
+#define ERR_OP(v)	fake_wqe_err(MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR, \
+				     MLX5_UMR_FAKE_VS_##v)
+#define ERR_PROT(v)	fake_wqe_err(MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, \
+				     MLX5_UMR_FAKE_VS_##v)
+
+/* bs_selector (mlx5_ib wr.c bs_selector(), rdma-core bs_to_bs_selector()) */
+static int fake_sig_block_size(u8 sel, u32 *bs)
+{
+	switch (sel) {
+	case 1:
+		*bs = 512;
+		return 0;
+	case 2:
+		*bs = 520;
+		return 0;
+	case 3:
+		*bs = 4096;
+		return 0;
+	case 4:
+		*bs = 4160;
+		return 0;
+	case 6:
+		*bs = 4048;
+		return 0;
+	case 5:		/* 1 GiB: a block the fake cannot buffer */
+		return ERR_OP(BSF_UNSUPPORTED);
+	default:
+		return ERR_OP(BSF_BAD);
+	}
+}
+
+static int fake_sig_decode_crc(u8 bfs, struct fake_sig_domain *d)
+{
+	switch (bfs & ~(FAKE_BFS_CRC_REPEAT | FAKE_BFS_CRC_SEED)) {
+	case FAKE_BFS_CRC32:
+		d->kind = FAKE_SIG_CRC32;
+		d->pi = 4;
+		break;
+	case FAKE_BFS_CRC32C:
+		d->kind = FAKE_SIG_CRC32C;
+		d->pi = 4;
+		break;
+	case FAKE_BFS_CRC64_XP10:
+		d->kind = FAKE_SIG_CRC64;
+		d->pi = 8;
+		break;
+	default:
+		return ERR_OP(BSF_BAD);
+	}
+	/* one CRC per block; a CRC over several blocks is not modelled */
+	if (!(bfs & FAKE_BFS_CRC_REPEAT))
+		return ERR_OP(BSF_UNSUPPORTED);
+	d->seed_ones = bfs & FAKE_BFS_CRC_SEED;
+	return 0;
+}
+
+static int fake_sig_decode_dif(const struct mlx5_bsf_inl *inl,
+			       struct fake_sig_domain *d)
+{
+	u8 f = inl->dif_inc_ref_guard_check;
+
+	switch (inl->sig_type) {
+	case MLX5_DIF_CRC:
+		d->kind = FAKE_SIG_DIF_CRC;
+		break;
+	case MLX5_DIF_IPCS:
+		d->kind = FAKE_SIG_DIF_IPCS;
+		break;
+	default:
+		return ERR_OP(BSF_BAD);
+	}
+	if (inl->rp_inv_seed & ~(MLX5_BSF_REPEAT_BLOCK | FAKE_BSF_SEED))
+		return ERR_OP(BSF_BAD);
+	if (!(inl->rp_inv_seed & MLX5_BSF_REPEAT_BLOCK))
+		return ERR_OP(BSF_UNSUPPORTED);
+	if (f & ~(MLX5_BSF_INC_REFTAG | FAKE_BSF_ESCAPE_MASK) ||
+	    (f & FAKE_BSF_ESCAPE_MASK) == FAKE_BSF_ESCAPE_MASK)
+		return ERR_OP(BSF_BAD);
+	if (inl->rsvd[0] || inl->rsvd[1] || inl->rsvd[2])
+		return ERR_OP(BSF_BAD);
+	d->pi = MLX5_DIF_SIZE;
+	d->seed_ones = inl->rp_inv_seed & FAKE_BSF_SEED;
+	d->inc_ref = f & MLX5_BSF_INC_REFTAG;
+	d->escape = f & FAKE_BSF_ESCAPE_MASK;
+	d->app_tag = be16_to_cpu(inl->dif_apptag);
+	d->app_mask = be16_to_cpu(inl->dif_app_bitmask_check);
+	d->ref_tag = be32_to_cpu(inl->dif_reftag);
+	return 0;
+}
+
+/*
+ * One domain: a CRC when the block format selector names one, T10-DIF when
+ * the inline section is valid, else no signature.
+ */
+static int fake_sig_decode_domain(struct mlx5_umr_fake *fd, __be32 bfs_psv,
+				  const struct mlx5_bsf_inl *inl, u8 bs_sel,
+				  bool has_sel, struct fake_sig_domain *d)
+{
+	u32 v = be32_to_cpu(bfs_psv);
+	u8 bfs = v >> FAKE_BFS_SHIFT;
+	bool dif = be16_to_cpu(inl->vld_refresh) & MLX5_BSF_INL_VALID;
+	int err;
+
+	memset(d, 0, sizeof(*d));
+	if (bfs && dif)
+		return ERR_OP(BSF_BAD);
+	if (!bfs && !dif)
+		return 0;
+	err = bfs ? fake_sig_decode_crc(bfs, d) : fake_sig_decode_dif(inl, d);
+	if (err)
+		return err;
+	if (has_sel) {
+		err = fake_sig_block_size(bs_sel, &d->bs);
+		if (err)
+			return err;
+	}
+	d->psvn = v & FAKE_BFS_PSV_MASK;
+	if (!xa_load(&fd->psvs, d->psvn))
+		return ERR_PROT(PSV_UNKNOWN);
+	return 0;
+}
+
+static bool fake_sig_is_dif(const struct fake_sig_domain *d)
+{
+	return d->kind == FAKE_SIG_DIF_CRC || d->kind == FAKE_SIG_DIF_IPCS;
+}
+
+/**
+ * fake_sig_decode() - decode and validate a BSF
+ * @fd: the fake (its PSVs)
+ * @bsf: the BSF bytes
+ * @oct: their length in octowords
+ * @s: receives the decoded signature
+ *
+ * Context: fd->lock held.
+ * Return: 0 or fake_wqe_err() of the UMR that would carry it.
+ */
+int fake_sig_decode(struct mlx5_umr_fake *fd, const u8 *bsf, u32 oct,
+		    struct fake_sig *s)
+{
+	const struct mlx5_bsf *b = (const void *)bsf;
+	const struct mlx5_bsf_basic *basic = &b->basic;
+	u8 size = basic->bsf_size_sbs >> FAKE_BSF_SIZE_SHIFT;
+	int err;
+
+	memset(s, 0, sizeof(*s));
+	if (oct != MLX5_MKEY_BSF_OCTO_SIZE)
+		return ERR_OP(BSF_BAD);
+	/* size 3 is signature + crypto BSF (rdma-core), not modelled */
+	if (size == 3)
+		return ERR_OP(BSF_UNSUPPORTED);
+	if (size != FAKE_BSF_SIZE_WITH_INLINE ||
+	    basic->bsf_size_sbs & ~(3 << FAKE_BSF_SIZE_SHIFT | FAKE_BSF_SBS))
+		return ERR_OP(BSF_BAD);
+	/* transaction signatures (ext.{w,m}_tfs_psv) are not modelled */
+	if (b->ext.w_tfs_psv || b->ext.m_tfs_psv)
+		return ERR_OP(BSF_UNSUPPORTED);
+	s->sbs = basic->bsf_size_sbs & FAKE_BSF_SBS;
+	s->check_mask = basic->check_byte_mask;
+	s->raw_data_size = be32_to_cpu(basic->raw_data_size);
+
+	err = fake_sig_decode_domain(fd, basic->m_bfs_psv, &b->m_inl,
+				     basic->mem.bs_selector, true, &s->mem);
+	if (err)
+		return err;
+	/* with the same block structure, the wire byte is the copy mask */
+	err = fake_sig_decode_domain(fd, basic->w_bfs_psv, &b->w_inl,
+				     basic->wire.bs_selector, !s->sbs,
+				     &s->wire);
+	if (err)
+		return err;
+	if (s->sbs) {
+		if (s->mem.kind == FAKE_SIG_NONE ||
+		    s->wire.kind == FAKE_SIG_NONE ||
+		    fake_sig_is_dif(&s->mem) != fake_sig_is_dif(&s->wire) ||
+		    (!fake_sig_is_dif(&s->mem) && s->mem.kind != s->wire.kind))
+			return ERR_OP(BSF_BAD);
+		s->wire.bs = s->mem.bs;
+		s->copy_mask = basic->wire.copy_byte_mask;
+	}
+	if (s->mem.kind != FAKE_SIG_NONE && s->wire.kind != FAKE_SIG_NONE &&
+	    s->mem.bs != s->wire.bs)
+		return ERR_OP(BSF_UNSUPPORTED);
+	return 0;
+}
+
+/* ---- one block ---- */
+
+/*
+ * What a failed check reports: the value found in the input PI ("expected"
+ * in the CQE) and the one the HCA computed or was configured with
+ * ("actual"), as the hardware results cited in Documentation/fake.rst.
+ */
+struct fake_sig_err {
+	u16 synd;
+	u32 exp_sig;
+	u32 act_sig;
+	u32 exp_ref;
+	u32 act_ref;
+};
+
+/* Mask of the bytes of an n-byte field starting at PI byte @first. */
+static u32 fake_sig_byte_mask(u8 check_mask, unsigned int first,
+			      unsigned int n)
+{
+	u32 m = 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (check_mask & BIT(7 - (first + i)))
+			m |= 0xffU << (8 * (n - 1 - i));
+	return m;
+}
+
+static u32 fake_sig_ref(const struct fake_sig_domain *d, u64 blk)
+{
+	return d->ref_tag + (d->inc_ref ? (u32)blk : 0);
+}
+
+/* Check the PI @pi of the @bs data bytes of block @blk of the input domain. */
+static void fake_sig_check(const struct fake_sig *s,
+			   const struct fake_sig_domain *d, const u8 *data,
+			   const u8 *pi, u64 blk, struct fake_sig_err *e)
+{
+	u8 calc[FAKE_SIG_MAX_PI];
+	u32 m;
+
+	memset(e, 0, sizeof(*e));
+	if (fake_sig_is_dif(d)) {
+		u16 g = get_unaligned_be16(pi), app = get_unaligned_be16(pi + 2);
+		u32 ref = get_unaligned_be32(pi + 4);
+
+		/* T10 escapes: the block is not checked at all */
+		if (d->escape == MLX5_BSF_APPTAG_ESCAPE && app == 0xffff)
+			return;
+		if (d->escape == MLX5_BSF_APPREF_ESCAPE && app == 0xffff &&
+		    ref == 0xffffffff)
+			return;
+		fake_sig_guard(d->kind, d->seed_ones, data, d->bs, calc);
+		e->exp_sig = (u32)g << 16 | app;
+		e->act_sig = (u32)get_unaligned_be16(calc) << 16 | d->app_tag;
+		e->exp_ref = ref;
+		e->act_ref = fake_sig_ref(d, blk);
+		m = fake_sig_byte_mask(s->check_mask, 0, 2);
+		if ((g ^ get_unaligned_be16(calc)) & m)
+			e->synd |= FAKE_SIGERR_GUARD;
+		m = fake_sig_byte_mask(s->check_mask, 2, 2) & d->app_mask;
+		if ((app ^ d->app_tag) & m)
+			e->synd |= FAKE_SIGERR_APPTAG;
+		m = fake_sig_byte_mask(s->check_mask, 4, 4);
+		if ((ref ^ e->act_ref) & m)
+			e->synd |= FAKE_SIGERR_REFTAG;
+		return;
+	}
+	fake_sig_guard(d->kind, d->seed_ones, data, d->bs, calc);
+	e->exp_sig = get_unaligned_be32(pi);
+	e->act_sig = get_unaligned_be32(calc);
+	if (d->pi == 8) {
+		e->exp_ref = get_unaligned_be32(pi + 4);
+		e->act_ref = get_unaligned_be32(calc + 4);
+		if ((e->exp_ref ^ e->act_ref) &
+		    fake_sig_byte_mask(s->check_mask, 4, 4))
+			e->synd |= FAKE_SIGERR_GUARD;
+	}
+	if ((e->exp_sig ^ e->act_sig) & fake_sig_byte_mask(s->check_mask, 0, 4))
+		e->synd |= FAKE_SIGERR_GUARD;
+}
+
+/* Generate the output PI of block @blk, copying what the copy mask says. */
+static void fake_sig_gen(const struct fake_sig *s,
+			 const struct fake_sig_domain *d, const u8 *data,
+			 const u8 *in_pi, u8 *pi, u64 blk)
+{
+	unsigned int i;
+
+	if (d->kind == FAKE_SIG_NONE)
+		return;
+	fake_sig_guard(d->kind, d->seed_ones, data, d->bs, pi);
+	if (fake_sig_is_dif(d)) {
+		put_unaligned_be16(d->app_tag, pi + 2);
+		put_unaligned_be32(fake_sig_ref(d, blk), pi + 4);
+	}
+	if (!s->sbs || !in_pi)
+		return;
+	for (i = 0; i < d->pi; i++)
+		if (s->copy_mask & BIT(7 - i))
+			pi[i] = in_pi[i];
+}
+
+/* ---- an access ---- */
+
+static void fake_sig_cqe(struct mlx5_sig_err_cqe *cqe, u32 key, u64 err_off,
+			 const struct fake_sig_err *e)
+{
+	memset(cqe, 0, sizeof(*cqe));
+	cqe->expected_trans_sig = cpu_to_be32(e->exp_sig);
+	cqe->actual_trans_sig = cpu_to_be32(e->act_sig);
+	cqe->expected_reftag = cpu_to_be32(e->exp_ref);
+	cqe->actual_reftag = cpu_to_be32(e->act_ref);
+	cqe->syndrome = cpu_to_be16(e->synd);
+	cqe->mkey = cpu_to_be32(key);
+	cqe->err_offset = cpu_to_be64(err_off);
+	cqe->op_own = MLX5_CQE_SIG_ERR << 4;
+}
+
+/**
+ * fake_sig_xfer() - an access through a signature mkey
+ * @fd: the fake
+ * @mk: the mkey (fake_mkey_has_bsf())
+ * @key: its key as the access names it
+ * @offset: byte offset in the wire view
+ * @buf: the wire bytes: source of a write, destination of a read
+ * @len: wire bytes
+ * @write: wire -> memory, else memory -> wire
+ * @remote: as fake_access()
+ * @pdn: as fake_access()
+ * @out: receives the SIG_ERR CQE of the first failed check, if any
+ *
+ * Whole wire blocks only. Every access right is checked over the memory
+ * range first, so a refused access moves no data.
+ *
+ * Context: fd->lock held.
+ * Return: FAKE_X_OK or the first violation.
+ */
+int fake_sig_xfer(struct mlx5_umr_fake *fd, struct fake_mkey *mk, u32 key,
+		  u64 offset, u8 *buf, size_t len, bool write, bool remote,
+		  u32 pdn, struct mlx5_umr_test_xfer_out *out)
+{
+	u64 start = MLX5_GET64(mkc, mk->mkc, start_addr);
+	const struct fake_sig_domain *in, *od;
+	struct fake_sig_err e, first = {};
+	u32 bs, wb, mb, n, j;
+	struct fake_sig s;
+	struct fake_psv *psv;
+	u64 blk0, err_off = 0;
+	u8 *mbuf, *opi;
+	int err;
+
+	if (fake_sig_decode(fd, mk->bsf, mk->bsf_oct, &s))
+		return FAKE_X_MODE;
+	if (s.mem.kind == FAKE_SIG_NONE && s.wire.kind == FAKE_SIG_NONE)
+		return fake_access_sig(fd, key, start + offset, buf, len, write,
+				       remote, pdn);
+	bs = s.mem.kind != FAKE_SIG_NONE ? s.mem.bs : s.wire.bs;
+	s.mem.bs = bs;
+	s.wire.bs = bs;
+	wb = bs + s.wire.pi;
+	mb = bs + s.mem.pi;
+	/* partial blocks are not modelled */
+	if (do_div(offset, wb) || len % wb)
+		return FAKE_X_BOUNDS;
+	blk0 = offset;
+	n = len / wb;
+	if ((blk0 + n) * bs > s.raw_data_size)
+		return FAKE_X_BOUNDS;
+	err = fake_access_sig(fd, key, start + blk0 * mb, NULL, (u64)n * mb,
+			      write, remote, pdn);
+	if (err || !n)
+		return err;
+
+	mbuf = kmalloc(mb + FAKE_SIG_MAX_PI, GFP_ATOMIC);
+	if (!mbuf)
+		return FAKE_X_NOMEM;
+	in = write ? &s.wire : &s.mem;
+	od = write ? &s.mem : &s.wire;
+	for (j = 0; j < n; j++) {
+		u8 *w = buf + (u64)j * wb;
+		u64 blk = blk0 + j;
+		const u8 *idata = write ? w : mbuf;
+		const u8 *ipi = in->kind != FAKE_SIG_NONE ? idata + bs : NULL;
+
+		if (!write) {
+			err = fake_access_sig(fd, key, start + blk * mb, mbuf,
+					      mb, false, remote, pdn);
+			if (err)
+				break;
+		}
+		if (ipi && !first.synd) {
+			fake_sig_check(&s, in, idata, ipi, blk, &e);
+			if (e.synd) {
+				first = e;
+				/* the failing block's last byte, input view */
+				err_off = (blk + 1) * (bs + in->pi) - 1;
+			}
+		}
+		/* the output block: data, then its PI */
+		if (write) {
+			memcpy(mbuf, w, bs);
+			opi = mbuf + bs;
+		} else {
+			memmove(w, mbuf, bs);
+			opi = w + bs;
+		}
+		fake_sig_gen(&s, od, idata, ipi, opi, blk);
+		if (write) {
+			err = fake_access_sig(fd, key, start + blk * mb, mbuf,
+					      mb, true, remote, pdn);
+			if (err)
+				break;
+		}
+	}
+	kfree(mbuf);
+	if (err || !first.synd)
+		return err;
+	psv = xa_load(&fd->psvs, in->psvn);
+	if (!psv || psv->sig_err)
+		return FAKE_X_OK;
+	fake_sig_cqe(&psv->err, key, err_off, &first);
+	psv->sig_err = true;
+	if (out) {
+		out->sig_err = true;
+		out->cqe = psv->err;
+	}
+	return FAKE_X_OK;
+}
+
+/**
+ * mlx5_umr_fake_query_psv() - a PSV's state (test-only)
+ * @fake: the fake
+ * @psvn: the PSV index CREATE_PSV returned
+ * @val: receives what the last SET_PSV wrote, or NULL
+ * @err: receives the SIG_ERR CQE that put the PSV in error, or NULL
+ *
+ * Context: any.
+ * Return: 1 when a failed check left the PSV in error (until SET_PSV), 0
+ * when it is armed, -ENOENT for an unknown PSV.
+ */
+int mlx5_umr_fake_query_psv(struct mlx5_umr_fake *fake, u32 psvn,
+			    struct mlx5_seg_set_psv *val,
+			    struct mlx5_sig_err_cqe *err)
+{
+	struct fake_psv *psv;
+	unsigned long flags;
+	int ret = -ENOENT;
+
+	spin_lock_irqsave(&fake->lock, flags);
+	psv = xa_load(&fake->psvs, psvn);
+	if (psv) {
+		if (val)
+			*val = psv->val;
+		if (err)
+			*err = psv->err;
+		ret = psv->sig_err;
+	}
+	spin_unlock_irqrestore(&fake->lock, flags);
+	return ret;
+}
+EXPORT_SYMBOL(mlx5_umr_fake_query_psv);

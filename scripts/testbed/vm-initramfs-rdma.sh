@@ -1,0 +1,39 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# The VM image's additions for userspace RDMA (make hwcheck's --rxe mode):
+#   vm-initramfs-rdma.sh KVER STAGING_DIR MODULE_TREE
+# Called by vm-initramfs.sh before it packs STAGING_DIR. Adds hwcheck with
+# its library closure (libibverbs, libmlx5, libc), the rxe verbs provider
+# (librxe-rdmav*.so, loaded by libibverbs at run time, and
+# /etc/libibverbs.d/rxe.driver that names it) and the VM test that runs it,
+# /selftests/hwcheck_rxe.sh, and hwcheck's test module built for KVER
+# against MODULE_TREE's Module.symvers (/hwcheck/mlx5_umr_hwcheck.ko,
+# run there with mode=plain). The kernel side (ib_core, ib_uverbs, rdma_rxe,
+# dummy and their dependencies) and the rdma tool are in the base image.
+# Without rdma-core's providers it adds nothing and says so.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+K=$1 S=$2 tree=$3
+copy_closure() {	# copy_closure BINARY DEST: DEST and BINARY's libraries
+	local b=$1 l
+	mkdir -p "$S/$(dirname "$2")"; cp -L "$b" "$S/$2"
+	for l in $(ldd "$b" 2>/dev/null | grep -o '/[^ ]*'); do
+		mkdir -p "$S/$(dirname "$l")"; cp -L "$l" "$S/$l"
+	done
+}
+prov=$(ls /usr/lib/*/libibverbs/librxe-rdmav*.so 2>/dev/null | head -n 1 || true)
+if [ -z "$prov" ] || [ ! -f /etc/libibverbs.d/rxe.driver ]; then
+	echo "vm-initramfs-rdma: no rxe verbs provider (ibverbs-providers): hwcheck not in the VM" >&2
+	exit 0
+fi
+make -s -C "$TOP/tools/hwcheck" >&2
+mkdir -p "$S/usr/bin" "$S/etc/libibverbs.d" "$S/selftests"
+copy_closure "$TOP/tools/hwcheck/hwcheck" /usr/bin/hwcheck
+copy_closure "$prov" "$prov"
+cp /etc/libibverbs.d/rxe.driver "$S/etc/libibverbs.d/"
+mkdir -p "$S/hwcheck"
+ko=$("$TOP/tools/hwcheck/kmod-build.sh" "$K" "$tree/Module.symvers" \
+	"$BUILD/hwcheck-kmod-$K" W=1)
+cp "$ko" "$S/hwcheck/"
+cp "$TOP/tools/hwcheck/vm-rxe.sh" "$S/selftests/hwcheck_rxe.sh"
+chmod +x "$S/selftests/hwcheck_rxe.sh"

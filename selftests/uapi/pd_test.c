@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * MLX5_UMR_IOCTL_SET_PD selftests, on a fake HCA (mlx5_umr_fake).
+ *
+ * A file's objects go in the caller's own verbs PD. The fake stands in for
+ * that PD (debugfs alloc_pd: a PD as ibv_alloc_pd() makes one) and for the
+ * caller's ibv_qp (debugfs probe_read: a read by a QP of a given PD). A
+ * key in the caller's PD is accepted by a QP of that PD and refused by a
+ * QP of any other; the PD outlives the file. Every refusal is here with
+ * its errno, and after each the fake holds no more PDs or mkeys than
+ * before and the file can still do what it could.
+ *
+ * Copyright (c) 2026 The mlx5-umr authors.
+ */
+#define _GNU_SOURCE
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kselftest_harness.h"
+#include "umr_util.h"
+
+#define MAX_PDS 64
+
+/* Every PD number of the fake behind @path (debugfs "pds"), or -1. */
+static int fake_pds(const char *path, unsigned int *pd, int max)
+{
+	const char *base = strrchr(path, '/');
+	char file[300];
+	int n = 0;
+	FILE *f;
+
+	snprintf(file, sizeof(file), "/sys/kernel/debug/mlx5_umr_fake/%.200s/pds",
+		 base ? base + 1 : path);
+	f = fopen(file, "r");
+	if (!f)
+		return -1;
+	while (n < max && fscanf(f, "%u", &pd[n]) == 1)
+		n++;
+	fclose(f);
+	return n;
+}
+
+/* A consumer PD on the fake (the caller's ibv_alloc_pd()): its number. */
+static long long consumer_pd(const char *path)
+{
+	unsigned int a[MAX_PDS], b[MAX_PDS];
+	int na, nb, i, j;
+
+	na = fake_pds(path, a, MAX_PDS);
+	if (na < 0 || umr_fake_knob(path, "alloc_pd", "1"))
+		return -1;
+	nb = fake_pds(path, b, MAX_PDS);
+	for (i = 0; i < nb; i++) {
+		for (j = 0; j < na && a[j] != b[i]; j++)
+			;
+		if (j == na)
+			return b[i];
+	}
+	return -1;
+}
+
+static int free_pd(const char *path, long long pd)
+{
+	char v[32];
+
+	snprintf(v, sizeof(v), "%lld", pd);
+	return umr_fake_knob(path, "free_pd", v);
+}
+
+/* A one-byte RDMA READ through @key by a QP of PD @pd: 0 or -errno. */
+static int probe_read(const char *path, long long pd, __u32 key)
+{
+	char v[64];
+
+	snprintf(v, sizeof(v), "%lld %u 0", pd, key);
+	return umr_fake_knob(path, "probe_read", v);
+}
+
+static int set_pd(int fd, __u32 pdn)
+{
+	struct mlx5_umr_ioc_set_pd cmd = { .size = sizeof(cmd), .pdn = pdn };
+
+	return umr_ioctl(fd, MLX5_UMR_IOCTL_SET_PD, &cmd);
+}
+
+FIXTURE(pd) {
+	int fd;
+	char path[256];
+	long long pd;		/* the caller's PD */
+	long long pds0, mkeys0;
+	__u8 *buf;
+};
+
+FIXTURE_SETUP(pd)
+{
+	ASSERT_EQ(0, umr_find_dev(self->path, sizeof(self->path)));
+	self->fd = open(self->path, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, self->fd);
+	self->pd = consumer_pd(self->path);
+	if (self->pd < 0)
+		SKIP(return, "no debugfs consumer PDs (a test build's fake)");
+	self->pds0 = umr_fake_counter(self->path, "pds");
+	self->mkeys0 = umr_fake_counter(self->path, "mkeys");
+	self->buf = umr_map(PAGE, 0x5a);
+	ASSERT_NE(NULL, self->buf);
+}
+
+FIXTURE_TEARDOWN(pd)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+	if (self->pd >= 0)
+		EXPECT_EQ(0, free_pd(self->path, self->pd));
+	if (self->buf)
+		munmap(self->buf, PAGE);
+}
+
+/* Nothing left on the fake: as many PDs and mkeys as after setup. */
+#define EXPECT_FAKE_UNCHANGED()						\
+	do {								\
+		EXPECT_EQ(self->pds0,					\
+			  umr_fake_counter(self->path, "pds"));		\
+		EXPECT_EQ(self->mkeys0,					\
+			  umr_fake_counter(self->path, "mkeys"));	\
+	} while (0)
+
+/*
+ * Registrations and mkeys in the caller's PD: read by a QP of that PD, not
+ * by one of the file's former PD or of another consumer; the file's own PD
+ * is gone, the caller's stays after close and is empty.
+ */
+TEST_F(pd, keys_in_callers_pd)
+{
+	struct mlx5_umr_ioc_sge sge;
+	__u32 mr, key, mk, mkey, mk0, mkey0;
+	long long own, other;
+	int fd0;
+
+	/* the file's own PD, as another file of the same device shows it */
+	fd0 = open(self->path, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fd0);
+	ASSERT_EQ(0, umr_alloc(fd0, 1, &mk0, &mkey0));
+	own = umr_fake_mkey_pd(self->path, mkey0);
+	ASSERT_LE(0, own);
+	close(fd0);
+
+	ASSERT_EQ(0, set_pd(self->fd, self->pd));
+	/* again, before any object: the same PD is accepted */
+	ASSERT_EQ(0, set_pd(self->fd, self->pd));
+	EXPECT_EQ(self->pds0 - 1, umr_fake_counter(self->path, "pds"));
+	ASSERT_EQ(0, umr_reg(self->fd, self->buf, PAGE, UMR_ACCESS_ALL3, &mr,
+			     &key));
+	ASSERT_EQ(0, umr_alloc(self->fd, 2, &mk, &mkey));
+	EXPECT_EQ(self->pd, umr_fake_mkey_pd(self->path, key));
+	EXPECT_EQ(self->pd, umr_fake_mkey_pd(self->path, mkey));
+	sge = (struct mlx5_umr_ioc_sge){ (uintptr_t)self->buf, 64, key };
+	ASSERT_EQ(0, umr_config_list(self->fd, mk, &sge, 1, NULL));
+
+	EXPECT_EQ(0, probe_read(self->path, self->pd, mkey));
+	EXPECT_EQ(0, probe_read(self->path, self->pd, key));
+	other = consumer_pd(self->path);
+	ASSERT_LE(0, other);
+	EXPECT_EQ(-EACCES, probe_read(self->path, other, mkey));
+	EXPECT_EQ(-EACCES, probe_read(self->path, other, key));
+	EXPECT_EQ(-EACCES, probe_read(self->path, own, mkey));
+	EXPECT_EQ(0, free_pd(self->path, other));
+
+	/* the caller's PD stays busy while the file's objects are in it */
+	EXPECT_EQ(-EBUSY, free_pd(self->path, self->pd));
+	close(self->fd);
+	self->fd = -1;
+	/* teardown frees it: the file left nothing in it */
+	EXPECT_EQ(self->pds0 - 1, umr_fake_counter(self->path, "pds"));
+	EXPECT_EQ(self->mkeys0, umr_fake_counter(self->path, "mkeys"));
+}
+
+/* Each refusal with its errno; nothing created, the file unchanged. */
+TEST_F(pd, refusals)
+{
+	struct mlx5_umr_ioc_set_pd cmd;
+	__u32 mk, mkey, mk2, mkey2;
+	long long own2;
+	int fd2;
+
+	memset(&cmd, 0, sizeof(cmd));
+	cmd.size = sizeof(cmd);
+	cmd.pdn = self->pd;
+	cmd.flags = 1;
+	EXPECT_EQ(-EOPNOTSUPP, umr_ioctl(self->fd, MLX5_UMR_IOCTL_SET_PD,
+					 &cmd));
+	cmd.flags = 0;
+	cmd.__reserved = 1;
+	EXPECT_EQ(-EINVAL, umr_ioctl(self->fd, MLX5_UMR_IOCTL_SET_PD, &cmd));
+	cmd.__reserved = 0;
+	cmd.size = offsetof(struct mlx5_umr_ioc_set_pd, pdn);
+	EXPECT_EQ(-EINVAL, umr_ioctl(self->fd, MLX5_UMR_IOCTL_SET_PD, &cmd));
+	EXPECT_EQ(-EINVAL, set_pd(self->fd, 0));
+	EXPECT_EQ(-EINVAL, set_pd(self->fd, 1U << 24));
+	EXPECT_FAKE_UNCHANGED();
+
+	/* a PD the HCA does not have: the number after every PD it has */
+	EXPECT_EQ(-ENOENT, set_pd(self->fd, 0xfffff0));
+	EXPECT_FAKE_UNCHANGED();
+
+	/* another open file's own PD */
+	fd2 = open(self->path, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fd2);
+	ASSERT_EQ(0, umr_alloc(fd2, 1, &mk2, &mkey2));
+	own2 = umr_fake_mkey_pd(self->path, mkey2);
+	ASSERT_LE(0, own2);
+	EXPECT_EQ(-EACCES, set_pd(self->fd, own2));
+	/* the service's own PD: its REG_UMR QP's, as the fake's qps show */
+	close(fd2);
+
+	/* after the file's first object */
+	ASSERT_EQ(0, umr_alloc(self->fd, 1, &mk, &mkey));
+	EXPECT_EQ(-EBUSY, set_pd(self->fd, self->pd));
+	/* still in the file's own PD, which a QP of that PD reads */
+	EXPECT_NE(self->pd, umr_fake_mkey_pd(self->path, mkey));
+	ASSERT_EQ(0, umr_destroy(self->fd, mk));
+	/* even with no object left: the PD was decided */
+	EXPECT_EQ(-EBUSY, set_pd(self->fd, self->pd));
+	EXPECT_FAKE_UNCHANGED();
+}
+
+/* Sizes: a non-zero unknown tail is E2BIG, a zero one is accepted. */
+TEST_F(pd, sizes)
+{
+	struct {
+		struct mlx5_umr_ioc_set_pd cmd;
+		__u64 tail;
+	} big;
+	__u32 mk, mkey;
+
+	memset(&big, 0, sizeof(big));
+	big.cmd.size = sizeof(big);
+	big.cmd.pdn = self->pd;
+	big.tail = 1;
+	EXPECT_EQ(-E2BIG, umr_ioctl(self->fd, MLX5_UMR_IOCTL_SET_PD, &big));
+	EXPECT_FAKE_UNCHANGED();
+	big.tail = 0;
+	ASSERT_EQ(0, umr_ioctl(self->fd, MLX5_UMR_IOCTL_SET_PD, &big));
+	EXPECT_EQ(0, big.tail);
+	ASSERT_EQ(0, umr_alloc(self->fd, 1, &mk, &mkey));
+	EXPECT_EQ(self->pd, umr_fake_mkey_pd(self->path, mkey));
+	EXPECT_EQ(0, umr_destroy(self->fd, mk));
+}
+
+/* The service's PD (that of its REG_UMR QP, from the fake's "qps"). */
+TEST_F(pd, service_pd_refused)
+{
+	const char *base = strrchr(self->path, '/');
+	char file[300], line[256];
+	unsigned int qpn, u[5], pdn;
+	unsigned long long w[2];
+	char state[16];
+	long long svc = -1;
+	FILE *f;
+
+	snprintf(file, sizeof(file), "/sys/kernel/debug/mlx5_umr_fake/%.200s/qps",
+		 base ? base + 1 : self->path);
+	f = fopen(file, "r");
+	ASSERT_NE(NULL, f);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "0x%x %15s %u %u %u 0x%x %llu %llu %u %u",
+			   &qpn, state, &u[0], &u[1], &u[2], &u[3], &w[0],
+			   &w[1], &u[4], &pdn) == 10)
+			svc = pdn;
+	fclose(f);
+	if (svc < 0)
+		SKIP(return, "the fake's qps shows no pd");
+	EXPECT_EQ(-EACCES, set_pd(self->fd, svc));
+	EXPECT_FAKE_UNCHANGED();
+}
+
+TEST_HARNESS_MAIN
