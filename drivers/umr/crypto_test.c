@@ -236,11 +236,27 @@ static void crypto_rules(struct kunit *test)
 			-EINVAL);
 }
 
+/*
+ * A registered fake for one case, destroyed by crypto_exit() whatever the
+ * case did: a fake left registered keeps its service device, whose
+ * watchdog timer then fires after mlx5_umr.ko is gone.
+ */
+static struct mlx5_umr_fake *crypto_fake(struct kunit *test)
+{
+	test->priv = umr_kunit_fake_registered(test, MLX5_UMR_FAKE_F_SYNC);
+	return test->priv;
+}
+
+static void crypto_exit(struct kunit *test)
+{
+	if (test->priv)
+		mlx5_umr_fake_destroy(test->priv);
+}
+
 /* DEKs through the service on a fake: caps, create, zeroing, destroy. */
 static void crypto_dek_service(struct kunit *test)
 {
-	struct mlx5_umr_fake *fake = umr_kunit_fake_registered(test,
-							MLX5_UMR_FAKE_F_SYNC);
+	struct mlx5_umr_fake *fake = crypto_fake(test);
 	struct mlx5_umr_dev *dev = umr_kunit_fake_umr(fake);
 	struct mlx5_umr_fake_counters cnt;
 	struct mlx5_umr_dek_attr attr = {
@@ -295,8 +311,7 @@ static void crypto_dek_service(struct kunit *test)
  */
 static void crypto_service_vector4(struct kunit *test)
 {
-	struct mlx5_umr_fake *fake = umr_kunit_fake_registered(test,
-							MLX5_UMR_FAKE_F_SYNC);
+	struct mlx5_umr_fake *fake = crypto_fake(test);
 	struct mlx5_umr_dev *dev = umr_kunit_fake_umr(fake);
 	struct ft *ft = ft_setup_on(test, fake, 6, 6);
 	struct ft_umr *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
@@ -380,8 +395,7 @@ static void crypto_service_vector4(struct kunit *test)
  */
 static void crypto_service_configure(struct kunit *test)
 {
-	struct mlx5_umr_fake *fake = umr_kunit_fake_registered(test,
-							MLX5_UMR_FAKE_F_SYNC);
+	struct mlx5_umr_fake *fake = crypto_fake(test);
 	struct mlx5_umr_dev *dev = umr_kunit_fake_umr(fake);
 	const struct mlx5_umr_caps *caps = mlx5_umr_dev_caps(dev);
 	struct mlx5_umr_dek_attr attr = {
@@ -508,6 +522,7 @@ static struct kunit_case crypto_cases[] = {
 
 static struct kunit_suite crypto_suite = {
 	.name = "mlx5_umr_crypto",
+	.exit = crypto_exit,
 	.test_cases = crypto_cases,
 };
 
