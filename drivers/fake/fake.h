@@ -159,6 +159,8 @@ struct mlx5_umr_fake {
 	struct xarray qps;
 	struct xarray mkeys;
 	struct xarray psvs;
+	/* DEKs (struct fake_dek, fake_crypto.c): their keys live only there */
+	struct xarray deks;
 
 	/*
 	 * Buffers from alloc_dma_buf not yet freed (struct fake_dma_buf),
@@ -255,7 +257,7 @@ enum fake_xerr {
 	FAKE_X_DEPTH,
 	FAKE_X_RB,
 	FAKE_X_FAULT,
-	FAKE_X_NOMEM,	/* the signature engine's block buffers */
+	FAKE_X_NOMEM,	/* the signature and crypto engines' buffers */
 };
 
 /* fake_access(): the accessor is the outer mkey's PD (no QP named). */
@@ -270,6 +272,9 @@ int fake_test_xfer_out(struct mlx5_umr_hca *hca, u32 key, u64 offset,
 /* fake_access() for the signature engine: the outer key may carry a BSF */
 int fake_access_sig(struct mlx5_umr_fake *fd, u32 key, u64 va, void *buf,
 		    size_t len, bool write, bool remote, u32 pdn);
+int fake_access_crypto(struct mlx5_umr_fake *fd, u32 key, u64 va, void *buf,
+		       size_t len, bool write, bool remote, u32 pdn,
+		       bool crypto);
 
 /* fake_crc.c */
 void fake_crc_init(void);
@@ -292,6 +297,15 @@ int fake_sig_xfer(struct mlx5_umr_fake *fd, struct fake_mkey *mk, u32 key,
 /* fake_ib.c */
 int fake_ib_init(struct mlx5_umr_fake *fd);
 void fake_ib_fini(struct mlx5_umr_fake *fd);
+
+/* fake_crypto.c */
+int fake_gobj_cmd(struct mlx5_umr_fake *fd, u16 opcode, const void *in,
+		  int inlen, void *out, int outlen);
+unsigned int fake_crypto_reset(struct mlx5_umr_fake *fd);
+bool fake_mkey_crypto(const struct fake_mkey *mk);
+int fake_crypto_xfer(struct mlx5_umr_fake *fd, struct fake_mkey *mk, u32 key,
+		     u64 offset, u8 *buf, size_t len, bool write, bool remote,
+		     u32 pdn);
 
 /* fake_debugfs.c */
 void fake_debugfs_init(void);

@@ -100,6 +100,8 @@ static int fake_query_hca_cap(struct fake_cmd *c)
 	MLX5_SET(cmd_hca_cap, cap, cqe_version, 1);
 	MLX5_SET(cmd_hca_cap, cap, log_bf_reg_size, 9);
 	MLX5_SET(cmd_hca_cap, cap, sho, 1);
+	MLX5_SET64(cmd_hca_cap, cap, general_obj_types,
+		   MLX5_HCA_CAP_GENERAL_OBJECT_TYPES_ENCRYPTION_KEY);
 	return 0;
 }
 
@@ -820,6 +822,7 @@ static bool fake_is_teardown(u16 opcode)
 	case MLX5_CMD_OP_DESTROY_CQ:
 	case MLX5_CMD_OP_DESTROY_QP:
 	case MLX5_CMD_OP_DESTROY_PSV:
+	case MLX5_CMD_OP_DESTROY_GENERAL_OBJECT:
 	case MLX5_CMD_OP_2ERR_QP:
 	case MLX5_CMD_OP_2RST_QP:
 		return true;
@@ -865,6 +868,10 @@ static int fake_dispatch(struct fake_cmd *c, u16 opcode)
 		return fake_create_psv(c);
 	case MLX5_CMD_OP_DESTROY_PSV:
 		return fake_destroy_psv(c);
+	case MLX5_CMD_OP_CREATE_GENERAL_OBJECT:
+	case MLX5_CMD_OP_DESTROY_GENERAL_OBJECT:
+		return fake_gobj_cmd(c->fd, opcode, c->in, c->inlen, c->out,
+				     c->outlen);
 	default:
 		return FAIL(c, BAD_OP_ERR, BAD_OPCODE);
 	}

@@ -193,6 +193,7 @@ struct mlx5_umr_fake *mlx5_umr_fake_create(const struct mlx5_umr_fake_attr *attr
 	xa_init_flags(&fd->qps, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&fd->mkeys, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&fd->psvs, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
+	xa_init_flags(&fd->deks, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
 	/* all xarrays of this file share one lock class: keep every use irq-safe */
 	INIT_LIST_HEAD(&fd->dma_bufs);
 	xa_init_flags(&fd->iommu, XA_FLAGS_LOCK_IRQ);
@@ -247,11 +248,11 @@ static void fake_leak_report(struct mlx5_umr_fake *fd)
 	struct mlx5_umr_fake_counters *c = &fd->cnt;
 
 	if (c->pds || c->mkeys || c->cqs || c->qps || c->psvs || c->uars ||
-	    c->dma_bufs || c->sg_maps || c->iommu_pages)
+	    c->dma_bufs || c->sg_maps || c->iommu_pages || c->deks)
 		dev_warn(&fd->dev,
-			 "destroyed with live objects: pd %u mkey %u cq %u qp %u psv %u uar %u dma_buf %u sg_map %u iommu_pages %llu\n",
+			 "destroyed with live objects: pd %u mkey %u cq %u qp %u psv %u uar %u dma_buf %u sg_map %u iommu_pages %llu dek %u\n",
 			 c->pds, c->mkeys, c->cqs, c->qps, c->psvs, c->uars,
-			 c->dma_bufs, c->sg_maps, c->iommu_pages);
+			 c->dma_bufs, c->sg_maps, c->iommu_pages, c->deks);
 }
 
 /* Free whatever the user left behind, as a device reset would. */
@@ -276,6 +277,7 @@ static void fake_reap(struct mlx5_umr_fake *fd)
 	}
 	xa_for_each(&fd->mkeys, i, mk)
 		fake_mkey_free(mk);
+	fake_crypto_reset(fd);
 	xa_for_each(&fd->pds, i, p)
 		kfree(p);
 	xa_for_each(&fd->psvs, i, p)

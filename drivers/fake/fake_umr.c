@@ -225,12 +225,16 @@ static int fake_umr_check_mkey(struct fake_umr *u, struct fake_mkey *mk,
 	return 0;
 }
 
-/* A BSF the UMR carries must decode (fake_sig.c); it names live PSVs. */
-static int fake_umr_check_bsf(struct fake_umr *u)
+/*
+ * A signature BSF the UMR carries must decode (fake_sig.c); it names live
+ * PSVs. A crypto mkey's BSF is decoded where it is used
+ * (fake_crypto_xfer()), as the crypto branch of the fake always did.
+ */
+static int fake_umr_check_bsf(struct fake_umr *u, const struct fake_mkey *mk)
 {
 	struct fake_sig s;
 
-	if (!u->bsf_oct)
+	if (!u->bsf_oct || fake_mkey_crypto(mk))
 		return 0;
 	return fake_sig_decode(u->fd, u->wqe + u->need - (u64)u->bsf_oct * 16,
 			       u->bsf_oct, &s);
@@ -306,7 +310,7 @@ static int fake_umr_exec(struct mlx5_umr_fake *fd, struct fake_qp *qp,
 	err = fake_umr_check_entries(&u, mode, u.xlt_off);
 	if (err)
 		return err;
-	err = fake_umr_check_bsf(&u);
+	err = fake_umr_check_bsf(&u, mk);
 	if (err)
 		return err;
 	return fake_umr_commit(&u, mk);

@@ -25,6 +25,7 @@ struct fake_walk {
 	bool write;
 	bool remote;
 	bool sig;	/* the signature engine reaches the outer key's memory */
+	bool crypto;	/* the crypto engine reaches the outer key's memory */
 	u32 pdn;	/* the accessor's, or FAKE_PD_OUTER until the outer key */
 };
 
@@ -205,10 +206,13 @@ static int fake_walk_key(struct fake_walk *w, u32 key, u64 va, u64 len,
 	if (MLX5_GET(mkc, mkc, free))
 		return FAKE_X_FREE;
 	/*
-	 * A signature mkey is reached only through fake_sig_xfer(), which
-	 * maps its wire view to the memory view; nested, it is not modelled.
+	 * A crypto mkey moves data only through fake_crypto_xfer(), a
+	 * signature mkey only through fake_sig_xfer(), which maps its wire
+	 * view to the memory view; nested, neither is modelled. A crypto
+	 * mkey has a BSF too: crypto_en tells them apart.
 	 */
-	if (fake_mkey_has_bsf(mk) && !(outer && w->sig))
+	if (fake_mkey_crypto(mk) ? !(outer && w->crypto) :
+	    fake_mkey_has_bsf(mk) && !(outer && w->sig))
 		return FAKE_X_MODE;
 	if (outer && w->remote)
 		ok = w->write ? MLX5_GET(mkc, mkc, rw) : MLX5_GET(mkc, mkc, rr);
@@ -249,11 +253,11 @@ static int fake_walk_key(struct fake_walk *w, u32 key, u64 va, u64 len,
 
 static int fake_access_walk(struct mlx5_umr_fake *fd, u32 key, u64 va,
 			    void *buf, size_t len, bool write, bool remote,
-			    u32 pdn, bool sig)
+			    u32 pdn, bool sig, bool crypto)
 {
 	struct fake_walk w = {
 		.fd = fd, .write = write, .remote = remote, .pdn = pdn,
-		.sig = sig,
+		.sig = sig, .crypto = crypto,
 	};
 	int err;
 
@@ -290,7 +294,7 @@ int fake_access(struct mlx5_umr_fake *fd, u32 key, u64 va, void *buf,
 		size_t len, bool write, bool remote, u32 pdn)
 {
 	return fake_access_walk(fd, key, va, buf, len, write, remote, pdn,
-				false);
+				false, false);
 }
 
 /**
@@ -311,7 +315,30 @@ int fake_access_sig(struct mlx5_umr_fake *fd, u32 key, u64 va, void *buf,
 		    size_t len, bool write, bool remote, u32 pdn)
 {
 	return fake_access_walk(fd, key, va, buf, len, write, remote, pdn,
-				true);
+				true, false);
+}
+
+/**
+ * fake_access_crypto() - fake_access(), of a crypto mkey's memory too
+ * @fd: the fake
+ * @key: outer key
+ * @va: address in the key's address space (start_addr based)
+ * @buf: data, or NULL to only check the access
+ * @len: bytes
+ * @write: write @buf to the memory (else read into @buf)
+ * @remote: the outer key is used as an rkey
+ * @pdn: as fake_access()
+ * @crypto: the outer key may be a crypto mkey (its raw memory is moved)
+ *
+ * Context: fd->lock held.
+ * Return: as fake_access().
+ */
+int fake_access_crypto(struct mlx5_umr_fake *fd, u32 key, u64 va, void *buf,
+		       size_t len, bool write, bool remote, u32 pdn,
+		       bool crypto)
+{
+	return fake_access_walk(fd, key, va, buf, len, write, remote, pdn,
+				false, crypto);
 }
 
 static int fake_xfer_pd(struct mlx5_umr_fake *fd, u32 pdn, u32 key,
@@ -333,7 +360,11 @@ static int fake_xfer_pd(struct mlx5_umr_fake *fd, u32 pdn, u32 key,
 		return -EIO;
 	}
 	mk = fake_mkey_lookup(fd, key);
-	if (mk && fake_mkey_has_bsf(mk) && !MLX5_GET(mkc, mk->mkc, free)) {
+	if (mk && fake_mkey_crypto(mk) && !MLX5_GET(mkc, mk->mkc, free)) {
+		err = fake_crypto_xfer(fd, mk, key, offset, buf, len, write,
+				       remote, pdn);
+	} else if (mk && fake_mkey_has_bsf(mk) &&
+		   !MLX5_GET(mkc, mk->mkc, free)) {
 		err = fake_sig_xfer(fd, mk, key, offset, buf, len, write,
 				    remote, pdn, out);
 	} else {

@@ -117,6 +117,9 @@ static int mlx5_umr_query_caps(struct mlx5_umr_dev *dev, u8 *cqe_version,
 		MLX5_GET(cmd_hca_cap, hcap, umr_indirect_mkey_disabled);
 	caps->atomic = MLX5_GET(cmd_hca_cap, hcap, atomic);
 	caps->sig = MLX5_GET(cmd_hca_cap, hcap, sho);
+	/* DEKs are general objects (Documentation/crypto.rst) */
+	caps->crypto = !!(MLX5_GET64(cmd_hca_cap, hcap, general_obj_types) &
+			  MLX5_HCA_CAP_GENERAL_OBJECT_TYPES_ENCRYPTION_KEY);
 	caps->max_klm_entries =
 		1U << MLX5_GET(cmd_hca_cap, hcap, log_max_klm_list_size);
 	/*

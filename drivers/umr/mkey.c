@@ -142,8 +142,12 @@ static int mlx5_umr_create_hw_mkey(struct mlx5_umr_dev *dev,
 		MLX5_SET(mkc, mkc, log_page_size, PAGE_SHIFT);
 	if (mp->pub.flags & MLX5_UMR_MKEY_REMOTE_INVALIDATE)
 		MLX5_SET(mkc, mkc, en_rinval, 1);
+	/* rdma-core mlx5dv_create_mkey() with MLX5DV_MKEY_INIT_ATTR_FLAGS_CRYPTO */
+	if (mp->pub.flags & MLX5_UMR_MKEY_CRYPTO)
+		MLX5_SET(mlx5_umr_mkc_crypto, mkc, crypto_en,
+			 MLX5_UMR_MKC_CRYPTO_ENABLED);
 	/* room for a BSF: mr.c mlx5_alloc_integrity_descs() */
-	if (mp->sig) {
+	if (mp->sig || (mp->pub.flags & MLX5_UMR_MKEY_CRYPTO)) {
 		MLX5_SET(mkc, mkc, bsf_en, 1);
 		MLX5_SET(mkc, mkc, bsf_octword_size, MLX5_MKEY_BSF_OCTO_SIZE);
 	}
@@ -174,6 +178,18 @@ mlx5_umr_create_mkey(struct mlx5_umr_dev *dev, u32 max_entries, u32 flags,
 		if (!dev->caps.sig)
 			return ERR_PTR(-EOPNOTSUPP);
 	}
+	if (flags & MLX5_UMR_MKEY_CRYPTO) {
+		if (direct)
+			return ERR_PTR(-EINVAL);
+		if (!dev->caps.crypto)
+			return ERR_PTR(-EOPNOTSUPP);
+	}
+	/*
+	 * Signature and crypto on one mkey (one 128-byte BSF, rdma-core's
+	 * signature_crypto_order) are not implemented (Documentation/crypto.rst).
+	 */
+	if ((flags & MLX5_UMR_MKEY_SIGNATURE) && (flags & MLX5_UMR_MKEY_CRYPTO))
+		return ERR_PTR(-EOPNOTSUPP);
 	err = mlx5_umr_mkey_geom(dev, max_entries, direct, &g);
 	if (err)
 		return ERR_PTR(err);
@@ -248,7 +264,8 @@ err_put:
  *	will take; at most caps->max_klm_entries
  * @flags: MLX5_UMR_MKEY_REMOTE_INVALIDATE, MLX5_UMR_MKEY_SIGNATURE (a
  *	block-signature mkey: BSF enabled, two PSVs; -EOPNOTSUPP without
- *	caps->sig; Documentation/signature.rst)
+ *	caps->sig; Documentation/signature.rst), MLX5_UMR_MKEY_CRYPTO (AES-XTS,
+ *	Documentation/crypto.rst); the two together -EOPNOTSUPP
  *
  * The mkey starts in the free state (no access) and is sized for
  * @max_entries + 1 translation entries, rounded up to 4 and capped at
@@ -256,8 +273,12 @@ err_put:
  * fits with its header (one entry less at the cap). Mkeys with more
  * entries than fit inline in a WQE get a pointer-mode translation table.
  *
+ * A crypto mkey (MLX5_UMR_MKEY_CRYPTO, -EOPNOTSUPP without caps->crypto)
+ * is created with crypto_en and room for its BSF.
+ *
  * Context: process context, may sleep.
- * Return: the mkey or ERR_PTR(-EINVAL / -ENOMEM / -ENODEV / -EREMOTEIO).
+ * Return: the mkey or ERR_PTR(-EINVAL / -EOPNOTSUPP / -ENOMEM / -ENODEV /
+ * -EREMOTEIO).
  */
 struct mlx5_umr_mkey *mlx5_umr_alloc_mkey(struct mlx5_umr_dev *dev,
 					  u32 max_entries, u32 flags)
@@ -328,7 +349,8 @@ EXPORT_SYMBOL(mlx5_umr_alloc_mkey_in);
  * mlx5_umr_alloc_mtt_mkey() - allocate a direct (MTT) mkey for UMR
  * @dev: the device
  * @max_pages: pages of PAGE_SIZE the mkey may map
- * @flags: MLX5_UMR_MKEY_REMOTE_INVALIDATE
+ * @flags: MLX5_UMR_MKEY_REMOTE_INVALIDATE (a direct mkey is never a crypto
+ *	one: -EINVAL)
  *
  * The mkey starts free; MLX5_UMR_OP_REG_PAGES gives it pages and access.
  *

@@ -20,6 +20,7 @@
 #include "xlt.h"
 #include "entry_rules.h"
 #include "sig.h"
+#include "crypto.h"
 
 /* The three segments every UMR WQE starts with (cf. umr.h mlx5r_umr_wqe). */
 struct mlx5_umr_wqe_hdr {
@@ -312,15 +313,17 @@ int mlx5_umr_wqe_encode(const struct mlx5_umr_wqe_ctx *ctx,
 	struct mlx5_umr_wqe_hdr *w = buf;
 	u32 bytes = mlx5_umr_xlt_bytes(wr), padded;
 	struct umr_hdr_fields f = {};
-	unsigned int need, ds, bsf = mlx5_umr_sig_bsf_bytes(wr);
-	unsigned int psvs = mlx5_umr_sig_psv_bytes(wr);
+	unsigned int need, ds, psvs = mlx5_umr_sig_psv_bytes(wr);
+	/* never both: an mkey is not signature and crypto (mkey.c) */
+	unsigned int bsf = mlx5_umr_sig_bsf_bytes(wr) +
+			   mlx5_umr_crypto_bsf_bytes(wr);
 	u16 octo;
 	bool inl;
 	void *t;
 	int err;
 
 	padded = ALIGN(bytes, MLX5_UMR_FLEX_ALIGNMENT);
-	/* a BSF goes inline after the translation (rule 51) */
+	/* a BSF goes inline after the translation (rules 51 and C9) */
 	inl = padded <= mlx5_umr_inline_max(caps) || bsf;
 	if (inl) {
 		need = MLX5_UMR_WQE_HDR_SIZE + padded + bsf;
@@ -342,6 +345,15 @@ int mlx5_umr_wqe_encode(const struct mlx5_umr_wqe_ctx *ctx,
 		return err;
 	if (unlikely(wr->flags & MLX5_UMR_WR_SIG_ONLY))
 		umr_encode_sig(&f, t + padded, wr);
+	/*
+	 * The crypto BSF after the translation, BSF_EN in mask and mkc:
+	 * rdma-core crypto_umr_wqe_finalize() and umr_enable_bsf().
+	 */
+	if (unlikely(wr->flags & MLX5_UMR_WR_SET_CRYPTO)) {
+		mlx5_umr_crypto_fill_bsf(t + padded, wr->crypto);
+		f.mask |= MLX5_MKEY_MASK_BSF_EN;
+		f.flags_pd |= MLX5_MKEY_BSF_EN;
+	}
 
 	/* a fresh key byte: mlx5_umr_post() put it in the mkey's key */
 	if (unlikely(wr->flags & MLX5_UMR_WR_NEW_KEY))

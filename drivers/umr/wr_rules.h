@@ -27,9 +27,11 @@
 #include "xlt.h"
 #include "entry_rules.h"
 #include "sig_rules.h"
+#include "crypto.h"
 
 #define MLX5_UMR_WR_FLAGS	(MLX5_UMR_WR_SET_ACCESS | MLX5_UMR_WR_SET_PD | \
-				 MLX5_UMR_WR_NEW_KEY | MLX5_UMR_WR_SIG_FLAGS)
+				 MLX5_UMR_WR_NEW_KEY | MLX5_UMR_WR_SIG_FLAGS | \
+				 MLX5_UMR_WR_SET_CRYPTO)
 
 /* Rule 1: only known flags (rdma-core check_comp_mask(conf_flags)). */
 static __always_inline int mlx5_umr_rule_flags(u32 flags)
@@ -307,6 +309,10 @@ static __always_inline int mlx5_umr_wr_rules(const struct mlx5_umr_caps *caps,
 	if (err)
 		return err;
 	err = mlx5_umr_rule_indirect_enabled(caps, wr->mkey);
+	if (err)
+		return err;
+	/* crypto rules C1 to C9 (crypto.h, Documentation/crypto.rst) */
+	err = mlx5_umr_crypto_check(caps, wr);
 	if (err)
 		return err;
 	switch (wr->op) {

@@ -115,6 +115,9 @@ static inline unsigned int mlx5_umr_wqe_bytes(const struct mlx5_umr_caps *caps,
 	if (unlikely(wr->flags & MLX5_UMR_WR_SET_SIG))
 		return MLX5_UMR_WQE_HDR_SIZE + padded + mlx5_umr_sig_bsf_bytes(wr) +
 		       mlx5_umr_sig_psv_bytes(wr);
+	/* a crypto BSF (64 bytes) follows an inline translation (rule C9) */
+	if (unlikely(wr->flags & MLX5_UMR_WR_SET_CRYPTO))
+		return MLX5_UMR_WQE_HDR_SIZE + padded + 64;
 	if (padded <= mlx5_umr_inline_max(caps))
 		return MLX5_UMR_WQE_HDR_SIZE + padded;
 	return MLX5_UMR_WQE_PTR_SIZE;

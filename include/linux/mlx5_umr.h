@@ -43,6 +43,10 @@ struct mlx5_sig_err_cqe;
  *	indirect mkey, every such request is refused with -EOPNOTSUPP
  * @sig: block signature (caps bit sho, signature handover, as mlx5_ib's
  *	IB_DEVICE_INTEGRITY_HANDOVER): MLX5_UMR_MKEY_SIGNATURE is available
+ * @crypto: AES-XTS crypto mkeys and DEKs (128 and 256-bit keys, keytags,
+ *	the data unit sizes of enum mlx5_umr_block_size), plaintext import
+ *	only: the HCA has ENCRYPTION_KEY general objects
+ *	(Documentation/crypto.rst)
  */
 struct mlx5_umr_caps {
 	u32 max_klm_entries;
@@ -56,6 +60,7 @@ struct mlx5_umr_caps {
 	bool umr_modify_atomic_disabled;
 	bool umr_indirect_mkey_disabled;
 	bool sig;
+	bool crypto;
 };
 
 /**
@@ -104,8 +109,14 @@ const struct mlx5_umr_caps *mlx5_umr_dev_caps(const struct mlx5_umr_dev *dev);
  * MLX5_CQE_SIG_ERR). In the service's PDs no mlx5_ib QP can access it.
  */
 #define MLX5_UMR_MKEY_SIGNATURE		BIT(1)
+/*
+ * A crypto mkey (caps->crypto): every CONFIGURE of it carries
+ * MLX5_UMR_WR_SET_CRYPTO (Documentation/crypto.rst). Not with
+ * MLX5_UMR_MKEY_SIGNATURE: the two on one mkey are refused (-EOPNOTSUPP).
+ */
+#define MLX5_UMR_MKEY_CRYPTO		BIT(2)
 #define MLX5_UMR_MKEY_FLAGS	(MLX5_UMR_MKEY_REMOTE_INVALIDATE | \
-				 MLX5_UMR_MKEY_SIGNATURE)
+				 MLX5_UMR_MKEY_SIGNATURE | MLX5_UMR_MKEY_CRYPTO)
 
 /**
  * struct mlx5_umr_mkey - an mkey the service can reconfigure
@@ -193,6 +204,7 @@ enum mlx5_umr_layout {
 /* signature mkeys only (Documentation/signature.rst) */
 #define MLX5_UMR_WR_SET_SIG	BIT(8)	/* apply @sig */
 #define MLX5_UMR_WR_RESET_SIG	BIT(9)	/* drop the signature */
+#define MLX5_UMR_WR_SET_CRYPTO	BIT(10)	/* crypto attributes: @crypto */
 
 /**
  * struct mlx5_umr_wr - one UMR work request (one WQE)
@@ -242,6 +254,9 @@ enum mlx5_umr_layout {
  *	and posted, not after mlx5_umr_post() returned
  * @prev_dma_lkey: private to the service: @mkey->dma_lkey before the
  *	request
+ * @crypto: with MLX5_UMR_WR_SET_CRYPTO (a CONFIGURE of an mkey allocated
+ *	with MLX5_UMR_MKEY_CRYPTO): the crypto attributes, read when the
+ *	request is posted
  */
 struct mlx5_umr_wr {
 	struct mlx5_umr_mkey *mkey;
@@ -285,6 +300,7 @@ struct mlx5_umr_wr {
 	u32 prev_key;
 	const struct mlx5_umr_sig_attr *sig;
 	u32 prev_dma_lkey;
+	const struct mlx5_umr_crypto_attr *crypto;
 };
 
 int mlx5_umr_validate(struct mlx5_umr_dev *dev, const struct mlx5_umr_wr *wr);
@@ -508,5 +524,104 @@ struct mlx5_umr_pd *mlx5_umr_pd_get_ib(struct mlx5_umr_dev *dev,
 void mlx5_umr_pd_put(struct mlx5_umr_pd *pd);
 struct mlx5_umr_mkey *mlx5_umr_alloc_mkey_in(struct mlx5_umr_pd *pd,
 					     u32 max_entries, u32 flags);
+
+/* ---- crypto mkeys: AES-XTS (Documentation/crypto.rst) ---- */
+
+/* Data unit sizes, with the values of enum mlx5dv_block_size. */
+enum mlx5_umr_block_size {
+	MLX5_UMR_BLOCK_SIZE_512,
+	MLX5_UMR_BLOCK_SIZE_520,
+	MLX5_UMR_BLOCK_SIZE_4048,
+	MLX5_UMR_BLOCK_SIZE_4096,
+	MLX5_UMR_BLOCK_SIZE_4160,
+};
+
+/* enum mlx5dv_crypto_standard */
+enum mlx5_umr_crypto_standard {
+	MLX5_UMR_CRYPTO_STANDARD_AES_XTS,
+};
+
+/* enum mlx5dv_signature_crypto_order */
+enum mlx5_umr_sig_crypto_order {
+	MLX5_UMR_SIG_CRYPTO_ORDER_SIGNATURE_AFTER_CRYPTO_ON_TX,
+	MLX5_UMR_SIG_CRYPTO_ORDER_SIGNATURE_BEFORE_CRYPTO_ON_TX,
+};
+
+/* enum mlx5dv_crypto_key_size */
+enum mlx5_umr_crypto_key_size {
+	MLX5_UMR_CRYPTO_KEY_SIZE_128,
+	MLX5_UMR_CRYPTO_KEY_SIZE_256,
+};
+
+#define MLX5_UMR_CRYPTO_KEY_MAX		64	/* key1 | key2, AES-256 */
+#define MLX5_UMR_CRYPTO_KEYTAG_LEN	8
+
+/**
+ * struct mlx5_umr_dek_attr - a data encryption key to create
+ * @key_size: MLX5_UMR_CRYPTO_KEY_SIZE_*: @key holds key1 | key2, 2 x 16 or
+ *	2 x 32 bytes (IEEE 1619: key1 encrypts the data, key2 the tweak)
+ * @has_keytag: @keytag is checked against every crypto attribute naming
+ *	the DEK
+ * @pdn: protection domain of the DEK: mkeys of that PD may use it
+ * @key: the plaintext key; mlx5_umr_dek_create() zeroes it
+ *	(memzero_explicit()) whatever it returns
+ * @keytag: with @has_keytag
+ * @opaque: plaintext metadata kept with the DEK
+ */
+struct mlx5_umr_dek_attr {
+	enum mlx5_umr_crypto_key_size key_size;
+	bool has_keytag;
+	u32 pdn;
+	u8 key[MLX5_UMR_CRYPTO_KEY_MAX];
+	u8 keytag[MLX5_UMR_CRYPTO_KEYTAG_LEN];
+	u8 opaque[8];
+};
+
+/**
+ * struct mlx5_umr_dek - a DEK of the device (a firmware object)
+ * @dev: owning device
+ * @id: the object number crypto BSFs name
+ * @pdn: its PD
+ * @key_size: MLX5_UMR_CRYPTO_KEY_SIZE_*
+ * @has_keytag: created with a keytag
+ *
+ * The key itself is only in the HCA.
+ */
+struct mlx5_umr_dek {
+	struct mlx5_umr_dev *dev;
+	u32 id;
+	u32 pdn;
+	u8 key_size;
+	bool has_keytag;
+};
+
+struct mlx5_umr_dek *mlx5_umr_dek_create(struct mlx5_umr_dev *dev,
+					 struct mlx5_umr_dek_attr *attr);
+int mlx5_umr_dek_destroy(struct mlx5_umr_dek *dek);
+
+/**
+ * struct mlx5_umr_crypto_attr - crypto attributes of an mkey, shaped like
+ *	struct mlx5dv_crypto_attr
+ * @crypto_standard: MLX5_UMR_CRYPTO_STANDARD_AES_XTS
+ * @encrypt_on_tx: memory holds plaintext and the wire ciphertext (else the
+ *	other way round)
+ * @signature_crypto_order: MLX5_UMR_SIG_CRYPTO_ORDER_*; matters only with a
+ *	signature
+ * @data_unit_size: MLX5_UMR_BLOCK_SIZE_*: the tweak is incremented after
+ *	each data unit
+ * @initial_tweak: the first data unit's tweak, as the HCA reads it (the
+ *	service copies it as is, as rdma-core does)
+ * @dek: a DEK of the mkey's device and PD
+ * @keytag: checked against the DEK's when it has one
+ */
+struct mlx5_umr_crypto_attr {
+	enum mlx5_umr_crypto_standard crypto_standard;
+	bool encrypt_on_tx;
+	enum mlx5_umr_sig_crypto_order signature_crypto_order;
+	enum mlx5_umr_block_size data_unit_size;
+	u8 initial_tweak[16];
+	const struct mlx5_umr_dek *dek;
+	u8 keytag[MLX5_UMR_CRYPTO_KEYTAG_LEN];
+};
 
 #endif /* _LINUX_MLX5_UMR_H */

@@ -141,6 +141,9 @@ enum mlx5_umr_fake_vsynd {
  * @MLX5_UMR_FAKE_SYND_BAD_CAP_TYPE: capability type other than general
  * @MLX5_UMR_FAKE_SYND_BAD_CQE_SIZE: CQE size other than 64 bytes
  * @MLX5_UMR_FAKE_SYND_BAD_FIELD: another field the fake does not accept
+ * @MLX5_UMR_FAKE_SYND_BAD_OBJ_TYPE: general object type other than
+ *	ENCRYPTION_KEY
+ * @MLX5_UMR_FAKE_SYND_BAD_DEK: DEK (encryption key object) does not exist
  *
  * Real firmware returns opaque 32-bit syndromes; the fake returns these so
  * tests can tell causes apart. The status (MLX5_CMD_STAT_*) is what real
@@ -170,6 +173,8 @@ enum mlx5_umr_fake_cmd_synd {
 	MLX5_UMR_FAKE_SYND_BAD_CAP_TYPE,
 	MLX5_UMR_FAKE_SYND_BAD_CQE_SIZE,
 	MLX5_UMR_FAKE_SYND_BAD_FIELD,
+	MLX5_UMR_FAKE_SYND_BAD_OBJ_TYPE,
+	MLX5_UMR_FAKE_SYND_BAD_DEK,
 };
 
 /**
@@ -256,6 +261,7 @@ struct mlx5_umr_fake_attr {
  * @cq_overruns: CQEs lost because a CQ was full
  * @bad_doorbells: doorbells naming no object of that UAR
  * @send_doorbells: send doorbells naming a live QP (one per posted batch)
+ * @deks: live data encryption keys (ENCRYPTION_KEY general objects)
  */
 struct mlx5_umr_fake_counters {
 	u32 pds;
@@ -276,6 +282,7 @@ struct mlx5_umr_fake_counters {
 	u64 cq_overruns;
 	u64 bad_doorbells;
 	u64 send_doorbells;
+	u32 deks;
 };
 
 void mlx5_umr_fake_attr_init(struct mlx5_umr_fake_attr *attr);

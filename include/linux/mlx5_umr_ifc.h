@@ -13,7 +13,9 @@
 #define _LINUX_MLX5_UMR_IFC_H
 
 #include <linux/bits.h>
+#include <linux/build_bug.h>
 #include <linux/mlx5/device.h>
+#include <linux/mlx5/mlx5_ifc.h>
 
 /*
  * UMR translation alignment: 64 bytes of translation entries, a KLM list a
@@ -38,6 +40,100 @@
 #define MLX5_UMR_MTT_READ	BIT_ULL(0)
 #define MLX5_UMR_MTT_WRITE	BIT_ULL(1)
 #define MLX5_UMR_MTT_PRESENT	(MLX5_UMR_MTT_READ | MLX5_UMR_MTT_WRITE)
+
+/*
+ * Crypto mkeys (Documentation/crypto.rst). Neither 6.1 nor 6.12 defines the
+ * AES-XTS key purpose, has_keytag, mkc crypto_en or the crypto BSF; 6.1's
+ * encryption_key_obj holds only 256 bits of key (an XTS-256 key is 512).
+ * Layouts from rdma-core providers/mlx5/mlx5_ifc.h (struct
+ * mlx5_ifc_dek_bits, mlx5_ifc_mkc_bits.crypto_en) and wqe.h (struct
+ * mlx5_crypto_bsf, MLX5_BSF_*, MLX5_ENCRYPTION_*), as qp.c
+ * mlx5_umr_fill_crypto_bsf() fills them. Where both kernels name a field
+ * (general_obj_in_cmd_hdr, key_size, pd, key from bit 0x200) the offsets
+ * agree.
+ */
+#define MLX5_UMR_ENCRYPTION_KEY_PURPOSE_AES_XTS	0x3
+
+/* the DEK object of CREATE_GENERAL_OBJECT, type ENCRYPTION_KEY (0xc) */
+struct mlx5_ifc_mlx5_umr_dek_bits {
+	u8         modify_field_select[0x40];
+
+	u8         state[0x8];
+	u8         reserved_at_48[0xc];
+	u8         key_size[0x4];
+	u8         has_keytag[0x1];
+	u8         reserved_at_59[0x3];
+	u8         key_purpose[0x4];
+
+	u8         reserved_at_60[0x8];
+	u8         pd[0x18];
+
+	u8         reserved_at_80[0x100];
+
+	u8         opaque[0x40];
+
+	u8         reserved_at_1c0[0x40];
+
+	u8         key[0x400];
+
+	u8         reserved_at_600[0x200];
+};
+
+/* where both kernels name a field of the object, the offsets agree */
+static_assert(__mlx5_bit_off(mlx5_umr_dek, key_size) ==
+	      __mlx5_bit_off(encryption_key_obj, key_size));
+static_assert(__mlx5_bit_off(mlx5_umr_dek, pd) ==
+	      __mlx5_bit_off(encryption_key_obj, pd));
+static_assert(__mlx5_bit_off(mlx5_umr_dek, key) ==
+	      __mlx5_bit_off(encryption_key_obj, key));
+
+struct mlx5_ifc_mlx5_umr_create_dek_in_bits {
+	struct mlx5_ifc_general_obj_in_cmd_hdr_bits hdr;
+	struct mlx5_ifc_mlx5_umr_dek_bits dek;
+};
+
+/* the mkc (64 bytes) with only what 6.1 and 6.12 leave reserved */
+struct mlx5_ifc_mlx5_umr_mkc_crypto_bits {
+	u8         reserved_at_0[0x1e3];
+	u8         crypto_en[0x2];
+	u8         reserved_at_1e5[0x1b];
+};
+
+#define MLX5_UMR_MKC_CRYPTO_ENABLED	0x1
+static_assert(sizeof(struct mlx5_ifc_mlx5_umr_mkc_crypto_bits) ==
+	      sizeof(struct mlx5_ifc_mkc_bits));
+
+/* The crypto BSF: 64 bytes, after the signature BSF when both are set. */
+struct mlx5_umr_crypto_bsf {
+	u8		bsf_size_type;
+	u8		enc_order;
+	u8		rsvd0;
+	u8		enc_standard;
+	__be32		raw_data_size;
+	u8		bs_pointer;
+	u8		rsvd1[7];
+	u8		xts_init_tweak[16];
+	__be32		dek_pointer;
+	u8		rsvd2[4];
+	u8		keytag[8];
+	u8		rsvd3[16];
+};
+
+/*
+ * bsf_size_type: size in bits 7:6 (as mlx5_bsf_basic.bsf_size_sbs;
+ * MLX5_UMR_BSF_SIZE_WITH_INLINE and _SHIFT below), type
+ */
+#define MLX5_UMR_BSF_SIZE_SIG_AND_CRYPTO	3
+#define MLX5_UMR_BSF_TYPE_CRYPTO	1
+#define MLX5_UMR_BSF_TYPE_MASK		0x3
+/* enc_order: which side holds ciphertext, and where the signature is */
+#define MLX5_UMR_ENC_ORDER_ENCRYPTED_WIRE_SIGNATURE	0x0
+#define MLX5_UMR_ENC_ORDER_ENCRYPTED_MEMORY_SIGNATURE	0x1
+#define MLX5_UMR_ENC_ORDER_ENCRYPTED_RAW_WIRE		0x2
+#define MLX5_UMR_ENC_ORDER_ENCRYPTED_RAW_MEMORY		0x3
+#define MLX5_UMR_ENC_STANDARD_AES_XTS	0x0
+#define MLX5_UMR_CRYPTO_DEK_PTR_MASK	0xffffff
+/* bs_pointer: the MLX5_UMR_BS_SELECTOR_* of the signature BSF below */
 
 /*
  * Block signature (BSF, SET_PSV, SIG_ERR CQE). qp.h has struct mlx5_bsf,

@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * mlx5-umr fake HCA: data encryption keys and the AES-XTS data path of
+ * crypto mkeys (Documentation/crypto.rst).
+ *
+ * A DEK is a general object of type ENCRYPTION_KEY; its key lives only in
+ * the xts(aes) transform made at CREATE (the mailbox copy is the caller's
+ * and the fake's own copy is zeroed as soon as the transform has it). An
+ * access through an mkey with crypto_en and a crypto BSF transforms every
+ * data unit with that DEK, encrypting or decrypting as the BSF's enc_order
+ * and the direction of the access say.
+ *
+ * Copyright (c) 2026 The mlx5-umr authors.
+ */
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/scatterlist.h>
+#include <crypto/skcipher.h>
+#include <linux/mlx5_umr_ifc.h>
+
+#include "fake.h"
+
+#define FAKE_DEK_LIMIT	XA_LIMIT(1, MLX5_UMR_CRYPTO_DEK_PTR_MASK)
+#define FAKE_XTS_MAX_KEY	64	/* two AES-256 keys */
+#define FAKE_KEYTAG_LEN		8
+
+struct fake_dek {
+	u32 id;
+	u32 pdn;
+	u8 key_size;		/* MLX5_GENERAL_OBJECT_TYPE_ENCRYPTION_KEY_KEY_SIZE_* */
+	bool has_keytag;
+	u8 keytag[FAKE_KEYTAG_LEN];
+	struct crypto_sync_skcipher *tfm;
+};
+
+static int fake_gobj_fail(void *out, u8 status, u32 synd)
+{
+	MLX5_SET(general_obj_out_cmd_hdr, out, status, status);
+	MLX5_SET(general_obj_out_cmd_hdr, out, syndrome, synd);
+	return -EREMOTEIO;
+}
+
+#define GFAIL(o, st, sy) \
+	fake_gobj_fail(o, MLX5_CMD_STAT_##st, MLX5_UMR_FAKE_SYND_##sy)
+
+static void fake_dek_free(struct fake_dek *dek)
+{
+	if (!dek)
+		return;
+	/* frees the key schedule with kfree_sensitive() */
+	crypto_free_sync_skcipher(dek->tfm);
+	memzero_explicit(dek->keytag, sizeof(dek->keytag));
+	kfree(dek);
+}
+
+static int fake_dek_create(struct mlx5_umr_fake *fd, const void *in,
+			   int inlen, void *out, int outlen)
+{
+	const void *obj = MLX5_ADDR_OF(mlx5_umr_create_dek_in, in, dek);
+	u8 key[FAKE_XTS_MAX_KEY + FAKE_KEYTAG_LEN];
+	const u8 *kp = MLX5_ADDR_OF(mlx5_umr_dek, obj, key);
+	struct fake_dek *dek;
+	unsigned long flags;
+	unsigned int klen;
+	u32 id, pdn;
+	int err;
+
+	if (inlen < MLX5_ST_SZ_BYTES(mlx5_umr_create_dek_in))
+		return GFAIL(out, BAD_INP_LEN_ERR, BAD_INLEN);
+	if (outlen < MLX5_ST_SZ_BYTES(general_obj_out_cmd_hdr))
+		return GFAIL(out, BAD_OUTP_LEN_ERR, BAD_OUTLEN);
+	if (MLX5_GET(mlx5_umr_dek, obj, key_purpose) !=
+	    MLX5_UMR_ENCRYPTION_KEY_PURPOSE_AES_XTS)
+		return GFAIL(out, BAD_PARAM_ERR, BAD_FIELD);
+	switch (MLX5_GET(mlx5_umr_dek, obj, key_size)) {
+	case MLX5_GENERAL_OBJECT_TYPE_ENCRYPTION_KEY_KEY_SIZE_128:
+		klen = 32;
+		break;
+	case MLX5_GENERAL_OBJECT_TYPE_ENCRYPTION_KEY_KEY_SIZE_256:
+		klen = 64;
+		break;
+	default:
+		return GFAIL(out, BAD_PARAM_ERR, BAD_FIELD);
+	}
+	pdn = MLX5_GET(mlx5_umr_dek, obj, pd);
+	if (!xa_load(&fd->pds, pdn))
+		return GFAIL(out, BAD_RES_ERR, BAD_PD);
+
+	dek = kzalloc(sizeof(*dek), GFP_KERNEL);
+	if (!dek)
+		return GFAIL(out, NO_RES_ERR, NO_RESOURCES);
+	dek->pdn = pdn;
+	dek->key_size = MLX5_GET(mlx5_umr_dek, obj, key_size);
+	dek->has_keytag = MLX5_GET(mlx5_umr_dek, obj, has_keytag);
+	dek->tfm = crypto_alloc_sync_skcipher("xts(aes)", 0, 0);
+	if (IS_ERR(dek->tfm)) {
+		dek->tfm = NULL;
+		goto err_nores;
+	}
+	memcpy(key, kp, klen + FAKE_KEYTAG_LEN);
+	if (dek->has_keytag)
+		memcpy(dek->keytag, key + klen, FAKE_KEYTAG_LEN);
+	err = crypto_sync_skcipher_setkey(dek->tfm, key, klen);
+	memzero_explicit(key, sizeof(key));
+	if (err) {
+		/* xts_verify_key(): key1 == key2 where weak keys are refused */
+		fake_dek_free(dek);
+		return GFAIL(out, BAD_PARAM_ERR, BAD_FIELD);
+	}
+	if (xa_alloc_irq(&fd->deks, &id, dek, FAKE_DEK_LIMIT, GFP_KERNEL))
+		goto err_nores;
+	dek->id = id;
+	spin_lock_irqsave(&fd->lock, flags);
+	fd->cnt.deks++;
+	spin_unlock_irqrestore(&fd->lock, flags);
+	MLX5_SET(general_obj_out_cmd_hdr, out, obj_id, id);
+	return 0;
+
+err_nores:
+	fake_dek_free(dek);
+	return GFAIL(out, NO_RES_ERR, NO_RESOURCES);
+}
+
+static int fake_dek_destroy(struct mlx5_umr_fake *fd, const void *in,
+			    int inlen, void *out, int outlen)
+{
+	struct fake_dek *dek;
+	unsigned long flags;
+	u32 id;
+
+	if (inlen < MLX5_ST_SZ_BYTES(general_obj_in_cmd_hdr))
+		return GFAIL(out, BAD_INP_LEN_ERR, BAD_INLEN);
+	if (outlen < MLX5_ST_SZ_BYTES(general_obj_out_cmd_hdr))
+		return GFAIL(out, BAD_OUTP_LEN_ERR, BAD_OUTLEN);
+	id = MLX5_GET(general_obj_in_cmd_hdr, in, obj_id);
+	spin_lock_irqsave(&fd->lock, flags);
+	dek = xa_load(&fd->deks, id);
+	if (dek) {
+		fake_xa_erase(fd, &fd->deks, id);
+		fd->cnt.deks--;
+	}
+	spin_unlock_irqrestore(&fd->lock, flags);
+	if (!dek)
+		return GFAIL(out, BAD_RES_ERR, BAD_DEK);
+	fake_dek_free(dek);
+	return 0;
+}
+
+/**
+ * fake_gobj_cmd() - CREATE/DESTROY_GENERAL_OBJECT
+ * @fd: the fake
+ * @opcode: MLX5_CMD_OP_CREATE_GENERAL_OBJECT or ..._DESTROY_...
+ * @in: input mailbox
+ * @inlen: its length
+ * @out: output mailbox (zeroed by the caller)
+ * @outlen: its length
+ *
+ * Only ENCRYPTION_KEY objects exist; another type is BAD_PARAM_ERR, as
+ * firmware answers an object type it lacks.
+ * Context: process, cmd_lock held.
+ * Return: 0, or -EREMOTEIO with status and syndrome in @out.
+ */
+int fake_gobj_cmd(struct mlx5_umr_fake *fd, u16 opcode, const void *in,
+		  int inlen, void *out, int outlen)
+{
+	if (inlen < MLX5_ST_SZ_BYTES(general_obj_in_cmd_hdr))
+		return GFAIL(out, BAD_INP_LEN_ERR, BAD_INLEN);
+	if (MLX5_GET(general_obj_in_cmd_hdr, in, obj_type) !=
+	    MLX5_GENERAL_OBJECT_TYPES_ENCRYPTION_KEY)
+		return GFAIL(out, BAD_PARAM_ERR, BAD_OBJ_TYPE);
+	if (opcode == MLX5_CMD_OP_CREATE_GENERAL_OBJECT)
+		return fake_dek_create(fd, in, inlen, out, outlen);
+	return fake_dek_destroy(fd, in, inlen, out, outlen);
+}
+
+/**
+ * fake_crypto_reset() - destroy every DEK, as a device reset would
+ * @fd: the fake, no longer reachable
+ *
+ * Context: process.
+ * Return: DEKs that were left.
+ */
+unsigned int fake_crypto_reset(struct mlx5_umr_fake *fd)
+{
+	struct fake_dek *dek;
+	unsigned int n = 0;
+	unsigned long i;
+
+	xa_for_each(&fd->deks, i, dek) {
+		xa_erase_irq(&fd->deks, i);
+		fake_dek_free(dek);
+		n++;
+	}
+	xa_destroy(&fd->deks);
+	return n;
+}
+
+bool fake_mkey_crypto(const struct fake_mkey *mk)
+{
+	return MLX5_GET(mlx5_umr_mkc_crypto, mk->mkc, crypto_en) ==
+	       MLX5_UMR_MKC_CRYPTO_ENABLED;
+}
+
+static u32 fake_du_size(u8 sel)
+{
+	switch (sel) {
+	case MLX5_UMR_BS_SELECTOR_512:
+		return 512;
+	case MLX5_UMR_BS_SELECTOR_520:
+		return 520;
+	case MLX5_UMR_BS_SELECTOR_4096:
+		return 4096;
+	case MLX5_UMR_BS_SELECTOR_4160:
+		return 4160;
+	case MLX5_UMR_BS_SELECTOR_4048:
+		return 4048;
+	default:
+		return 0;
+	}
+}
+
+/* tweak += n, the 16 bytes read as one little-endian 128-bit number */
+static void fake_tweak_add(u8 tweak[16], u64 n)
+{
+	unsigned int i;
+
+	for (i = 0; i < 16 && n; i++) {
+		n += tweak[i];
+		tweak[i] = n & 0xff;
+		n >>= 8;
+	}
+}
+
+static int fake_xts_unit(struct fake_dek *dek, u8 *data, u32 len,
+			 const u8 tweak[16], bool encrypt)
+{
+	SYNC_SKCIPHER_REQUEST_ON_STACK(req, dek->tfm);
+	struct scatterlist sg;
+	u8 iv[16];
+	int err;
+
+	memcpy(iv, tweak, sizeof(iv));
+	sg_init_one(&sg, data, len);
+	skcipher_request_set_sync_tfm(req, dek->tfm);
+	skcipher_request_set_callback(req, 0, NULL, NULL);
+	skcipher_request_set_crypt(req, &sg, &sg, len, iv);
+	err = encrypt ? crypto_skcipher_encrypt(req) :
+			crypto_skcipher_decrypt(req);
+	skcipher_request_zero(req);
+	return err;
+}
+
+/**
+ * fake_crypto_xfer() - an access through a crypto mkey
+ * @fd: the fake
+ * @mk: the mkey, with crypto_en, not free
+ * @key: its key as the accessor named it
+ * @offset: byte offset from its start_addr: a whole number of data units
+ * @buf: the wire side: source (@write) or destination, @len bytes
+ * @len: a whole number of data units
+ * @write: the data arrives from the wire (RX), else leaves memory (TX)
+ * @remote: the key is used as an rkey
+ * @pdn: as fake_access()
+ *
+ * Memory holds ciphertext unless enc_order says the wire does. Every data
+ * unit k uses the tweak xts_init_tweak + offset / size + k.
+ *
+ * Context: fd->lock held.
+ * Return: FAKE_X_OK or the violation; on a violation no byte was moved.
+ */
+int fake_crypto_xfer(struct mlx5_umr_fake *fd, struct fake_mkey *mk, u32 key,
+		     u64 offset, u8 *buf, size_t len, bool write, bool remote,
+		     u32 pdn)
+{
+	const struct mlx5_umr_crypto_bsf *b;
+	u8 tweak[16], *bounce;
+	bool wire_enc, encrypt;
+	struct fake_dek *dek;
+	u64 va, done;
+	u32 du;
+	int err;
+
+	lockdep_assert_held(&fd->lock);
+	/* the crypto BSF alone; after a signature BSF it is not executed */
+	if (!MLX5_GET(mkc, mk->mkc, bsf_en) || mk->bsf_oct < 4)
+		return FAKE_X_MODE;
+	b = (const void *)mk->bsf;
+	if ((b->bsf_size_type & MLX5_UMR_BSF_TYPE_MASK) !=
+	    MLX5_UMR_BSF_TYPE_CRYPTO ||
+	    b->bsf_size_type >> MLX5_UMR_BSF_SIZE_SHIFT !=
+	    MLX5_UMR_BSF_SIZE_WITH_INLINE ||
+	    b->enc_standard != MLX5_UMR_ENC_STANDARD_AES_XTS)
+		return FAKE_X_MODE;
+	du = fake_du_size(b->bs_pointer);
+	if (!du)
+		return FAKE_X_MODE;
+	dek = xa_load(&fd->deks,
+		      be32_to_cpu(b->dek_pointer) & MLX5_UMR_CRYPTO_DEK_PTR_MASK);
+	if (!dek)
+		return FAKE_X_KEY;
+	if (dek->pdn != MLX5_GET(mkc, mk->mkc, pd))
+		return FAKE_X_PD;
+	if (dek->has_keytag &&
+	    memcmp(dek->keytag, b->keytag, sizeof(dek->keytag)))
+		return FAKE_X_KEY;
+	if (offset % du || len % du)
+		return FAKE_X_BOUNDS;
+
+	va = MLX5_GET64(mkc, mk->mkc, start_addr) + offset;
+	err = fake_access_crypto(fd, key, va, write ? NULL : buf, len, write,
+				 remote, pdn, true);
+	if (err || !len)
+		return err;
+	bounce = kmalloc(du, GFP_ATOMIC);
+	if (!bounce)
+		return FAKE_X_NOMEM;
+	wire_enc = b->enc_order == MLX5_UMR_ENC_ORDER_ENCRYPTED_WIRE_SIGNATURE ||
+		   b->enc_order == MLX5_UMR_ENC_ORDER_ENCRYPTED_RAW_WIRE;
+	/* TX encrypts towards an encrypted wire; RX does the opposite */
+	encrypt = write != wire_enc;
+	memcpy(tweak, b->xts_init_tweak, sizeof(tweak));
+	fake_tweak_add(tweak, offset / du);
+	/* through a linear bounce: @buf may be vmalloc()ed */
+	for (done = 0; done < len; done += du) {
+		memcpy(bounce, buf + done, du);
+		err = fake_xts_unit(dek, bounce, du, tweak, encrypt);
+		if (err)
+			break;
+		if (write)
+			err = fake_access_crypto(fd, key, va + done, bounce,
+						 du, true, remote, pdn, true);
+		else
+			memcpy(buf + done, bounce, du);
+		if (err)
+			break;
+		fake_tweak_add(tweak, 1);
+	}
+	kfree_sensitive(bounce);
+	return err ? FAKE_X_FAULT : FAKE_X_OK;
+}

@@ -1,0 +1,717 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * KUnit: the fake HCA's DEK objects and the AES-XTS data path of crypto
+ * mkeys. Known answers are IEEE Std 1619-2007 Annex B (XTS-AES vectors 4,
+ * XTS-AES-128, and 10, XTS-AES-256; both 512-byte data units of the bytes
+ * 0x00..0xff twice), never the fake's own output. Every mailbox, mkey and
+ * UMR (with its crypto BSF) is built by hand with the kernel's mlx5
+ * structs and include/linux/mlx5_umr_ifc.h, independently of the service.
+ *
+ * Copyright (c) 2026 The mlx5-umr authors.
+ */
+#include <kunit/test.h>
+#include <linux/module.h>
+#include <linux/random.h>
+#include <linux/string.h>
+#include <linux/kernel.h>
+#include <linux/mlx5_umr_ifc.h>
+#include <linux/mlx5_umr_compat.h>
+
+#include "umr_kunit.h"
+
+#define DU	512
+
+/* IEEE 1619-2007 B: vector 4, data unit sequence number 0 */
+static const u8 xts_v4_key[32] = {
+	0x27, 0x18, 0x28, 0x18, 0x28, 0x45, 0x90, 0x45,
+	0x23, 0x53, 0x60, 0x28, 0x74, 0x71, 0x35, 0x26,
+	0x31, 0x41, 0x59, 0x26, 0x53, 0x58, 0x97, 0x93,
+	0x23, 0x84, 0x62, 0x64, 0x33, 0x83, 0x27, 0x95,
+};
+
+static const u8 xts_v4_ctext[512] = {
+	0x27, 0xa7, 0x47, 0x9b, 0xef, 0xa1, 0xd4, 0x76,
+	0x48, 0x9f, 0x30, 0x8c, 0xd4, 0xcf, 0xa6, 0xe2,
+	0xa9, 0x6e, 0x4b, 0xbe, 0x32, 0x08, 0xff, 0x25,
+	0x28, 0x7d, 0xd3, 0x81, 0x96, 0x16, 0xe8, 0x9c,
+	0xc7, 0x8c, 0xf7, 0xf5, 0xe5, 0x43, 0x44, 0x5f,
+	0x83, 0x33, 0xd8, 0xfa, 0x7f, 0x56, 0x00, 0x00,
+	0x05, 0x27, 0x9f, 0xa5, 0xd8, 0xb5, 0xe4, 0xad,
+	0x40, 0xe7, 0x36, 0xdd, 0xb4, 0xd3, 0x54, 0x12,
+	0x32, 0x80, 0x63, 0xfd, 0x2a, 0xab, 0x53, 0xe5,
+	0xea, 0x1e, 0x0a, 0x9f, 0x33, 0x25, 0x00, 0xa5,
+	0xdf, 0x94, 0x87, 0xd0, 0x7a, 0x5c, 0x92, 0xcc,
+	0x51, 0x2c, 0x88, 0x66, 0xc7, 0xe8, 0x60, 0xce,
+	0x93, 0xfd, 0xf1, 0x66, 0xa2, 0x49, 0x12, 0xb4,
+	0x22, 0x97, 0x61, 0x46, 0xae, 0x20, 0xce, 0x84,
+	0x6b, 0xb7, 0xdc, 0x9b, 0xa9, 0x4a, 0x76, 0x7a,
+	0xae, 0xf2, 0x0c, 0x0d, 0x61, 0xad, 0x02, 0x65,
+	0x5e, 0xa9, 0x2d, 0xc4, 0xc4, 0xe4, 0x1a, 0x89,
+	0x52, 0xc6, 0x51, 0xd3, 0x31, 0x74, 0xbe, 0x51,
+	0xa1, 0x0c, 0x42, 0x11, 0x10, 0xe6, 0xd8, 0x15,
+	0x88, 0xed, 0xe8, 0x21, 0x03, 0xa2, 0x52, 0xd8,
+	0xa7, 0x50, 0xe8, 0x76, 0x8d, 0xef, 0xff, 0xed,
+	0x91, 0x22, 0x81, 0x0a, 0xae, 0xb9, 0x9f, 0x91,
+	0x72, 0xaf, 0x82, 0xb6, 0x04, 0xdc, 0x4b, 0x8e,
+	0x51, 0xbc, 0xb0, 0x82, 0x35, 0xa6, 0xf4, 0x34,
+	0x13, 0x32, 0xe4, 0xca, 0x60, 0x48, 0x2a, 0x4b,
+	0xa1, 0xa0, 0x3b, 0x3e, 0x65, 0x00, 0x8f, 0xc5,
+	0xda, 0x76, 0xb7, 0x0b, 0xf1, 0x69, 0x0d, 0xb4,
+	0xea, 0xe2, 0x9c, 0x5f, 0x1b, 0xad, 0xd0, 0x3c,
+	0x5c, 0xcf, 0x2a, 0x55, 0xd7, 0x05, 0xdd, 0xcd,
+	0x86, 0xd4, 0x49, 0x51, 0x1c, 0xeb, 0x7e, 0xc3,
+	0x0b, 0xf1, 0x2b, 0x1f, 0xa3, 0x5b, 0x91, 0x3f,
+	0x9f, 0x74, 0x7a, 0x8a, 0xfd, 0x1b, 0x13, 0x0e,
+	0x94, 0xbf, 0xf9, 0x4e, 0xff, 0xd0, 0x1a, 0x91,
+	0x73, 0x5c, 0xa1, 0x72, 0x6a, 0xcd, 0x0b, 0x19,
+	0x7c, 0x4e, 0x5b, 0x03, 0x39, 0x36, 0x97, 0xe1,
+	0x26, 0x82, 0x6f, 0xb6, 0xbb, 0xde, 0x8e, 0xcc,
+	0x1e, 0x08, 0x29, 0x85, 0x16, 0xe2, 0xc9, 0xed,
+	0x03, 0xff, 0x3c, 0x1b, 0x78, 0x60, 0xf6, 0xde,
+	0x76, 0xd4, 0xce, 0xcd, 0x94, 0xc8, 0x11, 0x98,
+	0x55, 0xef, 0x52, 0x97, 0xca, 0x67, 0xe9, 0xf3,
+	0xe7, 0xff, 0x72, 0xb1, 0xe9, 0x97, 0x85, 0xca,
+	0x0a, 0x7e, 0x77, 0x20, 0xc5, 0xb3, 0x6d, 0xc6,
+	0xd7, 0x2c, 0xac, 0x95, 0x74, 0xc8, 0xcb, 0xbc,
+	0x2f, 0x80, 0x1e, 0x23, 0xe5, 0x6f, 0xd3, 0x44,
+	0xb0, 0x7f, 0x22, 0x15, 0x4b, 0xeb, 0xa0, 0xf0,
+	0x8c, 0xe8, 0x89, 0x1e, 0x64, 0x3e, 0xd9, 0x95,
+	0xc9, 0x4d, 0x9a, 0x69, 0xc9, 0xf1, 0xb5, 0xf4,
+	0x99, 0x02, 0x7a, 0x78, 0x57, 0x2a, 0xee, 0xbd,
+	0x74, 0xd2, 0x0c, 0xc3, 0x98, 0x81, 0xc2, 0x13,
+	0xee, 0x77, 0x0b, 0x10, 0x10, 0xe4, 0xbe, 0xa7,
+	0x18, 0x84, 0x69, 0x77, 0xae, 0x11, 0x9f, 0x7a,
+	0x02, 0x3a, 0xb5, 0x8c, 0xca, 0x0a, 0xd7, 0x52,
+	0xaf, 0xe6, 0x56, 0xbb, 0x3c, 0x17, 0x25, 0x6a,
+	0x9f, 0x6e, 0x9b, 0xf1, 0x9f, 0xdd, 0x5a, 0x38,
+	0xfc, 0x82, 0xbb, 0xe8, 0x72, 0xc5, 0x53, 0x9e,
+	0xdb, 0x60, 0x9e, 0xf4, 0xf7, 0x9c, 0x20, 0x3e,
+	0xbb, 0x14, 0x0f, 0x2e, 0x58, 0x3c, 0xb2, 0xad,
+	0x15, 0xb4, 0xaa, 0x5b, 0x65, 0x50, 0x16, 0xa8,
+	0x44, 0x92, 0x77, 0xdb, 0xd4, 0x77, 0xef, 0x2c,
+	0x8d, 0x6c, 0x01, 0x7d, 0xb7, 0x38, 0xb1, 0x8d,
+	0xeb, 0x4a, 0x42, 0x7d, 0x19, 0x23, 0xce, 0x3f,
+	0xf2, 0x62, 0x73, 0x57, 0x79, 0xa4, 0x18, 0xf2,
+	0x0a, 0x28, 0x2d, 0xf9, 0x20, 0x14, 0x7b, 0xea,
+	0xbe, 0x42, 0x1e, 0xe5, 0x31, 0x9d, 0x05, 0x68,
+};
+
+/* vector 10: data unit sequence number 0xff, 512-bit key */
+static const u8 xts_v10_key[64] = {
+	0x27, 0x18, 0x28, 0x18, 0x28, 0x45, 0x90, 0x45,
+	0x23, 0x53, 0x60, 0x28, 0x74, 0x71, 0x35, 0x26,
+	0x62, 0x49, 0x77, 0x57, 0x24, 0x70, 0x93, 0x69,
+	0x99, 0x59, 0x57, 0x49, 0x66, 0x96, 0x76, 0x27,
+	0x31, 0x41, 0x59, 0x26, 0x53, 0x58, 0x97, 0x93,
+	0x23, 0x84, 0x62, 0x64, 0x33, 0x83, 0x27, 0x95,
+	0x02, 0x88, 0x41, 0x97, 0x16, 0x93, 0x99, 0x37,
+	0x51, 0x05, 0x82, 0x09, 0x74, 0x94, 0x45, 0x92,
+};
+
+static const u8 xts_v10_ctext[512] = {
+	0x1c, 0x3b, 0x3a, 0x10, 0x2f, 0x77, 0x03, 0x86,
+	0xe4, 0x83, 0x6c, 0x99, 0xe3, 0x70, 0xcf, 0x9b,
+	0xea, 0x00, 0x80, 0x3f, 0x5e, 0x48, 0x23, 0x57,
+	0xa4, 0xae, 0x12, 0xd4, 0x14, 0xa3, 0xe6, 0x3b,
+	0x5d, 0x31, 0xe2, 0x76, 0xf8, 0xfe, 0x4a, 0x8d,
+	0x66, 0xb3, 0x17, 0xf9, 0xac, 0x68, 0x3f, 0x44,
+	0x68, 0x0a, 0x86, 0xac, 0x35, 0xad, 0xfc, 0x33,
+	0x45, 0xbe, 0xfe, 0xcb, 0x4b, 0xb1, 0x88, 0xfd,
+	0x57, 0x76, 0x92, 0x6c, 0x49, 0xa3, 0x09, 0x5e,
+	0xb1, 0x08, 0xfd, 0x10, 0x98, 0xba, 0xec, 0x70,
+	0xaa, 0xa6, 0x69, 0x99, 0xa7, 0x2a, 0x82, 0xf2,
+	0x7d, 0x84, 0x8b, 0x21, 0xd4, 0xa7, 0x41, 0xb0,
+	0xc5, 0xcd, 0x4d, 0x5f, 0xff, 0x9d, 0xac, 0x89,
+	0xae, 0xba, 0x12, 0x29, 0x61, 0xd0, 0x3a, 0x75,
+	0x71, 0x23, 0xe9, 0x87, 0x0f, 0x8a, 0xcf, 0x10,
+	0x00, 0x02, 0x08, 0x87, 0x89, 0x14, 0x29, 0xca,
+	0x2a, 0x3e, 0x7a, 0x7d, 0x7d, 0xf7, 0xb1, 0x03,
+	0x55, 0x16, 0x5c, 0x8b, 0x9a, 0x6d, 0x0a, 0x7d,
+	0xe8, 0xb0, 0x62, 0xc4, 0x50, 0x0d, 0xc4, 0xcd,
+	0x12, 0x0c, 0x0f, 0x74, 0x18, 0xda, 0xe3, 0xd0,
+	0xb5, 0x78, 0x1c, 0x34, 0x80, 0x3f, 0xa7, 0x54,
+	0x21, 0xc7, 0x90, 0xdf, 0xe1, 0xde, 0x18, 0x34,
+	0xf2, 0x80, 0xd7, 0x66, 0x7b, 0x32, 0x7f, 0x6c,
+	0x8c, 0xd7, 0x55, 0x7e, 0x12, 0xac, 0x3a, 0x0f,
+	0x93, 0xec, 0x05, 0xc5, 0x2e, 0x04, 0x93, 0xef,
+	0x31, 0xa1, 0x2d, 0x3d, 0x92, 0x60, 0xf7, 0x9a,
+	0x28, 0x9d, 0x6a, 0x37, 0x9b, 0xc7, 0x0c, 0x50,
+	0x84, 0x14, 0x73, 0xd1, 0xa8, 0xcc, 0x81, 0xec,
+	0x58, 0x3e, 0x96, 0x45, 0xe0, 0x7b, 0x8d, 0x96,
+	0x70, 0x65, 0x5b, 0xa5, 0xbb, 0xcf, 0xec, 0xc6,
+	0xdc, 0x39, 0x66, 0x38, 0x0a, 0xd8, 0xfe, 0xcb,
+	0x17, 0xb6, 0xba, 0x02, 0x46, 0x9a, 0x02, 0x0a,
+	0x84, 0xe1, 0x8e, 0x8f, 0x84, 0x25, 0x20, 0x70,
+	0xc1, 0x3e, 0x9f, 0x1f, 0x28, 0x9b, 0xe5, 0x4f,
+	0xbc, 0x48, 0x14, 0x57, 0x77, 0x8f, 0x61, 0x60,
+	0x15, 0xe1, 0x32, 0x7a, 0x02, 0xb1, 0x40, 0xf1,
+	0x50, 0x5e, 0xb3, 0x09, 0x32, 0x6d, 0x68, 0x37,
+	0x8f, 0x83, 0x74, 0x59, 0x5c, 0x84, 0x9d, 0x84,
+	0xf4, 0xc3, 0x33, 0xec, 0x44, 0x23, 0x88, 0x51,
+	0x43, 0xcb, 0x47, 0xbd, 0x71, 0xc5, 0xed, 0xae,
+	0x9b, 0xe6, 0x9a, 0x2f, 0xfe, 0xce, 0xb1, 0xbe,
+	0xc9, 0xde, 0x24, 0x4f, 0xbe, 0x15, 0x99, 0x2b,
+	0x11, 0xb7, 0x7c, 0x04, 0x0f, 0x12, 0xbd, 0x8f,
+	0x6a, 0x97, 0x5a, 0x44, 0xa0, 0xf9, 0x0c, 0x29,
+	0xa9, 0xab, 0xc3, 0xd4, 0xd8, 0x93, 0x92, 0x72,
+	0x84, 0xc5, 0x87, 0x54, 0xcc, 0xe2, 0x94, 0x52,
+	0x9f, 0x86, 0x14, 0xdc, 0xd2, 0xab, 0xa9, 0x91,
+	0x92, 0x5f, 0xed, 0xc4, 0xae, 0x74, 0xff, 0xac,
+	0x6e, 0x33, 0x3b, 0x93, 0xeb, 0x4a, 0xff, 0x04,
+	0x79, 0xda, 0x9a, 0x41, 0x0e, 0x44, 0x50, 0xe0,
+	0xdd, 0x7a, 0xe4, 0xc6, 0xe2, 0x91, 0x09, 0x00,
+	0x57, 0x5d, 0xa4, 0x01, 0xfc, 0x07, 0x05, 0x9f,
+	0x64, 0x5e, 0x8b, 0x7e, 0x9b, 0xfd, 0xef, 0x33,
+	0x94, 0x30, 0x54, 0xff, 0x84, 0x01, 0x14, 0x93,
+	0xc2, 0x7b, 0x34, 0x29, 0xea, 0xed, 0xb4, 0xed,
+	0x53, 0x76, 0x44, 0x1a, 0x77, 0xed, 0x43, 0x85,
+	0x1a, 0xd7, 0x7f, 0x16, 0xf5, 0x41, 0xdf, 0xd2,
+	0x69, 0xd5, 0x0d, 0x6a, 0x5f, 0x14, 0xfb, 0x0a,
+	0xab, 0x1c, 0xbb, 0x4c, 0x15, 0x50, 0xbe, 0x97,
+	0xf7, 0xab, 0x40, 0x66, 0x19, 0x3c, 0x4c, 0xaa,
+	0x77, 0x3d, 0xad, 0x38, 0x01, 0x4b, 0xd2, 0x09,
+	0x2f, 0xa7, 0x55, 0xc8, 0x24, 0xbb, 0x5e, 0x54,
+	0xc4, 0xf3, 0x6f, 0xfd, 0xa9, 0xfc, 0xea, 0x70,
+	0xb9, 0xc6, 0xe6, 0x93, 0xe1, 0x48, 0xc1, 0x51,
+};
+
+static void xts_ptext(u8 *p, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		p[i] = i & 0xff;
+}
+
+struct ct {
+	struct ft *ft;
+	struct mlx5_umr_dma_buf mr;
+	u32 mr_key;
+	u32 key;	/* the crypto mkey */
+	u32 dek;
+};
+
+static int dek_cmd(struct ft *ft, const u8 *key, size_t klen, u8 size_sel,
+		   u8 purpose, const u8 *keytag, u32 pdn, u32 *id, u32 *out)
+{
+	int inlen = MLX5_ST_SZ_BYTES(mlx5_umr_create_dek_in);
+	void *in = kunit_kzalloc(ft->test, inlen, GFP_KERNEL);
+	void *obj;
+	u8 *kp;
+	int err;
+
+	KUNIT_ASSERT_NOT_NULL(ft->test, in);
+	MLX5_SET(general_obj_in_cmd_hdr, in, opcode,
+		 MLX5_CMD_OP_CREATE_GENERAL_OBJECT);
+	MLX5_SET(general_obj_in_cmd_hdr, in, obj_type,
+		 MLX5_GENERAL_OBJECT_TYPES_ENCRYPTION_KEY);
+	obj = MLX5_ADDR_OF(mlx5_umr_create_dek_in, in, dek);
+	MLX5_SET(mlx5_umr_dek, obj, key_size, size_sel);
+	MLX5_SET(mlx5_umr_dek, obj, key_purpose, purpose);
+	MLX5_SET(mlx5_umr_dek, obj, pd, pdn);
+	MLX5_SET(mlx5_umr_dek, obj, has_keytag, !!keytag);
+	kp = MLX5_ADDR_OF(mlx5_umr_dek, obj, key);
+	memcpy(kp, key, klen);
+	if (keytag)
+		memcpy(kp + klen, keytag, 8);
+	memset(out, 0, MLX5_ST_SZ_BYTES(general_obj_out_cmd_hdr));
+	err = ft_cmd(ft, in, inlen, out,
+		     MLX5_ST_SZ_BYTES(general_obj_out_cmd_hdr));
+	*id = MLX5_GET(general_obj_out_cmd_hdr, out, obj_id);
+	memzero_explicit(kp, klen);
+	return err;
+}
+
+static u32 dek_create(struct ft *ft, const u8 *key, size_t klen,
+		      const u8 *keytag)
+{
+	u32 out[MLX5_ST_SZ_DW(general_obj_out_cmd_hdr)];
+	u32 id;
+
+	KUNIT_ASSERT_EQ(ft->test,
+			dek_cmd(ft, key, klen, klen == 64 ?
+				MLX5_GENERAL_OBJECT_TYPE_ENCRYPTION_KEY_KEY_SIZE_256 :
+				MLX5_GENERAL_OBJECT_TYPE_ENCRYPTION_KEY_KEY_SIZE_128,
+				MLX5_UMR_ENCRYPTION_KEY_PURPOSE_AES_XTS, keytag,
+				ft->pdn, &id, out), 0);
+	KUNIT_ASSERT_NE(ft->test, id, 0U);
+	return id;
+}
+
+static int dek_destroy(struct ft *ft, u32 id, u32 *out)
+{
+	u32 in[MLX5_ST_SZ_DW(general_obj_in_cmd_hdr)] = {};
+
+	MLX5_SET(general_obj_in_cmd_hdr, in, opcode,
+		 MLX5_CMD_OP_DESTROY_GENERAL_OBJECT);
+	MLX5_SET(general_obj_in_cmd_hdr, in, obj_type,
+		 MLX5_GENERAL_OBJECT_TYPES_ENCRYPTION_KEY);
+	MLX5_SET(general_obj_in_cmd_hdr, in, obj_id, id);
+	memset(out, 0, MLX5_ST_SZ_BYTES(general_obj_out_cmd_hdr));
+	return ft_cmd(ft, in, sizeof(in), out,
+		      MLX5_ST_SZ_BYTES(general_obj_out_cmd_hdr));
+}
+
+/* a free KLM mkey with crypto_en and room for one crypto BSF */
+static u32 crypto_mkey(struct ft *ft)
+{
+	int inlen = MLX5_ST_SZ_BYTES(create_mkey_in);
+	u32 out[MLX5_ST_SZ_DW(create_mkey_out)] = {};
+	void *in = kunit_kzalloc(ft->test, inlen, GFP_KERNEL);
+	void *c;
+
+	KUNIT_ASSERT_NOT_NULL(ft->test, in);
+	MLX5_SET(create_mkey_in, in, opcode, MLX5_CMD_OP_CREATE_MKEY);
+	c = MLX5_ADDR_OF(create_mkey_in, in, memory_key_mkey_entry);
+	MLX5_SET(mkc, c, access_mode_1_0, MLX5_MKC_ACCESS_MODE_KLMS);
+	MLX5_SET(mkc, c, umr_en, 1);
+	MLX5_SET(mkc, c, free, 1);
+	MLX5_SET(mkc, c, pd, ft->pdn);
+	MLX5_SET(mkc, c, qpn, 0xffffff);
+	MLX5_SET(mkc, c, bsf_en, 1);
+	MLX5_SET(mkc, c, bsf_octword_size, MLX5_MKEY_BSF_OCTO_SIZE);
+	MLX5_SET(mkc, c, translations_octword_size, 4);
+	MLX5_SET(mlx5_umr_mkc_crypto, c, crypto_en,
+		 MLX5_UMR_MKC_CRYPTO_ENABLED);
+	KUNIT_ASSERT_EQ(ft->test, ft_cmd(ft, in, inlen, out, sizeof(out)), 0);
+	return MLX5_GET(create_mkey_out, out, mkey_index) << 8;
+}
+
+/* the crypto BSF as rdma-core's mlx5_umr_fill_crypto_bsf() writes it */
+static void bsf_fill(struct mlx5_umr_crypto_bsf *b, u8 order, u8 bs,
+		     u64 tweak, u32 dek, const u8 *keytag)
+{
+	memset(b, 0, sizeof(*b));
+	b->bsf_size_type = MLX5_UMR_BSF_SIZE_WITH_INLINE <<
+			   MLX5_UMR_BSF_SIZE_SHIFT | MLX5_UMR_BSF_TYPE_CRYPTO;
+	b->enc_order = order;
+	b->enc_standard = MLX5_UMR_ENC_STANDARD_AES_XTS;
+	b->raw_data_size = cpu_to_be32(U32_MAX);
+	b->bs_pointer = bs;
+	put_unaligned_le64(tweak, b->xts_init_tweak);
+	b->dek_pointer = cpu_to_be32(dek);
+	if (keytag)
+		memcpy(b->keytag, keytag, 8);
+}
+
+/* UMR: the mkey covers @len bytes of the MR, with crypto BSF @b */
+static void crypto_umr(struct ct *t, u32 len,
+		       const struct mlx5_umr_crypto_bsf *b)
+{
+	struct ft_umr *w = kunit_kzalloc(t->ft->test, sizeof(*w), GFP_KERNEL);
+	struct mlx5_klm klm = {};
+	size_t size;
+
+	KUNIT_ASSERT_NOT_NULL(t->ft->test, w);
+	ft_klm(&klm, len, t->mr_key, 0x10000);
+	size = ft_umr_init(w, t->key, FT_RR | FT_RW, len, &klm, sizeof(klm));
+	w->uc.flags &= ~MLX5_UMR_CHECK_NOT_FREE;
+	w->uc.bsf_octowords = cpu_to_be16(MLX5_MKEY_BSF_OCTO_SIZE);
+	w->uc.mkey_mask |= cpu_to_be64(MLX5_MKEY_MASK_BSF_EN);
+	MLX5_SET(mkc, &w->mkey, bsf_en, 1);
+	memcpy(w->xlt + 64, b, sizeof(*b));
+	ft_umr_ok(t->ft, w, size + sizeof(*b));
+}
+
+static struct ct *ct_setup(struct kunit *test, const u8 *key, size_t klen,
+			   const u8 *keytag)
+{
+	struct ct *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	t->ft = ft_setup(test, MLX5_UMR_FAKE_F_SYNC, NULL, 6, 6);
+	t->mr_key = ft_mr(t->ft, &t->mr, 4 * DU, 0x10000, FT_LW);
+	t->key = crypto_mkey(t->ft);
+	t->dek = dek_create(t->ft, key, klen, keytag);
+	return t;
+}
+
+static void ct_teardown(struct ct *t)
+{
+	u32 out[MLX5_ST_SZ_DW(general_obj_out_cmd_hdr)];
+	struct mlx5_umr_fake_counters cnt;
+
+	KUNIT_EXPECT_EQ(t->ft->test, dek_destroy(t->ft, t->dek, out), 0);
+	mlx5_umr_fake_get_counters(t->ft->fake, &cnt);
+	KUNIT_EXPECT_EQ(t->ft->test, cnt.deks, 0U);
+	ft_del_mkey(t->ft, t->key);
+	ft_del_mkey(t->ft, t->mr_key);
+	t->ft->hca->ops->free_dma_buf(t->ft->hca, &t->mr);
+}
+
+/*
+ * Memory holds ciphertext (encrypt_on_tx false: ENCRYPTED_RAW_MEMORY): a
+ * write from the wire lands encrypted as vector 4 says, a read returns the
+ * plaintext.
+ */
+static void fake_crypto_xts128_vector4(struct kunit *test)
+{
+	struct ct *t = ct_setup(test, xts_v4_key, sizeof(xts_v4_key), NULL);
+	struct mlx5_umr_crypto_bsf b;
+	u8 *pt = kunit_kzalloc(test, DU, GFP_KERNEL);
+	u8 *got = kunit_kzalloc(test, DU, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, pt);
+	KUNIT_ASSERT_NOT_NULL(test, got);
+	xts_ptext(pt, DU);
+	bsf_fill(&b, MLX5_UMR_ENC_ORDER_ENCRYPTED_RAW_MEMORY,
+		 MLX5_UMR_BS_SELECTOR_512, 0, t->dek, NULL);
+	crypto_umr(t, DU, &b);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_xfer(t->ft->fake, t->key, 0, pt,
+						 DU, true, true), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(t->mr.cpu, xts_v4_ctext, DU), 0);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_xfer(t->ft->fake, t->key, 0, got,
+						 DU, false, true), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(got, pt, DU), 0);
+	ct_teardown(t);
+}
+
+/*
+ * Vector 10 (XTS-AES-256, sequence number 0xff) through the tweak
+ * increment: initial tweak 0xfe, the vector in the second data unit,
+ * written whole and then alone at offset 512.
+ */
+static void fake_crypto_xts256_vector10(struct kunit *test)
+{
+	struct ct *t = ct_setup(test, xts_v10_key, sizeof(xts_v10_key), NULL);
+	struct mlx5_umr_crypto_bsf b;
+	u8 *pt = kunit_kzalloc(test, 2 * DU, GFP_KERNEL);
+	u8 *mem = t->mr.cpu;
+
+	KUNIT_ASSERT_NOT_NULL(test, pt);
+	xts_ptext(pt + DU, DU);
+	bsf_fill(&b, MLX5_UMR_ENC_ORDER_ENCRYPTED_RAW_MEMORY,
+		 MLX5_UMR_BS_SELECTOR_512, 0xfe, t->dek, NULL);
+	crypto_umr(t, 2 * DU, &b);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_xfer(t->ft->fake, t->key, 0, pt,
+						 2 * DU, true, true), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(mem + DU, xts_v10_ctext, DU), 0);
+	memset(mem, 0, 2 * DU);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_xfer(t->ft->fake, t->key, DU,
+						 pt + DU, DU, true, true), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(mem + DU, xts_v10_ctext, DU), 0);
+	KUNIT_EXPECT_TRUE(test, !memchr_inv(mem, 0, DU));
+	ct_teardown(t);
+}
+
+/* encrypt_on_tx: plaintext memory is read out as vector 4's ciphertext */
+static void fake_crypto_encrypt_on_tx(struct kunit *test)
+{
+	struct ct *t = ct_setup(test, xts_v4_key, sizeof(xts_v4_key), NULL);
+	struct mlx5_umr_crypto_bsf b;
+	u8 *got = kunit_kzalloc(test, DU, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, got);
+	xts_ptext(t->mr.cpu, DU);
+	bsf_fill(&b, MLX5_UMR_ENC_ORDER_ENCRYPTED_RAW_WIRE,
+		 MLX5_UMR_BS_SELECTOR_512, 0, t->dek, NULL);
+	crypto_umr(t, DU, &b);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_xfer(t->ft->fake, t->key, 0, got,
+						 DU, false, true), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(got, xts_v4_ctext, DU), 0);
+	/* and the ciphertext written from the wire lands as plaintext */
+	memset(t->mr.cpu, 0, DU);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_xfer(t->ft->fake, t->key, 0, got,
+						 DU, true, true), 0);
+	xts_ptext(got, DU);
+	KUNIT_EXPECT_EQ(test, memcmp(t->mr.cpu, got, DU), 0);
+	ct_teardown(t);
+}
+
+static int xfer(struct ct *t, void *buf, u32 len, bool write)
+{
+	return mlx5_umr_fake_xfer(t->ft->fake, t->key, 0, buf, len, write,
+				  true);
+}
+
+/* Round trips for every data unit size, both orders, odd sizes included. */
+static void fake_crypto_round_trip(struct kunit *test)
+{
+	static const struct { u8 sel; u32 du; } sizes[] = {
+		{ MLX5_UMR_BS_SELECTOR_512, 512 },
+		{ MLX5_UMR_BS_SELECTOR_520, 520 },
+		{ MLX5_UMR_BS_SELECTOR_4048, 4048 },
+		{ MLX5_UMR_BS_SELECTOR_4096, 4096 },
+		{ MLX5_UMR_BS_SELECTOR_4160, 4160 },
+	};
+	struct ct *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	struct mlx5_umr_crypto_bsf b;
+	u32 len = 2 * 4160;
+	u8 *pt, *got;
+	unsigned int i, o;
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	t->ft = ft_setup(test, MLX5_UMR_FAKE_F_SYNC, NULL, 6, 6);
+	t->mr_key = ft_mr(t->ft, &t->mr, 4 * PAGE_SIZE, 0x10000, FT_LW);
+	t->key = crypto_mkey(t->ft);
+	t->dek = dek_create(t->ft, xts_v10_key, sizeof(xts_v10_key), NULL);
+	pt = kunit_kmalloc(test, len, GFP_KERNEL);
+	got = kunit_kmalloc(test, len, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, pt);
+	KUNIT_ASSERT_NOT_NULL(test, got);
+	get_random_bytes(pt, len);
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		for (o = 0; o < 4; o++) {
+			u32 n = 2 * sizes[i].du;
+
+			bsf_fill(&b, o, sizes[i].sel, 0x1234 + i, t->dek, NULL);
+			crypto_umr(t, n, &b);
+			KUNIT_ASSERT_EQ(test, xfer(t, pt, n, true), 0);
+			/* the memory holds neither the data nor zeroes */
+			KUNIT_EXPECT_NE(test, memcmp(t->mr.cpu, pt, n), 0);
+			memset(got, 0, n);
+			KUNIT_ASSERT_EQ(test, xfer(t, got, n, false), 0);
+			KUNIT_EXPECT_EQ(test, memcmp(got, pt, n), 0);
+		}
+	}
+	ct_teardown(t);
+}
+
+/* A wrong key, a wrong tweak: neither gives vector 4's ciphertext. */
+static void fake_crypto_wrong_key_tweak(struct kunit *test)
+{
+	struct ct *t = ct_setup(test, xts_v4_key, sizeof(xts_v4_key), NULL);
+	u32 out[MLX5_ST_SZ_DW(general_obj_out_cmd_hdr)];
+	u8 *pt = kunit_kzalloc(test, DU, GFP_KERNEL);
+	struct mlx5_umr_crypto_bsf b;
+	u8 key[32];
+	u32 other;
+
+	KUNIT_ASSERT_NOT_NULL(test, pt);
+	xts_ptext(pt, DU);
+	/* tweak 1 instead of 0 */
+	bsf_fill(&b, MLX5_UMR_ENC_ORDER_ENCRYPTED_RAW_MEMORY,
+		 MLX5_UMR_BS_SELECTOR_512, 1, t->dek, NULL);
+	crypto_umr(t, DU, &b);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_xfer(t->ft->fake, t->key, 0, pt,
+						 DU, true, true), 0);
+	KUNIT_EXPECT_NE(test, memcmp(t->mr.cpu, xts_v4_ctext, 16), 0);
+	KUNIT_EXPECT_NE(test, memcmp(t->mr.cpu, pt, 16), 0);
+	/* key1 with one bit flipped, right tweak */
+	memcpy(key, xts_v4_key, sizeof(key));
+	key[0] ^= 1;
+	other = dek_create(t->ft, key, sizeof(key), NULL);
+	bsf_fill(&b, MLX5_UMR_ENC_ORDER_ENCRYPTED_RAW_MEMORY,
+		 MLX5_UMR_BS_SELECTOR_512, 0, other, NULL);
+	crypto_umr(t, DU, &b);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_xfer(t->ft->fake, t->key, 0, pt,
+						 DU, true, true), 0);
+	KUNIT_EXPECT_NE(test, memcmp(t->mr.cpu, xts_v4_ctext, 16), 0);
+	/* key2 (the tweak key) flipped */
+	key[0] ^= 1;
+	key[16] ^= 1;
+	KUNIT_EXPECT_EQ(test, dek_destroy(t->ft, other, out), 0);
+	other = dek_create(t->ft, key, sizeof(key), NULL);
+	bsf_fill(&b, MLX5_UMR_ENC_ORDER_ENCRYPTED_RAW_MEMORY,
+		 MLX5_UMR_BS_SELECTOR_512, 0, other, NULL);
+	crypto_umr(t, DU, &b);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_xfer(t->ft->fake, t->key, 0, pt,
+						 DU, true, true), 0);
+	KUNIT_EXPECT_NE(test, memcmp(t->mr.cpu, xts_v4_ctext, 16), 0);
+	KUNIT_EXPECT_EQ(test, dek_destroy(t->ft, other, out), 0);
+	ct_teardown(t);
+}
+
+/* keytag: a BSF with another tag cannot use the DEK */
+static void fake_crypto_keytag(struct kunit *test)
+{
+	static const u8 tag[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+	static const u8 bad[8] = { 1, 2, 3, 4, 5, 6, 7, 9 };
+	struct ct *t = ct_setup(test, xts_v4_key, sizeof(xts_v4_key), tag);
+	u8 *pt = kunit_kzalloc(test, DU, GFP_KERNEL);
+	struct mlx5_umr_crypto_bsf b;
+
+	KUNIT_ASSERT_NOT_NULL(test, pt);
+	xts_ptext(pt, DU);
+	bsf_fill(&b, MLX5_UMR_ENC_ORDER_ENCRYPTED_RAW_MEMORY,
+		 MLX5_UMR_BS_SELECTOR_512, 0, t->dek, bad);
+	crypto_umr(t, DU, &b);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_xfer(t->ft->fake, t->key, 0, pt,
+						 DU, true, true),
+			MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+	KUNIT_EXPECT_TRUE(test, !memchr_inv(t->mr.cpu, 0, DU));
+	bsf_fill(&b, MLX5_UMR_ENC_ORDER_ENCRYPTED_RAW_MEMORY,
+		 MLX5_UMR_BS_SELECTOR_512, 0, t->dek, tag);
+	crypto_umr(t, DU, &b);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_xfer(t->ft->fake, t->key, 0, pt,
+						 DU, true, true), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(t->mr.cpu, xts_v4_ctext, DU), 0);
+	ct_teardown(t);
+}
+
+/*
+ * Accesses the fake refuses, moving nothing: part of a data unit, a
+ * destroyed DEK, a crypto mkey reached through another mkey.
+ */
+static void fake_crypto_refused(struct kunit *test)
+{
+	struct ct *t = ct_setup(test, xts_v4_key, sizeof(xts_v4_key), NULL);
+	u32 out[MLX5_ST_SZ_DW(general_obj_out_cmd_hdr)];
+	u8 *pt = kunit_kzalloc(test, 2 * DU, GFP_KERNEL);
+	struct ft_umr *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+	struct mlx5_umr_crypto_bsf b;
+	struct mlx5_klm klm = {};
+	u32 outer;
+	size_t size;
+
+	KUNIT_ASSERT_NOT_NULL(test, pt);
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	memset(pt, 0x5a, 2 * DU);
+	bsf_fill(&b, MLX5_UMR_ENC_ORDER_ENCRYPTED_RAW_MEMORY,
+		 MLX5_UMR_BS_SELECTOR_512, 0, t->dek, NULL);
+	crypto_umr(t, 2 * DU, &b);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_xfer(t->ft->fake, t->key, 16, pt,
+						 DU, true, true),
+			MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_xfer(t->ft->fake, t->key, 0, pt,
+						 DU + 16, true, true),
+			MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+	/* an indirect mkey over the crypto mkey */
+	outer = ft_indirect(t->ft, 4);
+	ft_klm(&klm, DU, t->key, 0);
+	size = ft_umr_init(w, outer, FT_RR | FT_RW, DU, &klm, sizeof(klm));
+	w->uc.flags &= ~MLX5_UMR_CHECK_NOT_FREE;
+	ft_umr_ok(t->ft, w, size);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_xfer(t->ft->fake, outer, 0, pt,
+						 DU, true, true),
+			MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+	KUNIT_EXPECT_TRUE(test, !memchr_inv(t->mr.cpu, 0, 2 * DU));
+	ft_del_mkey(t->ft, outer);
+	/* the DEK gone, the mkey that names it cannot move data */
+	KUNIT_EXPECT_EQ(test, dek_destroy(t->ft, t->dek, out), 0);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_xfer(t->ft->fake, t->key, 0, pt,
+						 DU, true, true),
+			MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+	KUNIT_EXPECT_TRUE(test, !memchr_inv(t->mr.cpu, 0, 2 * DU));
+	t->dek = dek_create(t->ft, xts_v4_key, sizeof(xts_v4_key), NULL);
+	ct_teardown(t);
+}
+
+/* DEK commands: what firmware refuses, with its status */
+static void fake_crypto_dek_cmds(struct kunit *test)
+{
+	struct ft *ft = ft_setup(test, MLX5_UMR_FAKE_F_SYNC, NULL, 6, 6);
+	u32 out[MLX5_ST_SZ_DW(general_obj_out_cmd_hdr)];
+	u32 in[MLX5_ST_SZ_DW(general_obj_in_cmd_hdr)] = {};
+	struct mlx5_umr_fake_counters cnt;
+	u32 id, a, b;
+
+	/* key size 2, purpose TLS, unknown PD */
+	KUNIT_EXPECT_EQ(test, dek_cmd(ft, xts_v4_key, 32, 2,
+				      MLX5_UMR_ENCRYPTION_KEY_PURPOSE_AES_XTS,
+				      NULL, ft->pdn, &id, out), -EREMOTEIO);
+	KUNIT_EXPECT_EQ(test, ft_status(out), MLX5_CMD_STAT_BAD_PARAM_ERR);
+	KUNIT_EXPECT_EQ(test, ft_synd(out), MLX5_UMR_FAKE_SYND_BAD_FIELD);
+	KUNIT_EXPECT_EQ(test, dek_cmd(ft, xts_v4_key, 32,
+				      MLX5_GENERAL_OBJECT_TYPE_ENCRYPTION_KEY_KEY_SIZE_128,
+				      1, NULL, ft->pdn, &id, out), -EREMOTEIO);
+	KUNIT_EXPECT_EQ(test, ft_status(out), MLX5_CMD_STAT_BAD_PARAM_ERR);
+	KUNIT_EXPECT_EQ(test, dek_cmd(ft, xts_v4_key, 32,
+				      MLX5_GENERAL_OBJECT_TYPE_ENCRYPTION_KEY_KEY_SIZE_128,
+				      MLX5_UMR_ENCRYPTION_KEY_PURPOSE_AES_XTS,
+				      NULL, ft->pdn + 100, &id, out),
+			-EREMOTEIO);
+	KUNIT_EXPECT_EQ(test, ft_status(out), MLX5_CMD_STAT_BAD_RES_ERR);
+	KUNIT_EXPECT_EQ(test, ft_synd(out), MLX5_UMR_FAKE_SYND_BAD_PD);
+	/* a mailbox that ends before the key, another object type */
+	MLX5_SET(general_obj_in_cmd_hdr, in, opcode,
+		 MLX5_CMD_OP_CREATE_GENERAL_OBJECT);
+	MLX5_SET(general_obj_in_cmd_hdr, in, obj_type,
+		 MLX5_GENERAL_OBJECT_TYPES_ENCRYPTION_KEY);
+	KUNIT_EXPECT_EQ(test, ft_cmd(ft, in, sizeof(in), out, sizeof(out)),
+			-EREMOTEIO);
+	KUNIT_EXPECT_EQ(test, ft_status(out), MLX5_CMD_STAT_BAD_INP_LEN_ERR);
+	MLX5_SET(general_obj_in_cmd_hdr, in, obj_type, 0x13);
+	KUNIT_EXPECT_EQ(test, ft_cmd(ft, in, sizeof(in), out, sizeof(out)),
+			-EREMOTEIO);
+	KUNIT_EXPECT_EQ(test, ft_synd(out), MLX5_UMR_FAKE_SYND_BAD_OBJ_TYPE);
+	mlx5_umr_fake_get_counters(ft->fake, &cnt);
+	KUNIT_EXPECT_EQ(test, cnt.deks, 0U);
+
+	/* two DEKs, 128 and 256, distinct numbers; destroyed once each */
+	a = dek_create(ft, xts_v4_key, sizeof(xts_v4_key), NULL);
+	b = dek_create(ft, xts_v10_key, sizeof(xts_v10_key), NULL);
+	KUNIT_EXPECT_NE(test, a, b);
+	mlx5_umr_fake_get_counters(ft->fake, &cnt);
+	KUNIT_EXPECT_EQ(test, cnt.deks, 2U);
+	KUNIT_EXPECT_EQ(test, dek_destroy(ft, a, out), 0);
+	KUNIT_EXPECT_EQ(test, dek_destroy(ft, a, out), -EREMOTEIO);
+	KUNIT_EXPECT_EQ(test, ft_status(out), MLX5_CMD_STAT_BAD_RES_ERR);
+	KUNIT_EXPECT_EQ(test, ft_synd(out), MLX5_UMR_FAKE_SYND_BAD_DEK);
+	KUNIT_EXPECT_EQ(test, dek_destroy(ft, b, out), 0);
+	mlx5_umr_fake_get_counters(ft->fake, &cnt);
+	KUNIT_EXPECT_EQ(test, cnt.deks, 0U);
+}
+
+/* @k (8 bytes) in @s, as hex in either case or as raw bytes */
+static bool has_bytes(const char *s, const u8 *k)
+{
+	size_t len = strlen(s), i;
+	char hex[2 * 8 + 1];
+
+	bin2hex(hex, k, 8);
+	hex[16] = 0;
+	for (i = 0; i + 8 <= len; i++) {
+		if (!memcmp(s + i, k, 8))
+			return true;
+		if (i + 16 <= len && !strncasecmp(s + i, hex, 16))
+			return true;
+	}
+	return false;
+}
+
+/* No debugfs file of the fake shows key bytes, after use. */
+static void fake_crypto_no_key_in_debugfs(struct kunit *test)
+{
+	static const char * const files[] = {
+		"caps", "counters", "qps", "cqs", "mkeys", "wqes",
+	};
+	struct ct *t = ct_setup(test, xts_v10_key, sizeof(xts_v10_key), NULL);
+	char *buf = kunit_kzalloc(test, 65536, GFP_KERNEL);
+	u8 *pt = kunit_kzalloc(test, DU, GFP_KERNEL);
+	struct mlx5_umr_crypto_bsf b;
+	unsigned int i, k;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, pt);
+	bsf_fill(&b, MLX5_UMR_ENC_ORDER_ENCRYPTED_RAW_MEMORY,
+		 MLX5_UMR_BS_SELECTOR_512, 0, t->dek, NULL);
+	crypto_umr(t, DU, &b);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_xfer(t->ft->fake, t->key, 0, pt,
+						 DU, true, true), 0);
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
+		KUNIT_ASSERT_GT(test, ft_dbg_io(t->ft, files[i], buf, 65536,
+						false), 0);
+		/* every 8-byte piece of the 64-byte key, hex or raw */
+		for (k = 0; k < sizeof(xts_v10_key); k += 8)
+			KUNIT_EXPECT_FALSE_MSG(test, has_bytes(buf, xts_v10_key + k),
+					       "%s shows key bytes %u..%u",
+					       files[i], k, k + 7);
+	}
+	ct_teardown(t);
+}
+
+static struct kunit_case fake_crypto_cases[] = {
+	KUNIT_CASE(fake_crypto_xts128_vector4),
+	KUNIT_CASE(fake_crypto_xts256_vector10),
+	KUNIT_CASE(fake_crypto_encrypt_on_tx),
+	KUNIT_CASE(fake_crypto_round_trip),
+	KUNIT_CASE(fake_crypto_wrong_key_tweak),
+	KUNIT_CASE(fake_crypto_keytag),
+	KUNIT_CASE(fake_crypto_refused),
+	KUNIT_CASE(fake_crypto_dek_cmds),
+	KUNIT_CASE(fake_crypto_no_key_in_debugfs),
+	{}
+};
+
+static struct kunit_suite fake_crypto_suite = {
+	.name = "mlx5_umr_fake_crypto",
+	.test_cases = fake_crypto_cases,
+};
+
+kunit_test_suite(fake_crypto_suite);
+
+MODULE_DESCRIPTION("KUnit tests of the fake mlx5 HCA's DEKs and AES-XTS data path");
+MODULE_LICENSE("Dual BSD/GPL");
+MODULE_IMPORT_NS(MLX5_UMR);
+MODULE_IMPORT_NS(MLX5_UMR_KUNIT);

@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * mlx5-umr: crypto mkeys, AES-XTS (Documentation/crypto.rst).
+ *
+ * The crypto BSF encoder (crypto_bsf.c, pure: no lock, no allocation, no
+ * device access) and the rules on crypto attributes, one function and one
+ * errno each, as wr_rules.h does for the rest of a request.
+ *
+ * Copyright (c) 2026 The mlx5-umr authors.
+ */
+#ifndef MLX5_UMR_CRYPTO_H
+#define MLX5_UMR_CRYPTO_H
+
+#include <linux/errno.h>
+#include <linux/mlx5_umr.h>
+#include <linux/mlx5_umr_ifc.h>
+
+#include "xlt.h"
+
+/* A crypto BSF is 64 bytes; after a signature BSF when both are set. */
+#define MLX5_UMR_CRYPTO_BSF_BYTES	sizeof(struct mlx5_umr_crypto_bsf)
+static_assert(sizeof(struct mlx5_umr_crypto_bsf) == 64);
+
+u8 mlx5_umr_crypto_bs_selector(enum mlx5_umr_block_size bs);
+int mlx5_umr_crypto_enc_order(const struct mlx5_umr_crypto_attr *attr);
+void mlx5_umr_crypto_fill_bsf(struct mlx5_umr_crypto_bsf *bsf,
+			      const struct mlx5_umr_crypto_attr *attr);
+
+/* Rule C1: the device can do it (caps->crypto). */
+static inline int mlx5_umr_crypto_rule_device(const struct mlx5_umr_caps *caps)
+{
+	return caps->crypto ? 0 : -EOPNOTSUPP;
+}
+
+/* Rule C2: attributes are given (rdma-core dv_attr). */
+static inline int
+mlx5_umr_crypto_rule_attr(const struct mlx5_umr_crypto_attr *attr)
+{
+	return attr ? 0 : -EINVAL;
+}
+
+/* Rule C3: AES-XTS only (mlx5_send_wr_set_mkey_crypto(): EINVAL). */
+static inline int
+mlx5_umr_crypto_rule_standard(const struct mlx5_umr_crypto_attr *attr)
+{
+	return attr->crypto_standard == MLX5_UMR_CRYPTO_STANDARD_AES_XTS ?
+	       0 : -EINVAL;
+}
+
+/* Rule C4: one of the two orders (mlx5_send_wr_set_mkey_crypto(): EINVAL). */
+static inline int
+mlx5_umr_crypto_rule_order(const struct mlx5_umr_crypto_attr *attr)
+{
+	return mlx5_umr_crypto_enc_order(attr) < 0 ? -EINVAL : 0;
+}
+
+/* Rule C5: a data unit size rdma-core lists (512 .. 4160: EINVAL). */
+static inline int
+mlx5_umr_crypto_rule_du(const struct mlx5_umr_crypto_attr *attr)
+{
+	return mlx5_umr_crypto_bs_selector(attr->data_unit_size) ? 0 : -EINVAL;
+}
+
+/*
+ * Rule C6: a DEK of the mkey's device. (Its PD must be the mkey's too;
+ * the service does not track an mkey's PD across MLX5_UMR_WR_SET_PD, so
+ * that is left to the HCA, which fails the access.)
+ */
+static inline int
+mlx5_umr_crypto_rule_dek(const struct mlx5_umr_crypto_attr *attr,
+			 const struct mlx5_umr_dev *dev)
+{
+	return attr->dek && attr->dek->dev == dev ? 0 : -EINVAL;
+}
+
+/**
+ * mlx5_umr_crypto_rules() - rules C1 to C6, in order
+ * @caps: the device's caps
+ * @attr: the attributes
+ * @dev: the mkey's device
+ *
+ * Return: 0 or the first broken rule's errno.
+ */
+static inline int mlx5_umr_crypto_rules(const struct mlx5_umr_caps *caps,
+					const struct mlx5_umr_crypto_attr *attr,
+					const struct mlx5_umr_dev *dev)
+{
+	int err;
+
+	err = mlx5_umr_crypto_rule_device(caps);
+	if (err)
+		return err;
+	err = mlx5_umr_crypto_rule_attr(attr);
+	if (err)
+		return err;
+	err = mlx5_umr_crypto_rule_standard(attr);
+	if (err)
+		return err;
+	err = mlx5_umr_crypto_rule_order(attr);
+	if (err)
+		return err;
+	err = mlx5_umr_crypto_rule_du(attr);
+	if (err)
+		return err;
+	return mlx5_umr_crypto_rule_dek(attr, dev);
+}
+
+/* BSF bytes a request carries after its translation. */
+static inline unsigned int
+mlx5_umr_crypto_bsf_bytes(const struct mlx5_umr_wr *wr)
+{
+	return wr->flags & MLX5_UMR_WR_SET_CRYPTO ?
+	       MLX5_UMR_CRYPTO_BSF_BYTES : 0;
+}
+
+/*
+ * Rule C7: crypto attributes only on a CONFIGURE of a crypto mkey
+ * (rdma-core: the setter on an mkey without MLX5DV_MKEY_INIT_ATTR_FLAGS_CRYPTO
+ * is EINVAL).
+ */
+static inline int mlx5_umr_crypto_rule_mkey(const struct mlx5_umr_wr *wr)
+{
+	if ((wr->flags & MLX5_UMR_WR_SET_CRYPTO) &&
+	    (wr->op != MLX5_UMR_OP_CONFIGURE ||
+	     !(wr->mkey->flags & MLX5_UMR_MKEY_CRYPTO)))
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * Rule C8: every CONFIGURE of a crypto mkey carries its attributes, as
+ * rdma-core writes the crypto BSF in every configure once it was set
+ * (crypto_umr_wqe_finalize()): the WQE never relies on a BSF the HCA kept.
+ */
+static inline int mlx5_umr_crypto_rule_every(const struct mlx5_umr_wr *wr)
+{
+	if (wr->op == MLX5_UMR_OP_CONFIGURE &&
+	    (wr->mkey->flags & MLX5_UMR_MKEY_CRYPTO) &&
+	    !(wr->flags & MLX5_UMR_WR_SET_CRYPTO))
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * Rule C9: the BSF goes inline after the translation, and both must fit
+ * one WQE (rdma-core: cur_data_size + bsf_size > max_data_size, ENOMEM).
+ */
+static inline int mlx5_umr_crypto_rule_room(const struct mlx5_umr_caps *caps,
+					    const struct mlx5_umr_wr *wr)
+{
+	u32 padded = ALIGN(mlx5_umr_xlt_bytes(wr), MLX5_UMR_FLEX_ALIGNMENT);
+
+	return padded + MLX5_UMR_CRYPTO_BSF_BYTES > mlx5_umr_inline_max(caps) ?
+	       -ENOMEM : 0;
+}
+
+/**
+ * mlx5_umr_crypto_check() - the crypto rules of one request, C7 to C9
+ * and C1 to C6
+ * @caps: the device's caps
+ * @wr: the request (its mkey checked to exist)
+ *
+ * Return: 0 or the first broken rule's errno.
+ */
+static __always_inline int
+mlx5_umr_crypto_check(const struct mlx5_umr_caps *caps,
+		      const struct mlx5_umr_wr *wr)
+{
+	int err;
+
+	if (likely(!(wr->flags & MLX5_UMR_WR_SET_CRYPTO) &&
+		   !(wr->mkey->flags & MLX5_UMR_MKEY_CRYPTO)))
+		return 0;
+	err = mlx5_umr_crypto_rule_mkey(wr);
+	if (err)
+		return err;
+	err = mlx5_umr_crypto_rule_every(wr);
+	if (err)
+		return err;
+	if (!(wr->flags & MLX5_UMR_WR_SET_CRYPTO))
+		return 0;
+	err = mlx5_umr_crypto_rules(caps, wr->crypto, wr->mkey->dev);
+	if (err)
+		return err;
+	return mlx5_umr_crypto_rule_room(caps, wr);
+}
+
+#endif /* MLX5_UMR_CRYPTO_H */
