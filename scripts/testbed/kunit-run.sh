@@ -13,7 +13,7 @@ tb=$(cd "$(dirname "$0")" && pwd)
 logdir=${MLX5_UMR_LOGDIR:-${TMPDIR:-/tmp}}
 mkdir -p "$logdir"
 log=$logdir/kunit-$name.log
-tb_uml_boot "$log" 300 "$uml" mem=512M root=/dev/root rootfstype=hostfs \
+tb_uml_boot "$log" "${MLX5_UMR_KUNIT_SECONDS:-300}" "$uml" mem=512M root=/dev/root rootfstype=hostfs \
 	rootflags=/ rw init="$tb/uml-init.sh" KMODS="$mods"
 rc=$?
 # A case's result is at 4 spaces; a parameterized case's rows are at 8,

@@ -49,6 +49,32 @@ for c in once:1:0 twice:2:2; do	# name:aborts:wanted rc
 	expect "kunit run aborting after the halt $what" "$want" $?
 done
 
+# A UML stand-in that hangs before any test ran (silent until the timeout)
+# as many times as its "hangs" file says, then runs whole: booted once more
+# after one hang, failed after two.
+stand=$BUILD/proofs/hang-uml
+mkdir -p "$stand"
+cat >"$stand/linux" <<'EOF'
+#!/bin/sh
+echo "MLX5_UMR_TESTBED: loading project modules"
+left=$(cat "$(dirname "$0")/hangs")
+if [ "$left" -gt 0 ]; then
+	echo $((left - 1)) >"$(dirname "$0")/hangs"
+	exec sleep 60
+fi
+echo "    ok 1 testbed_teardown"
+echo "MLX5_UMR_TESTBED: done"
+echo "reboot: System halted"
+EOF
+chmod +x "$stand/linux"
+for c in once:1:0 twice:2:2; do	# name:hangs:wanted rc
+	IFS=: read -r what n want <<<"$c"
+	echo "$n" >"$stand/hangs"
+	MLX5_UMR_KUNIT_SECONDS=2 "$TESTBED/kunit-run.sh" "$stand" \
+		"$stand/testbed_teardown_test.ko" >/dev/null
+	expect "kunit run hanging before any test $what" "$want" $?
+done
+
 # A UML kernel that panics before init (as UML 6.1 did on hosts with AMX,
 # before uml-patches/0001) is refused by the preflight, with the cause and
 # the panic in its one line: a stand-in printing what such a kernel printed,
