@@ -12,7 +12,7 @@
 
 #define ABI(cond) static_assert(cond, #cond)
 
-ABI(sizeof(struct mlx5_umr_ioc_info) == 128);
+ABI(sizeof(struct mlx5_umr_ioc_info) == 144);
 /* the first version ended with out_name, at 88; the second (batch) at 96 */
 ABI(offsetof(struct mlx5_umr_ioc_info, out_max_batch) == 88);
 ABI(offsetof(struct mlx5_umr_ioc_info, out_max_batch_bytes) == 92);
@@ -20,6 +20,8 @@ ABI(offsetof(struct mlx5_umr_ioc_info, out_max_interleaved_entries) == 96);
 ABI(offsetof(struct mlx5_umr_ioc_info, out_max_inflight_bbs) == 108);
 ABI(offsetof(struct mlx5_umr_ioc_info, out_max_fd_xlt_bytes) == 112);
 ABI(offsetof(struct mlx5_umr_ioc_info, out_fd_xlt_bytes) == 120);
+ABI(offsetof(struct mlx5_umr_ioc_info, out_crypto_key_sizes) == 128);
+ABI(offsetof(struct mlx5_umr_ioc_info, out_fd_deks) == 140);
 ABI(offsetof(struct mlx5_umr_ioc_info, out_fd_pinned_pages) == 40);
 ABI(offsetof(struct mlx5_umr_ioc_info, out_name) == 56);
 ABI(sizeof(struct mlx5_umr_ioc_reg_mr) == 48);
@@ -27,7 +29,7 @@ ABI(offsetof(struct mlx5_umr_ioc_reg_mr, addr) == 16);
 ABI(offsetof(struct mlx5_umr_ioc_reg_mr, out_handle) == 32);
 ABI(sizeof(struct mlx5_umr_ioc_alloc_mkey) == 24);
 /* the first version ended with __reserved2, at 56; the second (signature) */
-ABI(sizeof(struct mlx5_umr_ioc_configure) == 144);
+ABI(sizeof(struct mlx5_umr_ioc_configure) == 192);
 ABI(offsetof(struct mlx5_umr_ioc_configure, sig) == 56);
 ABI(offsetof(struct mlx5_umr_ioc_configure, entries) == 32);
 ABI(offsetof(struct mlx5_umr_ioc_configure, out_key) == 48);
@@ -62,6 +64,17 @@ ABI(sizeof(struct mlx5_umr_ioc_sig_report) == 80);
 ABI(offsetof(struct mlx5_umr_ioc_sig_report, out_handle) == 72);
 ABI(MLX5_UMR_IOCTL_SIG_CHECK == 0xee88);
 ABI(MLX5_UMR_IOCTL_SIG_REPORT == 0xee89);
+/* crypto; the third version of configure */
+ABI(offsetof(struct mlx5_umr_ioc_configure, crypto) == 144);
+ABI(sizeof(struct mlx5_umr_ioc_crypto) == 48);
+ABI(offsetof(struct mlx5_umr_ioc_crypto, initial_tweak) == 16);
+ABI(offsetof(struct mlx5_umr_ioc_crypto, dek) == 32);
+ABI(offsetof(struct mlx5_umr_ioc_crypto, keytag) == 40);
+ABI(sizeof(struct mlx5_umr_ioc_dek_create) == 40);
+ABI(offsetof(struct mlx5_umr_ioc_dek_create, key) == 16);
+ABI(offsetof(struct mlx5_umr_ioc_dek_create, keytag) == 24);
+ABI(offsetof(struct mlx5_umr_ioc_dek_create, out_handle) == 32);
+ABI(MLX5_UMR_IOCTL_DEK_CREATE == 0xee8a);
 
 #ifdef MLX5_UMR_CHECK_TESTING
 /*
@@ -111,5 +124,18 @@ ABI((int)MLX5DV_SIG_BLOCK_ATTR_FLAG_COPY_MASK ==
 	(int)MLX5_UMR_IOC_SIG_COPY_MASK);
 ABI((int)MLX5DV_MKEY_SIG_BLOCK_BAD_REFTAG == (int)MLX5_UMR_IOC_SIG_ERR_REFTAG);
 ABI((int)MLX5DV_MKEY_SIG_BLOCK_BAD_APPTAG == (int)MLX5_UMR_IOC_SIG_ERR_APPTAG);
+/* and the crypto's */
+ABI((int)MLX5DV_CRYPTO_STANDARD_AES_XTS ==
+	(int)MLX5_UMR_IOC_CRYPTO_STANDARD_AES_XTS);
+ABI((int)MLX5DV_SIGNATURE_CRYPTO_ORDER_SIGNATURE_AFTER_CRYPTO_ON_TX ==
+	(int)MLX5_UMR_IOC_SIG_AFTER_CRYPTO_ON_TX);
+ABI((int)MLX5DV_SIGNATURE_CRYPTO_ORDER_SIGNATURE_BEFORE_CRYPTO_ON_TX ==
+	(int)MLX5_UMR_IOC_SIG_BEFORE_CRYPTO_ON_TX);
+ABI((int)MLX5DV_CRYPTO_KEY_SIZE_128 == (int)MLX5_UMR_IOC_CRYPTO_KEY_SIZE_128);
+ABI((int)MLX5DV_CRYPTO_KEY_SIZE_256 == (int)MLX5_UMR_IOC_CRYPTO_KEY_SIZE_256);
+ABI(sizeof(((struct mlx5dv_crypto_attr *)0)->initial_tweak) ==
+	sizeof(((struct mlx5_umr_ioc_crypto *)0)->initial_tweak));
+ABI(sizeof(((struct mlx5dv_crypto_attr *)0)->keytag) ==
+	sizeof(((struct mlx5_umr_ioc_crypto *)0)->keytag));
 #endif
 #endif

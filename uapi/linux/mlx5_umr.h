@@ -126,6 +126,7 @@ enum {
 	MLX5_UMR_CMD_SET_PD,
 	MLX5_UMR_CMD_SIG_CHECK,		/* signature (below) */
 	MLX5_UMR_CMD_SIG_REPORT,
+	MLX5_UMR_CMD_DEK_CREATE,	/* crypto (below) */
 	/*
 	 * MLX5_UMR_IOC_BASE + 0x20 and up: the test interface of a test
 	 * build of the module (not part of this header; ENOTTY otherwise).
@@ -144,7 +145,8 @@ enum mlx5_umr_ioc_access {
  * struct mlx5_umr_ioc_info - MLX5_UMR_IOCTL_INFO: device caps and counters
  * @size: sizeof(struct mlx5_umr_ioc_info)
  * @flags: must be 0
- * @out_flags: MLX5_UMR_IOC_INFO_SIG (signature mkeys), or 0
+ * @out_flags: MLX5_UMR_IOC_INFO_SIG (signature mkeys),
+ *	MLX5_UMR_IOC_INFO_CRYPTO (crypto mkeys and DEKs), or 0
  * @out_max_entries: largest max_entries of MLX5_UMR_IOCTL_ALLOC_MKEY, and
  *	the most entries of a list layout
  * @out_max_inline_entries: entries that fit inline in one work request
@@ -169,6 +171,12 @@ enum mlx5_umr_ioc_access {
  * @out_max_fd_xlt_bytes: MLX5_UMR_IOC_MAX_FD_XLT_BYTES
  * @out_fd_xlt_bytes: translation table bytes this file's indirect mkeys
  *	hold
+ * @out_crypto_key_sizes: with MLX5_UMR_IOC_INFO_CRYPTO, a bit
+ *	(1 << MLX5_UMR_IOC_CRYPTO_KEY_SIZE_*) per DEK key size offered; else 0
+ * @out_crypto_data_unit_sizes: with MLX5_UMR_IOC_INFO_CRYPTO, a bit
+ *	(1 << MLX5_UMR_IOC_SIG_BLOCK_*) per crypto data unit size; else 0
+ * @out_max_fd_deks: MLX5_UMR_IOC_MAX_FD_DEKS
+ * @out_fd_deks: DEKs this file holds
  */
 struct mlx5_umr_ioc_info {
 	__u32 size;
@@ -192,6 +200,10 @@ struct mlx5_umr_ioc_info {
 	__u32 out_max_inflight_bbs;
 	__aligned_u64 out_max_fd_xlt_bytes;
 	__aligned_u64 out_fd_xlt_bytes;
+	__u32 out_crypto_key_sizes;
+	__u32 out_crypto_data_unit_sizes;
+	__u32 out_max_fd_deks;
+	__u32 out_fd_deks;
 };
 
 #define MLX5_UMR_IOCTL_INFO	_IO(MLX5_UMR_IOC_TYPE, MLX5_UMR_CMD_INFO)
@@ -476,6 +488,166 @@ struct mlx5_umr_ioc_sig_block {
 	__u16 __reserved;
 };
 
+/*
+ * Crypto (AES-XTS inline encryption): an mkey that encrypts or decrypts
+ * data, per data unit, as it moves between memory and the wire, with the
+ * semantics of rdma-core's mlx5dv_wr_set_mkey_crypto(3) and
+ * mlx5dv_dek_create(3). Documentation/uapi.rst ("Crypto") and
+ * Documentation/crypto.rst describe it; every enum below has the values
+ * of the same-named rdma-core enum (mlx5dv.h). The key material of a data
+ * encryption key (DEK) is read once by MLX5_UMR_IOCTL_DEK_CREATE, handed to
+ * the HCA and wiped; nothing returns it. A DEK is an object of the file
+ * like any other: in the file's PD, destroyed by MLX5_UMR_IOCTL_DESTROY or
+ * when the file is closed. Crypto takes bits 10 and up of each flags field.
+ *
+ * Errors, in addition to those above:
+ *
+ * - EINVAL: MLX5_UMR_IOC_CRYPTO_SET on an mkey not allocated with
+ *   MLX5_UMR_IOC_MKEY_CRYPTO, or a CONFIGURE of such an mkey without it;
+ *   struct mlx5_umr_ioc_crypto not all zero without MLX5_UMR_IOC_CRYPTO_SET;
+ *   with it: an unknown standard, sig_order or data_unit_size, a
+ *   __reserved field not zero, SIGNATURE_AFTER_CRYPTO_ON_TX with encryption
+ *   on transmit, or SIGNATURE_BEFORE_CRYPTO_ON_TX without it, while a
+ *   signature is set in both domains (the device cannot, rdma-core
+ *   refuses it too), a layout of more than 4 GiB; DEK_CREATE with an
+ *   unknown key_size, a key_len that is not the key size's (32 or 64
+ *   bytes), or a keytag without MLX5_UMR_IOC_DEK_KEYTAG.
+ * - EOPNOTSUPP: an unknown bit in the crypto structures' flags;
+ *   MLX5_UMR_IOC_MKEY_CRYPTO or DEK_CREATE on an HCA without
+ *   MLX5_UMR_IOC_INFO_CRYPTO, or a key size it does not offer; a CONFIGURE
+ *   of a crypto mkey in a batch (crypto attributes are set by CONFIGURE
+ *   alone; an INVALIDATE in a batch is fine).
+ * - ENOENT: @dek of struct mlx5_umr_ioc_crypto is not a DEK of this file.
+ * - ENOSPC: the file already holds MLX5_UMR_IOC_MAX_FD_DEKS DEKs.
+ * - EBUSY: DESTROY of a DEK a configured crypto mkey of the file names
+ *   (until the mkey is configured with another DEK, invalidated or
+ *   destroyed).
+ * - ENOMEM: a layout whose translation and the crypto BSF (and the
+ *   signature's, when both are set) do not fit inline in one work request.
+ * - EIO: the HCA refused to create the DEK (for instance a device whose
+ *   keys must be imported wrapped, which this interface does not offer).
+ *
+ * A keytag given at CONFIGURE that differs from the DEK's is not an error
+ * of the call: the HCA fails every access through the mkey (the peer or
+ * the QP sees an access error), as on rdma-core.
+ */
+
+/* MLX5_UMR_IOCTL_INFO out_flags: AES-XTS crypto mkeys (plaintext DEKs). */
+enum mlx5_umr_ioc_info_crypto_flags {
+	MLX5_UMR_IOC_INFO_CRYPTO = 1 << 9,
+};
+
+/* A file holds at most this many DEKs. */
+#define MLX5_UMR_IOC_MAX_FD_DEKS	1024
+
+/*
+ * MLX5_UMR_IOCTL_ALLOC_MKEY flags: a crypto mkey
+ * (MLX5DV_MKEY_INIT_ATTR_FLAGS_CRYPTO); every CONFIGURE of it carries
+ * MLX5_UMR_IOC_CRYPTO_SET. With MLX5_UMR_IOC_MKEY_SIGNATURE too, it
+ * signs and encrypts in the order struct mlx5_umr_ioc_crypto's sig_order
+ * gives.
+ */
+enum mlx5_umr_ioc_mkey_crypto_flags {
+	MLX5_UMR_IOC_MKEY_CRYPTO = 1 << 10,
+};
+
+/* MLX5_UMR_IOCTL_CONFIGURE flags (crypto mkeys only, always). */
+enum mlx5_umr_ioc_crypto_conf_flags {
+	/* apply the configure's @crypto (mlx5dv_wr_set_mkey_crypto()) */
+	MLX5_UMR_IOC_CRYPTO_SET = 1 << 10,
+};
+
+/* DEK key sizes (enum mlx5dv_crypto_key_size). */
+enum mlx5_umr_ioc_crypto_key_size {
+	MLX5_UMR_IOC_CRYPTO_KEY_SIZE_128 = 0,	/* key1 | key2: 32 bytes */
+	MLX5_UMR_IOC_CRYPTO_KEY_SIZE_256 = 1,	/* key1 | key2: 64 bytes */
+};
+
+/* enum mlx5dv_crypto_standard */
+enum mlx5_umr_ioc_crypto_standard {
+	MLX5_UMR_IOC_CRYPTO_STANDARD_AES_XTS = 0,
+};
+
+/* enum mlx5dv_signature_crypto_order */
+enum mlx5_umr_ioc_sig_crypto_order {
+	MLX5_UMR_IOC_SIG_AFTER_CRYPTO_ON_TX = 0,
+	MLX5_UMR_IOC_SIG_BEFORE_CRYPTO_ON_TX = 1,
+};
+
+/* struct mlx5_umr_ioc_crypto flags */
+enum mlx5_umr_ioc_crypto_flags {
+	/*
+	 * Memory holds plaintext, the wire ciphertext (data is encrypted when
+	 * it leaves memory through the mkey, decrypted when it arrives).
+	 * Clear: memory holds ciphertext, the wire plaintext.
+	 */
+	MLX5_UMR_IOC_CRYPTO_ENCRYPT_ON_TX = 1 << 0,
+};
+
+/* struct mlx5_umr_ioc_dek_create flags */
+enum mlx5_umr_ioc_dek_flags {
+	/* the DEK has a keytag that every crypto configure must name */
+	MLX5_UMR_IOC_DEK_KEYTAG = 1 << 0,
+};
+
+/**
+ * struct mlx5_umr_ioc_crypto - crypto attributes of a configure (struct
+ *	mlx5dv_crypto_attr)
+ * @standard: enum mlx5_umr_ioc_crypto_standard
+ * @flags: MLX5_UMR_IOC_CRYPTO_ENCRYPT_ON_TX
+ * @sig_order: enum mlx5_umr_ioc_sig_crypto_order; matters only when the
+ *	mkey also has a signature
+ * @data_unit_size: enum mlx5_umr_ioc_sig_block_size (the values of enum
+ *	mlx5dv_block_size): the tweak grows by one per data unit
+ * @initial_tweak: the tweak of the data unit at the mkey's address 0, as
+ *	the HCA reads it (IEEE 1619: a little-endian 128-bit number, usually
+ *	the first block's LBA)
+ * @dek: handle of a DEK of this file
+ * @__reserved: must be 0
+ * @keytag: the DEK's keytag when it has one; else must be 0
+ */
+struct mlx5_umr_ioc_crypto {
+	__u32 standard;
+	__u32 flags;
+	__u32 sig_order;
+	__u32 data_unit_size;
+	__u8 initial_tweak[16];
+	__u32 dek;
+	__u32 __reserved;
+	__u8 keytag[8];
+};
+
+/**
+ * struct mlx5_umr_ioc_dek_create - MLX5_UMR_IOCTL_DEK_CREATE: an AES-XTS data
+ *	encryption key (mlx5dv_dek_create(), plaintext import)
+ * @size: sizeof(struct mlx5_umr_ioc_dek_create)
+ * @flags: MLX5_UMR_IOC_DEK_KEYTAG
+ * @key_size: enum mlx5_umr_ioc_crypto_key_size
+ * @key_len: bytes at @key: 32 (128-bit keys) or 64 (256-bit keys)
+ * @key: user pointer to key1 | key2 (IEEE 1619: key1 encrypts the data,
+ *	key2 the tweak), any alignment
+ * @keytag: with MLX5_UMR_IOC_DEK_KEYTAG; else must be 0
+ * @out_handle: handle of the new DEK
+ * @__reserved: must be 0
+ *
+ * The key is copied into kernel memory only for the firmware command and
+ * wiped right after it, whatever the outcome; the caller should wipe its
+ * own copy. The DEK is in the file's PD (MLX5_UMR_IOCTL_SET_PD's, if any):
+ * only the file's crypto mkeys can use it.
+ */
+struct mlx5_umr_ioc_dek_create {
+	__u32 size;
+	__u32 flags;
+	__u32 key_size;
+	__u32 key_len;
+	__aligned_u64 key;
+	__u8 keytag[8];
+	__u32 out_handle;
+	__u32 __reserved;
+};
+
+#define MLX5_UMR_IOCTL_DEK_CREATE _IO(MLX5_UMR_IOC_TYPE, MLX5_UMR_CMD_DEK_CREATE)
+
 /**
  * struct mlx5_umr_ioc_configure - MLX5_UMR_IOCTL_CONFIGURE: give an indirect
  *	mkey access rights and a layout (mlx5dv_wr_mkey_configure() with
@@ -483,7 +655,8 @@ struct mlx5_umr_ioc_sig_block {
  * @size: sizeof(struct mlx5_umr_ioc_configure)
  * @handle: an indirect mkey of this file
  * @flags: MLX5_UMR_IOC_NEW_KEY; on a signature mkey also
- *	MLX5_UMR_IOC_SIG_SET or MLX5_UMR_IOC_SIG_RESET
+ *	MLX5_UMR_IOC_SIG_SET or MLX5_UMR_IOC_SIG_RESET; on a crypto mkey
+ *	MLX5_UMR_IOC_CRYPTO_SET, always
  * @access: MLX5_UMR_IOC_ACCESS_*
  * @layout: enum mlx5_umr_ioc_layout
  * @num_entries: entries at @entries, not 0
@@ -496,6 +669,8 @@ struct mlx5_umr_ioc_sig_block {
  * @sig: with MLX5_UMR_IOC_SIG_SET in @flags, the block signature; else
  *	all zero (the second version of the structure; the first ended at
  *	@__reserved2)
+ * @crypto: with MLX5_UMR_IOC_CRYPTO_SET in @flags, the crypto attributes;
+ *	else all zero (the third version; the second ended at @sig)
  *
  * The mkey's address space is the concatenation of the entries (list) or of
  * @repeat_count cycles over the entries (interleaved). A signature is set
@@ -516,6 +691,7 @@ struct mlx5_umr_ioc_configure {
 	__u32 out_key;
 	__u32 __reserved2;
 	struct mlx5_umr_ioc_sig_block sig;
+	struct mlx5_umr_ioc_crypto crypto;
 };
 
 #define MLX5_UMR_IOCTL_CONFIGURE _IO(MLX5_UMR_IOC_TYPE, MLX5_UMR_CMD_CONFIGURE)
