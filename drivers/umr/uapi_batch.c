@@ -124,6 +124,8 @@ static int umr_batch_gather(struct umr_batch *b, u32 i)
 		return -EINVAL;
 	switch (u->op) {
 	case MLX5_UMR_IOC_BATCH_CONFIGURE:
+		/* no crypto attributes here: a crypto mkey is refused */
+		r->batch = true;
 		return umr_mreq_configure(b->ctx, &cfg, &b->uent[i], r);
 	case MLX5_UMR_IOC_BATCH_INVALIDATE:
 		if (u->access || u->layout || u->num_entries ||

@@ -240,7 +240,7 @@ static int umr_cmd_info(struct umr_ucmd *ucmd)
 		return -EOPNOTSUPP;
 	if (cmd->__reserved || cmd->__reserved2)
 		return -EINVAL;
-	cmd->out_flags = umr_sig_info_flags(ud);
+	cmd->out_flags = umr_sig_info_flags(ud) | umr_crypto_info_flags(ud);
 	cmd->out_max_entries = umr_max_entries(ud);
 	cmd->out_max_interleaved_entries = cmd->out_max_entries - 1;
 	cmd->out_max_inline_entries = caps->max_inline_entries;
@@ -264,6 +264,7 @@ static int umr_cmd_info(struct umr_ucmd *ucmd)
 	cmd->out_max_inflight_bbs = MLX5_UMR_IOC_MAX_INFLIGHT_BBS;
 	cmd->out_max_fd_xlt_bytes = MLX5_UMR_IOC_MAX_FD_XLT_BYTES;
 	cmd->out_fd_xlt_bytes = atomic64_read(&ctx->xlt_bytes);
+	umr_crypto_info(ctx, cmd);
 	return umr_ucmd_respond(ucmd);
 }
 
@@ -278,6 +279,7 @@ union umr_ucmd_buffer {
 	struct mlx5_umr_ioc_set_pd set_pd;
 	struct mlx5_umr_ioc_sig_check sig_check;
 	struct mlx5_umr_ioc_sig_report sig_report;
+	struct mlx5_umr_ioc_dek_create dek_create;
 #ifdef MLX5_UMR_TESTING
 	struct mlx5_umr_test_info test_info;
 	struct mlx5_umr_test_xfer test_xfer;
@@ -350,6 +352,10 @@ static const struct umr_ioctl_op umr_ioctl_ops[] = {
 	UMR_IOCTL_OP(MLX5_UMR_CMD_SIG_REPORT, MLX5_UMR_IOCTL_SIG_REPORT,
 		     umr_cmd_sig_report,
 		     struct mlx5_umr_ioc_sig_report, __reserved),
+	UMR_IOCTL_OP_PREP(MLX5_UMR_CMD_DEK_CREATE, MLX5_UMR_IOCTL_DEK_CREATE,
+			  umr_cmd_dek_create, umr_prep_dek_create,
+			  umr_release_dek_create,
+			  struct mlx5_umr_ioc_dek_create, __reserved),
 #ifdef MLX5_UMR_TESTING
 	/* A production build has no such entries: ENOTTY. */
 	UMR_IOCTL_OP(MLX5_UMR_CMD_TEST_INFO, MLX5_UMR_TEST_IOCTL_INFO,

@@ -56,7 +56,8 @@ int umr_cmd_alloc_mkey(struct umr_ucmd *ucmd)
 	int ret;
 
 	if (cmd->flags & ~(MLX5_UMR_IOC_MKEY_REMOTE_INVALIDATE |
-			   MLX5_UMR_IOC_MKEY_SIGNATURE))
+			   MLX5_UMR_IOC_MKEY_SIGNATURE |
+			   MLX5_UMR_IOC_MKEY_CRYPTO))
 		return -EOPNOTSUPP;
 	if (cmd->__reserved || !cmd->max_entries)
 		return -EINVAL;
@@ -64,7 +65,8 @@ int umr_cmd_alloc_mkey(struct umr_ucmd *ucmd)
 		return -ENOSPC;
 	if (cmd->flags & MLX5_UMR_IOC_MKEY_REMOTE_INVALIDATE)
 		flags |= MLX5_UMR_MKEY_REMOTE_INVALIDATE;
-	ret = umr_sig_mkey_flags(ctx->ud, cmd->flags, &flags);
+	ret = umr_sig_mkey_flags(ctx->ud, cmd->flags, &flags) ?:
+	      umr_crypto_mkey_flags(ctx->ud, cmd->flags, &flags);
 	if (ret)
 		return ret;
 
@@ -216,7 +218,7 @@ static int umr_config_check_cmd(struct umr_uctx *ctx,
 	int ret;
 
 	if (cmd->flags & ~(MLX5_UMR_IOC_NEW_KEY | MLX5_UMR_IOC_SIG_SET |
-			   MLX5_UMR_IOC_SIG_RESET))
+			   MLX5_UMR_IOC_SIG_RESET | MLX5_UMR_IOC_CRYPTO_SET))
 		return -EOPNOTSUPP;
 	if (cmd->__reserved || cmd->__reserved2 || !cmd->num_entries)
 		return -EINVAL;
@@ -378,11 +380,13 @@ void umr_release_configure(struct umr_ucmd *ucmd)
 
 /*
  * Take over the entries copied in (*@uent, NULL once taken) and allocate
- * what the parse fills.
+ * what the parse fills: a reference per entry, and one for a DEK.
  */
 static int umr_config_copy(const struct mlx5_umr_ioc_configure *cmd,
 			   void **uent, struct umr_mreq *r)
 {
+	u32 n = cmd->num_entries + umr_crypto_refs(cmd);
+
 	if (WARN_ON_ONCE(!*uent))
 		return -EINVAL;
 	if (IS_ERR(*uent))
@@ -395,11 +399,11 @@ static int umr_config_copy(const struct mlx5_umr_ioc_configure *cmd,
 	 * settling a failed request then needs no allocation of its own
 	 * (umr_mreq_reserve() checks the room under the lock).
 	 */
-	r->cap = cmd->num_entries + READ_ONCE(r->mk->nrefs);
+	r->cap = n + READ_ONCE(r->mk->nrefs);
 	r->refs = kvcalloc(r->cap, sizeof(*r->refs), UMR_GFP_USER);
 	if (!r->refs)
 		return -ENOMEM;
-	r->nrefs = cmd->num_entries;
+	r->nrefs = n;
 	return 0;
 }
 
@@ -481,7 +485,8 @@ static int umr_mreq_get(struct umr_uctx *ctx, u32 handle, enum mlx5_umr_op op,
  *
  * Everything that can refuse the request happens here, before anything is
  * posted: the command, the mkey, its capacity, the entries, the ownership
- * and containment of the memory they name (one reference each).
+ * and containment of the memory they name (one reference each), the
+ * signature and the crypto attributes (a reference on the DEK).
  *
  * Return: 0 or the errno of the first rule broken.
  */
@@ -491,11 +496,13 @@ int umr_mreq_configure(struct umr_uctx *ctx,
 {
 	return umr_config_check_cmd(ctx, cmd, r) ?:
 	       umr_sig_configure(cmd, r) ?:
+	       umr_crypto_configure(cmd, r) ?:
 	       umr_mreq_get(ctx, cmd->handle, MLX5_UMR_OP_CONFIGURE, r) ?:
 	       umr_config_check_capacity(ctx, cmd, r) ?:
 	       umr_config_copy(cmd, uent, r) ?:
 	       umr_config_parse(ctx, cmd, r) ?:
-	       umr_sig_configure_mkey(cmd, r);
+	       umr_sig_configure_mkey(cmd, r) ?:
+	       umr_crypto_configure_mkey(ctx, cmd, r);
 }
 
 /**

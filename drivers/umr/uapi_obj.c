@@ -20,7 +20,7 @@
 /**
  * umr_uobj_insert() - reserve a handle for a new object
  * @ctx: the file
- * @obj: the object, fully built, with @obj->mkey set
+ * @obj: the object, fully built, with @obj->mkey set (NULL for a DEK)
  *
  * Return: 0 with @obj->handle set, or -errno.
  */
@@ -34,7 +34,8 @@ int umr_uobj_insert(struct umr_uctx *ctx, struct umr_uobj *obj)
 	if (ret)
 		return ret == -EBUSY ? -ENOSPC : ret;
 	/* Reserved, so that publishing cannot fail. */
-	ret = xa_reserve(&ctx->keys, umr_key_index(obj->mkey->key), GFP_KERNEL);
+	ret = obj->mkey ? xa_reserve(&ctx->keys, umr_key_index(obj->mkey->key),
+				     GFP_KERNEL) : 0;
 	if (ret) {
 		xa_erase(&ctx->objs, obj->handle);
 		return ret;
@@ -47,19 +48,34 @@ int umr_uobj_insert(struct umr_uctx *ctx, struct umr_uobj *obj)
 /* Make an inserted object reachable through its handle and its key. */
 void umr_uobj_publish(struct umr_uctx *ctx, struct umr_uobj *obj)
 {
-	WARN_ON(xa_store(&ctx->keys, umr_key_index(obj->mkey->key), obj,
-			 GFP_KERNEL));
+	if (obj->mkey)
+		WARN_ON(xa_store(&ctx->keys, umr_key_index(obj->mkey->key),
+				 obj, GFP_KERNEL));
 	WARN_ON(xa_store(&ctx->objs, obj->handle, obj, GFP_KERNEL));
+}
+
+/* Unreachable by handle: make it unreachable by key too. */
+static void umr_uobj_unkey(struct umr_uctx *ctx, struct umr_uobj *obj)
+{
+	if (obj->mkey)
+		xa_erase(&ctx->keys, umr_key_index(obj->mkey->key));
 }
 
 static void umr_uobj_free(struct umr_uctx *ctx, struct umr_uobj *obj)
 {
 	atomic_dec(&ctx->nobjs);
 	atomic_dec(&ctx->ud->nobjs);
-	if (obj->type == UMR_UOBJ_MKEY)
+	switch (obj->type) {
+	case UMR_UOBJ_MKEY:
 		umr_mkey_free(ctx, container_of(obj, struct umr_umkey, obj));
-	else
+		break;
+	case UMR_UOBJ_DEK:
+		umr_dek_free(ctx, container_of(obj, struct umr_udek, obj));
+		break;
+	default:
 		umr_mr_free(ctx, container_of(obj, struct umr_umr, obj));
+		break;
+	}
 }
 
 static struct umr_uobj *umr_uobj_ref(struct umr_uobj *obj,
@@ -142,7 +158,7 @@ int umr_uobj_destroy_handle(struct umr_uctx *ctx, u32 handle)
 	__xa_erase(&ctx->objs, handle);
 	xa_unlock(&ctx->objs);
 
-	xa_erase(&ctx->keys, umr_key_index(obj->mkey->key));
+	umr_uobj_unkey(ctx, obj);
 	umr_uobj_free(ctx, obj);
 	return 0;
 }
@@ -168,7 +184,7 @@ static void umr_uobj_destroy_type(struct umr_uctx *ctx,
 		if (obj->type != type)
 			continue;
 		xa_erase(&ctx->objs, index);
-		xa_erase(&ctx->keys, umr_key_index(obj->mkey->key));
+		umr_uobj_unkey(ctx, obj);
 		umr_uobj_free(ctx, obj);
 	}
 }
@@ -178,11 +194,13 @@ static void umr_uobj_destroy_type(struct umr_uctx *ctx,
  * @ctx: the file, with no ioctl running on it
  *
  * Indirect mkeys go first: they hold references on the registrations
- * their layouts name.
+ * and DEKs their layouts name. DEKs go last, once no mkey of the file
+ * can name them.
  */
 void umr_uobj_destroy_all(struct umr_uctx *ctx)
 {
 	umr_uobj_destroy_type(ctx, UMR_UOBJ_MKEY);
 	umr_uobj_destroy_type(ctx, UMR_UOBJ_MR);
+	umr_uobj_destroy_type(ctx, UMR_UOBJ_DEK);
 	WARN_ON(!xa_empty(&ctx->objs));
 }

@@ -101,6 +101,7 @@ struct umr_udev {
  * @nmkeys: live indirect mkeys, at most MLX5_UMR_IOC_MAX_FD_MKEYS
  * @xlt_bytes: their translation bytes, at most
  *	MLX5_UMR_IOC_MAX_FD_XLT_BYTES
+ * @ndeks: live DEKs, at most MLX5_UMR_IOC_MAX_FD_DEKS
  */
 struct umr_uctx {
 	struct umr_udev *ud;
@@ -115,21 +116,25 @@ struct umr_uctx {
 	atomic64_t pinned;
 	atomic_t nmkeys;
 	atomic64_t xlt_bytes;
+	atomic_t ndeks;
 };
 
 enum umr_uobj_type {
 	UMR_UOBJ_ANY,
 	UMR_UOBJ_MR,
 	UMR_UOBJ_MKEY,
+	UMR_UOBJ_DEK,
 };
 
 /**
  * struct umr_uobj - what a handle names
- * @type: UMR_UOBJ_MR or UMR_UOBJ_MKEY
+ * @type: UMR_UOBJ_MR, UMR_UOBJ_MKEY or UMR_UOBJ_DEK
  * @handle: index in umr_uctx.objs
  * @users: 1 for the table, plus 1 per ioctl using the object and per
- *	layout entry naming it; destroy succeeds only from exactly 1
- * @mkey: the service's mkey
+ *	layout entry naming it (a crypto layout names its DEK too); destroy
+ *	succeeds only from exactly 1
+ * @mkey: the service's mkey; NULL for a DEK, which has no key and is not
+ *	in umr_uctx.keys
  */
 struct umr_uobj {
 	enum umr_uobj_type type;
@@ -159,11 +164,22 @@ struct umr_umr {
 };
 
 /**
+ * struct umr_udek - a data encryption key (uapi_crypto.c)
+ * @obj: the object
+ * @dek: the service's DEK; the key itself is only in the HCA
+ */
+struct umr_udek {
+	struct umr_uobj obj;
+	struct mlx5_umr_dek *dek;
+};
+
+/**
  * struct umr_umkey - an indirect mkey
  * @obj: the object
  * @lock: serialises reconfiguration; protects @refs, @nrefs, @length and
  *	@claim
- * @refs: the registrations the current layout names, one reference each
+ * @refs: the registrations the current layout names, one reference each,
+ *	and on a crypto mkey the DEK it names
  * @nrefs: entries in @refs
  * @length: bytes the current layout covers, 0 when free
  * @xlt_bytes: translation bytes charged to the file for it
@@ -190,8 +206,9 @@ struct umr_umkey {
  * @uent: the user's entries, copied before the device lock
  *	(umr_entries_copy_in()); the request owns them
  * @kent: the service's entries, in the same allocation after @uent
- * @refs: one reference per entry on the registration it names; once
- *	settled, the references to drop (the old layout's)
+ * @refs: one reference per entry on the registration it names, then
+ *	one on the DEK of a crypto configure (uapi_crypto.c); once settled,
+ *	the references to drop (the old layout's)
  * @nrefs: entries in @refs
  * @cap: room in @refs, enough for the mkey's current references after
  *	ours unless the layout changed meanwhile
@@ -201,6 +218,10 @@ struct umr_umkey {
  * @claimed: @mk->claim is ours
  * @bbs: basic blocks of the device's share the request holds while posted
  * @sig: the signature of a CONFIGURE with MLX5_UMR_IOC_SIG_SET (uapi_sig.c)
+ * @crypto: the crypto attributes of a CONFIGURE with
+ *	MLX5_UMR_IOC_CRYPTO_SET (uapi_crypto.c)
+ * @batch: gathered for MLX5_UMR_IOCTL_BATCH, which cannot configure a
+ *	crypto mkey
  */
 struct umr_mreq {
 	struct mlx5_umr_wr wr;
@@ -218,6 +239,8 @@ struct umr_mreq {
 	bool claimed;
 	u16 bbs;
 	struct mlx5_umr_sig_attr sig;
+	struct mlx5_umr_crypto_attr crypto;
+	bool batch;
 };
 
 /**
@@ -322,6 +345,20 @@ int umr_sig_report_cqe(struct umr_uctx *ctx,
 		       const struct mlx5_sig_err_cqe *cqe, u32 *handle);
 int umr_cmd_sig_check(struct umr_ucmd *ucmd);
 int umr_cmd_sig_report(struct umr_ucmd *ucmd);
+/* uapi_crypto.c: AES-XTS crypto mkeys and DEKs */
+u32 umr_crypto_info_flags(struct umr_udev *ud);
+void umr_crypto_info(struct umr_uctx *ctx, struct mlx5_umr_ioc_info *cmd);
+int umr_crypto_mkey_flags(struct umr_udev *ud, u32 ioc_flags, u32 *flags);
+u32 umr_crypto_refs(const struct mlx5_umr_ioc_configure *cmd);
+int umr_crypto_configure(const struct mlx5_umr_ioc_configure *cmd,
+			 struct umr_mreq *r);
+int umr_crypto_configure_mkey(struct umr_uctx *ctx,
+			      const struct mlx5_umr_ioc_configure *cmd,
+			      struct umr_mreq *r);
+int umr_prep_dek_create(struct umr_ucmd *ucmd);
+void umr_release_dek_create(struct umr_ucmd *ucmd);
+int umr_cmd_dek_create(struct umr_ucmd *ucmd);
+void umr_dek_free(struct umr_uctx *ctx, struct umr_udek *dk);
 #ifdef MLX5_UMR_TESTING
 /* uapi_xfer.c: the test interface (uapi_testing.h) */
 int umr_cmd_test_info(struct umr_ucmd *ucmd);
