@@ -20,7 +20,7 @@ for a in $(/bin/busybox --list); do
 done
 ln -sf ../bin/busybox "$S/sbin/modprobe"   # the kernel's request_module()
 # Debian modules the tests load, with their dependencies.
-for m in mlx5_ib mlx5_core ib_core ib_uverbs rdma_rxe dummy veth crc32_generic crc-t10dif; do
+for m in mlx5_ib mlx5_core ib_core ib_uverbs rdma_rxe dummy veth crc32_generic crc-t10dif xts; do
 	modprobe -S "$K" --show-depends "$m" 2>/dev/null | awk '$1 == "insmod" {print $2}'
 done | sort -u | while read -r f; do
 	mkdir -p "$S/$(dirname "$f")"; cp "$f" "$S/$f"
