@@ -433,8 +433,10 @@ static void print_crypto_caps(const struct mlx5umr_device_attr *a)
 		return;
 	}
 	printf("crypto       AES-XTS mkeys, keys of");
-	if (a->crypto_key_sizes & 1U << MLX5DV_CRYPTO_KEY_SIZE_128)
-		printf(" 128%s", (sep = " and"));
+	if (a->crypto_key_sizes & 1U << MLX5DV_CRYPTO_KEY_SIZE_128) {
+		printf(" 128");
+		sep = " and";
+	}
 	if (a->crypto_key_sizes & 1U << MLX5DV_CRYPTO_KEY_SIZE_256)
 		printf("%s 256", sep);
 	printf(" bits, data units of");
