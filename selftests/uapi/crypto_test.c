@@ -405,6 +405,38 @@ TEST_F(crypto, dek_refusals)
 	}
 }
 
+/*
+ * An answer that cannot be written (a read-only page): EFAULT, and the DEK
+ * is gone again, its handle names nothing.
+ */
+TEST_F(crypto, answer_efault)
+{
+	struct mlx5_umr_ioc_dek_create *cmd;
+	struct mlx5_umr_ioc_info info;
+	__u8 *page;
+	__u32 d;
+
+	page = umr_map(PAGE, 0);
+	ASSERT_NE(NULL, page);
+	cmd = (void *)page;
+	cmd->size = sizeof(*cmd);
+	cmd->key_size = MLX5_UMR_IOC_CRYPTO_KEY_SIZE_128;
+	cmd->key_len = KEY128;
+	cmd->key = (uintptr_t)xts_v4_key;
+	ASSERT_EQ(0, mprotect(page, PAGE, PROT_READ));
+	EXPECT_EQ(-EFAULT, umr_ioctl(self->fd, MLX5_UMR_IOCTL_DEK_CREATE, cmd));
+	nothing_done(-1, "answer EFAULT");
+	/* the handle it had (the fixture's last is its DEK) names nothing */
+	EXPECT_EQ(-ENOENT, umr_destroy(self->fd, self->dek + 1));
+	/* and is the next DEK's */
+	ASSERT_EQ(0, dek_create(self->fd, MLX5_UMR_IOC_CRYPTO_KEY_SIZE_128,
+				xts_v4_key, KEY128, 0, NULL, &d));
+	EXPECT_EQ(self->dek + 1, d);
+	ASSERT_EQ(0, umr_info(self->fd, &info));
+	EXPECT_EQ(2, info.out_fd_deks);
+	munmap(page, PAGE);
+}
+
 /* MLX5_UMR_IOC_MAX_FD_DEKS per file, then ENOSPC with nothing left. */
 TEST_F(crypto, dek_limit)
 {

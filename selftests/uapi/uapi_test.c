@@ -554,7 +554,7 @@ TEST_F(umr, unknown_ioctl)
 	EXPECT_EQ(-ENOTTY, umr_ioctl(self->fd,
 				     _IO(MLX5_UMR_IOC_TYPE, 0x7f), &info));
 	EXPECT_EQ(-ENOTTY, umr_ioctl(self->fd, _IO(MLX5_UMR_IOC_TYPE,
-						   MLX5_UMR_CMD_SIG_REPORT + 1),
+						   MLX5_UMR_CMD_DEK_CREATE + 1),
 				     &info));
 	EXPECT_EQ(-ENOTTY, umr_ioctl(self->fd, _IO(MLX5_UMR_IOC_TYPE,
 						   MLX5_UMR_CMD_TEST_INFO - 1),
