@@ -52,15 +52,22 @@ FIXTURE_SETUP(lib)
 	ASSERT_NE(NULL, self->mk);
 }
 
+/*
+ * EXPECT, not ASSERT: after an ASSERT failed in the test, the 6.1
+ * harness's handler flag is still set, and the first ASSERT here would
+ * jump back into the teardown and close the context twice.
+ */
 FIXTURE_TEARDOWN(lib)
 {
-	struct mlx5umr_device_attr a;
+	struct mlx5umr_device_attr a = { 0 };
 	struct mlx5umr_context *ctx;
 
-	ASSERT_EQ(0, mlx5umr_close(self->ctx));
+	EXPECT_EQ(0, mlx5umr_close(self->ctx));
 	ctx = mlx5umr_open(NULL);
-	ASSERT_NE(NULL, ctx);
-	ASSERT_EQ(0, mlx5umr_query_device(ctx, &a));
+	EXPECT_NE(NULL, ctx);
+	if (!ctx)
+		return;
+	EXPECT_EQ(0, mlx5umr_query_device(ctx, &a));
 	EXPECT_EQ(self->attr0.dev_objects, a.dev_objects);
 	EXPECT_EQ(self->attr0.dev_pinned_pages, a.dev_pinned_pages);
 	mlx5umr_close(ctx);
