@@ -18,7 +18,7 @@ trap cleanup EXIT
 n=0 pass=0 fail=0
 
 echo "TAP version 13"
-echo "1..27"
+echo "1..33"
 ok() {
 	n=$((n + 1))
 	if [ "$1" = 0 ]; then
@@ -36,7 +36,7 @@ while ! ls /dev/mlx5_umr/fake* >/dev/null 2>&1 && [ $i -lt 50 ]; do
 done
 dev=$(basename "$(ls -d /dev/mlx5_umr/fake* | head -n 1)")
 
-for c in info reg alloc configure invalidate set-pd check destroy dump poke write read; do
+for c in info reg alloc dek configure invalidate set-pd check destroy dump poke write read; do
 	"$UMRCTL" "$c" --help >"$T/out" 2>&1 && grep -q "^usage: umrctl $c" "$T/out"
 	ok $? "$c --help"
 done
@@ -236,6 +236,143 @@ printf '%s\n' 'reg buf --length 4096' 'alloc sk --signature' \
 rc=$?
 [ $rc = 0 ] || sed 's/^/# /' "$T/out"
 ok $rc "signature --json"
+
+# Crypto: IEEE 1619-2007 XTS-AES vector 4 (key1 | key2, then the
+# ciphertext of bytes 0..255 twice, data unit 512, tweak 0).
+umask 077
+echo 2718281828459045235360287471352631415926535897932384626433832795 >"$T/v4.key"
+cat >"$T/v4.ct" <<'HEX'
+27a7479befa1d476489f308cd4cfa6e2a96e4bbe3208ff25287dd3819616e89c
+c78cf7f5e543445f8333d8fa7f56000005279fa5d8b5e4ad40e736ddb4d35412
+328063fd2aab53e5ea1e0a9f332500a5df9487d07a5c92cc512c8866c7e860ce
+93fdf166a24912b422976146ae20ce846bb7dc9ba94a767aaef20c0d61ad0265
+5ea92dc4c4e41a8952c651d33174be51a10c421110e6d81588ede82103a252d8
+a750e8768defffed9122810aaeb99f9172af82b604dc4b8e51bcb08235a6f434
+1332e4ca60482a4ba1a03b3e65008fc5da76b70bf1690db4eae29c5f1badd03c
+5ccf2a55d705ddcd86d449511ceb7ec30bf12b1fa35b913f9f747a8afd1b130e
+94bff94effd01a91735ca1726acd0b197c4e5b03393697e126826fb6bbde8ecc
+1e08298516e2c9ed03ff3c1b7860f6de76d4cecd94c8119855ef5297ca67e9f3
+e7ff72b1e99785ca0a7e7720c5b36dc6d72cac9574c8cbbc2f801e23e56fd344
+b07f22154beba0f08ce8891e643ed995c94d9a69c9f1b5f499027a78572aeebd
+74d20cc39881c213ee770b1010e4bea718846977ae119f7a023ab58cca0ad752
+afe656bb3c17256a9f6e9bf19fdd5a38fc82bbe872c5539edb609ef4f79c203e
+bb140f2e583cb2ad15b4aa5b655016a8449277dbd477ef2c8d6c017db738b18d
+eb4a427d1923ce3ff262735779a418f20a282df920147beabe421ee5319d0568
+HEX
+# a 256-bit key: vector 4's key1 | key2, then 32 other bytes
+{ cat "$T/v4.key"; echo 3141592653589793238462643383279502884197169399375105820974944592; } >"$T/k64"
+# no key byte sequence of vector 4 anywhere (hex with or without spaces)
+key_seen() {
+	grep -qiE '27 ?18 ?28 ?18 ?28 ?45 ?90|23 ?84 ?62 ?64 ?33 ?83 ?27' "$@"
+}
+
+"$UMRCTL" -d "$dev" info >"$T/out" 2>&1 &&
+	grep -q '^crypto *AES-XTS mkeys, keys of 128 and 256 bits, data units of 512' "$T/out" &&
+	grep -q '^deks *0 in this file (at most 1024)' "$T/out" &&
+	"$UMRCTL" -d "$dev" -j info >"$T/out" 2>&1 &&
+	grep -q '"crypto":true,"crypto_key_sizes":3,' "$T/out" &&
+	grep -q '"max_fd_deks":1024,"fd_deks":0,' "$T/out"
+ok $? "info: crypto caps"
+
+# Plaintext written through the mkey lands as the standard's ciphertext
+# and reads back as plaintext; another tweak gives other ciphertext;
+# with encrypt-on-tx the ciphertext written lands as plaintext. The DEK
+# is busy while a configured mkey names it.
+cat >"$T/crypto" <<CMDS
+reg buf --length 4096 --fill 0xee
+dek d --key-file $T/v4.key
+alloc ck --crypto --max-entries 2
+configure list ck --crypto dek=d,dus=512,tweak=0 buf:512
+write ck --length 512 --pattern inc
+dump buf --length 512 --expect-hex $T/v4.ct --brief
+dump buf --offset 512 --length 4 --pattern 0xee --expect 0
+read ck --length 512 --expect 0 --pattern inc --brief
+configure list ck --crypto dek=d,tweak=1 buf:512
+write ck --length 512 --pattern inc
+! dump buf --length 512 --expect-hex $T/v4.ct --brief
+configure list ck --crypto dek=d,encrypt-on-tx buf:512
+write ck --length 512 --data-hex $T/v4.ct
+dump buf --length 512 --expect 0 --pattern inc --brief
+read ck --length 512 --expect-hex $T/v4.ct --brief
+! destroy d
+invalidate ck
+destroy d
+info
+CMDS
+"$UMRCTL" -d "$dev" -b "$T/crypto" >"$T/out" 2>&1
+urc=$?
+[ $urc = 0 ] && grep -q '^ck: indirect mkey with crypto' "$T/out" &&
+	grep -q '^d: DEK handle [0-9]*: AES-XTS key size 128, 32 key bytes read$' "$T/out" &&
+	grep -q '^ck: crypto dek=d,dus=512,tweak=0$' "$T/out" &&
+	grep -q "^buf+0..511: the 512 bytes of $T/v4.ct: ok" "$T/out" &&
+	grep -q '^buf+0  *27 a7 47 9b ef a1 d4 76 48 9f 30 8c d4 cf a6 e2' "$T/out" &&
+	[ "$(grep -c '^bytes .* -> .*: ok (' "$T/out")" = 2 ] &&
+	grep -q '^read 512 bytes: bytes 0..511 of the inc pattern: ok' "$T/out" &&
+	grep -q "^buf+0..511: MISMATCH with $T/v4.ct" "$T/out" &&
+	grep -q "^ck+0..511: the 512 bytes of $T/v4.ct: ok" "$T/out" &&
+	grep -q 'rejected as expected: EBUSY' "$T/out" &&
+	grep -q '^d: destroyed' "$T/out" && grep -q '^deks *0 in this file' "$T/out" &&
+	! key_seen "$T/out" && ! dmesg | key_seen
+rc=$?
+[ $rc = 0 ] || { echo "# umrctl exited $urc"; sed 's/^/# /' "$T/out"; }
+ok $rc "crypto session: IEEE 1619 vector 4 in memory, plaintext on the wire"
+
+# The key from stdin (not in argv); not when stdin holds the script.
+"$UMRCTL" -d "$dev" dek d --key-file - <"$T/v4.key" >"$T/out" 2>&1 &&
+	grep -q '^d: DEK handle [0-9]*: AES-XTS key size 128, 32 key bytes read$' "$T/out" &&
+	tr -d '\n' <"$T/k64" |
+	"$UMRCTL" -d "$dev" -j dek d --key-file - >"$T/out" 2>&1 &&
+	grep -q '"key_size":256,"key_bytes":64,"keytag":false' "$T/out" &&
+	{ printf 'dek d --key-file -\n' | "$UMRCTL" -d "$dev" -b - >"$T/out" 2>&1; [ $? = 2 ]; } &&
+	grep -q 'stdin holds the script' "$T/out"
+ok $? "dek --key-file -: the key from stdin"
+
+# Refused, with the uapi's errnos: key lengths that are not the key
+# size's, an unknown key size, data unit size, standard and order, a
+# crypto mkey without crypto, crypto on another mkey, no such DEK.
+cut -c1-62 "$T/v4.key" >"$T/k31"
+echo "$(cat "$T/v4.key")00" >"$T/k33"
+cat >"$T/cref" <<CMDS
+! dek k --key-file $T/k31
+! dek k --key-file $T/k33 --key-size 128
+! dek k --key-file $T/k64 --key-size 128
+! dek k --key-file $T/v4.key --key-size 256
+! dek k --key-file $T/v4.key --key-size 5
+dek d --key-file $T/v4.key
+reg buf --length 4096
+alloc ck --crypto
+alloc pk
+! configure list ck --crypto dek=d,dus=7 buf:512
+! configure list ck --crypto dek=d,standard=1 buf:512
+! configure list ck --crypto dek=d,order=2 buf:512
+! configure list ck buf:512
+! configure list pk --crypto dek=d buf:512
+! configure list ck --crypto dek=999999 buf:512
+! write ck --length 16
+info
+CMDS
+"$UMRCTL" -d "$dev" -b "$T/cref" >"$T/out" 2>&1
+urc=$?
+[ $urc = 0 ] && [ "$(grep -c 'rejected as expected: EINVAL' "$T/out")" = 10 ] &&
+	grep -q 'configure: rejected as expected: ENOENT' "$T/out" &&
+	grep -q 'write: rejected as expected: EIO' "$T/out" &&
+	grep -q '^deks *1 in this file' "$T/out"
+rc=$?
+[ $rc = 0 ] || { echo "# umrctl exited $urc"; sed 's/^/# /' "$T/out"; }
+ok $rc "crypto refusals"
+
+printf '%s\n' 'reg buf --length 4096' "dek d --key-file $T/v4.key --keytag 0102030405060708" \
+	'alloc ck --crypto' \
+	'configure list ck --crypto dek=d,keytag=0102030405060708 buf:512' \
+	'write ck --length 512' >"$T/cj"
+"$UMRCTL" -d "$dev" -j -b "$T/cj" >"$T/out" 2>&1 &&
+	grep -q '"cmd":"dek","name":"d","handle":[0-9]*,"key_size":128,"key_bytes":32,"keytag":true' "$T/out" &&
+	grep -q '"cmd":"alloc".*"crypto":true' "$T/out" &&
+	grep -q '"cmd":"configure".*"crypto":"dek=d,keytag=0102030405060708"' "$T/out" &&
+	grep -q '"cmd":"write".*"status":0' "$T/out" && ! key_seen "$T/out"
+rc=$?
+[ $rc = 0 ] || sed 's/^/# /' "$T/out"
+ok $rc "crypto --json, a DEK with a keytag"
 
 # Nothing is left behind once the sessions are gone.
 "$UMRCTL" -d "$dev" info >"$T/out" 2>&1 &&

@@ -31,6 +31,16 @@ static_assert(sizeof(struct mlx5dv_mr_interleaved) ==
 static_assert((int)IBV_ACCESS_REMOTE_ATOMIC ==
 	      (int)MLX5_UMR_IOC_ACCESS_REMOTE_ATOMIC,
 	      "access flag values");
+/* The crypto enums go to the kernel as they are. */
+static_assert((int)MLX5DV_CRYPTO_KEY_SIZE_256 ==
+	      (int)MLX5_UMR_IOC_CRYPTO_KEY_SIZE_256, "key size values");
+static_assert((int)MLX5DV_SIGNATURE_CRYPTO_ORDER_SIGNATURE_BEFORE_CRYPTO_ON_TX ==
+	      (int)MLX5_UMR_IOC_SIG_BEFORE_CRYPTO_ON_TX, "order values");
+static_assert(sizeof(((struct mlx5umr_crypto_attr *)0)->initial_tweak) ==
+	      sizeof(((struct mlx5_umr_ioc_crypto *)0)->initial_tweak),
+	      "tweak size");
+static_assert(sizeof(((struct mlx5umr_crypto_attr *)0)->keytag) ==
+	      sizeof(((struct mlx5_umr_ioc_crypto *)0)->keytag), "keytag size");
 
 static int fail(int err)
 {
@@ -138,6 +148,11 @@ int mlx5umr_query_device(struct mlx5umr_context *ctx,
 	attr->fd_pinned_pages = cmd.out_fd_pinned_pages;
 	attr->dev_pinned_pages = cmd.out_dev_pinned_pages;
 	attr->sig = !!(cmd.out_flags & MLX5_UMR_IOC_INFO_SIG);
+	attr->crypto = !!(cmd.out_flags & MLX5_UMR_IOC_INFO_CRYPTO);
+	attr->crypto_key_sizes = cmd.out_crypto_key_sizes;
+	attr->crypto_data_unit_sizes = cmd.out_crypto_data_unit_sizes;
+	attr->max_fd_deks = cmd.out_max_fd_deks;
+	attr->fd_deks = cmd.out_fd_deks;
 	return 0;
 }
 
@@ -201,7 +216,8 @@ struct mlx5umr_mkey *mlx5umr_create_mkey(struct mlx5umr_context *ctx,
 	struct mlx5umr_mkey *mkey;
 	int ret;
 
-	if (flags & ~(MLX5UMR_MKEY_REMOTE_INVALIDATE | MLX5UMR_MKEY_SIGNATURE)) {
+	if (flags & ~(MLX5UMR_MKEY_REMOTE_INVALIDATE | MLX5UMR_MKEY_SIGNATURE |
+		      MLX5UMR_MKEY_CRYPTO)) {
 		errno = EOPNOTSUPP;
 		return NULL;
 	}
@@ -209,6 +225,8 @@ struct mlx5umr_mkey *mlx5umr_create_mkey(struct mlx5umr_context *ctx,
 		cmd.flags |= MLX5_UMR_IOC_MKEY_REMOTE_INVALIDATE;
 	if (flags & MLX5UMR_MKEY_SIGNATURE)
 		cmd.flags |= MLX5_UMR_IOC_MKEY_SIGNATURE;
+	if (flags & MLX5UMR_MKEY_CRYPTO)
+		cmd.flags |= MLX5_UMR_IOC_MKEY_CRYPTO;
 	mkey = calloc(1, sizeof(*mkey));
 	if (!mkey)
 		return NULL;
@@ -311,6 +329,31 @@ static int sig_block(const struct mlx5dv_sig_block_attr *sig,
 	return 0;
 }
 
+/* mlx5dv_wr_set_mkey_crypto()'s attributes into a configure. */
+static int crypto_attr(const struct mlx5umr_mkey *mkey,
+		       const struct mlx5umr_crypto_attr *crypto,
+		       struct mlx5_umr_ioc_configure *cmd)
+{
+	struct mlx5_umr_ioc_crypto *u = &cmd->crypto;
+
+	if (!crypto)
+		return 0;
+	if (crypto->comp_mask || !crypto->dek)
+		return -EINVAL;
+	/* another context's handle could name one of this context's DEKs */
+	if (crypto->dek->context != mkey->context)
+		return -ENOENT;
+	u->standard = crypto->crypto_standard;
+	u->flags = crypto->encrypt_on_tx ? MLX5_UMR_IOC_CRYPTO_ENCRYPT_ON_TX : 0;
+	u->sig_order = crypto->signature_crypto_order;
+	u->data_unit_size = crypto->data_unit_size;
+	memcpy(u->initial_tweak, crypto->initial_tweak, sizeof(u->initial_tweak));
+	u->dek = crypto->dek->handle;
+	memcpy(u->keytag, crypto->keytag, sizeof(u->keytag));
+	cmd->flags |= MLX5_UMR_IOC_CRYPTO_SET;
+	return 0;
+}
+
 static int configure(struct mlx5umr_mkey *mkey,
 		     struct mlx5_umr_ioc_configure *cmd)
 {
@@ -348,6 +391,17 @@ int mlx5umr_mkey_configure_list_sig(struct mlx5umr_mkey *mkey,
 				    uint32_t num_sges,
 				    const struct ibv_sge *sge)
 {
+	return mlx5umr_mkey_configure_list_crypto(mkey, access, flags, sig,
+						  NULL, num_sges, sge);
+}
+
+int mlx5umr_mkey_configure_list_crypto(struct mlx5umr_mkey *mkey,
+				       uint32_t access, uint32_t flags,
+				       const struct mlx5dv_sig_block_attr *sig,
+				       const struct mlx5umr_crypto_attr *crypto,
+				       uint32_t num_sges,
+				       const struct ibv_sge *sge)
+{
 	struct mlx5_umr_ioc_configure cmd = {
 		.flags = key_flags(flags),
 		.access = access,
@@ -361,6 +415,8 @@ int mlx5umr_mkey_configure_list_sig(struct mlx5umr_mkey *mkey,
 	if (flags & ~(MLX5UMR_NEW_KEY | MLX5UMR_RESET_SIG))
 		return fail(EOPNOTSUPP);
 	ret = sig_block(sig, &cmd);
+	if (!ret)
+		ret = crypto_attr(mkey, crypto, &cmd);
 	if (ret)
 		return fail(-ret);
 	ent = calloc(num_sges ? num_sges : 1, sizeof(*ent));
@@ -407,6 +463,20 @@ int mlx5umr_mkey_configure_interleaved_sig(struct mlx5umr_mkey *mkey,
 					   uint32_t num_interleaved,
 					   const struct mlx5dv_mr_interleaved *data)
 {
+	return mlx5umr_mkey_configure_interleaved_crypto(mkey, access, flags,
+							 sig, NULL,
+							 repeat_count,
+							 num_interleaved, data);
+}
+
+int mlx5umr_mkey_configure_interleaved_crypto(struct mlx5umr_mkey *mkey,
+					      uint32_t access, uint32_t flags,
+					      const struct mlx5dv_sig_block_attr *sig,
+					      const struct mlx5umr_crypto_attr *crypto,
+					      uint32_t repeat_count,
+					      uint32_t num_interleaved,
+					      const struct mlx5dv_mr_interleaved *data)
+{
 	struct mlx5_umr_ioc_configure cmd = {
 		.flags = key_flags(flags),
 		.access = access,
@@ -421,6 +491,8 @@ int mlx5umr_mkey_configure_interleaved_sig(struct mlx5umr_mkey *mkey,
 	if (flags & ~(MLX5UMR_NEW_KEY | MLX5UMR_RESET_SIG))
 		return fail(EOPNOTSUPP);
 	ret = sig_block(sig, &cmd);
+	if (!ret)
+		ret = crypto_attr(mkey, crypto, &cmd);
 	if (ret)
 		return fail(-ret);
 	/* Copied: the padding of the caller's array need not be zero. */
@@ -472,6 +544,53 @@ int mlx5umr_set_pd(struct mlx5umr_context *ctx, uint32_t pdn)
 	int ret = do_ioctl(ctx, MLX5_UMR_IOCTL_SET_PD, &cmd);
 
 	return ret ? fail(ret) : 0;
+}
+
+struct mlx5umr_dek *mlx5umr_dek_create(struct mlx5umr_context *ctx,
+				       const struct mlx5umr_dek_init_attr *attr)
+{
+	struct mlx5_umr_ioc_dek_create cmd = {
+		.size = sizeof(cmd),
+		.key_size = attr->key_size,
+		.key_len = attr->key_len,
+		.key = (uintptr_t)attr->key,
+	};
+	struct mlx5umr_dek *dek;
+	int ret;
+
+	if (attr->comp_mask) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (attr->has_keytag) {
+		cmd.flags |= MLX5_UMR_IOC_DEK_KEYTAG;
+		memcpy(cmd.keytag, attr->keytag, sizeof(cmd.keytag));
+	}
+	dek = calloc(1, sizeof(*dek));
+	if (!dek)
+		return NULL;
+	/* The key stays in the caller's buffer: the kernel reads it there. */
+	ret = do_ioctl(ctx, MLX5_UMR_IOCTL_DEK_CREATE, &cmd);
+	if (ret) {
+		free(dek);
+		errno = ret;
+		return NULL;
+	}
+	dek->context = ctx;
+	dek->handle = cmd.out_handle;
+	dek->key_size = attr->key_size;
+	dek->has_keytag = attr->has_keytag;
+	return dek;
+}
+
+int mlx5umr_dek_destroy(struct mlx5umr_dek *dek)
+{
+	int ret = destroy_handle(dek->context, dek->handle);
+
+	if (ret)
+		return fail(ret);
+	free(dek);
+	return 0;
 }
 
 int mlx5umr_mkey_check(struct mlx5umr_mkey *mkey,

@@ -12,6 +12,9 @@
  * Signature mkeys take rdma-core's struct mlx5dv_sig_block_attr and report
  * with struct mlx5dv_mkey_err (mlx5dv_wr_set_mkey_sig_block(3),
  * mlx5dv_mkey_check(3)).
+ * Crypto mkeys take rdma-core's crypto enums (mlx5dv_wr_set_mkey_crypto(3),
+ * mlx5dv_dek_create(3)) in the library's own attribute structures, whose
+ * DEK is a struct mlx5umr_dek.
  *
  * Errors: functions returning a pointer return NULL and set errno;
  * functions returning int return 0 or a positive errno value (and set
@@ -23,6 +26,7 @@
 #ifndef MLX5UMR_H
 #define MLX5UMR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -151,6 +155,21 @@ struct mlx5dv_mkey_err {
 		struct mlx5dv_sig_err sig;
 	} err;
 };
+
+/* Crypto: rdma-core's mlx5dv.h enums and values. */
+enum mlx5dv_crypto_standard {
+	MLX5DV_CRYPTO_STANDARD_AES_XTS,
+};
+
+enum mlx5dv_signature_crypto_order {
+	MLX5DV_SIGNATURE_CRYPTO_ORDER_SIGNATURE_AFTER_CRYPTO_ON_TX,
+	MLX5DV_SIGNATURE_CRYPTO_ORDER_SIGNATURE_BEFORE_CRYPTO_ON_TX,
+};
+
+enum mlx5dv_crypto_key_size {
+	MLX5DV_CRYPTO_KEY_SIZE_128,
+	MLX5DV_CRYPTO_KEY_SIZE_256,
+};
 #endif
 
 #ifdef __cplusplus
@@ -162,6 +181,8 @@ enum {
 	MLX5UMR_MKEY_REMOTE_INVALIDATE = 1 << 0,
 	/* MLX5DV_MKEY_INIT_ATTR_FLAGS_BLOCK_SIGNATURE: a signature mkey */
 	MLX5UMR_MKEY_SIGNATURE = 1 << 1,
+	/* MLX5DV_MKEY_INIT_ATTR_FLAGS_CRYPTO: a crypto mkey */
+	MLX5UMR_MKEY_CRYPTO = 1 << 2,
 };
 
 /*
@@ -219,6 +240,12 @@ struct mlx5umr_device_attr {
 	uint64_t fd_pinned_pages;
 	uint64_t dev_pinned_pages;
 	int sig;			/* MLX5UMR_MKEY_SIGNATURE available */
+	/* Crypto: MLX5UMR_MKEY_CRYPTO and DEKs available (plaintext keys). */
+	int crypto;
+	uint32_t crypto_key_sizes;	/* 1 << MLX5DV_CRYPTO_KEY_SIZE_* */
+	uint32_t crypto_data_unit_sizes; /* 1 << MLX5DV_BLOCK_SIZE_* */
+	uint32_t max_fd_deks;		/* DEKs a context may hold */
+	uint32_t fd_deks;		/* DEKs this context holds */
 };
 
 /* @name: "fake0", "mlx5_0", a path, or NULL for the first device. */
@@ -279,6 +306,89 @@ int mlx5umr_mkey_check(struct mlx5umr_mkey *mkey,
 		       struct mlx5dv_mkey_err *err_info);
 int mlx5umr_sig_report(struct mlx5umr_context *ctx, const void *cqe,
 		       uint32_t *handle);
+
+/*
+ * Crypto (AES-XTS; mkeys created with MLX5UMR_MKEY_CRYPTO, INFO's crypto
+ * caps in struct mlx5umr_device_attr).
+ *
+ * mlx5umr_dek_create() is mlx5dv_dek_create(3) with a plaintext key: the
+ * key is read from the caller's buffer @key (key1 | key2: 32 bytes for
+ * MLX5DV_CRYPTO_KEY_SIZE_128, 64 for _256; IEEE 1619: key1 encrypts the
+ * data, key2 the tweak) by the kernel, once, and wiped there after the
+ * HCA took it. The library passes the pointer and keeps no copy; the
+ * caller wipes its buffer when it no longer needs it (explicit_bzero(3)).
+ * Nothing returns the key. A DEK belongs to its context and is destroyed
+ * with it. comp_mask must be 0 (EINVAL). Errors: EINVAL (a key_len that
+ * is not the key size's, an unknown key size, a keytag without
+ * has_keytag), EOPNOTSUPP (no crypto, or a key size the device does not
+ * offer), ENOSPC (the context holds max_fd_deks DEKs), EIO (the HCA
+ * refused the key). mlx5umr_dek_destroy() fails with EBUSY while a
+ * configured crypto mkey names the DEK.
+ */
+struct mlx5umr_dek_init_attr {
+	enum mlx5dv_crypto_key_size key_size;
+	bool has_keytag;
+	char keytag[8];		/* with has_keytag */
+	const void *key;	/* key1 | key2, any alignment */
+	size_t key_len;
+	uint64_t comp_mask;
+};
+
+struct mlx5umr_dek {
+	struct mlx5umr_context *context;
+	uint32_t handle;
+	enum mlx5dv_crypto_key_size key_size;
+	bool has_keytag;
+};
+
+struct mlx5umr_dek *mlx5umr_dek_create(struct mlx5umr_context *ctx,
+				       const struct mlx5umr_dek_init_attr *attr);
+int mlx5umr_dek_destroy(struct mlx5umr_dek *dek);
+
+/*
+ * struct mlx5dv_crypto_attr, field for field, with the library's DEK:
+ * encrypt_on_tx set, memory holds plaintext and the wire ciphertext
+ * (data is encrypted as it leaves memory through the mkey, decrypted as it
+ * arrives); clear, memory holds ciphertext. data_unit_size is an
+ * enum mlx5dv_block_size; the tweak grows by one per data unit from
+ * initial_tweak (bytes as the HCA reads them: IEEE 1619's little-endian
+ * data unit number). signature_crypto_order matters only with a
+ * signature; keytag must be the DEK's when it has one, else zero.
+ */
+struct mlx5umr_crypto_attr {
+	enum mlx5dv_crypto_standard crypto_standard;
+	bool encrypt_on_tx;
+	enum mlx5dv_signature_crypto_order signature_crypto_order;
+	enum mlx5dv_block_size data_unit_size;
+	char initial_tweak[16];
+	struct mlx5umr_dek *dek;
+	char keytag[8];
+	uint64_t comp_mask;
+};
+
+/*
+ * Configure a crypto mkey: as the _sig calls, plus @crypto
+ * (mlx5dv_wr_set_mkey_crypto(3)), which every configure of a crypto mkey
+ * carries (EINVAL without it, or with it on another mkey). @sig, for an
+ * mkey created with both MLX5UMR_MKEY_SIGNATURE and MLX5UMR_MKEY_CRYPTO,
+ * sets the signature in the same request, in the order @crypto gives.
+ * EINVAL: comp_mask not 0, no DEK, an unknown standard, order or data
+ * unit size; ENOENT: a DEK of another context; ENOMEM: a layout that does
+ * not fit one work request with the BSFs. Crypto is not set in a batch.
+ */
+int mlx5umr_mkey_configure_list_crypto(struct mlx5umr_mkey *mkey,
+				       uint32_t access, uint32_t flags,
+				       const struct mlx5dv_sig_block_attr *sig,
+				       const struct mlx5umr_crypto_attr *crypto,
+				       uint32_t num_sges,
+				       const struct ibv_sge *sge);
+int mlx5umr_mkey_configure_interleaved_crypto(struct mlx5umr_mkey *mkey,
+					      uint32_t access, uint32_t flags,
+					      const struct mlx5dv_sig_block_attr *sig,
+					      const struct mlx5umr_crypto_attr *crypto,
+					      uint32_t repeat_count,
+					      uint32_t num_interleaved,
+					      const struct mlx5dv_mr_interleaved *data);
 
 /*
  * A batch: consecutive configure and invalidate requests on distinct mkeys

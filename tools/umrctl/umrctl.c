@@ -9,6 +9,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -27,13 +28,14 @@ typedef unsigned long long u64;
 #define MAX_ARGS	128
 #define MAX_ENTRIES	4096
 
-enum { OBJ_MR, OBJ_MKEY };
+enum { OBJ_MR, OBJ_MKEY, OBJ_DEK };
 
 struct obj {
 	char name[32];
 	int kind;
 	struct mlx5umr_mr *mr;
 	struct mlx5umr_mkey *mk;
+	struct mlx5umr_dek *dek;
 	void *map;
 	size_t map_len;
 };
@@ -43,6 +45,7 @@ static const char *dev_name;
 static struct obj objs[MAX_OBJS];
 static bool json;
 static bool expect_fail;	/* the running command is expected to fail */
+static bool script_on_stdin;	/* -b -: stdin is not for key files */
 
 /* Returned for a command line that could not be parsed. */
 #define USAGE	1000
@@ -205,9 +208,92 @@ static struct obj *new_obj(const char *name)
 	return NULL;
 }
 
+/* A DEK has no key: its handle stands in. */
 static uint32_t obj_key(const struct obj *o)
 {
+	if (o->kind == OBJ_DEK)
+		return o->dek->handle;
 	return o->kind == OBJ_MR ? o->mr->lkey : o->mk->lkey;
+}
+
+static const char *obj_kind(const struct obj *o)
+{
+	return o->kind == OBJ_MR ? "mr" : o->kind == OBJ_MKEY ? "mkey" : "dek";
+}
+
+static int hex_val(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = tolower(c);
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/*
+ * Hex digits, whitespace between bytes ignored, into at most @max bytes.
+ * Return: the byte count, or -EINVAL.
+ */
+static int parse_hex(const char *s, size_t n, uint8_t *out, size_t max)
+{
+	size_t i, len = 0;
+	int hi = -1, v;
+
+	for (i = 0; i < n; i++) {
+		if (isspace((unsigned char)s[i]) && hi < 0)
+			continue;
+		v = hex_val((unsigned char)s[i]);
+		if (v < 0)
+			return -EINVAL;
+		if (hi < 0) {
+			hi = v;
+			continue;
+		}
+		if (len == max)
+			return -EINVAL;
+		out[len++] = (uint8_t)(hi << 4 | v);
+		hi = -1;
+	}
+	return hi < 0 ? (int)len : -EINVAL;
+}
+
+/* Exactly @n bytes of hex from a SPEC value. */
+static int parse_hex_exact(const char *s, uint8_t *out, size_t n)
+{
+	uint8_t tmp[64];
+	int len = parse_hex(s, strlen(s), tmp, sizeof(tmp));
+
+	if (len != (int)n)
+		return -EINVAL;
+	memcpy(out, tmp, n);
+	return 0;
+}
+
+/*
+ * The hex bytes of file @path ("-": stdin) into @out. read(2) into a
+ * buffer of our own, not stdio, so that no library buffer keeps a copy of
+ * a key; the text is wiped before returning.
+ * Return: the byte count, or a negative errno.
+ */
+static int read_hex_file(const char *path, uint8_t *out, size_t max)
+{
+	static char text[65536];
+	size_t len = 0;
+	ssize_t r;
+	int fd, ret;
+
+	fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : 0;
+	if (fd < 0)
+		return -errno;
+	while (len < sizeof(text) &&
+	       (r = read(fd, text + len, sizeof(text) - len)) > 0)
+		len += r;
+	ret = len == sizeof(text) ? -E2BIG : 0;
+	if (fd)
+		close(fd);
+	if (!ret)
+		ret = parse_hex(text, len, out, max);
+	explicit_bzero(text, len);
+	return ret;
 }
 
 /*
@@ -331,8 +417,39 @@ struct cmd {
 	const char *usage;
 	const char *help;
 	const char *flags;
-	const char *const opts[8];
+	const char *const opts[12];
 };
+
+static const unsigned int block_sizes[] = { 512, 520, 4048, 4096, 4160 };
+
+/* "AES-XTS-128 and 256 keys, data units of 512, 520 ... bytes" */
+static void print_crypto_caps(const struct mlx5umr_device_attr *a)
+{
+	const char *sep = "";
+	size_t i;
+
+	if (!a->crypto) {
+		printf("crypto       no\n");
+		return;
+	}
+	printf("crypto       AES-XTS mkeys, keys of");
+	if (a->crypto_key_sizes & 1U << MLX5DV_CRYPTO_KEY_SIZE_128) {
+		printf(" 128");
+		sep = " and";
+	}
+	if (a->crypto_key_sizes & 1U << MLX5DV_CRYPTO_KEY_SIZE_256)
+		printf("%s 256", sep);
+	printf(" bits, data units of");
+	sep = " ";
+	for (i = 0; i < ARRAY_SIZE(block_sizes); i++)
+		if (a->crypto_data_unit_sizes & 1U << i) {
+			printf("%s%u", sep, block_sizes[i]);
+			sep = ", ";
+		}
+	printf(" bytes\n");
+	printf("deks         %u in this file (at most %u)\n", a->fd_deks,
+	       a->max_fd_deks);
+}
 
 static int cmd_info(const struct opts *o)
 {
@@ -355,6 +472,11 @@ static int cmd_info(const struct opts *o)
 		jstr("access", acc, false);
 		jnum("max_xfer", a.max_xfer, false);
 		printf("\"signature\":%s,", a.sig ? "true" : "false");
+		printf("\"crypto\":%s,", a.crypto ? "true" : "false");
+		jnum("crypto_key_sizes", a.crypto_key_sizes, false);
+		jnum("crypto_data_unit_sizes", a.crypto_data_unit_sizes, false);
+		jnum("max_fd_deks", a.max_fd_deks, false);
+		jnum("fd_deks", a.fd_deks, false);
 		jnum("fd_objects", a.fd_objects, false);
 		jnum("dev_objects", a.dev_objects, false);
 		jnum("fd_pinned_pages", a.fd_pinned_pages, false);
@@ -365,8 +487,7 @@ static int cmd_info(const struct opts *o)
 				continue;
 			printf("%s{", ret++ ? "," : "");
 			jstr("name", objs[i].name, false);
-			jstr("kind", objs[i].kind == OBJ_MR ? "mr" : "mkey",
-			     false);
+			jstr("kind", obj_kind(&objs[i]), false);
 			jnum("key", obj_key(&objs[i]), true);
 			printf("}");
 		}
@@ -380,6 +501,7 @@ static int cmd_info(const struct opts *o)
 	printf("access       %s\n", acc);
 	printf("signature    %s\n",
 	       a.sig ? "T10-DIF and CRC block signature mkeys" : "no");
+	print_crypto_caps(&a);
 	printf("objects      %u in this file, %u on the device\n",
 	       a.fd_objects, a.dev_objects);
 	printf("pinned       %llu pages in this file, %llu on the device\n",
@@ -393,6 +515,12 @@ static int cmd_info(const struct opts *o)
 			printf("  %-8s mr   key 0x%08x addr %p length %zu\n",
 			       ob->name, ob->mr->lkey, ob->mr->addr,
 			       ob->mr->length);
+		else if (ob->kind == OBJ_DEK)
+			printf("  %-8s dek  handle %u AES-XTS-%s%s\n", ob->name,
+			       ob->dek->handle,
+			       ob->dek->key_size == MLX5DV_CRYPTO_KEY_SIZE_256 ?
+			       "256" : "128",
+			       ob->dek->has_keytag ? " with keytag" : "");
 		else
 			printf("  %-8s mkey key 0x%08x max_entries %u length %llu\n",
 			       ob->name, ob->mk->lkey, ob->mk->max_entries,
@@ -476,6 +604,8 @@ static int cmd_alloc(const struct opts *o)
 		flags |= MLX5UMR_MKEY_REMOTE_INVALIDATE;
 	if (opt(o, "signature"))
 		flags |= MLX5UMR_MKEY_SIGNATURE;
+	if (opt(o, "crypto"))
+		flags |= MLX5UMR_MKEY_CRYPTO;
 	ob = new_obj(o->pos[0]);
 	if (!ob)
 		return usage_err("alloc", "name %s in use or too many objects",
@@ -494,13 +624,92 @@ static int cmd_alloc(const struct opts *o)
 		jnum("key", ob->mk->lkey, false);
 		printf("\"signature\":%s,",
 		       flags & MLX5UMR_MKEY_SIGNATURE ? "true" : "false");
+		printf("\"crypto\":%s,",
+		       flags & MLX5UMR_MKEY_CRYPTO ? "true" : "false");
 		jnum("max_entries", max, true);
 		printf("}\n");
 	} else {
-		printf("%s: indirect mkey%s: handle %u key 0x%08x max_entries %llu\n",
+		printf("%s: indirect mkey%s%s: handle %u key 0x%08x max_entries %llu\n",
 		       ob->name, flags & MLX5UMR_MKEY_SIGNATURE ?
-		       " with signature" : "", ob->mk->handle, ob->mk->lkey,
-		       max);
+		       " with signature" : "",
+		       flags & MLX5UMR_MKEY_CRYPTO ? " with crypto" : "",
+		       ob->mk->handle, ob->mk->lkey, max);
+	}
+	return 0;
+}
+
+/*
+ * dek NAME --key-file FILE: the key is read from a file or stdin, never
+ * from the command line (argv is visible to every user in ps), and wiped
+ * once the kernel took it.
+ */
+static int cmd_dek(const struct opts *o)
+{
+	static uint8_t key[256];
+	struct mlx5umr_dek_init_attr attr = { 0 };
+	const char *path = opt(o, "key-file");
+	struct obj *ob;
+	int len, err;
+	u64 ks;
+
+	if (o->npos != 1)
+		return usage_err("dek", "expected one NAME");
+	if (!path)
+		return usage_err("dek", "--key-file FILE is required");
+	if (!strcmp(path, "-") && script_on_stdin)
+		return usage_err("dek", "stdin holds the script: give a file");
+	if (opt(o, "keytag")) {
+		if (parse_hex_exact(opt(o, "keytag"), (uint8_t *)attr.keytag,
+				    sizeof(attr.keytag)))
+			return usage_err("dek", "--keytag takes 16 hex digits");
+		attr.has_keytag = true;
+	}
+	if (opt(o, "key-size") &&
+	    (opt_u64(o, "key-size", 0, &ks) ||
+	     (ks != 128 && ks != 256 && ks >= 16)))
+		return usage_err("dek", "bad --key-size");
+	len = read_hex_file(path, key, sizeof(key));
+	if (len < 0) {
+		explicit_bzero(key, sizeof(key));
+		if (len == -EINVAL || len == -E2BIG)
+			return usage_err("dek", "%s: not hex, or over %zu bytes",
+					 path, sizeof(key));
+		return report_errno("dek", -len, false);
+	}
+	/* default: the size the key's length says; raw values below 16 */
+	if (!opt(o, "key-size"))
+		ks = len == 64 ? 256 : 128;
+	attr.key_size = ks == 256 ? MLX5DV_CRYPTO_KEY_SIZE_256 :
+			ks == 128 ? MLX5DV_CRYPTO_KEY_SIZE_128 :
+			(enum mlx5dv_crypto_key_size)ks;
+	attr.key = key;
+	attr.key_len = len;
+	ob = new_obj(o->pos[0]);
+	if (!ob) {
+		explicit_bzero(key, sizeof(key));
+		return usage_err("dek", "name %s in use or too many objects",
+				 o->pos[0]);
+	}
+	ob->kind = OBJ_DEK;
+	ob->dek = mlx5umr_dek_create(ctx, &attr);
+	err = errno;
+	explicit_bzero(key, sizeof(key));
+	if (!ob->dek) {
+		ob->name[0] = 0;
+		return report_errno("dek", err, false);
+	}
+	if (json) {
+		printf("{");
+		jstr("cmd", "dek", false);
+		jstr("name", ob->name, false);
+		jnum("handle", ob->dek->handle, false);
+		jnum("key_size", ks, false);
+		jnum("key_bytes", len, false);
+		printf("\"keytag\":%s}\n", attr.has_keytag ? "true" : "false");
+	} else {
+		printf("%s: DEK handle %u: AES-XTS key size %llu, %d key bytes read%s\n",
+		       ob->name, ob->dek->handle, ks, len,
+		       attr.has_keytag ? ", with keytag" : "");
 	}
 	return 0;
 }
@@ -573,7 +782,8 @@ static struct deferred *cur_def;	/* the running line's record */
 static int ndeferred;
 
 static void print_configured(const struct obj *ob, bool list, uint32_t access,
-			     u64 repeat, int n, const char *sig);
+			     u64 repeat, int n, const char *sig,
+			     const char *crypto);
 static void print_invalidated(const struct obj *ob);
 
 /* An EEXIST or ENOSPC of the library: post the batch, then retry. */
@@ -807,6 +1017,116 @@ static int parse_sig(const char *spec, struct sig_spec *s)
 	return 0;
 }
 
+/*
+ * --crypto SPEC: crypto attributes (mlx5dv_wr_set_mkey_crypto(3)) as a
+ * comma list: dek=NAME (a DEK of this session, or a raw handle),
+ * aes-xts (the standard, default; standard=N for a raw value),
+ * encrypt-on-tx (memory holds plaintext; default: memory holds
+ * ciphertext), dus=512|520|4048|4096|4160 (data unit bytes, default 512;
+ * a number below 16 is sent as the raw enum value), tweak=N (the first
+ * data unit's number, a 128-bit little-endian integer; default 0) or
+ * tweak-bytes=HEX (the 16 bytes as given), keytag=HEX (8 bytes),
+ * order=after|before (the signature after or before crypto on transmit,
+ * default after; with a signature only).
+ */
+struct crypto_spec {
+	struct mlx5umr_crypto_attr attr;
+	struct mlx5umr_dek raw;		/* for dek=NUMBER */
+};
+
+static int crypto_param(struct crypto_spec *c, const char *key,
+			const char *val)
+{
+	u64 v = 0;
+	struct obj *ob;
+	size_t i;
+
+	if (!strcmp(key, "encrypt-on-tx") || !strcmp(key, "aes-xts")) {
+		if (val)
+			return -EINVAL;
+		if (key[0] == 'e')
+			c->attr.encrypt_on_tx = true;
+		else
+			c->attr.crypto_standard = MLX5DV_CRYPTO_STANDARD_AES_XTS;
+		return 0;
+	}
+	if (!val)
+		return -EINVAL;
+	if (!strcmp(key, "dek")) {
+		ob = find_obj(val);
+		if (ob && ob->kind == OBJ_DEK) {
+			c->attr.dek = ob->dek;
+			return 0;
+		}
+		if (parse_u64(val, &v) || v > UINT32_MAX)
+			return -EINVAL;
+		c->raw.context = ctx;
+		c->raw.handle = v;
+		c->attr.dek = &c->raw;
+		return 0;
+	}
+	if (!strcmp(key, "tweak-bytes"))
+		return parse_hex_exact(val, (uint8_t *)c->attr.initial_tweak,
+				       sizeof(c->attr.initial_tweak));
+	if (!strcmp(key, "keytag"))
+		return parse_hex_exact(val, (uint8_t *)c->attr.keytag,
+				       sizeof(c->attr.keytag));
+	if (!strcmp(key, "order")) {
+		if (!strcmp(val, "after"))
+			c->attr.signature_crypto_order =
+			MLX5DV_SIGNATURE_CRYPTO_ORDER_SIGNATURE_AFTER_CRYPTO_ON_TX;
+		else if (!strcmp(val, "before"))
+			c->attr.signature_crypto_order =
+			MLX5DV_SIGNATURE_CRYPTO_ORDER_SIGNATURE_BEFORE_CRYPTO_ON_TX;
+		else if (!parse_u64(val, &v) && v < 16)
+			c->attr.signature_crypto_order =
+				(enum mlx5dv_signature_crypto_order)v;
+		else
+			return -EINVAL;
+		return 0;
+	}
+	if (parse_u64(val, &v))
+		return -EINVAL;
+	if (!strcmp(key, "tweak")) {
+		memset(c->attr.initial_tweak, 0, sizeof(c->attr.initial_tweak));
+		for (i = 0; i < 8; i++)
+			c->attr.initial_tweak[i] = (char)(v >> (8 * i));
+		return 0;
+	}
+	if (!strcmp(key, "standard") && v < 16) {
+		c->attr.crypto_standard = (enum mlx5dv_crypto_standard)v;
+		return 0;
+	}
+	if (!strcmp(key, "dus")) {
+		if (v < 16) {
+			c->attr.data_unit_size = (enum mlx5dv_block_size)v;
+			return 0;
+		}
+		return sig_block_size(v, &c->attr.data_unit_size);
+	}
+	return -EINVAL;
+}
+
+static int parse_crypto(const char *spec, struct crypto_spec *c)
+{
+	char buf[512], *tok, *save, *val;
+	int ret;
+
+	memset(c, 0, sizeof(*c));
+	c->attr.data_unit_size = MLX5DV_BLOCK_SIZE_512;
+	snprintf(buf, sizeof(buf), "%s", spec);
+	for (tok = strtok_r(buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		val = strchr(tok, '=');
+		if (val)
+			*val++ = 0;
+		ret = crypto_param(c, tok, val);
+		if (ret)
+			return ret;
+	}
+	return c->attr.dek ? 0 : -EINVAL;
+}
+
 static int cmd_configure(const struct opts *o)
 {
 	static struct ibv_sge sge[MAX_ENTRIES];
@@ -814,6 +1134,8 @@ static int cmd_configure(const struct opts *o)
 	uint32_t access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
 			  IBV_ACCESS_REMOTE_READ;
 	const struct mlx5dv_sig_block_attr *sa = NULL;
+	const struct mlx5umr_crypto_attr *ca = NULL;
+	static struct crypto_spec crypto;
 	static struct sig_spec sig;
 	uint32_t kflags;
 	bool list;
@@ -868,29 +1190,41 @@ static int cmd_configure(const struct opts *o)
 					 opt(o, "sig"));
 		sa = &sig.attr;
 	}
-	if (deferring && (sa || (kflags & MLX5UMR_RESET_SIG)))
-		return usage_err("configure", "signatures are not deferred");
+	if (opt(o, "crypto")) {
+		if (parse_crypto(opt(o, "crypto"), &crypto))
+			return usage_err("configure", "bad --crypto '%s'",
+					 opt(o, "crypto"));
+		ca = &crypto.attr;
+	}
+	if (deferring && (sa || ca || (kflags & MLX5UMR_RESET_SIG)))
+		return usage_err("configure",
+				 "signatures and crypto are not deferred");
 	if (deferring)
 		return defer_configure(ob, list, access, kflags, repeat, n, sge,
 				       il);
 	if (list)
-		ret = mlx5umr_mkey_configure_list_sig(ob->mk, access, kflags,
-						      sa, n, sge);
+		ret = mlx5umr_mkey_configure_list_crypto(ob->mk, access, kflags,
+							 sa, ca, n, sge);
 	else
-		ret = mlx5umr_mkey_configure_interleaved_sig(ob->mk, access,
-							     kflags, sa,
-							     repeat, n, il);
+		ret = mlx5umr_mkey_configure_interleaved_crypto(ob->mk, access,
+								kflags, sa, ca,
+								repeat, n, il);
 	if (ret)
 		return report_errno("configure", ret, false);
 	print_configured(ob, list, access, repeat, n,
 			 sa ? opt(o, "sig") :
-			 kflags & MLX5UMR_RESET_SIG ? "none" : NULL);
+			 kflags & MLX5UMR_RESET_SIG ? "none" : NULL,
+			 ca ? opt(o, "crypto") : NULL);
 	return 0;
 }
 
-/* @sig: the --sig given, "none" for --reset-sig, NULL when kept */
+/*
+ * @sig: the --sig given, "none" for --reset-sig, NULL when kept;
+ * @crypto: the --crypto given, or NULL
+ */
 static void print_configured(const struct obj *ob, bool list, uint32_t access,
-			     u64 repeat, int n, const char *sig)
+			     u64 repeat, int n, const char *sig,
+			     const char *crypto)
 {
 	char acc[64];
 
@@ -905,6 +1239,8 @@ static void print_configured(const struct obj *ob, bool list, uint32_t access,
 		jstr("access", acc, false);
 		if (sig)
 			jstr("sig", sig, false);
+		if (crypto)
+			jstr("crypto", crypto, false);
 		jnum("key", ob->mk->rkey, false);
 		jnum("length", ob->mk->length, true);
 		printf("}\n");
@@ -920,6 +1256,8 @@ static void print_configured(const struct obj *ob, bool list, uint32_t access,
 	}
 	if (sig)
 		printf("%s: signature %s\n", ob->name, sig);
+	if (crypto)
+		printf("%s: crypto %s\n", ob->name, crypto);
 }
 
 static int cmd_invalidate(const struct opts *o)
@@ -965,6 +1303,8 @@ static int cmd_destroy(const struct opts *o)
 		return usage_err("destroy", "no object %s", o->pos[0]);
 	if (ob->kind == OBJ_MR)
 		ret = mlx5umr_dereg_mr(ob->mr);
+	else if (ob->kind == OBJ_DEK)
+		ret = mlx5umr_dek_destroy(ob->dek);
 	else
 		ret = mlx5umr_destroy_mkey(ob->mk);
 	if (ret)
@@ -1025,14 +1365,53 @@ static int valid_pattern(const char *p)
 	       (!parse_u64(p, &v) && v <= 255);
 }
 
+/*
+ * --expect-hex FILE: the bytes must be those FILE holds in hex (as many).
+ * Return: mismatching bytes (*@first the first one), or -1 after a usage
+ * error was reported.
+ */
+static long long expect_hex(const char *cmd, const char *path,
+			    const uint8_t *p, u64 len, u64 *first)
+{
+	static uint8_t want[16384];
+	long long bad = 0;
+	int n;
+	u64 i;
+
+	n = read_hex_file(path, want, sizeof(want));
+	if (n < 0 || (u64)n != len) {
+		usage_err(cmd, "--expect-hex %s: %s", path,
+			  n < 0 ? strerror(-n) : "not as many bytes as --length");
+		return -1;
+	}
+	for (i = 0; i < len; i++)
+		if (p[i] != want[i] && !bad++)
+			*first = i;
+	return bad;
+}
+
+static void print_hex_result(const char *name, u64 off, u64 len,
+			     const char *hexf, u64 bad, u64 first)
+{
+	if (!hexf)
+		return;
+	if (bad)
+		printf("%s+%llu..%llu: MISMATCH with %s: %llu bytes differ, the first at +%llu\n",
+		       name, off, off + len - 1, hexf, bad, first);
+	else
+		printf("%s+%llu..%llu: the %llu bytes of %s: ok\n", name, off,
+		       off + len - 1, len, hexf);
+}
+
 static int cmd_dump(const struct opts *o)
 {
 	u64 off, len, exp;
 	const char *expect = opt(o, "expect");
 	const char *pattern = opt(o, "pattern");
+	const char *hexf = opt(o, "expect-hex");
 	const uint8_t *p;
 	struct obj *ob;
-	u64 i, bad = 0;
+	u64 i, bad = 0, first = 0;
 
 	if (o->npos != 1)
 		return usage_err("dump", "expected one MR");
@@ -1047,22 +1426,30 @@ static int cmd_dump(const struct opts *o)
 				 ob->name, ob->mr->length);
 	if (!pattern)
 		pattern = "offset";
-	if (!valid_pattern(pattern) || (expect && parse_u64(expect, &exp)))
+	if (!valid_pattern(pattern) || (expect && parse_u64(expect, &exp)) ||
+	    (expect && hexf))
 		return usage_err("dump", "bad --pattern or --expect");
 	p = (const uint8_t *)ob->mr->addr + off;
 	if (expect)
 		for (i = 0; i < len; i++)
 			bad += p[i] != pattern_byte(pattern, exp + i);
+	if (hexf) {
+		long long r = expect_hex("dump", hexf, p, len, &first);
+
+		if (r < 0)
+			return USAGE;
+		bad = r;
+	}
 	if (json) {
 		printf("{");
 		jstr("cmd", "dump", false);
 		jstr("name", ob->name, false);
 		jnum("offset", off, false);
 		jnum("length", len, false);
-		if (expect) {
+		if (expect)
 			jnum("expect", exp, false);
+		if (expect || hexf)
 			jnum("mismatches", bad, false);
-		}
 		hexdump("data", off, p, len);
 		printf("}\n");
 	} else {
@@ -1077,6 +1464,7 @@ static int cmd_dump(const struct opts *o)
 			printf("bytes %llu..%llu -> %s+%llu..%llu: %s (%s pattern)\n",
 			       exp, exp + len - 1, ob->name, off,
 			       off + len - 1, bad ? "MISMATCH" : "ok", pattern);
+		print_hex_result(ob->name, off, len, hexf, bad, first);
 	}
 	return bad ? EIO : 0;
 }
@@ -1085,7 +1473,8 @@ static int do_xfer(const char *cmd, const struct opts *o, bool write)
 {
 	const char *pattern = opt(o, "pattern");
 	const char *expect = opt(o, "expect");
-	u64 off, len, i, exp = 0, bad = 0;
+	const char *hexf = write ? NULL : opt(o, "expect-hex");
+	u64 off, len, i, exp = 0, bad = 0, first = 0;
 	uint32_t key, status = 0, flags = 0;
 	int sig_err = 0;
 	struct obj *ob;
@@ -1101,7 +1490,8 @@ static int do_xfer(const char *cmd, const struct opts *o, bool write)
 		return usage_err(cmd, "--length N (> 0) is required");
 	if (!pattern)
 		pattern = "offset";
-	if (!valid_pattern(pattern) || (expect && parse_u64(expect, &exp)))
+	if (!valid_pattern(pattern) || (expect && parse_u64(expect, &exp)) ||
+	    (expect && hexf))
 		return usage_err(cmd, "bad --pattern or --expect");
 	/* Registered memory is addressed by its user addresses. */
 	if (ob && ob->kind == OBJ_MR && !opt(o, "absolute"))
@@ -1113,9 +1503,22 @@ static int do_xfer(const char *cmd, const struct opts *o, bool write)
 	buf = calloc(1, len);
 	if (!buf)
 		return report_errno(cmd, ENOMEM, false);
-	if (write)
+	if (write && opt(o, "data-hex")) {
+		static uint8_t data[16384];
+		int n = read_hex_file(opt(o, "data-hex"), data, sizeof(data));
+
+		if (n < 0 || (u64)n != len) {
+			free(buf);
+			return usage_err(cmd, "--data-hex %s: %s", opt(o, "data-hex"),
+					 n < 0 ? strerror(-n) :
+					 "not as many bytes as --length");
+		}
+		memcpy(buf, data, len);
+		pattern = opt(o, "data-hex");
+	} else if (write) {
 		for (i = 0; i < len; i++)
 			buf[i] = pattern_byte(pattern, i);
+	}
 	ret = mlx5umr_xfer_sig(ctx, key, off, buf, len, flags, &status,
 			       &sig_err, NULL);
 	if (ret) {
@@ -1125,13 +1528,22 @@ static int do_xfer(const char *cmd, const struct opts *o, bool write)
 	if (expect && !write && !status)
 		for (i = 0; i < len; i++)
 			bad += buf[i] != pattern_byte(pattern, exp + i);
+	if (hexf && !status) {
+		long long r = expect_hex(cmd, hexf, buf, len, &first);
+
+		if (r < 0) {
+			free(buf);
+			return USAGE;
+		}
+		bad = r;
+	}
 	if (json) {
 		printf("{");
 		jstr("cmd", cmd, false);
 		jnum("key", key, false);
 		jnum("offset", off, false);
 		jnum("length", len, false);
-		if (expect && !write && !status)
+		if ((expect || hexf) && !write && !status)
 			jnum("mismatches", bad, false);
 		if (!write && !status)
 			hexdump("data", 0, buf, len);
@@ -1157,6 +1569,8 @@ static int do_xfer(const char *cmd, const struct opts *o, bool write)
 	if (!json && expect && !write && !status)
 		printf("read %llu bytes: bytes %llu..%llu of the %s pattern: %s\n",
 		       len, exp, exp + len - 1, pattern, bad ? "MISMATCH" : "ok");
+	if (!json && !status)
+		print_hex_result(o->pos[0], off, len, hexf, bad, first);
 	if (!json && sig_err)
 		printf("%s 0x%08x: the access completed; %s\n", cmd, key,
 		       "a signature check failed (SIG_ERR CQE reported: see check)");
@@ -1307,15 +1721,27 @@ static const struct cmd cmds[] = {
 	  "A is a comma list of lw,rw,rr,ra (default lw,rw,rr) or a number.\n",
 	  "", { "length", "offset", "access", "fill", NULL } },
 	{ "alloc", cmd_alloc,
-	  "alloc NAME [--max-entries N] [--remote-invalidate] [--signature]",
+	  "alloc NAME [--max-entries N] [--remote-invalidate] [--signature] [--crypto]",
 	  "Allocate an indirect mkey for up to N entries (default 16).\n"
-	  "--signature: a block-signature mkey (configure --sig, check).\n",
-	  "remote-invalidate,signature",
-	  { "max-entries", "remote-invalidate", "signature", NULL } },
+	  "--signature: a block-signature mkey (configure --sig, check).\n"
+	  "--crypto: an AES-XTS crypto mkey (every configure needs --crypto).\n",
+	  "remote-invalidate,signature,crypto",
+	  { "max-entries", "remote-invalidate", "signature", "crypto", NULL } },
+	{ "dek", cmd_dek,
+	  "dek NAME --key-file FILE [--key-size 128|256] [--keytag HEX]",
+	  "Create an AES-XTS data encryption key (mlx5dv_dek_create) from the\n"
+	  "hex bytes in FILE ('-': stdin; whitespace ignored): key1 | key2,\n"
+	  "32 bytes for --key-size 128, 64 for 256 (default: 256 for 64 bytes,\n"
+	  "else 128; a number below 16 is sent as the raw key_size). Never on\n"
+	  "the command line, which every user can read (ps). The key is wiped\n"
+	  "in umrctl and in the kernel once the HCA has it; nothing prints it.\n"
+	  "--keytag HEX: 8 bytes every configure naming the DEK must give.\n",
+	  "", { "key-file", "key-size", "keytag", NULL } },
 	{ "configure", cmd_configure,
-	  "configure list MKEY [--access A] [--new-key] [--sig SPEC|--reset-sig] MR[+OFF]:LEN...\n"
+	  "configure list MKEY [--access A] [--new-key] [--sig SPEC|--reset-sig] [--crypto CSPEC]\n"
+	  "                 MR[+OFF]:LEN...\n"
 	  "       configure interleaved MKEY --repeat N [--access A] [--new-key] [--sig SPEC|--reset-sig]\n"
-	  "                 MR[+OFF]:COUNT:SKIP...",
+	  "                 [--crypto CSPEC] MR[+OFF]:COUNT:SKIP...",
 	  "Give MKEY a layout. MR is a registered buffer of this session\n"
 	  "(OFF bytes into it) or a raw key number (OFF is then the address).\n"
 	  "A list concatenates the entries (mlx5dv_wr_set_mkey_layout_list);\n"
@@ -1338,9 +1764,26 @@ static const struct cmd cmds[] = {
 	  "  check=M,copy=M       check mask (default 0xff), copy mask\n"
 	  "A parameter applies to each domain of its type; prefix it with mem.\n"
 	  "or wire. for one domain (wire.ref=9). Example:\n"
-	  "  --sig mem=t10dif:crc,wire=none,app=0x1234,ref=7,remap\n",
+	  "  --sig mem=t10dif:crc,wire=none,app=0x1234,ref=7,remap\n"
+	  "--crypto CSPEC gives a crypto mkey (alloc --crypto) its AES-XTS\n"
+	  "attributes (mlx5dv_wr_set_mkey_crypto), on every configure of it.\n"
+	  "CSPEC is a comma list:\n"
+	  "  dek=NAME             the DEK (dek NAME ...; or a raw handle)\n"
+	  "  encrypt-on-tx        memory holds plaintext, the wire ciphertext;\n"
+	  "                       without it memory holds ciphertext\n"
+	  "  dus=N                data unit bytes: 512 (default), 520, 4048,\n"
+	  "                       4096, 4160 (below 16: the raw enum value)\n"
+	  "  tweak=N              first data unit's tweak, a little-endian\n"
+	  "                       128-bit number (default 0)\n"
+	  "  tweak-bytes=HEX      the 16 tweak bytes as given\n"
+	  "  keytag=HEX           the DEK's 8-byte keytag\n"
+	  "  order=after|before   signature after (default) or before crypto\n"
+	  "                       on transmit, with --sig on an mkey of both\n"
+	  "  aes-xts, standard=N  the standard (AES-XTS, the default)\n"
+	  "Example: --crypto dek=d,dus=512,tweak=0\n",
 	  "new-key,reset-sig",
-	  { "access", "repeat", "new-key", "sig", "reset-sig", NULL } },
+	  { "access", "repeat", "new-key", "sig", "reset-sig", "crypto",
+	    NULL } },
 	{ "invalidate", cmd_invalidate, "invalidate MKEY [--new-key]",
 	  "Move MKEY back to the free state; accesses through it then fail.\n"
 	  "--new-key also installs a fresh random key byte.\n",
@@ -1359,39 +1802,46 @@ static const struct cmd cmds[] = {
 	  "result is that.\n",
 	  "", { "expect", NULL } },
 	{ "destroy", cmd_destroy, "destroy NAME",
-	  "Destroy an object (deregister memory, free an mkey).\n",
+	  "Destroy an object (deregister memory, free an mkey, destroy a DEK).\n",
 	  "", { NULL } },
 	{ "dump", cmd_dump,
-	  "dump MR [--offset O] [--length N] [--expect S [--pattern P]] [--brief]",
+	  "dump MR [--offset O] [--length N] [--expect S [--pattern P] | --expect-hex FILE] [--brief]",
 	  "Hex dump of registered memory as the CPU sees it. With --expect,\n"
 	  "check that the bytes are bytes S.. of pattern P (default offset)\n"
-	  "and fail (EIO) on a mismatch. --brief shows the first and last line.\n",
-	  "brief", { "offset", "length", "expect", "pattern", "brief", NULL } },
+	  "and fail (EIO) on a mismatch; with --expect-hex, that they are the\n"
+	  "N bytes FILE holds in hex ('-': stdin; whitespace ignored).\n"
+	  "--brief shows the first and last line.\n",
+	  "brief", { "offset", "length", "expect", "pattern", "brief",
+		     "expect-hex", NULL } },
 	{ "poke", cmd_poke, "poke MR --value B [--offset O] [--length N]",
 	  "Set N bytes (default 1) of registered memory to B as the CPU, for\n"
 	  "instance to corrupt data or protection information in memory.\n",
 	  "", { "value", "offset", "length", NULL } },
 	{ "write", cmd_write,
-	  "write KEY --length N [--offset O] [--pattern P] [--local] [--absolute]",
+	  "write KEY --length N [--offset O] [--pattern P | --data-hex FILE] [--local] [--absolute]",
 	  "Fake HCAs of a test build of the module (MLX5_UMR_TESTING=1): RDMA\n"
 	  "WRITE N bytes at offset O through KEY as a remote peer (--local:\n"
 	  "through the lkey). P: offset (each 4-byte word holds\n"
 	  "its offset in the transfer, big endian; default), inc, or a byte.\n"
+	  "--data-hex FILE writes the N bytes FILE holds in hex instead.\n"
 	  "For registered memory O is relative to the buffer unless --absolute.\n"
 	  "Through a signature mkey O and N are in the wire view, whole blocks.\n",
 	  "local,absolute",
-	  { "length", "offset", "pattern", "local", "absolute", NULL } },
+	  { "length", "offset", "pattern", "local", "absolute", "data-hex",
+	    NULL } },
 	{ "read", cmd_read,
-	  "read KEY --length N [--offset O] [--local] [--absolute] [--expect S [--pattern P]] [--brief]",
+	  "read KEY --length N [--offset O] [--local] [--absolute] [--expect S [--pattern P] | --expect-hex FILE]\n"
+	  "          [--brief]",
 	  "Fake HCAs of a test build of the module: RDMA READ N bytes at\n"
 	  "offset O through KEY and dump them. With --expect, check that they\n"
 	  "are bytes S.. of pattern P (default offset) and fail (EIO) on a\n"
-	  "mismatch; --brief shows the first and last line.\n"
+	  "mismatch, with --expect-hex that they are those of FILE (as dump);\n"
+	  "--brief shows the first and last line.\n"
 	  "Through a signature mkey O and N are in the wire view, whole blocks;\n"
 	  "a failed signature check does not fail the read (see check).\n",
 	  "local,absolute,brief",
 	  { "length", "offset", "local", "absolute", "expect", "pattern",
-	    "brief", NULL } },
+	    "brief", "expect-hex", NULL } },
 };
 
 static void print_usage(FILE *f)
@@ -1407,7 +1857,7 @@ static void print_usage(FILE *f)
 		"           errno and counts as success), '#' starts a comment;\n"
 		"           consecutive configure/invalidate lines are posted as one\n"
 		"           batch (MLX5_UMR_IOCTL_BATCH), their output printed in order\n"
-		"           (lines with --new-key, --sig or --reset-sig run alone)\n"
+		"           (lines with --sig, --reset-sig or --crypto run alone)\n"
 		"Objects live until destroyed or until umrctl exits.\n"
 		"commands:\n");
 	for (i = 0; i < ARRAY_SIZE(cmds); i++)
@@ -1541,7 +1991,7 @@ static int flush_deferred(const char *path)
 			print_invalidated(d->ob);
 		else
 			print_configured(d->ob, d->list, d->access, d->repeat,
-					 d->n, NULL);
+					 d->n, NULL, NULL);
 	}
 	return 0;
 }
@@ -1557,7 +2007,8 @@ static bool batchable(int argc, char **argv, bool must_fail)
 	/* a batch request sets no signature: run those lines alone */
 	for (i = 1; i < argc; i++)
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h") ||
-		    !strcmp(argv[i], "--sig") || !strcmp(argv[i], "--reset-sig"))
+		    !strcmp(argv[i], "--sig") || !strcmp(argv[i], "--reset-sig") ||
+		    !strcmp(argv[i], "--crypto"))
 			return false;
 	if (!ubatch) {
 		if (ensure_open())
@@ -1703,6 +2154,7 @@ int main(int argc, char **argv)
 			print_usage(stderr);
 			return 2;
 		}
+		script_on_stdin = !strcmp(batch, "-");
 		ret = run_batch(batch);
 	} else {
 		if (i == argc) {
