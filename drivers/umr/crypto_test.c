@@ -11,6 +11,7 @@
  */
 #include <kunit/test.h>
 #include <linux/module.h>
+#include <linux/crc-t10dif.h>
 #include <linux/mlx5_umr_ifc.h>
 #include <linux/mlx5_umr_testing.h>
 #include <linux/mlx5_umr_compat.h>
@@ -748,6 +749,178 @@ static void crypto_service_configure(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mlx5_umr_dek_destroy(dek), 0);
 }
 
+/*
+ * Through the whole service on a fake: an mkey with signature and crypto,
+ * configured as row B (no memory signature, wire T10-DIF seed 0,
+ * ENCRYPTED_RAW_WIRE); a read of one wire block gives vector 4's
+ * ciphertext and the crc_t10dif() of it; SET_CRYPTO alone keeps the
+ * signature, RESET_SIG drops it; C10 on a kept signature at post; C6 on
+ * the PD the mkey is in, moved and after a failed move.
+ */
+static void crypto_service_pair(struct kunit *test)
+{
+	struct mlx5_umr_fake *fake = crypto_fake(test);
+	struct mlx5_umr_dev *dev = umr_kunit_fake_umr(fake);
+	const struct mlx5_umr_caps *caps = mlx5_umr_dev_caps(dev);
+	struct mlx5_umr_dek_attr attr = {
+		.key_size = MLX5_UMR_CRYPTO_KEY_SIZE_128,
+		.pdn = caps->pdn,
+	};
+	struct mlx5_umr_sig_attr sig = pair_sig;
+	struct mlx5_umr_crypto_attr ca = {
+		.crypto_standard = MLX5_UMR_CRYPTO_STANDARD_AES_XTS,
+		.encrypt_on_tx = true,
+		.signature_crypto_order =
+			MLX5_UMR_SIG_CRYPTO_ORDER_SIGNATURE_AFTER_CRYPTO_ON_TX,
+		.data_unit_size = MLX5_UMR_BLOCK_SIZE_512,
+	};
+	u8 *buf = kunit_kzalloc(test, 520, GFP_KERNEL);
+	u8 mkc[MLX5_ST_SZ_BYTES(mkc)], bsf[128], bsf2[128], dif[8];
+	struct mlx5_umr_dek *dek, *dek2;
+	struct mlx5_umr_sge sge = {};
+	struct mlx5_umr_wr wr = {};
+	struct mlx5_umr_mkey *mk;
+	struct sg_table sgt;
+	struct page *page;
+	unsigned int i;
+	u32 pdn2;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_TRUE(test, caps->sig);
+	memcpy(attr.key, xts_v4_key, sizeof(xts_v4_key));
+	dek = mlx5_umr_dek_create(dev, &attr);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(dek));
+	ca.dek = dek;
+	page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	KUNIT_ASSERT_EQ(test, sg_alloc_table(&sgt, 1, GFP_KERNEL), 0);
+	sg_set_page(sgt.sgl, page, PAGE_SIZE, 0);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_dma_map_sg(dev, &sgt,
+						  DMA_BIDIRECTIONAL), 0);
+
+	mk = mlx5_umr_alloc_mkey(dev, 4, MLX5_UMR_MKEY_SIGNATURE |
+				 MLX5_UMR_MKEY_CRYPTO);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mk));
+	KUNIT_EXPECT_EQ(test, mk->pdn, caps->pdn);
+	KUNIT_EXPECT_NE(test, mk->psv[0], 0U);
+	KUNIT_EXPECT_NE(test, mk->psv[1], 0U);
+	KUNIT_ASSERT_GE(test, mlx5_umr_fake_query_mkey(fake, mk->key, mkc,
+						       NULL, 0), 0);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, bsf_octword_size), 8);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, bsf_en), 1);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mlx5_umr_mkc_crypto, mkc, crypto_en),
+			MLX5_UMR_MKC_CRYPTO_ENABLED);
+
+	/* row B: seed 0, no ref remap, so the DIF is crc_t10dif() and tags */
+	sig.wire.dif.bg = 0;
+	sig.wire.dif.flags = 0;
+	sge = (struct mlx5_umr_sge) {
+		.addr = sg_dma_address(sgt.sgl), .length = 512,
+		.key = caps->dma_lkey,
+	};
+	wr.mkey = mk;
+	wr.op = MLX5_UMR_OP_CONFIGURE;
+	wr.flags = MLX5_UMR_WR_SET_ACCESS | MLX5_UMR_WR_SET_SIG |
+		   MLX5_UMR_WR_SET_CRYPTO;
+	wr.access = MLX5_UMR_ACCESS_REMOTE_READ | MLX5_UMR_ACCESS_REMOTE_WRITE |
+		    MLX5_UMR_ACCESS_LOCAL_WRITE;
+	wr.layout = MLX5_UMR_LAYOUT_LIST;
+	wr.list.sge = &sge;
+	wr.list.num_sge = 1;
+	wr.sig = &sig;
+	wr.crypto = &ca;
+	KUNIT_ASSERT_EQ(test, mlx5_umr_exec(dev, &wr, 0), 0);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_query_bsf(fake, mk->key, bsf,
+						      sizeof(bsf)), 8);
+	KUNIT_EXPECT_EQ(test, bsf[0], 0xc0);
+	KUNIT_EXPECT_EQ(test, bsf[64], 0xc1);
+	KUNIT_EXPECT_EQ(test, bsf[65], MLX5_UMR_ENC_ORDER_ENCRYPTED_RAW_WIRE);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(bsf + 8) & 0xffffff,
+			mk->psv[1]);
+	for (i = 0; i < 512; i++)
+		((u8 *)page_address(page))[i] = i & 0xff;
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_xfer(fake, mk->key, 0, buf, 520,
+						 false, true), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(buf, xts_v4_ctext, 512), 0);
+	put_unaligned_be16(crc_t10dif(xts_v4_ctext, 512), dif);
+	put_unaligned_be16(0x1234, dif + 2);
+	put_unaligned_be32(0x5678, dif + 4);
+	KUNIT_EXPECT_EQ(test, memcmp(buf + 512, dif, 8), 0);
+
+	/* SET_CRYPTO alone: the same signature half, no SET_PSV */
+	wr.flags = MLX5_UMR_WR_SET_ACCESS | MLX5_UMR_WR_SET_CRYPTO;
+	KUNIT_ASSERT_EQ(test, mlx5_umr_exec(dev, &wr, 0), 0);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_query_bsf(fake, mk->key, bsf2,
+						      sizeof(bsf2)), 8);
+	KUNIT_EXPECT_EQ(test, memcmp(bsf, bsf2, 128), 0);
+	memset(buf, 0, 520);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_xfer(fake, mk->key, 0, buf, 520,
+						 false, true), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(buf + 512, dif, 8), 0);
+
+	/* C10 on the kept signature (both domains): only known at post */
+	sig.mem = sig.wire;
+	wr.flags = MLX5_UMR_WR_SET_ACCESS | MLX5_UMR_WR_SET_SIG |
+		   MLX5_UMR_WR_SET_CRYPTO;
+	KUNIT_EXPECT_EQ(test, mlx5_umr_validate(dev, &wr), -EINVAL);
+	ca.signature_crypto_order =
+		MLX5_UMR_SIG_CRYPTO_ORDER_SIGNATURE_BEFORE_CRYPTO_ON_TX;
+	sge.length = 520;
+	KUNIT_ASSERT_EQ(test, mlx5_umr_exec(dev, &wr, 0), 0);
+	ca.signature_crypto_order =
+		MLX5_UMR_SIG_CRYPTO_ORDER_SIGNATURE_AFTER_CRYPTO_ON_TX;
+	wr.flags = MLX5_UMR_WR_SET_ACCESS | MLX5_UMR_WR_SET_CRYPTO;
+	KUNIT_EXPECT_EQ(test, mlx5_umr_validate(dev, &wr), 0);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_exec(dev, &wr, 0), -EINVAL);
+
+	/* RESET_SIG: the signature half empty, data crypto only */
+	sge.length = 512;
+	wr.flags = MLX5_UMR_WR_SET_ACCESS | MLX5_UMR_WR_RESET_SIG |
+		   MLX5_UMR_WR_SET_CRYPTO;
+	KUNIT_ASSERT_EQ(test, mlx5_umr_exec(dev, &wr, 0), 0);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_query_bsf(fake, mk->key, bsf2,
+						      sizeof(bsf2)), 8);
+	KUNIT_EXPECT_EQ(test, memcmp(bsf2, pair_sig_reset, 64), 0);
+	memset(buf, 0, 520);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_xfer(fake, mk->key, 0, buf, 512,
+						 false, true), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(buf, xts_v4_ctext, 512), 0);
+
+	/* C6: the DEK's PD against the one the mkey is in, or moves to */
+	KUNIT_ASSERT_EQ(test, mlx5_umr_pd_alloc(dev, &pdn2), 0);
+	attr.pdn = pdn2;
+	memcpy(attr.key, xts_v4_key, sizeof(xts_v4_key));
+	dek2 = mlx5_umr_dek_create(dev, &attr);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(dek2));
+	wr.flags = MLX5_UMR_WR_SET_PD | MLX5_UMR_WR_SET_CRYPTO;
+	wr.layout = MLX5_UMR_LAYOUT_NONE;
+	wr.pdn = pdn2;
+	KUNIT_EXPECT_EQ(test, mlx5_umr_validate(dev, &wr), -EINVAL);
+	ca.dek = dek2;
+	KUNIT_ASSERT_EQ(test, mlx5_umr_exec(dev, &wr, 0), 0);
+	KUNIT_EXPECT_EQ(test, mk->pdn, pdn2);
+	/* a move back that fails on the HCA: the PD is unknown */
+	ca.dek = dek;
+	wr.pdn = caps->pdn;
+	mlx5_umr_fake_inject_wqe_error(fake, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
+				       0);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_exec(dev, &wr, 0), -EIO);
+	KUNIT_EXPECT_EQ(test, mk->pdn, MLX5_UMR_PDN_UNKNOWN);
+	wr.flags = MLX5_UMR_WR_SET_CRYPTO;
+	KUNIT_EXPECT_EQ(test, mlx5_umr_validate(dev, &wr), -EINVAL);
+	wr.flags = MLX5_UMR_WR_SET_PD | MLX5_UMR_WR_SET_CRYPTO;
+	KUNIT_EXPECT_EQ(test, mlx5_umr_exec(dev, &wr, 0), 0);
+	KUNIT_EXPECT_EQ(test, mk->pdn, caps->pdn);
+
+	KUNIT_EXPECT_EQ(test, mlx5_umr_free_mkey(mk), 0);
+	mlx5_umr_pd_free(dev, pdn2);
+	mlx5_umr_dma_unmap_sg(dev, &sgt, DMA_BIDIRECTIONAL);
+	sg_free_table(&sgt);
+	__free_page(page);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_dek_destroy(dek2), 0);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_dek_destroy(dek), 0);
+}
+
 static struct kunit_case crypto_cases[] = {
 	KUNIT_CASE(crypto_bsf_bytes),
 	KUNIT_CASE(crypto_bsf_order),
@@ -760,6 +933,7 @@ static struct kunit_case crypto_cases[] = {
 	KUNIT_CASE(crypto_dek_service),
 	KUNIT_CASE(crypto_service_vector4),
 	KUNIT_CASE(crypto_service_configure),
+	KUNIT_CASE(crypto_service_pair),
 	{}
 };
 
