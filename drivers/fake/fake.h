@@ -283,6 +283,7 @@ void fake_sig_guard(u8 kind, bool seed_ones, const u8 *data, u32 len,
 
 /* fake_sig.c */
 struct fake_sig;
+struct fake_xts;
 static inline bool fake_mkey_has_bsf(const struct fake_mkey *mk)
 {
 	return mk->bsf_oct && MLX5_GET(mkc, mk->mkc, bsf_en);
@@ -290,6 +291,12 @@ static inline bool fake_mkey_has_bsf(const struct fake_mkey *mk)
 
 int fake_sig_decode(struct mlx5_umr_fake *fd, const u8 *bsf, u32 oct,
 		    struct fake_sig *s);
+int fake_bsf_pair_decode(struct mlx5_umr_fake *fd, const u8 *bsf, u32 oct,
+			 struct fake_sig *s, struct fake_xts *x);
+int fake_sig_crypto_xfer(struct mlx5_umr_fake *fd, struct fake_mkey *mk,
+			 u32 key, u64 offset, u8 *buf, size_t len, bool write,
+			 bool remote, u32 pdn,
+			 struct mlx5_umr_test_xfer_out *out);
 int fake_sig_xfer(struct mlx5_umr_fake *fd, struct fake_mkey *mk, u32 key,
 		  u64 offset, u8 *buf, size_t len, bool write, bool remote,
 		  u32 pdn, struct mlx5_umr_test_xfer_out *out);
@@ -299,13 +306,37 @@ int fake_ib_init(struct mlx5_umr_fake *fd);
 void fake_ib_fini(struct mlx5_umr_fake *fd);
 
 /* fake_crypto.c */
+struct fake_dek;
+struct mlx5_umr_crypto_bsf;
+
+/**
+ * struct fake_xts - a crypto BSF, decoded (fake_crypto_decode()) and bound
+ *	to its DEK (fake_crypto_bind())
+ * @dek: the DEK (valid under fd->lock)
+ * @du: data unit bytes
+ * @order: enc_order, MLX5_UMR_ENC_ORDER_*
+ * @tweak: xts_init_tweak, a little-endian 128-bit number
+ */
+struct fake_xts {
+	struct fake_dek *dek;
+	u32 du;
+	u8 order;
+	u8 tweak[16];
+};
+
 int fake_gobj_cmd(struct mlx5_umr_fake *fd, u16 opcode, const void *in,
 		  int inlen, void *out, int outlen);
 unsigned int fake_crypto_reset(struct mlx5_umr_fake *fd);
 bool fake_mkey_crypto(const struct fake_mkey *mk);
+int fake_crypto_decode(const struct mlx5_umr_crypto_bsf *b, u8 size,
+		       struct fake_xts *x);
+int fake_crypto_bind(struct mlx5_umr_fake *fd, const struct fake_mkey *mk,
+		     const struct mlx5_umr_crypto_bsf *b, struct fake_xts *x);
+int fake_xts_run(const struct fake_xts *x, u8 *data, u64 len, u64 unit0,
+		 bool encrypt);
 int fake_crypto_xfer(struct mlx5_umr_fake *fd, struct fake_mkey *mk, u32 key,
 		     u64 offset, u8 *buf, size_t len, bool write, bool remote,
-		     u32 pdn);
+		     u32 pdn, struct mlx5_umr_test_xfer_out *out);
 
 /* fake_debugfs.c */
 void fake_debugfs_init(void);

@@ -251,6 +251,100 @@ static int fake_xts_unit(struct fake_dek *dek, u8 *data, u32 len,
 }
 
 /**
+ * fake_xts_run() - encrypt or decrypt whole data units in place
+ * @x: the bound BSF
+ * @data: @len bytes in the linear map (not vmalloc()ed)
+ * @len: a multiple of @x->du
+ * @unit0: the number of the first data unit: its tweak is @x->tweak +
+ *	@unit0, each next one's one more
+ * @encrypt: else decrypt
+ *
+ * Return: 0 or the cipher's error.
+ */
+int fake_xts_run(const struct fake_xts *x, u8 *data, u64 len, u64 unit0,
+		 bool encrypt)
+{
+	u8 tweak[16];
+	u64 done;
+	int err = 0;
+
+	memcpy(tweak, x->tweak, sizeof(tweak));
+	fake_tweak_add(tweak, unit0);
+	for (done = 0; done < len && !err; done += x->du) {
+		err = fake_xts_unit(x->dek, data + done, x->du, tweak, encrypt);
+		fake_tweak_add(tweak, 1);
+	}
+	return err;
+}
+
+#define ERR_BAD		fake_wqe_err(MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR, \
+				     MLX5_UMR_FAKE_VS_BSF_BAD)
+
+/**
+ * fake_crypto_decode() - check a crypto BSF's fields
+ * @b: the BSF
+ * @size: the size field it must carry: MLX5_UMR_BSF_SIZE_WITH_INLINE
+ *	alone, MLX5_UMR_BSF_SIZE_SIG_AND_CRYPTO after a signature BSF
+ * @x: receives data unit, order and tweak (not the DEK)
+ *
+ * As rdma-core's mlx5_umr_fill_crypto_bsf() writes it: type crypto, a
+ * known order, standard AES-XTS, a data unit size of bs_to_bs_selector(),
+ * a 24-bit DEK number, every reserved byte zero.
+ * Return: 0, or fake_wqe_err() of a malformed BSF.
+ */
+int fake_crypto_decode(const struct mlx5_umr_crypto_bsf *b, u8 size,
+		       struct fake_xts *x)
+{
+	memset(x, 0, sizeof(*x));
+	if (b->bsf_size_type != (size << MLX5_UMR_BSF_SIZE_SHIFT |
+				 MLX5_UMR_BSF_TYPE_CRYPTO) ||
+	    b->enc_order > MLX5_UMR_ENC_ORDER_ENCRYPTED_RAW_MEMORY ||
+	    b->rsvd0 || b->enc_standard != MLX5_UMR_ENC_STANDARD_AES_XTS ||
+	    memchr_inv(b->rsvd1, 0, sizeof(b->rsvd1)) ||
+	    memchr_inv(b->rsvd2, 0, sizeof(b->rsvd2)) ||
+	    memchr_inv(b->rsvd3, 0, sizeof(b->rsvd3)) ||
+	    be32_to_cpu(b->dek_pointer) & ~MLX5_UMR_CRYPTO_DEK_PTR_MASK)
+		return ERR_BAD;
+	x->du = fake_du_size(b->bs_pointer);
+	if (!x->du)
+		return ERR_BAD;
+	x->order = b->enc_order;
+	memcpy(x->tweak, b->xts_init_tweak, sizeof(x->tweak));
+	return 0;
+}
+
+/**
+ * fake_crypto_bind() - the DEK a decoded crypto BSF names, as an access
+ *	finds it
+ * @fd: the fake
+ * @mk: the mkey
+ * @b: the BSF
+ * @x: decoded by fake_crypto_decode(); receives the DEK
+ *
+ * Context: fd->lock held.
+ * Return: FAKE_X_OK, FAKE_X_KEY (no such DEK, or another keytag) or
+ * FAKE_X_PD (a DEK of another PD).
+ */
+int fake_crypto_bind(struct mlx5_umr_fake *fd, const struct fake_mkey *mk,
+		     const struct mlx5_umr_crypto_bsf *b, struct fake_xts *x)
+{
+	struct fake_dek *dek;
+
+	lockdep_assert_held(&fd->lock);
+	dek = xa_load(&fd->deks,
+		      be32_to_cpu(b->dek_pointer) & MLX5_UMR_CRYPTO_DEK_PTR_MASK);
+	if (!dek)
+		return FAKE_X_KEY;
+	if (dek->pdn != MLX5_GET(mkc, mk->mkc, pd))
+		return FAKE_X_PD;
+	if (dek->has_keytag &&
+	    memcmp(dek->keytag, b->keytag, sizeof(dek->keytag)))
+		return FAKE_X_KEY;
+	x->dek = dek;
+	return FAKE_X_OK;
+}
+
+/**
  * fake_crypto_xfer() - an access through a crypto mkey
  * @fd: the fake
  * @mk: the mkey, with crypto_en, not free
@@ -261,49 +355,41 @@ static int fake_xts_unit(struct fake_dek *dek, u8 *data, u32 len,
  * @write: the data arrives from the wire (RX), else leaves memory (TX)
  * @remote: the key is used as an rkey
  * @pdn: as fake_access()
+ * @out: as fake_sig_xfer(), for an mkey with a signature BSF too
  *
- * Memory holds ciphertext unless enc_order says the wire does. Every data
- * unit k uses the tweak xts_init_tweak + offset / size + k.
+ * A signature BSF first (size field SIG_AND_CRYPTO) makes it a pair:
+ * fake_sig_crypto_xfer(). Alone, memory holds ciphertext unless enc_order
+ * says the wire does, and every data unit k uses the tweak
+ * xts_init_tweak + offset / size + k.
  *
  * Context: fd->lock held.
  * Return: FAKE_X_OK or the violation; on a violation no byte was moved.
  */
 int fake_crypto_xfer(struct mlx5_umr_fake *fd, struct fake_mkey *mk, u32 key,
 		     u64 offset, u8 *buf, size_t len, bool write, bool remote,
-		     u32 pdn)
+		     u32 pdn, struct mlx5_umr_test_xfer_out *out)
 {
 	const struct mlx5_umr_crypto_bsf *b;
-	u8 tweak[16], *bounce;
+	struct fake_xts x;
 	bool wire_enc, encrypt;
-	struct fake_dek *dek;
+	u8 *bounce;
 	u64 va, done;
-	u32 du;
 	int err;
 
 	lockdep_assert_held(&fd->lock);
-	/* the crypto BSF alone; after a signature BSF it is not executed */
 	if (!MLX5_GET(mkc, mk->mkc, bsf_en) || mk->bsf_oct < 4)
 		return FAKE_X_MODE;
 	b = (const void *)mk->bsf;
 	if ((b->bsf_size_type & MLX5_UMR_BSF_TYPE_MASK) !=
-	    MLX5_UMR_BSF_TYPE_CRYPTO ||
-	    b->bsf_size_type >> MLX5_UMR_BSF_SIZE_SHIFT !=
-	    MLX5_UMR_BSF_SIZE_WITH_INLINE ||
-	    b->enc_standard != MLX5_UMR_ENC_STANDARD_AES_XTS)
+	    MLX5_UMR_BSF_TYPE_CRYPTO)
+		return fake_sig_crypto_xfer(fd, mk, key, offset, buf, len,
+					    write, remote, pdn, out);
+	if (fake_crypto_decode(b, MLX5_UMR_BSF_SIZE_WITH_INLINE, &x))
 		return FAKE_X_MODE;
-	du = fake_du_size(b->bs_pointer);
-	if (!du)
-		return FAKE_X_MODE;
-	dek = xa_load(&fd->deks,
-		      be32_to_cpu(b->dek_pointer) & MLX5_UMR_CRYPTO_DEK_PTR_MASK);
-	if (!dek)
-		return FAKE_X_KEY;
-	if (dek->pdn != MLX5_GET(mkc, mk->mkc, pd))
-		return FAKE_X_PD;
-	if (dek->has_keytag &&
-	    memcmp(dek->keytag, b->keytag, sizeof(dek->keytag)))
-		return FAKE_X_KEY;
-	if (offset % du || len % du)
+	err = fake_crypto_bind(fd, mk, b, &x);
+	if (err)
+		return err;
+	if (offset % x.du || len % x.du)
 		return FAKE_X_BOUNDS;
 
 	va = MLX5_GET64(mkc, mk->mkc, start_addr) + offset;
@@ -311,29 +397,27 @@ int fake_crypto_xfer(struct mlx5_umr_fake *fd, struct fake_mkey *mk, u32 key,
 				 remote, pdn, true);
 	if (err || !len)
 		return err;
-	bounce = kmalloc(du, GFP_ATOMIC);
+	bounce = kmalloc(x.du, GFP_ATOMIC);
 	if (!bounce)
 		return FAKE_X_NOMEM;
-	wire_enc = b->enc_order == MLX5_UMR_ENC_ORDER_ENCRYPTED_WIRE_SIGNATURE ||
-		   b->enc_order == MLX5_UMR_ENC_ORDER_ENCRYPTED_RAW_WIRE;
+	wire_enc = x.order == MLX5_UMR_ENC_ORDER_ENCRYPTED_WIRE_SIGNATURE ||
+		   x.order == MLX5_UMR_ENC_ORDER_ENCRYPTED_RAW_WIRE;
 	/* TX encrypts towards an encrypted wire; RX does the opposite */
 	encrypt = write != wire_enc;
-	memcpy(tweak, b->xts_init_tweak, sizeof(tweak));
-	fake_tweak_add(tweak, offset / du);
 	/* through a linear bounce: @buf may be vmalloc()ed */
-	for (done = 0; done < len; done += du) {
-		memcpy(bounce, buf + done, du);
-		err = fake_xts_unit(dek, bounce, du, tweak, encrypt);
+	for (done = 0; done < len; done += x.du) {
+		memcpy(bounce, buf + done, x.du);
+		err = fake_xts_run(&x, bounce, x.du, div_u64(offset + done, x.du),
+				   encrypt);
 		if (err)
 			break;
 		if (write)
 			err = fake_access_crypto(fd, key, va + done, bounce,
-						 du, true, remote, pdn, true);
+						 x.du, true, remote, pdn, true);
 		else
-			memcpy(buf + done, bounce, du);
+			memcpy(buf + done, bounce, x.du);
 		if (err)
 			break;
-		fake_tweak_add(tweak, 1);
 	}
 	kfree_sensitive(bounce);
 	return err ? FAKE_X_FAULT : FAKE_X_OK;

@@ -17,7 +17,10 @@
 #include <linux/mlx5_umr_ifc.h>
 #include <linux/mlx5_umr_compat.h>
 
-#include "umr_kunit.h"
+#include <linux/crc-t10dif.h>
+#include <crypto/skcipher.h>
+
+#include "fake_sig_kunit.h"
 #include "xts_vectors.h"
 
 #define DU	512
@@ -513,6 +516,501 @@ static void fake_crypto_refused(struct kunit *test)
 	ct_teardown(t);
 }
 
+/* ---- signature and crypto: the BSF pair ---- */
+
+#define DIF	8
+#define PB	(DU + DIF)	/* a 512-byte block with its T10-DIF */
+#define APP	0x1234
+#define REF	0x5678
+
+/* The pair's size field, rdma-core MLX5_BSF_SIZE_SIG_AND_CRYPTO << 6. */
+#define PAIR_SIZE	(3 << 6)
+
+/**
+ * struct pc - a pair mkey on a fake, its PSVs, memory and DEK
+ * @t: the fake, MR, DEK (the mkey in @t->key has bsf_octword_size 8)
+ * @mpsv: memory PSV
+ * @wpsv: wire PSV
+ * @w: a UMR being built
+ */
+struct pc {
+	struct ct t;
+	u32 mpsv, wpsv;
+	struct ft_umr *w;
+};
+
+/* a free KLM mkey with crypto_en, bsf_en and room for the pair */
+static u32 pair_mkey(struct ft *ft)
+{
+	int inlen = MLX5_ST_SZ_BYTES(create_mkey_in);
+	u32 out[MLX5_ST_SZ_DW(create_mkey_out)] = {};
+	void *in = kunit_kzalloc(ft->test, inlen, GFP_KERNEL);
+	void *c;
+
+	KUNIT_ASSERT_NOT_NULL(ft->test, in);
+	MLX5_SET(create_mkey_in, in, opcode, MLX5_CMD_OP_CREATE_MKEY);
+	c = MLX5_ADDR_OF(create_mkey_in, in, memory_key_mkey_entry);
+	MLX5_SET(mkc, c, access_mode_1_0, MLX5_MKC_ACCESS_MODE_KLMS);
+	MLX5_SET(mkc, c, umr_en, 1);
+	MLX5_SET(mkc, c, free, 1);
+	MLX5_SET(mkc, c, pd, ft->pdn);
+	MLX5_SET(mkc, c, qpn, 0xffffff);
+	MLX5_SET(mkc, c, bsf_en, 1);
+	MLX5_SET(mkc, c, bsf_octword_size, 2 * MLX5_MKEY_BSF_OCTO_SIZE);
+	MLX5_SET(mkc, c, translations_octword_size, 4);
+	MLX5_SET(mlx5_umr_mkc_crypto, c, crypto_en,
+		 MLX5_UMR_MKC_CRYPTO_ENABLED);
+	KUNIT_ASSERT_EQ(ft->test, ft_cmd(ft, in, inlen, out, sizeof(out)), 0);
+	return MLX5_GET(create_mkey_out, out, mkey_index) << 8;
+}
+
+static struct pc *pc_setup(struct kunit *test)
+{
+	struct pc *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	struct ct *t;
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	t = &p->t;
+	t->ft = ft_setup(test, MLX5_UMR_FAKE_F_SYNC, NULL, 6, 6);
+	t->mr_key = ft_mr(t->ft, &t->mr, 4 * DU, 0x10000, FT_LW);
+	t->key = pair_mkey(t->ft);
+	t->dek = dek_create(t->ft, xts_v4_key, sizeof(xts_v4_key), NULL);
+	p->mpsv = ft_psv(t->ft);
+	p->wpsv = ft_psv(t->ft);
+	p->w = kunit_kzalloc(test, sizeof(*p->w), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, p->w);
+	return p;
+}
+
+static void pc_teardown(struct pc *p)
+{
+	ct_teardown(&p->t);
+	ft_destroy_psv(p->t.ft, p->mpsv);
+	ft_destroy_psv(p->t.ft, p->wpsv);
+}
+
+/* T10-DIF/CRC, seed 0, app APP, ref REF + block: none when !on */
+static void pair_dom(struct fs_dom *d, bool on)
+{
+	*d = (struct fs_dom) {};
+	if (on)
+		*d = (struct fs_dom) { .kind = FS_DIF_CRC, .inc = true,
+				       .app = APP, .ref = REF,
+				       .app_mask = 0xffff };
+}
+
+/*
+ * The pair as crypto_umr_wqe_finalize() lays it out: the signature BSF
+ * (memory and wire DIF as asked) with size SIG_AND_CRYPTO, then the crypto
+ * BSF of @order, data unit @sel, tweak @tweak, size SIG_AND_CRYPTO too.
+ */
+static void pair_fill(struct pc *p, u8 *bsf, bool mem, bool wire, u8 order,
+		      u8 sel, u64 tweak)
+{
+	struct mlx5_umr_crypto_bsf *cb = (void *)(bsf + 64);
+	struct fs_dom m, w;
+
+	pair_dom(&m, mem);
+	pair_dom(&w, wire);
+	fs_bsf((void *)bsf, &m, p->mpsv, &w, p->wpsv);
+	((struct mlx5_bsf *)bsf)->basic.bsf_size_sbs = PAIR_SIZE;
+	bsf_fill(cb, order, sel, tweak, p->t.dek, NULL);
+	cb->bsf_size_type = PAIR_SIZE | MLX5_UMR_BSF_TYPE_CRYPTO;
+}
+
+/* UMR: the mkey covers @len memory bytes of the MR, with @oct of @bsf */
+static size_t pair_umr(struct pc *p, u32 len, const u8 *bsf, u16 oct)
+{
+	struct ft_umr *w = p->w;
+	struct mlx5_klm klm = {};
+	size_t size;
+
+	memset(w, 0, sizeof(*w));
+	ft_klm(&klm, len, p->t.mr_key, 0x10000);
+	size = ft_umr_init(w, p->t.key, FT_RR | FT_RW, len, &klm, sizeof(klm));
+	w->uc.flags &= ~MLX5_UMR_CHECK_NOT_FREE;
+	w->uc.bsf_octowords = cpu_to_be16(oct);
+	w->uc.mkey_mask |= cpu_to_be64(MLX5_MKEY_MASK_BSF_EN);
+	MLX5_SET(mkc, &w->mkey, bsf_en, 1);
+	memcpy(w->xlt + 64, bsf, oct * 16);
+	return size + oct * 16;
+}
+
+static int pair_xfer(struct pc *p, u64 off, void *buf, u32 len, bool write,
+		     struct mlx5_umr_test_xfer_out *out)
+{
+	return mlx5_umr_fake_xfer_out(p->t.ft->fake, p->t.key, off, buf, len,
+				      write, true, out);
+}
+
+/* The T10-DIF of block @blk of @data, computed here: crc_t10dif(), tags. */
+static void ref_dif(u8 *pi, const u8 *data, u32 blk)
+{
+	put_unaligned_be16(crc_t10dif(data, DU), pi);
+	put_unaligned_be16(APP, pi + 2);
+	put_unaligned_be32(REF + blk, pi + 4);
+}
+
+/*
+ * AES-XTS with vector 4's key, data units of @du from tweak @tweak0 (LE),
+ * by the kernel's xts(aes) here, as the reference; proven on vector 4 by
+ * pair_ref_proof().
+ */
+static void ref_xts(struct kunit *test, u8 *buf, u32 len, u32 du, u64 tweak0,
+		    bool enc)
+{
+	struct crypto_sync_skcipher *tfm;
+	struct scatterlist sg;
+	u8 iv[16];
+	u32 o;
+
+	tfm = crypto_alloc_sync_skcipher("xts(aes)", 0, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(tfm));
+	KUNIT_ASSERT_EQ(test, crypto_sync_skcipher_setkey(tfm, xts_v4_key,
+							  sizeof(xts_v4_key)),
+			0);
+	for (o = 0; o < len; o += du) {
+		SYNC_SKCIPHER_REQUEST_ON_STACK(req, tfm);
+
+		memset(iv, 0, sizeof(iv));
+		put_unaligned_le64(tweak0 + o / du, iv);
+		sg_init_one(&sg, buf + o, du);
+		skcipher_request_set_sync_tfm(req, tfm);
+		skcipher_request_set_callback(req, 0, NULL, NULL);
+		skcipher_request_set_crypt(req, &sg, &sg, du, iv);
+		KUNIT_ASSERT_EQ(test, enc ? crypto_skcipher_encrypt(req) :
+					    crypto_skcipher_decrypt(req), 0);
+		skcipher_request_zero(req);
+	}
+	crypto_free_sync_skcipher(tfm);
+}
+
+/*
+ * Row B (ENCRYPTED_RAW_WIRE, encrypt_on_tx, SIGNATURE_AFTER_CRYPTO_ON_TX):
+ * plaintext memory, the wire enc(data)+DIF with the DIF over the
+ * ciphertext. Read: vector 4's ciphertext and crc_t10dif() of it; written
+ * back, the plaintext lands with no signature error.
+ */
+static void fake_crypto_pair_raw_wire(struct kunit *test)
+{
+	struct pc *p = pc_setup(test);
+	struct mlx5_umr_test_xfer_out out;
+	u8 *got = kunit_kzalloc(test, PB, GFP_KERNEL);
+	u8 bsf[128], want[DIF];
+
+	KUNIT_ASSERT_NOT_NULL(test, got);
+	pair_fill(p, bsf, false, true, MLX5_UMR_ENC_ORDER_ENCRYPTED_RAW_WIRE,
+		  MLX5_UMR_BS_SELECTOR_512, 0);
+	ft_umr_ok(p->t.ft, p->w, pair_umr(p, DU, bsf, 8));
+	xts_ptext(p->t.mr.cpu, DU);
+	KUNIT_ASSERT_EQ(test, pair_xfer(p, 0, got, PB, false, &out), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(got, xts_v4_ctext, DU), 0);
+	ref_dif(want, xts_v4_ctext, 0);
+	KUNIT_EXPECT_EQ(test, memcmp(got + DU, want, DIF), 0);
+	KUNIT_EXPECT_FALSE(test, out.sig_err);
+
+	memset(p->t.mr.cpu, 0, DU);
+	KUNIT_ASSERT_EQ(test, pair_xfer(p, 0, got, PB, true, &out), 0);
+	KUNIT_EXPECT_FALSE(test, out.sig_err);
+	xts_ptext(got, DU);
+	KUNIT_EXPECT_EQ(test, memcmp(p->t.mr.cpu, got, DU), 0);
+	/* a DIF over the plaintext is a guard error on the wire domain */
+	ref_dif(got + DU, got, 0);
+	memcpy(got, xts_v4_ctext, DU);
+	KUNIT_ASSERT_EQ(test, pair_xfer(p, 0, got, PB, true, &out), 0);
+	KUNIT_EXPECT_TRUE(test, out.sig_err);
+	KUNIT_EXPECT_EQ(test, be16_to_cpu(out.cqe.syndrome), BIT(13));
+	pc_teardown(p);
+}
+
+/*
+ * Row J (ENCRYPTED_RAW_MEMORY, !encrypt_on_tx, BEFORE): the memory
+ * enc(data)+DIF over the ciphertext. A write of vector 4's plaintext lands
+ * as its ciphertext and crc_t10dif() of it; read back, the plaintext.
+ */
+static void fake_crypto_pair_raw_memory(struct kunit *test)
+{
+	struct pc *p = pc_setup(test);
+	struct mlx5_umr_test_xfer_out out;
+	u8 *pt = kunit_kzalloc(test, DU, GFP_KERNEL);
+	u8 bsf[128], want[DIF];
+	u8 *mem = p->t.mr.cpu;
+
+	KUNIT_ASSERT_NOT_NULL(test, pt);
+	pair_fill(p, bsf, true, false, MLX5_UMR_ENC_ORDER_ENCRYPTED_RAW_MEMORY,
+		  MLX5_UMR_BS_SELECTOR_512, 0);
+	ft_umr_ok(p->t.ft, p->w, pair_umr(p, PB, bsf, 8));
+	xts_ptext(pt, DU);
+	KUNIT_ASSERT_EQ(test, pair_xfer(p, 0, pt, DU, true, &out), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(mem, xts_v4_ctext, DU), 0);
+	ref_dif(want, xts_v4_ctext, 0);
+	KUNIT_EXPECT_EQ(test, memcmp(mem + DU, want, DIF), 0);
+	KUNIT_EXPECT_TRUE(test, !memchr_inv(mem + PB, 0, DU));
+	memset(pt, 0, DU);
+	KUNIT_ASSERT_EQ(test, pair_xfer(p, 0, pt, DU, false, &out), 0);
+	KUNIT_EXPECT_FALSE(test, out.sig_err);
+	xts_ptext(mem, DU);
+	KUNIT_EXPECT_EQ(test, memcmp(pt, mem, DU), 0);
+	pc_teardown(p);
+}
+
+/*
+ * ENCRYPTED_RAW_MEMORY with a wire signature only (not a row of the
+ * table; the order's operations taken as the man page states them): on
+ * TX the signature comes first, over the memory's ciphertext, and the
+ * crypto then decrypts the data bytes only, the signature staying raw:
+ * the wire has vector 4's plaintext and crc_t10dif() of its ciphertext.
+ */
+static void fake_crypto_pair_raw_other_side(struct kunit *test)
+{
+	struct pc *p = pc_setup(test);
+	struct mlx5_umr_test_xfer_out out;
+	u8 *got = kunit_kzalloc(test, PB, GFP_KERNEL);
+	u8 *pt = kunit_kzalloc(test, DU, GFP_KERNEL);
+	u8 bsf[128], want[DIF];
+
+	KUNIT_ASSERT_NOT_NULL(test, got);
+	KUNIT_ASSERT_NOT_NULL(test, pt);
+	pair_fill(p, bsf, false, true, MLX5_UMR_ENC_ORDER_ENCRYPTED_RAW_MEMORY,
+		  MLX5_UMR_BS_SELECTOR_512, 0);
+	ft_umr_ok(p->t.ft, p->w, pair_umr(p, DU, bsf, 8));
+	memcpy(p->t.mr.cpu, xts_v4_ctext, DU);
+	KUNIT_ASSERT_EQ(test, pair_xfer(p, 0, got, PB, false, &out), 0);
+	xts_ptext(pt, DU);
+	KUNIT_EXPECT_EQ(test, memcmp(got, pt, DU), 0);
+	ref_dif(want, xts_v4_ctext, 0);
+	KUNIT_EXPECT_EQ(test, memcmp(got + DU, want, DIF), 0);
+	/* and back: the check over the ciphertext passes */
+	memset(p->t.mr.cpu, 0, DU);
+	KUNIT_ASSERT_EQ(test, pair_xfer(p, 0, got, PB, true, &out), 0);
+	KUNIT_EXPECT_FALSE(test, out.sig_err);
+	KUNIT_EXPECT_EQ(test, memcmp(p->t.mr.cpu, xts_v4_ctext, DU), 0);
+	pc_teardown(p);
+}
+
+/*
+ * Two 512-byte blocks of random data, initial tweak 0x10, data unit 520:
+ * the format of the encrypted side (data and DIF per block) is encrypted
+ * whole, one data unit per block, the DIF over the plaintext.
+ * Row C (ENCRYPTED_WIRE_SIGNATURE, encrypt_on_tx, BEFORE, mlx5dv_wr_set_
+ * mkey_crypto(3) Example 2): plaintext memory, the wire enc(data+DIF).
+ * Row H (ENCRYPTED_MEMORY_SIGNATURE, !encrypt_on_tx, AFTER): memory
+ * enc(data+DIF), the wire plaintext.
+ */
+static void pair_signed_plaintext(struct kunit *test, bool wire_side)
+{
+	struct pc *p = pc_setup(test);
+	struct mlx5_umr_test_xfer_out out;
+	u8 *data = kunit_kmalloc(test, 2 * DU, GFP_KERNEL);
+	u8 *want = kunit_kzalloc(test, 2 * PB, GFP_KERNEL);
+	u8 *got = kunit_kzalloc(test, 2 * PB, GFP_KERNEL);
+	u8 *mem = p->t.mr.cpu;
+	u8 bsf[128];
+	u32 i;
+
+	KUNIT_ASSERT_NOT_NULL(test, data);
+	KUNIT_ASSERT_NOT_NULL(test, want);
+	KUNIT_ASSERT_NOT_NULL(test, got);
+	get_random_bytes(data, 2 * DU);
+	for (i = 0; i < 2; i++) {
+		memcpy(want + i * PB, data + i * DU, DU);
+		ref_dif(want + i * PB + DU, data + i * DU, i);
+	}
+	ref_xts(test, want, 2 * PB, PB, 0x10, true);
+	pair_fill(p, bsf, !wire_side, wire_side,
+		  wire_side ? MLX5_UMR_ENC_ORDER_ENCRYPTED_WIRE_SIGNATURE :
+			      MLX5_UMR_ENC_ORDER_ENCRYPTED_MEMORY_SIGNATURE,
+		  MLX5_UMR_BS_SELECTOR_520, 0x10);
+	ft_umr_ok(p->t.ft, p->w, pair_umr(p, wire_side ? 2 * DU : 2 * PB,
+					  bsf, 8));
+	if (wire_side) {
+		memcpy(mem, data, 2 * DU);
+		KUNIT_ASSERT_EQ(test, pair_xfer(p, 0, got, 2 * PB, false,
+						&out), 0);
+		KUNIT_EXPECT_EQ(test, memcmp(got, want, 2 * PB), 0);
+		/* the second block alone: its own tweak, 0x11 */
+		memset(got, 0, PB);
+		KUNIT_ASSERT_EQ(test, pair_xfer(p, PB, got, PB, false, &out),
+				0);
+		KUNIT_EXPECT_EQ(test, memcmp(got, want + PB, PB), 0);
+		memset(mem, 0, 2 * DU);
+		KUNIT_ASSERT_EQ(test, pair_xfer(p, 0, want, 2 * PB, true,
+						&out), 0);
+		KUNIT_EXPECT_EQ(test, memcmp(mem, data, 2 * DU), 0);
+	} else {
+		KUNIT_ASSERT_EQ(test, pair_xfer(p, 0, data, 2 * DU, true,
+						&out), 0);
+		KUNIT_EXPECT_EQ(test, memcmp(mem, want, 2 * PB), 0);
+		KUNIT_ASSERT_EQ(test, pair_xfer(p, 0, got, 2 * DU, false,
+						&out), 0);
+		KUNIT_EXPECT_EQ(test, memcmp(got, data, 2 * DU), 0);
+	}
+	KUNIT_EXPECT_FALSE(test, out.sig_err);
+	/* a wire access of part of a block moves nothing */
+	memset(got, 0x5a, PB);
+	KUNIT_EXPECT_EQ(test, pair_xfer(p, 8, got, PB, true, &out),
+			MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+	pc_teardown(p);
+}
+
+static void fake_crypto_pair_wire_signature(struct kunit *test)
+{
+	pair_signed_plaintext(test, true);
+}
+
+static void fake_crypto_pair_memory_signature(struct kunit *test)
+{
+	pair_signed_plaintext(test, false);
+}
+
+/*
+ * Row I (ENCRYPTED_MEMORY_SIGNATURE with both domains): memory
+ * enc(data+DIF1), the wire data+DIF2, both DIFs over the plaintext; a
+ * wrong wire guard is reported on RX, after the data moved.
+ */
+static void fake_crypto_pair_both_domains(struct kunit *test)
+{
+	struct pc *p = pc_setup(test);
+	struct mlx5_umr_test_xfer_out out;
+	u8 *wire = kunit_kzalloc(test, PB, GFP_KERNEL);
+	u8 *want = kunit_kzalloc(test, PB, GFP_KERNEL);
+	u8 bsf[128];
+
+	KUNIT_ASSERT_NOT_NULL(test, wire);
+	KUNIT_ASSERT_NOT_NULL(test, want);
+	xts_ptext(wire, DU);
+	ref_dif(wire + DU, wire, 0);
+	memcpy(want, wire, PB);
+	ref_xts(test, want, PB, PB, 0, true);
+	pair_fill(p, bsf, true, true,
+		  MLX5_UMR_ENC_ORDER_ENCRYPTED_MEMORY_SIGNATURE,
+		  MLX5_UMR_BS_SELECTOR_520, 0);
+	ft_umr_ok(p->t.ft, p->w, pair_umr(p, PB, bsf, 8));
+	KUNIT_ASSERT_EQ(test, pair_xfer(p, 0, wire, PB, true, &out), 0);
+	KUNIT_EXPECT_FALSE(test, out.sig_err);
+	KUNIT_EXPECT_EQ(test, memcmp(p->t.mr.cpu, want, PB), 0);
+	memset(wire, 0, PB);
+	KUNIT_ASSERT_EQ(test, pair_xfer(p, 0, wire, PB, false, &out), 0);
+	KUNIT_EXPECT_FALSE(test, out.sig_err);
+	ref_dif(want, wire, 0);
+	KUNIT_EXPECT_EQ(test, memcmp(wire + DU, want, DIF), 0);
+	wire[DU] ^= 1;
+	KUNIT_ASSERT_EQ(test, pair_xfer(p, 0, wire, PB, true, &out), 0);
+	KUNIT_EXPECT_TRUE(test, out.sig_err);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(out.cqe.mkey), p->t.key);
+	pc_teardown(p);
+}
+
+/*
+ * A reset signature in the pair (no domain): the crypto BSF alone decides,
+ * as without a signature (rows A and F): vector 4 in memory.
+ */
+static void fake_crypto_pair_no_signature(struct kunit *test)
+{
+	struct pc *p = pc_setup(test);
+	u8 *pt = kunit_kzalloc(test, DU, GFP_KERNEL);
+	u8 bsf[128];
+
+	KUNIT_ASSERT_NOT_NULL(test, pt);
+	pair_fill(p, bsf, false, false,
+		  MLX5_UMR_ENC_ORDER_ENCRYPTED_RAW_MEMORY,
+		  MLX5_UMR_BS_SELECTOR_512, 0);
+	ft_umr_ok(p->t.ft, p->w, pair_umr(p, DU, bsf, 8));
+	xts_ptext(pt, DU);
+	KUNIT_ASSERT_EQ(test, pair_xfer(p, 0, pt, DU, true, NULL), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(p->t.mr.cpu, xts_v4_ctext, DU), 0);
+	pc_teardown(p);
+}
+
+/* The reference AES-XTS of these tests gives vector 4. */
+static void fake_crypto_pair_ref_proof(struct kunit *test)
+{
+	u8 *buf = kunit_kzalloc(test, DU, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	xts_ptext(buf, DU);
+	ref_xts(test, buf, DU, DU, 0, true);
+	KUNIT_EXPECT_EQ(test, memcmp(buf, xts_v4_ctext, DU), 0);
+	/* and crc_t10dif() is the CRC-16/T10-DIF of the catalogue */
+	KUNIT_EXPECT_EQ(test, crc_t10dif("123456789", 9), 0xd0db);
+}
+
+/**
+ * struct pair_rej - a pair the fake refuses at the UMR
+ * @name: what is wrong
+ * @mem: memory DIF
+ * @order: enc_order
+ * @oct: bsf_octowords of the UMR
+ * @off: byte of the 128 to change, or -1
+ * @val: its new value
+ * @vsynd: the vendor syndrome (LOCAL_QP_OP_ERR)
+ */
+struct pair_rej {
+	const char *name;
+	bool mem;
+	u8 order;
+	u16 oct;
+	int off;
+	u8 val;
+	u8 vsynd;
+};
+
+static const struct pair_rej pair_rejs[] = {
+	{ "signature size WITH_INLINE", false, 0, 8, 0, 2 << 6,
+	  MLX5_UMR_FAKE_VS_BSF_BAD },
+	{ "crypto size WITH_INLINE", false, 0, 8, 64, 2 << 6 | 1,
+	  MLX5_UMR_FAKE_VS_BSF_BAD },
+	{ "crypto type 0", false, 0, 8, 64, PAIR_SIZE,
+	  MLX5_UMR_FAKE_VS_BSF_BAD },
+	{ "enc_order 4", false, 0, 8, 65, 4, MLX5_UMR_FAKE_VS_BSF_BAD },
+	{ "enc_standard 1", false, 0, 8, 67, 1, MLX5_UMR_FAKE_VS_BSF_BAD },
+	{ "data unit selector 0", false, 0, 8, 72, 0,
+	  MLX5_UMR_FAKE_VS_BSF_BAD },
+	{ "crypto reserved byte", false, 0, 8, 120, 1,
+	  MLX5_UMR_FAKE_VS_BSF_BAD },
+	{ "DEK number over 24 bits", false, 0, 8, 96, 1,
+	  MLX5_UMR_FAKE_VS_BSF_BAD },
+	{ "half a pair", false, 0, 4, -1, 0, MLX5_UMR_FAKE_VS_BSF_BAD },
+	{ "raw wire, both domains", true,
+	  MLX5_UMR_ENC_ORDER_ENCRYPTED_RAW_WIRE, 8, -1, 0,
+	  MLX5_UMR_FAKE_VS_BSF_UNSUPPORTED },
+	{ "raw memory, both domains", true,
+	  MLX5_UMR_ENC_ORDER_ENCRYPTED_RAW_MEMORY, 8, -1, 0,
+	  MLX5_UMR_FAKE_VS_BSF_UNSUPPORTED },
+};
+
+static void pair_rej_desc(const struct pair_rej *r, char *desc)
+{
+	strscpy(desc, r->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(fake_crypto_pair_refused, pair_rejs, pair_rej_desc);
+
+/* A UMR carrying a bad pair fails with an error CQE, the mkey untouched. */
+static void fake_crypto_pair_refused(struct kunit *test)
+{
+	const struct pair_rej *r = test->param_value;
+	struct pc *p = pc_setup(test);
+	u8 mkc[MLX5_ST_SZ_BYTES(mkc)], got[128];
+	u8 bsf[128];
+
+	pair_fill(p, bsf, r->mem, true, r->order, MLX5_UMR_BS_SELECTOR_512, 0);
+	if (r->off >= 0)
+		bsf[r->off] = r->val;
+	ft_expect_err(p->t.ft, p->w, pair_umr(p, PB, bsf, r->oct),
+		      MLX5_OPCODE_UMR, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR,
+		      r->vsynd);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_query_mkey(p->t.ft->fake,
+						       p->t.key, mkc, NULL, 0),
+			4);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, free), 1);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_query_bsf(p->t.ft->fake, p->t.key,
+						      got, sizeof(got)), 8);
+	KUNIT_EXPECT_NULL(test, memchr_inv(got, 0, sizeof(got)));
+	ft_qp_recover(p->t.ft);
+	pc_teardown(p);
+}
+
 /* DEK commands: what firmware refuses, with its status */
 static void fake_crypto_dek_cmds(struct kunit *test)
 {
@@ -625,6 +1123,16 @@ static struct kunit_case fake_crypto_cases[] = {
 	KUNIT_CASE(fake_crypto_wrong_key_tweak),
 	KUNIT_CASE(fake_crypto_keytag),
 	KUNIT_CASE(fake_crypto_refused),
+	KUNIT_CASE(fake_crypto_pair_ref_proof),
+	KUNIT_CASE(fake_crypto_pair_raw_wire),
+	KUNIT_CASE(fake_crypto_pair_raw_memory),
+	KUNIT_CASE(fake_crypto_pair_raw_other_side),
+	KUNIT_CASE(fake_crypto_pair_wire_signature),
+	KUNIT_CASE(fake_crypto_pair_memory_signature),
+	KUNIT_CASE(fake_crypto_pair_both_domains),
+	KUNIT_CASE(fake_crypto_pair_no_signature),
+	KUNIT_CASE_PARAM(fake_crypto_pair_refused,
+			 fake_crypto_pair_refused_gen_params),
 	KUNIT_CASE(fake_crypto_dek_cmds),
 	KUNIT_CASE(fake_crypto_no_key_in_debugfs),
 	{}

@@ -16,8 +16,11 @@
  *
  * Copyright (c) 2026 The mlx5-umr authors.
  */
+#include <linux/gcd.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/mlx5_umr_compat.h>
+#include <linux/mlx5_umr_ifc.h>
 
 #include "fake.h"
 #include "fake_sig.h"
@@ -149,18 +152,9 @@ static bool fake_sig_is_dif(const struct fake_sig_domain *d)
 	return d->kind == FAKE_SIG_DIF_CRC || d->kind == FAKE_SIG_DIF_IPCS;
 }
 
-/**
- * fake_sig_decode() - decode and validate a BSF
- * @fd: the fake (its PSVs)
- * @bsf: the BSF bytes
- * @oct: their length in octowords
- * @s: receives the decoded signature
- *
- * Context: fd->lock held.
- * Return: 0 or fake_wqe_err() of the UMR that would carry it.
- */
-int fake_sig_decode(struct mlx5_umr_fake *fd, const u8 *bsf, u32 oct,
-		    struct fake_sig *s)
+/* The 64 bytes of a signature BSF whose size field must say @want. */
+static int fake_sig_decode_as(struct mlx5_umr_fake *fd, const u8 *bsf,
+			      u8 want, struct fake_sig *s)
 {
 	const struct mlx5_bsf *b = (const void *)bsf;
 	const struct mlx5_bsf_basic *basic = &b->basic;
@@ -168,12 +162,7 @@ int fake_sig_decode(struct mlx5_umr_fake *fd, const u8 *bsf, u32 oct,
 	int err;
 
 	memset(s, 0, sizeof(*s));
-	if (oct != MLX5_MKEY_BSF_OCTO_SIZE)
-		return ERR_OP(BSF_BAD);
-	/* size 3 is signature + crypto BSF (rdma-core), not modelled */
-	if (size == 3)
-		return ERR_OP(BSF_UNSUPPORTED);
-	if (size != FAKE_BSF_SIZE_WITH_INLINE ||
+	if (size != want ||
 	    basic->bsf_size_sbs & ~(3 << FAKE_BSF_SIZE_SHIFT | FAKE_BSF_SBS))
 		return ERR_OP(BSF_BAD);
 	/* transaction signatures (ext.{w,m}_tfs_psv) are not modelled */
@@ -204,6 +193,70 @@ int fake_sig_decode(struct mlx5_umr_fake *fd, const u8 *bsf, u32 oct,
 	}
 	if (s->mem.kind != FAKE_SIG_NONE && s->wire.kind != FAKE_SIG_NONE &&
 	    s->mem.bs != s->wire.bs)
+		return ERR_OP(BSF_UNSUPPORTED);
+	return 0;
+}
+
+/**
+ * fake_sig_decode() - decode and validate a BSF
+ * @fd: the fake (its PSVs)
+ * @bsf: the BSF bytes
+ * @oct: their length in octowords
+ * @s: receives the decoded signature
+ *
+ * A signature BSF alone: size field WITH_INLINE. SIG_AND_CRYPTO announces
+ * a crypto BSF after it, which only a pair on a crypto mkey has
+ * (fake_bsf_pair_decode()): malformed here.
+ *
+ * Context: fd->lock held.
+ * Return: 0 or fake_wqe_err() of the UMR that would carry it.
+ */
+int fake_sig_decode(struct mlx5_umr_fake *fd, const u8 *bsf, u32 oct,
+		    struct fake_sig *s)
+{
+	memset(s, 0, sizeof(*s));
+	if (oct != MLX5_MKEY_BSF_OCTO_SIZE)
+		return ERR_OP(BSF_BAD);
+	return fake_sig_decode_as(fd, bsf, FAKE_BSF_SIZE_WITH_INLINE, s);
+}
+
+/**
+ * fake_bsf_pair_decode() - decode and validate the BSF pair of an mkey
+ *	with signature and crypto
+ * @fd: the fake (its PSVs)
+ * @bsf: the 128 BSF bytes
+ * @oct: their length in octowords: 8
+ * @s: receives the decoded signature (none in either domain is allowed:
+ *	a reset signature)
+ * @x: receives the decoded crypto BSF (not its DEK)
+ *
+ * rdma-core crypto_umr_wqe_finalize(): the signature BSF, then the crypto
+ * BSF, both size fields MLX5_BSF_SIZE_SIG_AND_CRYPTO. The orders that put
+ * the signature on ciphertext (ENCRYPTED_RAW_WIRE, _RAW_MEMORY) with a
+ * signature in both domains are what the device does not support
+ * (get_crypto_order()).
+ *
+ * Context: fd->lock held.
+ * Return: 0 or fake_wqe_err() of the UMR that would carry it.
+ */
+int fake_bsf_pair_decode(struct mlx5_umr_fake *fd, const u8 *bsf, u32 oct,
+			 struct fake_sig *s, struct fake_xts *x)
+{
+	int err;
+
+	memset(s, 0, sizeof(*s));
+	if (oct != 2 * MLX5_MKEY_BSF_OCTO_SIZE)
+		return ERR_OP(BSF_BAD);
+	err = fake_sig_decode_as(fd, bsf, FAKE_BSF_SIZE_SIG_AND_CRYPTO, s);
+	if (err)
+		return err;
+	err = fake_crypto_decode((const void *)(bsf + sizeof(struct mlx5_bsf)),
+				 FAKE_BSF_SIZE_SIG_AND_CRYPTO, x);
+	if (err)
+		return err;
+	if ((x->order == MLX5_UMR_ENC_ORDER_ENCRYPTED_RAW_WIRE ||
+	     x->order == MLX5_UMR_ENC_ORDER_ENCRYPTED_RAW_MEMORY) &&
+	    s->mem.kind != FAKE_SIG_NONE && s->wire.kind != FAKE_SIG_NONE)
 		return ERR_OP(BSF_UNSUPPORTED);
 	return 0;
 }
@@ -327,6 +380,27 @@ static void fake_sig_cqe(struct mlx5_sig_err_cqe *cqe, u32 key, u64 err_off,
 	cqe->op_own = MLX5_CQE_SIG_ERR << 4;
 }
 
+/*
+ * The first failed check of an access: a SIG_ERR CQE, and the input
+ * domain's PSV in error, unless it already is (then nothing).
+ */
+static void fake_sig_report(struct mlx5_umr_fake *fd,
+			    const struct fake_sig_domain *in, u32 key,
+			    u64 err_off, const struct fake_sig_err *first,
+			    struct mlx5_umr_test_xfer_out *out)
+{
+	struct fake_psv *psv = xa_load(&fd->psvs, in->psvn);
+
+	if (!psv || psv->sig_err)
+		return;
+	fake_sig_cqe(&psv->err, key, err_off, first);
+	psv->sig_err = true;
+	if (out) {
+		out->sig_err = true;
+		out->cqe = psv->err;
+	}
+}
+
 /**
  * fake_sig_xfer() - an access through a signature mkey
  * @fd: the fake
@@ -355,7 +429,6 @@ int fake_sig_xfer(struct mlx5_umr_fake *fd, struct fake_mkey *mk, u32 key,
 	struct fake_sig_err e, first = {};
 	u32 bs, wb, mb, n, j;
 	struct fake_sig s;
-	struct fake_psv *psv;
 	u64 blk0, err_off = 0;
 	u8 *mbuf, *opi;
 	int err;
@@ -426,16 +499,246 @@ int fake_sig_xfer(struct mlx5_umr_fake *fd, struct fake_mkey *mk, u32 key,
 	kfree(mbuf);
 	if (err || !first.synd)
 		return err;
-	psv = xa_load(&fd->psvs, in->psvn);
-	if (!psv || psv->sig_err)
-		return FAKE_X_OK;
-	fake_sig_cqe(&psv->err, key, err_off, &first);
-	psv->sig_err = true;
-	if (out) {
-		out->sig_err = true;
-		out->cqe = psv->err;
-	}
+	fake_sig_report(fd, in, key, err_off, &first, out);
 	return FAKE_X_OK;
+}
+
+/* ---- signature and crypto: the BSF pair ---- */
+
+/* The largest chunk of blocks the pair engine buffers (each format). */
+#define FAKE_SC_MAX_CHUNK	SZ_64K
+
+/**
+ * struct fake_sc - one access through an mkey with a BSF pair
+ * @s: the signature (bs set in both domains)
+ * @x: the crypto BSF, bound to its DEK
+ * @bs: data bytes per block
+ * @mb: memory bytes per block (data and memory PI)
+ * @wb: wire bytes per block (data and wire PI)
+ * @k: blocks per chunk: whole data units of the crypto stream
+ * @raw: the signature is over ciphertext and the crypto over data only
+ *	(ENCRYPTED_RAW_*); else the crypto covers its side's PI too
+ * @mem_side: the crypto runs on the memory format (signature after crypto
+ *	on TX: ENCRYPTED_MEMORY_SIGNATURE, ENCRYPTED_RAW_WIRE), else on the
+ *	wire format
+ * @encrypt: this access encrypts (else decrypts)
+ * @dbuf: data of a chunk, for a raw crypto stage between PI (or NULL)
+ */
+struct fake_sc {
+	struct fake_sig s;
+	struct fake_xts x;
+	u32 bs, mb, wb, k;
+	bool raw, mem_side, encrypt;
+	u8 *dbuf;
+};
+
+/*
+ * The crypto stage on @k blocks of @fb bytes (data, then @pi bytes of PI)
+ * from block @blk: all of it, or (raw) the data bytes only, gathered into
+ * one stream. The data units are counted in that stream from the mkey's
+ * start, which @blk * its block bytes is a whole number of.
+ */
+static int fake_sc_crypto(struct fake_sc *c, u8 *buf, u32 fb, u32 pi,
+			  u64 blk)
+{
+	u32 i, eb = c->raw ? c->bs : fb;
+	u64 unit0 = div_u64(blk * eb, c->x.du);
+	int err;
+
+	if (!c->raw || !pi)
+		return fake_xts_run(&c->x, buf, (u64)c->k * eb, unit0,
+				    c->encrypt);
+	for (i = 0; i < c->k; i++)
+		memcpy(c->dbuf + i * c->bs, buf + i * fb, c->bs);
+	err = fake_xts_run(&c->x, c->dbuf, (u64)c->k * c->bs, unit0,
+			   c->encrypt);
+	for (i = 0; i < c->k; i++)
+		memcpy(buf + i * fb, c->dbuf + i * c->bs, c->bs);
+	return err;
+}
+
+/*
+ * The signature stage on @k blocks from @blk: check the input domain's
+ * PI of each block of @ib, write its data and the output domain's PI to
+ * @ob; the first failure goes to @first and @err_off.
+ */
+static void fake_sc_sig(struct fake_sc *c, bool write, const u8 *ib, u8 *ob,
+			u64 blk, struct fake_sig_err *first, u64 *err_off)
+{
+	const struct fake_sig_domain *in = write ? &c->s.wire : &c->s.mem;
+	const struct fake_sig_domain *od = write ? &c->s.mem : &c->s.wire;
+	u32 ibs = c->bs + in->pi, obs = c->bs + od->pi, i;
+	struct fake_sig_err e;
+
+	for (i = 0; i < c->k; i++) {
+		const u8 *idata = ib + i * ibs;
+		const u8 *ipi = in->kind != FAKE_SIG_NONE ? idata + c->bs : NULL;
+		u8 *odata = ob + i * obs;
+
+		if (ipi && !first->synd) {
+			fake_sig_check(&c->s, in, idata, ipi, blk + i, &e);
+			if (e.synd) {
+				*first = e;
+				*err_off = (blk + i + 1) * ibs - 1;
+			}
+		}
+		memcpy(odata, idata, c->bs);
+		fake_sig_gen(&c->s, od, idata, ipi, odata + c->bs, blk + i);
+	}
+}
+
+/* Decode, bind and size an access; FAKE_X_* */
+static int fake_sc_setup(struct mlx5_umr_fake *fd, struct fake_mkey *mk,
+			 bool write, struct fake_sc *c)
+{
+	const struct fake_sig_domain *m = &c->s.mem, *w = &c->s.wire;
+	u32 eb;
+	int err;
+
+	if (fake_bsf_pair_decode(fd, mk->bsf, mk->bsf_oct, &c->s, &c->x))
+		return FAKE_X_MODE;
+	err = fake_crypto_bind(fd, mk, (const void *)(mk->bsf +
+						       sizeof(struct mlx5_bsf)),
+			       &c->x);
+	if (err)
+		return err;
+	/* no signature set (a reset): blocks of one data unit, no PI */
+	if (m->kind == FAKE_SIG_NONE && w->kind == FAKE_SIG_NONE)
+		c->bs = c->x.du;
+	else
+		c->bs = m->kind != FAKE_SIG_NONE ? m->bs : w->bs;
+	c->s.mem.bs = c->bs;
+	c->s.wire.bs = c->bs;
+	c->mb = c->bs + m->pi;
+	c->wb = c->bs + w->pi;
+	c->raw = c->x.order == MLX5_UMR_ENC_ORDER_ENCRYPTED_RAW_WIRE ||
+		 c->x.order == MLX5_UMR_ENC_ORDER_ENCRYPTED_RAW_MEMORY;
+	c->mem_side = c->x.order == MLX5_UMR_ENC_ORDER_ENCRYPTED_MEMORY_SIGNATURE ||
+		      c->x.order == MLX5_UMR_ENC_ORDER_ENCRYPTED_RAW_WIRE;
+	/* TX encrypts towards an encrypted wire; RX does the opposite */
+	c->encrypt = write != (c->x.order ==
+			       MLX5_UMR_ENC_ORDER_ENCRYPTED_WIRE_SIGNATURE ||
+			       c->x.order == MLX5_UMR_ENC_ORDER_ENCRYPTED_RAW_WIRE);
+	eb = c->raw ? c->bs : c->mem_side ? c->mb : c->wb;
+	c->k = c->x.du / gcd(eb, c->x.du);
+	if ((u64)c->k * max(c->mb, c->wb) > FAKE_SC_MAX_CHUNK)
+		return FAKE_X_MODE;
+	return FAKE_X_OK;
+}
+
+/**
+ * fake_sig_crypto_xfer() - an access through an mkey with signature and
+ *	crypto (a BSF pair)
+ * @fd: the fake
+ * @mk: the mkey, with crypto_en, not free
+ * @key: its key as the access names it
+ * @offset: byte offset in the wire view
+ * @buf: the wire bytes: source of a write, destination of a read
+ * @len: wire bytes
+ * @write: wire -> memory (RX), else memory -> wire (TX)
+ * @remote: as fake_access()
+ * @pdn: as fake_access()
+ * @out: receives the SIG_ERR CQE of the first failed check, if any
+ *
+ * The two engines run in the order enc_order gives (mlx5dv_wr_set_mkey_
+ * crypto(3), the table of signature_crypto_order): on TX, crypto then
+ * signature when the crypto is on the memory side, signature then crypto
+ * when it is on the wire side; on RX the other way round. The orders
+ * ENCRYPTED_WIRE_SIGNATURE and _MEMORY_SIGNATURE encrypt their side's
+ * blocks with their PI (rows C, D, E, H, I: enc(data+SIG)) and sign
+ * plaintext; the RAW orders encrypt the data bytes only and sign the
+ * ciphertext (rows B, J: enc(data)+SIG). Data units run over that crypto
+ * stream from the mkey's start; an access covers whole wire blocks that
+ * are whole data units of it, in chunks of both.
+ *
+ * Context: fd->lock held.
+ * Return: FAKE_X_OK or the first violation; on a violation no byte moved.
+ */
+int fake_sig_crypto_xfer(struct mlx5_umr_fake *fd, struct fake_mkey *mk,
+			 u32 key, u64 offset, u8 *buf, size_t len, bool write,
+			 bool remote, u32 pdn,
+			 struct mlx5_umr_test_xfer_out *out)
+{
+	u64 start = MLX5_GET64(mkc, mk->mkc, start_addr);
+	struct fake_sig_err first = {};
+	u64 blk0, blk, err_off = 0;
+	u8 *mbuf = NULL, *wbuf = NULL;
+	struct fake_sc c = {};
+	u32 n, j, cm, cw;
+	int err;
+
+	err = fake_sc_setup(fd, mk, write, &c);
+	if (err)
+		return err;
+	if (do_div(offset, c.wb) || len % c.wb)
+		return FAKE_X_BOUNDS;
+	blk0 = offset;
+	n = len / c.wb;
+	if (do_div(offset, c.k) || n % c.k ||
+	    (blk0 + n) * c.bs > c.s.raw_data_size)
+		return FAKE_X_BOUNDS;
+	err = fake_access_crypto(fd, key, start + blk0 * c.mb, NULL,
+				 (u64)n * c.mb, write, remote, pdn, true);
+	if (err || !n)
+		return err;
+
+	cm = c.k * c.mb;
+	cw = c.k * c.wb;
+	mbuf = kmalloc(cm, GFP_ATOMIC);
+	wbuf = kmalloc(cw, GFP_ATOMIC);
+	if (c.raw)
+		c.dbuf = kmalloc(c.k * c.bs, GFP_ATOMIC);
+	if (!mbuf || !wbuf || (c.raw && !c.dbuf)) {
+		err = FAKE_X_NOMEM;
+		goto out;
+	}
+	for (j = 0; j < n && !err; j += c.k) {
+		u8 *w = buf + (u64)j * c.wb;
+
+		blk = blk0 + j;
+		if (write) {
+			memcpy(wbuf, w, cw);
+			if (!c.mem_side)
+				err = fake_sc_crypto(&c, wbuf, c.wb,
+						     c.s.wire.pi, blk);
+			if (!err)
+				fake_sc_sig(&c, true, wbuf, mbuf, blk, &first,
+					    &err_off);
+			if (!err && c.mem_side)
+				err = fake_sc_crypto(&c, mbuf, c.mb,
+						     c.s.mem.pi, blk);
+			if (!err)
+				err = fake_access_crypto(fd, key,
+							 start + blk * c.mb,
+							 mbuf, cm, true,
+							 remote, pdn, true);
+		} else {
+			err = fake_access_crypto(fd, key, start + blk * c.mb,
+						 mbuf, cm, false, remote, pdn,
+						 true);
+			if (!err && c.mem_side)
+				err = fake_sc_crypto(&c, mbuf, c.mb,
+						     c.s.mem.pi, blk);
+			if (!err)
+				fake_sc_sig(&c, false, mbuf, wbuf, blk, &first,
+					    &err_off);
+			if (!err && !c.mem_side)
+				err = fake_sc_crypto(&c, wbuf, c.wb,
+						     c.s.wire.pi, blk);
+			if (!err)
+				memcpy(w, wbuf, cw);
+		}
+	}
+	if (err)
+		err = FAKE_X_FAULT;
+	else if (first.synd)
+		fake_sig_report(fd, write ? &c.s.wire : &c.s.mem, key,
+				err_off, &first, out);
+out:
+	kfree_sensitive(c.dbuf);
+	kfree_sensitive(wbuf);
+	kfree_sensitive(mbuf);
+	return err;
 }
 
 /**

@@ -21,6 +21,7 @@
 /* basic.bsf_size_sbs: size in bits 7:6, same block structure in bit 4 */
 #define FAKE_BSF_SIZE_SHIFT		6
 #define FAKE_BSF_SIZE_WITH_INLINE	2	/* basic + extended + inline */
+#define FAKE_BSF_SIZE_SIG_AND_CRYPTO	3	/* and a crypto BSF after it */
 #define FAKE_BSF_SBS			BIT(4)
 
 /* basic.{m,w}_bfs_psv: block format selector 31:24, PSV index 23:0 */

@@ -628,7 +628,7 @@ static void rej_transaction(struct mlx5_bsf *b, u32 *p)
 
 static const struct fs_rej fs_rej_cases[] = {
 	REJ(basic_size, LOCAL_QP_OP_ERR, BSF_BAD),
-	REJ(crypto_size, LOCAL_QP_OP_ERR, BSF_UNSUPPORTED),
+	REJ(crypto_size, LOCAL_QP_OP_ERR, BSF_BAD),
 	REJ(reserved_size_bits, LOCAL_QP_OP_ERR, BSF_BAD),
 	REJ(dif_type, LOCAL_QP_OP_ERR, BSF_BAD),
 	REJ(escape_both, LOCAL_QP_OP_ERR, BSF_BAD),

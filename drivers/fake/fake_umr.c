@@ -227,17 +227,24 @@ static int fake_umr_check_mkey(struct fake_umr *u, struct fake_mkey *mk,
 
 /*
  * A signature BSF the UMR carries must decode (fake_sig.c); it names live
- * PSVs. A crypto mkey's BSF is decoded where it is used
- * (fake_crypto_xfer()), as the crypto branch of the fake always did.
+ * PSVs. On a crypto mkey, a BSF pair (128 bytes, or a first size field
+ * saying SIG_AND_CRYPTO) must decode as one, strictly; a crypto BSF alone
+ * is decoded where it is used (fake_crypto_xfer()).
  */
 static int fake_umr_check_bsf(struct fake_umr *u, const struct fake_mkey *mk)
 {
+	const u8 *bsf = u->wqe + u->need - (u64)u->bsf_oct * 16;
+	struct fake_xts x;
 	struct fake_sig s;
 
-	if (!u->bsf_oct || fake_mkey_crypto(mk))
+	if (!u->bsf_oct)
 		return 0;
-	return fake_sig_decode(u->fd, u->wqe + u->need - (u64)u->bsf_oct * 16,
-			       u->bsf_oct, &s);
+	if (!fake_mkey_crypto(mk))
+		return fake_sig_decode(u->fd, bsf, u->bsf_oct, &s);
+	if (u->bsf_oct == 2 * MLX5_MKEY_BSF_OCTO_SIZE ||
+	    bsf[0] >> FAKE_BSF_SIZE_SHIFT == FAKE_BSF_SIZE_SIG_AND_CRYPTO)
+		return fake_bsf_pair_decode(u->fd, bsf, u->bsf_oct, &s, &x);
+	return 0;
 }
 
 /* Every check passed: write translation, BSF and the masked fields. */

@@ -362,7 +362,7 @@ static int fake_xfer_pd(struct mlx5_umr_fake *fd, u32 pdn, u32 key,
 	mk = fake_mkey_lookup(fd, key);
 	if (mk && fake_mkey_crypto(mk) && !MLX5_GET(mkc, mk->mkc, free)) {
 		err = fake_crypto_xfer(fd, mk, key, offset, buf, len, write,
-				       remote, pdn);
+				       remote, pdn, out);
 	} else if (mk && fake_mkey_has_bsf(mk) &&
 		   !MLX5_GET(mkc, mk->mkc, free)) {
 		err = fake_sig_xfer(fd, mk, key, offset, buf, len, write,

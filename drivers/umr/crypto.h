@@ -16,6 +16,7 @@
 #include <linux/mlx5_umr_ifc.h>
 
 #include "xlt.h"
+#include "sig_rules.h"
 
 /* A crypto BSF is 64 bytes; after a signature BSF when both are set. */
 #define MLX5_UMR_CRYPTO_BSF_BYTES	sizeof(struct mlx5_umr_crypto_bsf)
@@ -24,7 +25,8 @@ static_assert(sizeof(struct mlx5_umr_crypto_bsf) == 64);
 u8 mlx5_umr_crypto_bs_selector(enum mlx5_umr_block_size bs);
 int mlx5_umr_crypto_enc_order(const struct mlx5_umr_crypto_attr *attr);
 void mlx5_umr_crypto_fill_bsf(struct mlx5_umr_crypto_bsf *bsf,
-			      const struct mlx5_umr_crypto_attr *attr);
+			      const struct mlx5_umr_crypto_attr *attr,
+			      bool with_sig);
 
 /* Rule C1: the device can do it (caps->crypto). */
 static inline int mlx5_umr_crypto_rule_device(const struct mlx5_umr_caps *caps)
@@ -62,15 +64,17 @@ mlx5_umr_crypto_rule_du(const struct mlx5_umr_crypto_attr *attr)
 }
 
 /*
- * Rule C6: a DEK of the mkey's device. (Its PD must be the mkey's too;
- * the service does not track an mkey's PD across MLX5_UMR_WR_SET_PD, so
- * that is left to the HCA, which fails the access.)
+ * Rule C6: a DEK of the mkey's device and of the PD the mkey is in after
+ * the request (mlx5dv_dek_create(3): the DEK's pd; the HCA would fail
+ * every access). @pdn MLX5_UMR_PDN_UNKNOWN, after a failed move, matches
+ * no DEK.
  */
 static inline int
 mlx5_umr_crypto_rule_dek(const struct mlx5_umr_crypto_attr *attr,
-			 const struct mlx5_umr_dev *dev)
+			 const struct mlx5_umr_dev *dev, u32 pdn)
 {
-	return attr->dek && attr->dek->dev == dev ? 0 : -EINVAL;
+	return attr->dek && attr->dek->dev == dev && attr->dek->pdn == pdn ?
+	       0 : -EINVAL;
 }
 
 /**
@@ -78,12 +82,13 @@ mlx5_umr_crypto_rule_dek(const struct mlx5_umr_crypto_attr *attr,
  * @caps: the device's caps
  * @attr: the attributes
  * @dev: the mkey's device
+ * @pdn: the PD the mkey is in after the request
  *
  * Return: 0 or the first broken rule's errno.
  */
 static inline int mlx5_umr_crypto_rules(const struct mlx5_umr_caps *caps,
 					const struct mlx5_umr_crypto_attr *attr,
-					const struct mlx5_umr_dev *dev)
+					const struct mlx5_umr_dev *dev, u32 pdn)
 {
 	int err;
 
@@ -102,7 +107,7 @@ static inline int mlx5_umr_crypto_rules(const struct mlx5_umr_caps *caps,
 	err = mlx5_umr_crypto_rule_du(attr);
 	if (err)
 		return err;
-	return mlx5_umr_crypto_rule_dek(attr, dev);
+	return mlx5_umr_crypto_rule_dek(attr, dev, pdn);
 }
 
 /* BSF bytes a request carries after its translation. */
@@ -111,6 +116,53 @@ mlx5_umr_crypto_bsf_bytes(const struct mlx5_umr_wr *wr)
 {
 	return wr->flags & MLX5_UMR_WR_SET_CRYPTO ?
 	       MLX5_UMR_CRYPTO_BSF_BYTES : 0;
+}
+
+/* The PD the mkey of @wr is in once @wr ran. */
+static inline u32 mlx5_umr_wr_pdn_after(const struct mlx5_umr_wr *wr)
+{
+	return wr->flags & MLX5_UMR_WR_SET_PD ? wr->pdn : READ_ONCE(wr->mkey->pdn);
+}
+
+/*
+ * Rule C10: orders ENCRYPTED_RAW_WIRE and ENCRYPTED_RAW_MEMORY (the
+ * signature computed over ciphertext) with a signature in both domains,
+ * which the device does not support (rdma-core get_crypto_order(): -1,
+ * EINVAL). @sig: the signature the mkey has after the request, or NULL.
+ */
+static inline int
+mlx5_umr_crypto_rule_sig_order(const struct mlx5_umr_crypto_attr *attr,
+			       const struct mlx5_umr_sig_attr *sig)
+{
+	int order = mlx5_umr_crypto_enc_order(attr);
+
+	if (!sig || sig->mem.sig_type == MLX5_UMR_SIG_NONE ||
+	    sig->wire.sig_type == MLX5_UMR_SIG_NONE)
+		return 0;
+	return order == MLX5_UMR_ENC_ORDER_ENCRYPTED_RAW_WIRE ||
+	       order == MLX5_UMR_ENC_ORDER_ENCRYPTED_RAW_MEMORY ? -EINVAL : 0;
+}
+
+/*
+ * Rule C11: a layout given with crypto fits the crypto BSF's
+ * raw_data_size, 32 bits (crypto_umr_wqe_finalize(): mkey->length >
+ * UINT32_MAX is EINVAL). Every layout of a crypto mkey comes with its
+ * attributes (C8), so none is longer.
+ */
+static inline int mlx5_umr_crypto_rule_length(const struct mlx5_umr_wr *wr)
+{
+	return mlx5_umr_layout_over_u32(wr) ? -EINVAL : 0;
+}
+
+/*
+ * The signature a SET_CRYPTO request's checks know of: the one it sets,
+ * none when it resets or the mkey has none; a kept one is known only when
+ * the request is posted (sq_post.c applies C10 again there).
+ */
+static inline const struct mlx5_umr_sig_attr *
+mlx5_umr_crypto_wr_sig(const struct mlx5_umr_wr *wr)
+{
+	return wr->flags & MLX5_UMR_WR_SET_SIG ? wr->sig : NULL;
 }
 
 /*
@@ -142,23 +194,24 @@ static inline int mlx5_umr_crypto_rule_every(const struct mlx5_umr_wr *wr)
 }
 
 /*
- * Rule C9: the BSF goes inline after the translation, and both must fit
- * one WQE (rdma-core: cur_data_size + bsf_size > max_data_size, ENOMEM).
+ * Rule C9: the BSF (after the signature BSF of an mkey with both) goes
+ * inline after the translation, and all must fit one WQE (rdma-core:
+ * cur_data_size + bsf_size > max_data_size, ENOMEM).
  */
 static inline int mlx5_umr_crypto_rule_room(const struct mlx5_umr_caps *caps,
 					    const struct mlx5_umr_wr *wr)
 {
 	u32 padded = ALIGN(mlx5_umr_xlt_bytes(wr), MLX5_UMR_FLEX_ALIGNMENT);
 
-	return padded + MLX5_UMR_CRYPTO_BSF_BYTES > mlx5_umr_inline_max(caps) ?
+	return padded + mlx5_umr_wr_bsf_bytes(wr) > mlx5_umr_inline_max(caps) ?
 	       -ENOMEM : 0;
 }
 
 /**
- * mlx5_umr_crypto_check() - the crypto rules of one request, C7 to C9
- * and C1 to C6
+ * mlx5_umr_crypto_check() - the crypto rules of one request: C7, C8, then
+ * with MLX5_UMR_WR_SET_CRYPTO C1 to C6, C9, C10 and C11
  * @caps: the device's caps
- * @wr: the request (its mkey checked to exist)
+ * @wr: the request, past the rules of its operation
  *
  * Return: 0 or the first broken rule's errno.
  */
@@ -179,10 +232,18 @@ mlx5_umr_crypto_check(const struct mlx5_umr_caps *caps,
 		return err;
 	if (!(wr->flags & MLX5_UMR_WR_SET_CRYPTO))
 		return 0;
-	err = mlx5_umr_crypto_rules(caps, wr->crypto, wr->mkey->dev);
+	err = mlx5_umr_crypto_rules(caps, wr->crypto, wr->mkey->dev,
+				    mlx5_umr_wr_pdn_after(wr));
 	if (err)
 		return err;
-	return mlx5_umr_crypto_rule_room(caps, wr);
+	err = mlx5_umr_crypto_rule_room(caps, wr);
+	if (err)
+		return err;
+	err = mlx5_umr_crypto_rule_sig_order(wr->crypto,
+					     mlx5_umr_crypto_wr_sig(wr));
+	if (err)
+		return err;
+	return mlx5_umr_crypto_rule_length(wr);
 }
 
 #endif /* MLX5_UMR_CRYPTO_H */

@@ -45,7 +45,7 @@ EXPORT_SYMBOL_IF_MLX5_UMR_TESTING(mlx5_umr_crypto_bs_selector);
  * rdma-core qp.c get_crypto_order(): which side holds ciphertext and
  * whether the signature is computed on it. (Orders RAW_WIRE and RAW_MEMORY
  * with a signature in both domains, which the device does not support, are
- * refused where signature and crypto meet.)
+ * refused by rule C10.)
  * Return: MLX5_UMR_ENC_ORDER_*, or -EINVAL for an unknown order.
  */
 int mlx5_umr_crypto_enc_order(const struct mlx5_umr_crypto_attr *attr)
@@ -73,19 +73,23 @@ EXPORT_SYMBOL_IF_MLX5_UMR_TESTING(mlx5_umr_crypto_enc_order);
 /**
  * mlx5_umr_crypto_fill_bsf() - write one crypto BSF
  * @bsf: 64 bytes in the WQE: after the translation, after the signature
- *	BSF when the mkey has both (whose size field then says
- *	MLX5_UMR_BSF_SIZE_SIG_AND_CRYPTO)
+ *	BSF when the mkey has both
  * @attr: attributes that passed mlx5_umr_crypto_rules()
+ * @with_sig: the mkey has a signature too: both BSFs' size fields say
+ *	MLX5_UMR_BSF_SIZE_SIG_AND_CRYPTO (rdma-core mlx5_umr_fill_crypto_bsf()
+ *	with a block, whether or not a signature is set in it)
  *
  * Every byte is written (the ring slot's old contents never leak through).
  * raw_data_size is all ones as rdma-core writes it; the mkey length must
- * then fit 32 bits (crypto_umr_wqe_finalize()).
+ * then fit 32 bits (rule C11).
  */
 void mlx5_umr_crypto_fill_bsf(struct mlx5_umr_crypto_bsf *bsf,
-			      const struct mlx5_umr_crypto_attr *attr)
+			      const struct mlx5_umr_crypto_attr *attr,
+			      bool with_sig)
 {
 	*bsf = (struct mlx5_umr_crypto_bsf) {
-		.bsf_size_type = MLX5_UMR_BSF_SIZE_WITH_INLINE <<
+		.bsf_size_type = (with_sig ? MLX5_UMR_BSF_SIZE_SIG_AND_CRYPTO :
+				  MLX5_UMR_BSF_SIZE_WITH_INLINE) <<
 				 MLX5_UMR_BSF_SIZE_SHIFT |
 				 MLX5_UMR_BSF_TYPE_CRYPTO,
 		.enc_order = mlx5_umr_crypto_enc_order(attr),

@@ -11,12 +11,15 @@
  */
 #include <kunit/test.h>
 #include <linux/module.h>
+#include <linux/crc-t10dif.h>
 #include <linux/mlx5_umr_ifc.h>
 #include <linux/mlx5_umr_testing.h>
 #include <linux/mlx5_umr_compat.h>
 
 #include "umr_kunit.h"
 #include "crypto.h"
+#include "sig.h"
+#include "wqe.h"
 #include "xts_vectors.h"
 
 #define POISON	0xa5
@@ -71,7 +74,7 @@ static void crypto_bsf_bytes(struct kunit *test)
 	for (i = 0; i < 16; i++)
 		a.initial_tweak[i] = i;
 	memset(buf, POISON, sizeof(buf));
-	mlx5_umr_crypto_fill_bsf((void *)buf, &a);
+	mlx5_umr_crypto_fill_bsf((void *)buf, &a, false);
 	KUNIT_EXPECT_EQ(test, memcmp(buf, bsf_tx_before_4096, 64), 0);
 	KUNIT_EXPECT_TRUE(test, !memchr_inv(buf + 64, POISON, 16));
 
@@ -84,7 +87,7 @@ static void crypto_bsf_bytes(struct kunit *test)
 		.dek = &test_dek,
 	};
 	memset(buf, POISON, sizeof(buf));
-	mlx5_umr_crypto_fill_bsf((void *)buf, &a);
+	mlx5_umr_crypto_fill_bsf((void *)buf, &a, false);
 	KUNIT_EXPECT_EQ(test, memcmp(buf, bsf_rx_after_520, 64), 0);
 	KUNIT_EXPECT_TRUE(test, !memchr_inv(buf + 64, POISON, 16));
 }
@@ -139,27 +142,343 @@ static void crypto_rules(struct kunit *test)
 		.dek = &dek,
 	}, a;
 
-	KUNIT_EXPECT_EQ(test, mlx5_umr_crypto_rules(&caps, &ok, dev), 0);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_crypto_rules(&caps, &ok, dev, 7), 0);
 	caps.crypto = false;
-	KUNIT_EXPECT_EQ(test, mlx5_umr_crypto_rules(&caps, &ok, dev),
+	KUNIT_EXPECT_EQ(test, mlx5_umr_crypto_rules(&caps, &ok, dev, 7),
 			-EOPNOTSUPP);
 	caps.crypto = true;
-	KUNIT_EXPECT_EQ(test, mlx5_umr_crypto_rules(&caps, NULL, dev), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_crypto_rules(&caps, NULL, dev, 7), -EINVAL);
 	a = ok;
 	a.crypto_standard = 1;
-	KUNIT_EXPECT_EQ(test, mlx5_umr_crypto_rules(&caps, &a, dev), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_crypto_rules(&caps, &a, dev, 7), -EINVAL);
 	a = ok;
 	a.signature_crypto_order = 2;
-	KUNIT_EXPECT_EQ(test, mlx5_umr_crypto_rules(&caps, &a, dev), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_crypto_rules(&caps, &a, dev, 7), -EINVAL);
 	a = ok;
 	a.data_unit_size = MLX5_UMR_BLOCK_SIZE_4160 + 1;
-	KUNIT_EXPECT_EQ(test, mlx5_umr_crypto_rules(&caps, &a, dev), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_crypto_rules(&caps, &a, dev, 7), -EINVAL);
 	a = ok;
 	a.dek = NULL;
-	KUNIT_EXPECT_EQ(test, mlx5_umr_crypto_rules(&caps, &a, dev), -EINVAL);
-	/* a DEK of another device */
-	KUNIT_EXPECT_EQ(test, mlx5_umr_crypto_rules(&caps, &ok, other),
+	KUNIT_EXPECT_EQ(test, mlx5_umr_crypto_rules(&caps, &a, dev, 7), -EINVAL);
+	/* a DEK of another device, of another PD */
+	KUNIT_EXPECT_EQ(test, mlx5_umr_crypto_rules(&caps, &ok, other, 7),
 			-EINVAL);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_crypto_rules(&caps, &ok, dev, 8),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_crypto_rules(&caps, &ok, dev,
+						    MLX5_UMR_PDN_UNKNOWN),
+			-EINVAL);
+}
+
+/* ---- signature and crypto on one mkey: the BSF pair ---- */
+
+#define PSV_MEM		0x000011U
+#define PSV_WIRE	0x000022U
+#define QPN		0x000042U
+#define PAIR_DEV	((struct mlx5_umr_dev *)0x1000)
+#define PAIR_PDN	7U
+
+static const struct mlx5_umr_dek pair_dek = {
+	.dev = PAIR_DEV, .id = 0x01abcdef, .pdn = PAIR_PDN,
+};
+
+/*
+ * Row C of mlx5dv_wr_set_mkey_crypto(3) (its Example 2): no memory
+ * signature, wire T10-DIF/CRC 512 (seed 0xffff, app 0x1234, ref 0x5678,
+ * ref remap), check mask 0xff; encrypt_on_tx, SIGNATURE_BEFORE_CRYPTO_ON_TX,
+ * data unit 520, tweak 00..0f, keytag "abcdefgh".
+ */
+static const struct mlx5_umr_sig_attr pair_sig = {
+	.wire = {
+		.sig_type = MLX5_UMR_SIG_T10DIF,
+		.dif = { .bg_type = MLX5_UMR_SIG_T10DIF_CRC, .bg = 0xffff,
+			 .app_tag = 0x1234, .ref_tag = 0x5678,
+			 .flags = MLX5_UMR_SIG_T10DIF_REF_REMAP },
+		.block_size = MLX5_UMR_SIG_BLOCK_512,
+	},
+	.check_mask = 0xff,
+};
+
+static void pair_crypto_attr(struct mlx5_umr_crypto_attr *a)
+{
+	unsigned int i;
+
+	*a = (struct mlx5_umr_crypto_attr) {
+		.crypto_standard = MLX5_UMR_CRYPTO_STANDARD_AES_XTS,
+		.encrypt_on_tx = true,
+		.signature_crypto_order =
+			MLX5_UMR_SIG_CRYPTO_ORDER_SIGNATURE_BEFORE_CRYPTO_ON_TX,
+		.data_unit_size = MLX5_UMR_BLOCK_SIZE_520,
+		.dek = &pair_dek,
+		.keytag = { 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h' },
+	};
+	for (i = 0; i < 16; i++)
+		a->initial_tweak[i] = i;
+}
+
+/*
+ * The pair rdma-core's crypto_umr_wqe_finalize() writes for it, worked out
+ * by hand (providers/mlx5/qp.c, wqe.h constants).
+ * Signature BSF, mlx5_umr_fill_sig_bsf(seg, block, set_crypto_bsf true):
+ * bsf_size_sbs = MLX5_BSF_SIZE_SIG_AND_CRYPTO (3) << MLX5_BSF_SIZE_SHIFT
+ * (6) = 0xc0, no SBS (the memory domain has none); check_byte_mask 0xff
+ * (a domain has a signature); wire.bs_selector bs_to_bs_selector(512) = 1;
+ * mem.bs_selector 0; raw_data_size htobe32(UINT32_MAX); w_bfs_psv 0 (no
+ * CRC) | wire PSV; m_bfs_psv 0; ext zero; w_inl from
+ * mlx5_umr_fill_inl_bsf_t10dif(): vld_refresh INL_VALID | REFRESH_DIF
+ * 0xc000, apptag 0x1234, reftag 0x5678, sig_type MLX5_T10DIF_CRC 1,
+ * rp_inv_seed REPEAT_BLOCK 0x80 | BSF_SEED 0x08 (bg != 0), rsvd 0,
+ * inc_ref_guard_check INC_REFTAG 0x40, app bitmask 0xffff; m_inl zero.
+ * Crypto BSF, mlx5_umr_fill_crypto_bsf(ctx, seg, crypto, block):
+ * bsf_size_type SIG_AND_CRYPTO 3 << 6 | MLX5_BSF_TYPE_CRYPTO 1 = 0xc1 (a
+ * block is passed); enc_order get_crypto_order(true, BEFORE, block) =
+ * ENCRYPTED_WIRE_SIGNATURE 0; enc_standard AES_XTS 0; raw_data_size all
+ * ones; bs_pointer bs_to_bs_selector(520) = 2; the tweak by memcpy;
+ * rsvd_dek_ptr htobe32(0x01abcdef & 0x00FFFFFF); the keytag; rest zero.
+ */
+static const u8 pair_bsf[128] = {
+	0xc0, 0xff, 0x01, 0x00, 0xff, 0xff, 0xff, 0xff,
+	0x00, 0x00, 0x00, 0x22, 0x00, 0x00, 0x00, 0x00,
+	[16 ... 31] = 0,
+	0xc0, 0x00, 0x12, 0x34, 0x00, 0x00, 0x56, 0x78,
+	0x01, 0x88, 0x00, 0x00, 0x00, 0x40, 0xff, 0xff,
+	[48 ... 63] = 0,
+	0xc1, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff,
+	0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07,
+	0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f,
+	0x00, 0xab, 0xcd, 0xef, 0x00, 0x00, 0x00, 0x00,
+	'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h',
+	[112 ... 127] = 0,
+};
+
+/*
+ * The signature half after a reset (state RESET: both domains NONE):
+ * only the size field and raw_data_size; no check mask, selectors or PSVs.
+ */
+static const u8 pair_sig_reset[64] = {
+	0xc0, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff,
+};
+
+static void expect_same(struct kunit *test, const u8 *got, const u8 *want,
+			size_t n, const char *what)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (got[i] != want[i])
+			break;
+	KUNIT_EXPECT_EQ_MSG(test, i, n, "%s: byte %zu is 0x%02x, not 0x%02x",
+			    what, i, i < n ? got[i] : 0, i < n ? want[i] : 0);
+}
+
+/* The two fill functions, into a poisoned buffer: 128 bytes, no more. */
+static void crypto_pair_bsf_bytes(struct kunit *test)
+{
+	static const u32 psv[2] = { PSV_MEM, PSV_WIRE };
+	struct mlx5_umr_crypto_attr a;
+	u8 buf[128 + 32];
+
+	pair_crypto_attr(&a);
+	memset(buf, POISON, sizeof(buf));
+	mlx5_umr_sig_fill_bsf((void *)buf, &pair_sig, psv, true);
+	mlx5_umr_crypto_fill_bsf((void *)(buf + 64), &a, true);
+	expect_same(test, buf, pair_bsf, 128, "pair");
+	KUNIT_EXPECT_TRUE(test, !memchr_inv(buf + 128, POISON, 32));
+}
+
+/* A request on an mkey with both, encoded as the service posts it. */
+struct pt {
+	struct mlx5_umr_caps caps;
+	struct mlx5_umr_mkey mkey;
+	struct mlx5_umr_sge sge;
+	struct mlx5_umr_crypto_attr ca;
+	struct mlx5_umr_wr wr;
+	u8 buf[MLX5_SEND_WQE_MAX_SIZE];
+};
+
+static struct pt *pt_new(struct kunit *test, u32 flags)
+{
+	struct pt *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	p->caps = (struct mlx5_umr_caps) {
+		.max_klm_entries = 1 << 16, .max_inline_entries = 56,
+		.dma_lkey = 0x5ff, .sig = true, .crypto = true,
+	};
+	p->mkey = (struct mlx5_umr_mkey) {
+		.dev = PAIR_DEV, .key = 0x123456, .max_entries = 4,
+		.flags = MLX5_UMR_MKEY_SIGNATURE | MLX5_UMR_MKEY_CRYPTO,
+		.psv = { PSV_MEM, PSV_WIRE }, .pdn = PAIR_PDN,
+	};
+	p->sge = (struct mlx5_umr_sge) { .addr = 0x10000, .length = 4096,
+					 .key = 0x777 };
+	pair_crypto_attr(&p->ca);
+	p->wr = (struct mlx5_umr_wr) {
+		.mkey = &p->mkey, .op = MLX5_UMR_OP_CONFIGURE,
+		.flags = flags | MLX5_UMR_WR_SET_CRYPTO,
+		.layout = MLX5_UMR_LAYOUT_LIST,
+		.list = { .sge = &p->sge, .num_sge = 1 },
+		.sig = &pair_sig, .crypto = &p->ca,
+	};
+	memset(p->buf, POISON, sizeof(p->buf));
+	return p;
+}
+
+static int pt_encode(struct pt *p, u8 fm_ce_se)
+{
+	const struct mlx5_umr_wqe_ctx ctx = { .caps = &p->caps, .qpn = QPN };
+	int size = mlx5_umr_wr_prepare(&p->caps, &p->wr);
+
+	if (size < 0)
+		return size;
+	return mlx5_umr_wqe_encode(&ctx, &p->wr, NULL, 0, fm_ce_se, p->buf,
+				   size);
+}
+
+/*
+ * SET_SIG and SET_CRYPTO: header, one KLM padded to 64, the pair at 192
+ * (bsf_octowords 8, umr_enable_bsf()), then the wire's SET_PSV, which
+ * signals (suppress_umr_completion()); nothing after it.
+ */
+static void crypto_pair_wqe(struct kunit *test)
+{
+	struct pt *p = pt_new(test, MLX5_UMR_WR_SET_SIG);
+
+	KUNIT_ASSERT_EQ(test, pt_encode(p, MLX5_WQE_CTRL_CQ_UPDATE), 384);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(&p->buf[4]), QPN << 8 | 20);
+	KUNIT_EXPECT_EQ(test, p->buf[11], 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be16(&p->buf[16 + 6]), 8);
+	KUNIT_EXPECT_TRUE(test, get_unaligned_be64(&p->buf[16 + 8]) &
+			  MLX5_MKEY_MASK_BSF_EN);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(&p->buf[64 + 12]) >> 30, 1);
+	expect_same(test, &p->buf[192], pair_bsf, 128, "pair in the WQE");
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(&p->buf[320]) & 0xff,
+			MLX5_OPCODE_SET_PSV);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(&p->buf[320 + 16]), PSV_WIRE);
+	KUNIT_EXPECT_EQ(test, p->buf[320 + 11],
+			MLX5_FENCE_MODE_INITIATOR_SMALL | MLX5_WQE_CTRL_CQ_UPDATE);
+	KUNIT_EXPECT_TRUE(test, !memchr_inv(&p->buf[384], POISON, 64));
+}
+
+/*
+ * SET_CRYPTO alone keeps the signature (rdma-core state SET: the signature
+ * BSF again from the kept attributes, no SET_PSV); with RESET_SIG the
+ * signature half has no domain and the BSF stays enabled for the crypto
+ * half (crypto_umr_wqe_finalize(), state RESET).
+ */
+static void crypto_pair_keep_reset(struct kunit *test)
+{
+	struct pt *p = pt_new(test, 0);
+
+	p->wr.bsf_sig = &pair_sig;	/* what sq_post.c finds kept */
+	KUNIT_ASSERT_EQ(test, pt_encode(p, MLX5_WQE_CTRL_CQ_UPDATE), 320);
+	KUNIT_EXPECT_EQ(test, p->buf[11], MLX5_WQE_CTRL_CQ_UPDATE);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be16(&p->buf[16 + 6]), 8);
+	expect_same(test, &p->buf[192], pair_bsf, 128, "kept");
+	KUNIT_EXPECT_TRUE(test, !memchr_inv(&p->buf[320], POISON, 64));
+
+	p = pt_new(test, MLX5_UMR_WR_RESET_SIG);
+	p->wr.bsf_sig = &pair_sig;	/* ignored: the request resets */
+	KUNIT_ASSERT_EQ(test, pt_encode(p, 0), 320);
+	KUNIT_EXPECT_TRUE(test, get_unaligned_be64(&p->buf[16 + 8]) &
+			  MLX5_MKEY_MASK_BSF_EN);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(&p->buf[64 + 12]) >> 30, 1);
+	expect_same(test, &p->buf[192], pair_sig_reset, 64, "reset half");
+	expect_same(test, &p->buf[256], pair_bsf + 64, 64, "crypto half");
+	KUNIT_EXPECT_TRUE(test, !memchr_inv(&p->buf[320], POISON, 64));
+}
+
+/**
+ * struct pair_rule - one row of the rules on an mkey with both
+ * @name: what breaks
+ * @flags: MLX5_UMR_WR_* besides SET_CRYPTO
+ * @tx: encrypt_on_tx
+ * @after: SIGNATURE_AFTER_CRYPTO_ON_TX, else BEFORE
+ * @mem: the memory domain has a T10-DIF signature
+ * @wire: the wire domain has one
+ * @pdn: SET_PD's PD, with MLX5_UMR_WR_SET_PD
+ * @mkey_pdn: the PD the mkey is in
+ * @repeat: 0: a list of one SGE; else an interleaved layout of one 4096
+ *	byte entry, this many times
+ * @err: the errno
+ */
+struct pair_rule {
+	const char *name;
+	u32 flags;
+	bool tx, after, mem, wire;
+	u32 pdn, mkey_pdn, repeat;
+	int err;
+};
+
+#define SETSIG	MLX5_UMR_WR_SET_SIG
+static const struct pair_rule pair_rules[] = {
+	{ "C: tx, before, wire", SETSIG, true, false, false, true,
+	  0, PAIR_PDN, 0, 0 },
+	{ "E: tx, before, both", SETSIG, true, false, true, true,
+	  0, PAIR_PDN, 0, 0 },
+	{ "I: rx, after, both", SETSIG, false, true, true, true,
+	  0, PAIR_PDN, 0, 0 },
+	{ "B: raw wire, wire only", SETSIG, true, true, false, true,
+	  0, PAIR_PDN, 0, 0 },
+	{ "J: raw memory, memory only", SETSIG, false, false, true, false,
+	  0, PAIR_PDN, 0, 0 },
+	{ "C10: raw wire, both", SETSIG, true, true, true, true,
+	  0, PAIR_PDN, 0, -EINVAL },
+	{ "C10: raw memory, both", SETSIG, false, false, true, true,
+	  0, PAIR_PDN, 0, -EINVAL },
+	{ "raw wire, both, reset", MLX5_UMR_WR_RESET_SIG, true, true, true,
+	  true, 0, PAIR_PDN, 0, 0 },
+	{ "C6: DEK of another PD", SETSIG, true, false, false, true,
+	  0, PAIR_PDN + 1, 0, -EINVAL },
+	{ "C6: PD unknown after a failed move", SETSIG, true, false, false,
+	  true, 0, MLX5_UMR_PDN_UNKNOWN, 0, -EINVAL },
+	{ "C6: moved to the DEK's PD", SETSIG | MLX5_UMR_WR_SET_PD, true,
+	  false, false, true, PAIR_PDN, PAIR_PDN + 1, 0, 0 },
+	{ "C6: moved away from the DEK's PD", SETSIG | MLX5_UMR_WR_SET_PD,
+	  true, false, false, true, PAIR_PDN + 1, PAIR_PDN, 0, -EINVAL },
+	{ "4 GiB - 4096 bytes", SETSIG, true, false, false, true,
+	  0, PAIR_PDN, 0xfffff, 0 },
+	{ "C11: 4 GiB", SETSIG, true, false, false, true,
+	  0, PAIR_PDN, 0x100000, -EINVAL },
+	{ "C11: 4 GiB, no signature set", 0, true, false, false, false,
+	  0, PAIR_PDN, 0x100000, -EINVAL },
+};
+
+static void pair_rule_desc(const struct pair_rule *r, char *desc)
+{
+	strscpy(desc, r->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(crypto_pair_rule, pair_rules, pair_rule_desc);
+
+static void crypto_pair_rule(struct kunit *test)
+{
+	const struct pair_rule *r = test->param_value;
+	struct pt *p = pt_new(test, r->flags);
+	struct mlx5_umr_sig_attr sig = pair_sig;
+	struct mlx5_umr_interleaved il = {
+		.addr = 0x10000, .bytes_count = 4096, .key = 0x777,
+	};
+
+	if (r->mem)
+		sig.mem = sig.wire;
+	if (!r->wire)
+		sig.wire = (struct mlx5_umr_sig_domain) {};
+	p->wr.sig = &sig;
+	p->ca.encrypt_on_tx = r->tx;
+	p->ca.signature_crypto_order = r->after ?
+		MLX5_UMR_SIG_CRYPTO_ORDER_SIGNATURE_AFTER_CRYPTO_ON_TX :
+		MLX5_UMR_SIG_CRYPTO_ORDER_SIGNATURE_BEFORE_CRYPTO_ON_TX;
+	p->wr.pdn = r->pdn;
+	p->mkey.pdn = r->mkey_pdn;
+	if (r->repeat) {
+		p->wr.layout = MLX5_UMR_LAYOUT_INTERLEAVED;
+		p->wr.interleaved.ent = &il;
+		p->wr.interleaved.num_entries = 1;
+		p->wr.interleaved.repeat_count = r->repeat;
+	}
+	KUNIT_EXPECT_EQ(test, mlx5_umr_wr_check(&p->caps, &p->wr), r->err);
 }
 
 /*
@@ -293,7 +612,7 @@ static void crypto_service_vector4(struct kunit *test)
 	w->uc.bsf_octowords = cpu_to_be16(MLX5_MKEY_BSF_OCTO_SIZE);
 	w->uc.mkey_mask |= cpu_to_be64(MLX5_MKEY_MASK_BSF_EN);
 	MLX5_SET(mkc, &w->mkey, bsf_en, 1);
-	mlx5_umr_crypto_fill_bsf((void *)(w->xlt + 64), &ca);
+	mlx5_umr_crypto_fill_bsf((void *)(w->xlt + 64), &ca, false);
 	ft_umr_ok(ft, w, size + MLX5_UMR_CRYPTO_BSF_BYTES);
 
 	for (i = 0; i < 512; i++)
@@ -421,11 +740,6 @@ static void crypto_service_configure(struct kunit *test)
 	/* a direct mkey is never a crypto one */
 	plain2 = mlx5_umr_alloc_mtt_mkey(dev, 1, MLX5_UMR_MKEY_CRYPTO);
 	KUNIT_EXPECT_EQ(test, PTR_ERR(plain2), -EINVAL);
-	/* signature and crypto on one mkey: not supported, refused first */
-	KUNIT_ASSERT_TRUE(test, caps->sig);
-	plain2 = mlx5_umr_alloc_mkey(dev, 4, MLX5_UMR_MKEY_CRYPTO |
-				     MLX5_UMR_MKEY_SIGNATURE);
-	KUNIT_EXPECT_EQ(test, PTR_ERR(plain2), -EOPNOTSUPP);
 
 	KUNIT_EXPECT_EQ(test, mlx5_umr_free_mkey(plain), 0);
 	KUNIT_EXPECT_EQ(test, mlx5_umr_free_mkey(mk), 0);
@@ -435,14 +749,191 @@ static void crypto_service_configure(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mlx5_umr_dek_destroy(dek), 0);
 }
 
+/*
+ * Through the whole service on a fake: an mkey with signature and crypto,
+ * configured as row B (no memory signature, wire T10-DIF seed 0,
+ * ENCRYPTED_RAW_WIRE); a read of one wire block gives vector 4's
+ * ciphertext and the crc_t10dif() of it; SET_CRYPTO alone keeps the
+ * signature, RESET_SIG drops it; C10 on a kept signature at post; C6 on
+ * the PD the mkey is in, moved and after a failed move.
+ */
+static void crypto_service_pair(struct kunit *test)
+{
+	struct mlx5_umr_fake *fake = crypto_fake(test);
+	struct mlx5_umr_dev *dev = umr_kunit_fake_umr(fake);
+	const struct mlx5_umr_caps *caps = mlx5_umr_dev_caps(dev);
+	struct mlx5_umr_dek_attr attr = {
+		.key_size = MLX5_UMR_CRYPTO_KEY_SIZE_128,
+		.pdn = caps->pdn,
+	};
+	struct mlx5_umr_sig_attr sig = pair_sig;
+	struct mlx5_umr_crypto_attr ca = {
+		.crypto_standard = MLX5_UMR_CRYPTO_STANDARD_AES_XTS,
+		.encrypt_on_tx = true,
+		.signature_crypto_order =
+			MLX5_UMR_SIG_CRYPTO_ORDER_SIGNATURE_AFTER_CRYPTO_ON_TX,
+		.data_unit_size = MLX5_UMR_BLOCK_SIZE_512,
+	};
+	u8 *buf = kunit_kzalloc(test, 520, GFP_KERNEL);
+	u8 mkc[MLX5_ST_SZ_BYTES(mkc)], bsf[128], bsf2[128], dif[8];
+	struct mlx5_umr_dek *dek, *dek2;
+	struct mlx5_umr_sge sge = {};
+	struct mlx5_umr_wr wr = {};
+	struct mlx5_umr_mkey *mk;
+	struct sg_table sgt;
+	struct page *page;
+	unsigned int i;
+	u32 pdn2;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_TRUE(test, caps->sig);
+	memcpy(attr.key, xts_v4_key, sizeof(xts_v4_key));
+	dek = mlx5_umr_dek_create(dev, &attr);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(dek));
+	ca.dek = dek;
+	page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	KUNIT_ASSERT_EQ(test, sg_alloc_table(&sgt, 1, GFP_KERNEL), 0);
+	sg_set_page(sgt.sgl, page, PAGE_SIZE, 0);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_dma_map_sg(dev, &sgt,
+						  DMA_BIDIRECTIONAL), 0);
+
+	mk = mlx5_umr_alloc_mkey(dev, 4, MLX5_UMR_MKEY_SIGNATURE |
+				 MLX5_UMR_MKEY_CRYPTO);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mk));
+	KUNIT_EXPECT_EQ(test, mk->pdn, caps->pdn);
+	KUNIT_EXPECT_NE(test, mk->psv[0], 0U);
+	KUNIT_EXPECT_NE(test, mk->psv[1], 0U);
+	KUNIT_ASSERT_GE(test, mlx5_umr_fake_query_mkey(fake, mk->key, mkc,
+						       NULL, 0), 0);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, bsf_octword_size), 8);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, bsf_en), 1);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mlx5_umr_mkc_crypto, mkc, crypto_en),
+			MLX5_UMR_MKC_CRYPTO_ENABLED);
+
+	/* row B: seed 0, no ref remap, so the DIF is crc_t10dif() and tags */
+	sig.wire.dif.bg = 0;
+	sig.wire.dif.flags = 0;
+	sge = (struct mlx5_umr_sge) {
+		.addr = sg_dma_address(sgt.sgl), .length = 512,
+		.key = caps->dma_lkey,
+	};
+	wr.mkey = mk;
+	wr.op = MLX5_UMR_OP_CONFIGURE;
+	wr.flags = MLX5_UMR_WR_SET_ACCESS | MLX5_UMR_WR_SET_SIG |
+		   MLX5_UMR_WR_SET_CRYPTO;
+	wr.access = MLX5_UMR_ACCESS_REMOTE_READ | MLX5_UMR_ACCESS_REMOTE_WRITE |
+		    MLX5_UMR_ACCESS_LOCAL_WRITE;
+	wr.layout = MLX5_UMR_LAYOUT_LIST;
+	wr.list.sge = &sge;
+	wr.list.num_sge = 1;
+	wr.sig = &sig;
+	wr.crypto = &ca;
+	KUNIT_ASSERT_EQ(test, mlx5_umr_exec(dev, &wr, 0), 0);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_query_bsf(fake, mk->key, bsf,
+						      sizeof(bsf)), 8);
+	KUNIT_EXPECT_EQ(test, bsf[0], 0xc0);
+	KUNIT_EXPECT_EQ(test, bsf[64], 0xc1);
+	KUNIT_EXPECT_EQ(test, bsf[65], MLX5_UMR_ENC_ORDER_ENCRYPTED_RAW_WIRE);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(bsf + 8) & 0xffffff,
+			mk->psv[1]);
+	for (i = 0; i < 512; i++)
+		((u8 *)page_address(page))[i] = i & 0xff;
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_xfer(fake, mk->key, 0, buf, 520,
+						 false, true), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(buf, xts_v4_ctext, 512), 0);
+	put_unaligned_be16(crc_t10dif(xts_v4_ctext, 512), dif);
+	put_unaligned_be16(0x1234, dif + 2);
+	put_unaligned_be32(0x5678, dif + 4);
+	KUNIT_EXPECT_EQ(test, memcmp(buf + 512, dif, 8), 0);
+
+	/* SET_CRYPTO alone: the same signature half, no SET_PSV */
+	wr.flags = MLX5_UMR_WR_SET_ACCESS | MLX5_UMR_WR_SET_CRYPTO;
+	KUNIT_ASSERT_EQ(test, mlx5_umr_exec(dev, &wr, 0), 0);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_query_bsf(fake, mk->key, bsf2,
+						      sizeof(bsf2)), 8);
+	KUNIT_EXPECT_EQ(test, memcmp(bsf, bsf2, 128), 0);
+	memset(buf, 0, 520);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_xfer(fake, mk->key, 0, buf, 520,
+						 false, true), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(buf + 512, dif, 8), 0);
+
+	/* C10 on the kept signature (both domains): only known at post */
+	sig.mem = sig.wire;
+	wr.flags = MLX5_UMR_WR_SET_ACCESS | MLX5_UMR_WR_SET_SIG |
+		   MLX5_UMR_WR_SET_CRYPTO;
+	KUNIT_EXPECT_EQ(test, mlx5_umr_validate(dev, &wr), -EINVAL);
+	ca.signature_crypto_order =
+		MLX5_UMR_SIG_CRYPTO_ORDER_SIGNATURE_BEFORE_CRYPTO_ON_TX;
+	sge.length = 520;
+	KUNIT_ASSERT_EQ(test, mlx5_umr_exec(dev, &wr, 0), 0);
+	ca.signature_crypto_order =
+		MLX5_UMR_SIG_CRYPTO_ORDER_SIGNATURE_AFTER_CRYPTO_ON_TX;
+	wr.flags = MLX5_UMR_WR_SET_ACCESS | MLX5_UMR_WR_SET_CRYPTO;
+	KUNIT_EXPECT_EQ(test, mlx5_umr_validate(dev, &wr), 0);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_exec(dev, &wr, 0), -EINVAL);
+
+	/* RESET_SIG: the signature half empty, data crypto only */
+	sge.length = 512;
+	wr.flags = MLX5_UMR_WR_SET_ACCESS | MLX5_UMR_WR_RESET_SIG |
+		   MLX5_UMR_WR_SET_CRYPTO;
+	KUNIT_ASSERT_EQ(test, mlx5_umr_exec(dev, &wr, 0), 0);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_query_bsf(fake, mk->key, bsf2,
+						      sizeof(bsf2)), 8);
+	KUNIT_EXPECT_EQ(test, memcmp(bsf2, pair_sig_reset, 64), 0);
+	memset(buf, 0, 520);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_xfer(fake, mk->key, 0, buf, 512,
+						 false, true), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(buf, xts_v4_ctext, 512), 0);
+
+	/* C6: the DEK's PD against the one the mkey is in, or moves to */
+	KUNIT_ASSERT_EQ(test, mlx5_umr_pd_alloc(dev, &pdn2), 0);
+	attr.pdn = pdn2;
+	memcpy(attr.key, xts_v4_key, sizeof(xts_v4_key));
+	dek2 = mlx5_umr_dek_create(dev, &attr);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(dek2));
+	wr.flags = MLX5_UMR_WR_SET_PD | MLX5_UMR_WR_SET_CRYPTO;
+	wr.layout = MLX5_UMR_LAYOUT_NONE;
+	wr.pdn = pdn2;
+	KUNIT_EXPECT_EQ(test, mlx5_umr_validate(dev, &wr), -EINVAL);
+	ca.dek = dek2;
+	KUNIT_ASSERT_EQ(test, mlx5_umr_exec(dev, &wr, 0), 0);
+	KUNIT_EXPECT_EQ(test, mk->pdn, pdn2);
+	/* a move back that fails on the HCA: the PD is unknown */
+	ca.dek = dek;
+	wr.pdn = caps->pdn;
+	mlx5_umr_fake_inject_wqe_error(fake, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
+				       0);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_exec(dev, &wr, 0), -EIO);
+	KUNIT_EXPECT_EQ(test, mk->pdn, MLX5_UMR_PDN_UNKNOWN);
+	wr.flags = MLX5_UMR_WR_SET_CRYPTO;
+	KUNIT_EXPECT_EQ(test, mlx5_umr_validate(dev, &wr), -EINVAL);
+	wr.flags = MLX5_UMR_WR_SET_PD | MLX5_UMR_WR_SET_CRYPTO;
+	KUNIT_EXPECT_EQ(test, mlx5_umr_exec(dev, &wr, 0), 0);
+	KUNIT_EXPECT_EQ(test, mk->pdn, caps->pdn);
+
+	KUNIT_EXPECT_EQ(test, mlx5_umr_free_mkey(mk), 0);
+	mlx5_umr_pd_free(dev, pdn2);
+	mlx5_umr_dma_unmap_sg(dev, &sgt, DMA_BIDIRECTIONAL);
+	sg_free_table(&sgt);
+	__free_page(page);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_dek_destroy(dek2), 0);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_dek_destroy(dek), 0);
+}
+
 static struct kunit_case crypto_cases[] = {
 	KUNIT_CASE(crypto_bsf_bytes),
 	KUNIT_CASE(crypto_bsf_order),
 	KUNIT_CASE(crypto_bsf_selector),
 	KUNIT_CASE(crypto_rules),
+	KUNIT_CASE(crypto_pair_bsf_bytes),
+	KUNIT_CASE(crypto_pair_wqe),
+	KUNIT_CASE(crypto_pair_keep_reset),
+	KUNIT_CASE_PARAM(crypto_pair_rule, crypto_pair_rule_gen_params),
 	KUNIT_CASE(crypto_dek_service),
 	KUNIT_CASE(crypto_service_vector4),
 	KUNIT_CASE(crypto_service_configure),
+	KUNIT_CASE(crypto_service_pair),
 	{}
 };
 

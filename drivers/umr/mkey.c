@@ -146,10 +146,16 @@ static int mlx5_umr_create_hw_mkey(struct mlx5_umr_dev *dev,
 	if (mp->pub.flags & MLX5_UMR_MKEY_CRYPTO)
 		MLX5_SET(mlx5_umr_mkc_crypto, mkc, crypto_en,
 			 MLX5_UMR_MKC_CRYPTO_ENABLED);
-	/* room for a BSF: mr.c mlx5_alloc_integrity_descs() */
+	/*
+	 * Room for a BSF: mr.c mlx5_alloc_integrity_descs(); for the
+	 * signature and the crypto BSF together twice that (rdma-core
+	 * mlx5dv_create_mkey(): bsf_size / 16, 128 bytes with both flags).
+	 */
 	if (mp->sig || (mp->pub.flags & MLX5_UMR_MKEY_CRYPTO)) {
 		MLX5_SET(mkc, mkc, bsf_en, 1);
-		MLX5_SET(mkc, mkc, bsf_octword_size, MLX5_MKEY_BSF_OCTO_SIZE);
+		MLX5_SET(mkc, mkc, bsf_octword_size,
+			 mp->sig && (mp->pub.flags & MLX5_UMR_MKEY_CRYPTO) ?
+			 2 * MLX5_MKEY_BSF_OCTO_SIZE : MLX5_MKEY_BSF_OCTO_SIZE);
 	}
 	err = mlx5_umr_cmd(dev, in, sizeof(in), out, sizeof(out));
 	if (err)
@@ -184,12 +190,6 @@ mlx5_umr_create_mkey(struct mlx5_umr_dev *dev, u32 max_entries, u32 flags,
 		if (!dev->caps.crypto)
 			return ERR_PTR(-EOPNOTSUPP);
 	}
-	/*
-	 * Signature and crypto on one mkey (one 128-byte BSF, rdma-core's
-	 * signature_crypto_order) are not implemented (Documentation/crypto.rst).
-	 */
-	if ((flags & MLX5_UMR_MKEY_SIGNATURE) && (flags & MLX5_UMR_MKEY_CRYPTO))
-		return ERR_PTR(-EOPNOTSUPP);
 	err = mlx5_umr_mkey_geom(dev, max_entries, direct, &g);
 	if (err)
 		return ERR_PTR(err);
@@ -202,6 +202,7 @@ mlx5_umr_create_mkey(struct mlx5_umr_dev *dev, u32 max_entries, u32 flags,
 		goto err_put;
 	}
 	mp->pub.dev = dev;
+	mp->pub.pdn = pdn;
 	/* the service's PA mkey is valid only in its PD */
 	if (pdn == dev->caps.pdn)
 		mp->pub.dma_lkey = dev->caps.dma_lkey;
@@ -265,7 +266,8 @@ err_put:
  * @flags: MLX5_UMR_MKEY_REMOTE_INVALIDATE, MLX5_UMR_MKEY_SIGNATURE (a
  *	block-signature mkey: BSF enabled, two PSVs; -EOPNOTSUPP without
  *	caps->sig; Documentation/signature.rst), MLX5_UMR_MKEY_CRYPTO (AES-XTS,
- *	Documentation/crypto.rst); the two together -EOPNOTSUPP
+ *	Documentation/crypto.rst); both: a BSF pair, signature then
+ *	crypto (rdma-core's MLX5_BSF_SIZE_SIG_AND_CRYPTO)
  *
  * The mkey starts in the free state (no access) and is sized for
  * @max_entries + 1 translation entries, rounded up to 4 and capped at

@@ -165,6 +165,22 @@ void mlx5_umr_sig_posted(struct mlx5_umr_wr *wr)
 	spin_unlock_irqrestore(&s->lock, flags);
 }
 
+/**
+ * mlx5_umr_sig_kept() - the signature an mkey keeps, for the BSF pair of
+ *	a SET_CRYPTO request that neither sets nor resets it
+ * @wr: the request, being posted
+ *
+ * What the requests posted before it set (mlx5_umr_sig_posted()); only
+ * those write it, under sq->lock, so it is read without the state's lock.
+ *
+ * Context: sq->lock held; the result is valid while it is.
+ * Return: the signature (none in either domain when none is set).
+ */
+const struct mlx5_umr_sig_attr *mlx5_umr_sig_kept(struct mlx5_umr_wr *wr)
+{
+	return &to_priv(wr->mkey)->sig->attr;
+}
+
 /*
  * The guard of the domain the check concerns: the memory domain's when it
  * has a signature, else the wire's (the CQE does not say which domain's
@@ -275,7 +291,10 @@ EXPORT_SYMBOL(mlx5_umr_sig_report);
  * that saw an error in error state until a SET_PSV, so the signature the
  * mkey has is set again (UMR with the BSF, then SET_PSV per domain, as
  * MLX5_UMR_WR_SET_SIG with it would). No other request on @mkey may be
- * in flight.
+ * in flight. An mkey with crypto too is not re-armed here: every configure
+ * of it carries its crypto attributes, which the service does not keep
+ * (rule C8); the caller's next configure with MLX5_UMR_WR_SET_SIG re-arms
+ * it, as rdma-core re-arms at the next configure.
  *
  * Context: process context, may sleep.
  * Return: 0 (@status->err_type says whether there was an error); -EINVAL
@@ -303,7 +322,7 @@ int mlx5_umr_sig_check(struct mlx5_umr_mkey *mkey,
 	if (!pending)
 		return 0;
 
-	if (mlx5_umr_sig_npsv(&attr)) {
+	if (mlx5_umr_sig_npsv(&attr) && !(mkey->flags & MLX5_UMR_MKEY_CRYPTO)) {
 		struct mlx5_umr_wr wr = {
 			.mkey = mkey,
 			.op = MLX5_UMR_OP_CONFIGURE,

@@ -51,12 +51,29 @@ static inline unsigned int mlx5_umr_sig_npsv(const struct mlx5_umr_sig_attr *a)
 }
 
 /*
+ * An mkey with both signature and crypto: its BSF is a pair, the
+ * signature's first (rdma-core crypto_umr_wqe_finalize()).
+ */
+static inline bool mlx5_umr_mkey_sig_crypto(const struct mlx5_umr_mkey *m)
+{
+	return (m->flags & MLX5_UMR_MKEY_SIGNATURE) &&
+	       (m->flags & MLX5_UMR_MKEY_CRYPTO);
+}
+
+/*
  * Bytes a request adds to its UMR WQE (the BSF) and after it (the
- * SET_PSV WQEs) for its signature; 0 without MLX5_UMR_WR_SET_SIG.
+ * SET_PSV WQEs) for its signature. The signature BSF goes with
+ * MLX5_UMR_WR_SET_SIG, and with every MLX5_UMR_WR_SET_CRYPTO of an mkey
+ * that has both: the pair is written whole, set, reset or kept.
  */
 static inline unsigned int mlx5_umr_sig_bsf_bytes(const struct mlx5_umr_wr *wr)
 {
-	return wr->flags & MLX5_UMR_WR_SET_SIG ? MLX5_UMR_SIG_BSF_SIZE : 0;
+	if (wr->flags & MLX5_UMR_WR_SET_SIG)
+		return MLX5_UMR_SIG_BSF_SIZE;
+	if ((wr->flags & MLX5_UMR_WR_SET_CRYPTO) &&
+	    (wr->mkey->flags & MLX5_UMR_MKEY_SIGNATURE))
+		return MLX5_UMR_SIG_BSF_SIZE;
+	return 0;
 }
 
 static inline unsigned int mlx5_umr_sig_psv_bytes(const struct mlx5_umr_wr *wr)
@@ -69,7 +86,7 @@ static inline unsigned int mlx5_umr_sig_psv_bytes(const struct mlx5_umr_wr *wr)
 /* sig_wqe.c: the encoder's part (pure functions) */
 void mlx5_umr_sig_fill_bsf(struct mlx5_bsf *bsf,
 			   const struct mlx5_umr_sig_attr *attr,
-			   const u32 psv[2]);
+			   const u32 psv[2], bool with_crypto);
 unsigned int mlx5_umr_sig_write_psvs(void *buf, const struct mlx5_umr_wr *wr,
 				     u32 qpn, u16 idx, u8 fm_ce_se);
 
@@ -84,5 +101,6 @@ void mlx5_umr_sig_mkey_unlist(struct mlx5_umr_dev *dev,
 			      struct mlx5_umr_mkey_priv *mp);
 void mlx5_umr_sig_mkey_free(struct mlx5_umr_mkey_priv *mp);
 void mlx5_umr_sig_posted(struct mlx5_umr_wr *wr);
+const struct mlx5_umr_sig_attr *mlx5_umr_sig_kept(struct mlx5_umr_wr *wr);
 
 #endif /* MLX5_UMR_SIG_H */

@@ -115,28 +115,30 @@ static inline int mlx5_umr_rule_sig_copy(const struct mlx5_umr_sig_attr *a)
 }
 
 /*
- * Rule 51: the translation and the BSF go inline in the UMR WQE, and the
- * chain with its SET_PSV WQEs fits the send queue's largest WQE
- * (umr_wqe_finalize(): ENOMEM when the BSF does not fit inline).
+ * Rule 51: the translation and the BSF (with the crypto BSF of an mkey
+ * that has both) go inline in the UMR WQE, and the chain with its SET_PSV
+ * WQEs fits the send queue's largest WQE (umr_wqe_finalize() and
+ * crypto_umr_wqe_finalize(): ENOMEM when the BSFs do not fit inline).
  */
 static inline int mlx5_umr_rule_sig_room(const struct mlx5_umr_caps *caps,
 					 const struct mlx5_umr_wr *wr)
 {
 	u32 padded = ALIGN(mlx5_umr_xlt_bytes(wr), MLX5_UMR_FLEX_ALIGNMENT);
 
-	if (padded + MLX5_UMR_SIG_BSF_SIZE > mlx5_umr_inline_max(caps) ||
-	    MLX5_UMR_WQE_HDR_SIZE + padded + MLX5_UMR_SIG_BSF_SIZE +
+	u32 bsf = mlx5_umr_wr_bsf_bytes(wr);
+
+	if (padded + bsf > mlx5_umr_inline_max(caps) ||
+	    MLX5_UMR_WQE_HDR_SIZE + padded + bsf +
 	    mlx5_umr_sig_psv_bytes(wr) > MLX5_SEND_WQE_MAX_SIZE)
 		return -ENOMEM;
 	return 0;
 }
 
 /*
- * Rule 52: the mkey's length fits the BSF's raw_data_size, 32 bits
- * (umr_wqe_finalize(): mkey->length > UINT32_MAX is EINVAL), for a layout
- * given with the signature. Entries not yet checked count as they are.
+ * The layout @wr gives is longer than a BSF's raw_data_size, 32 bits (no
+ * layout: not). Entries not yet checked count as they are.
  */
-static inline int mlx5_umr_rule_sig_length(const struct mlx5_umr_wr *wr)
+static inline bool mlx5_umr_layout_over_u32(const struct mlx5_umr_wr *wr)
 {
 	u64 len = 0, cycle = 0;
 	u32 i;
@@ -151,7 +153,7 @@ static inline int mlx5_umr_rule_sig_length(const struct mlx5_umr_wr *wr)
 			cycle += wr->interleaved.ent[i].bytes_count;
 		if (check_mul_overflow(cycle, (u64)wr->interleaved.repeat_count,
 				       &len))
-			return -EINVAL;
+			return true;
 		break;
 	case MLX5_UMR_LAYOUT_SGT:
 		len = wr->sgt.length;
@@ -159,7 +161,17 @@ static inline int mlx5_umr_rule_sig_length(const struct mlx5_umr_wr *wr)
 	default:
 		break;
 	}
-	return len > U32_MAX ? -EINVAL : 0;
+	return len > U32_MAX;
+}
+
+/*
+ * Rule 52: the mkey's length fits the BSF's raw_data_size, 32 bits
+ * (umr_wqe_finalize(): mkey->length > UINT32_MAX is EINVAL), for a layout
+ * given with the signature.
+ */
+static inline int mlx5_umr_rule_sig_length(const struct mlx5_umr_wr *wr)
+{
+	return mlx5_umr_layout_over_u32(wr) ? -EINVAL : 0;
 }
 
 /* Rules 42 and 44 to 49 on one domain. */

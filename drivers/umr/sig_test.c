@@ -181,7 +181,7 @@ static void sig_bsf(struct kunit *test)
 
 	static_assert(sizeof(bsf) == sizeof(c->bsf));
 	memset(&bsf, POISON, sizeof(bsf));
-	mlx5_umr_sig_fill_bsf(&bsf, &c->attr, sig_psv);
+	mlx5_umr_sig_fill_bsf(&bsf, &c->attr, sig_psv, false);
 	expect_bytes(test, (u8 *)&bsf, c->bsf, sizeof(bsf), "BSF");
 }
 

@@ -143,12 +143,15 @@ static __be32 mlx5_umr_sig_bfs_psv(const struct mlx5_umr_sig_domain *d,
 /**
  * mlx5_umr_sig_fill_bsf() - the BSF of a signature (mlx5_umr_fill_sig_bsf())
  * @bsf: where to write; all of it is written
- * @attr: attributes that passed mlx5_umr_check_sig()
+ * @attr: attributes that passed mlx5_umr_check_sig(), or none in either
+ *	domain (a reset signature of an mkey that keeps its crypto BSF)
  * @psv: the mkey's memory and wire PSV numbers
+ * @with_crypto: a crypto BSF follows: the size field says
+ *	MLX5_UMR_BSF_SIZE_SIG_AND_CRYPTO (have_crypto_bsf of rdma-core)
  */
 void mlx5_umr_sig_fill_bsf(struct mlx5_bsf *bsf,
 			   const struct mlx5_umr_sig_attr *attr,
-			   const u32 psv[2])
+			   const u32 psv[2], bool with_crypto)
 {
 	const struct mlx5_umr_sig_domain *m = &attr->mem, *w = &attr->wire;
 	struct mlx5_bsf_basic *basic = &bsf->basic;
@@ -156,12 +159,14 @@ void mlx5_umr_sig_fill_bsf(struct mlx5_bsf *bsf,
 	u8 copy;
 
 	memset(bsf, 0, sizeof(*bsf));
-	basic->bsf_size_sbs = MLX5_UMR_BSF_SIZE_WITH_INLINE <<
+	basic->bsf_size_sbs = (with_crypto ? MLX5_UMR_BSF_SIZE_SIG_AND_CRYPTO :
+			       MLX5_UMR_BSF_SIZE_WITH_INLINE) <<
 			      MLX5_UMR_BSF_SIZE_SHIFT;
 	/* the length is the mkey's (rule 52), never more than this */
 	basic->raw_data_size = cpu_to_be32(U32_MAX);
-	/* a domain has a signature (rule 43) */
-	basic->check_byte_mask = attr->check_mask;
+	/* rdma-core writes the mask only when a domain has a signature */
+	if (mlx5_umr_sig_npsv(attr))
+		basic->check_byte_mask = attr->check_mask;
 
 	if (m->sig_type != MLX5_UMR_SIG_NONE) {
 		basic->m_bfs_psv = mlx5_umr_sig_bfs_psv(m, &bsf->m_inl, psv[0]);

@@ -40,12 +40,16 @@ static void mlx5_umr_sq_retire_one(struct mlx5_umr_sq *sq, int status,
 /*
  * A request that moved its mkey to another PD failed. -ECANCELED: it never
  * ran, the mkey is where it was. Otherwise the HCA may or may not have
- * applied it, and the DMA key of the mkey's PD is unknown: SGT layouts
- * must give one (rule 37) until a move succeeds.
+ * applied it: the mkey's PD is unknown, and so is its DMA key: SGT layouts
+ * must give one (rule 37), crypto requests a PD with their DEK's (C6),
+ * until a move succeeds.
  */
 void mlx5_umr_pd_move_failed(struct mlx5_umr_wr *wr)
 {
-	wr->mkey->dma_lkey = wr->status == -ECANCELED ? wr->prev_dma_lkey : 0;
+	bool never_ran = wr->status == -ECANCELED;
+
+	wr->mkey->dma_lkey = never_ran ? wr->prev_dma_lkey : 0;
+	WRITE_ONCE(wr->mkey->pdn, never_ran ? wr->prev_pdn : MLX5_UMR_PDN_UNKNOWN);
 }
 
 /* WQEs were retired: tell the watchdog and waiters. */

@@ -120,10 +120,31 @@ static u32 mlx5_umr_pd_move_dma_key(struct mlx5_umr_dev *dev,
 /* What mlx5_umr_sq_push() changed in the mkey, as it was (reverse order). */
 static void mlx5_umr_unpush(struct mlx5_umr_wr *wr)
 {
-	if (unlikely(wr->flags & MLX5_UMR_WR_SET_PD))
+	if (unlikely(wr->flags & MLX5_UMR_WR_SET_PD)) {
+		WRITE_ONCE(wr->mkey->pdn, wr->prev_pdn);
 		wr->mkey->dma_lkey = wr->prev_dma_lkey;
+	}
 	if (unlikely(wr->flags & MLX5_UMR_WR_NEW_KEY))
 		WRITE_ONCE(wr->mkey->key, wr->prev_key);
+}
+
+/*
+ * The rules on a crypto request that depend on what the requests posted
+ * before it left, now known: C6 on the PD the mkey is in, C10 on the
+ * signature a pair keeps (wr->bsf_sig, which the encoder writes).
+ */
+static int mlx5_umr_crypto_posted_rules(struct mlx5_umr_wr *wr)
+{
+	wr->bsf_sig = NULL;
+	if (wr->crypto->dek->pdn != wr->mkey->pdn)
+		return -EINVAL;
+	if (!(wr->mkey->flags & MLX5_UMR_MKEY_SIGNATURE))
+		return 0;
+	if (wr->flags & MLX5_UMR_WR_SET_SIG)
+		wr->bsf_sig = wr->sig;
+	else if (!(wr->flags & MLX5_UMR_WR_RESET_SIG))
+		wr->bsf_sig = mlx5_umr_sig_kept(wr);
+	return mlx5_umr_crypto_rule_sig_order(wr->crypto, wr->bsf_sig);
 }
 
 static int mlx5_umr_sq_push(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr,
@@ -155,10 +176,16 @@ static int mlx5_umr_sq_push(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr,
 	if (unlikely(wr->flags & MLX5_UMR_WR_SET_PD)) {
 		wr->prev_dma_lkey = wr->mkey->dma_lkey;
 		wr->mkey->dma_lkey = mlx5_umr_pd_move_dma_key(dev, wr);
+		/* and so does the PD a crypto mkey's DEK must be of (C6) */
+		wr->prev_pdn = wr->mkey->pdn;
+		WRITE_ONCE(wr->mkey->pdn, wr->pdn);
 	}
 	if (unlikely(wr->layout == MLX5_UMR_LAYOUT_SGT && !wr->sgt.lkey &&
 		     !wr->mkey->dma_lkey))
 		err = -EINVAL;
+	else if (unlikely(wr->flags & MLX5_UMR_WR_SET_CRYPTO))
+		err = mlx5_umr_crypto_posted_rules(wr) ?:
+		      mlx5_umr_sq_write(dev, wr, size, fm, db);
 	else
 		err = mlx5_umr_sq_write(dev, wr, size, fm, db);
 	if (err) {

@@ -239,18 +239,49 @@ static void umr_encode_reg_pages(struct umr_hdr_fields *f, void *xlt,
  */
 #define MLX5_UMR_WR_SIG_ONLY	(MLX5_UMR_WR_SET_SIG | MLX5_UMR_WR_RESET_SIG)
 
+/* A signature BSF with neither domain: the reset half of a BSF pair. */
+static const struct mlx5_umr_sig_attr umr_no_sig;
+
 /*
- * The signature part of the UMR: the BSF after the inline translation at
- * @bsf, or (reset) the BSF disabled; the mask bit and mkc bit of
- * rdma-core's umr_enable_bsf(), and umr_wqe_finalize() for a reset.
+ * The signature BSF of a pair: the one the request sets, none after a
+ * reset, else the one the mkey keeps (wr->bsf_sig, set when it is posted).
  */
-static void umr_encode_sig(struct umr_hdr_fields *f, void *bsf,
+static const struct mlx5_umr_sig_attr *umr_pair_sig(const struct mlx5_umr_wr *wr)
+{
+	if (wr->flags & MLX5_UMR_WR_SET_SIG)
+		return wr->sig;
+	if (!(wr->flags & MLX5_UMR_WR_RESET_SIG) && wr->bsf_sig)
+		return wr->bsf_sig;
+	return &umr_no_sig;
+}
+
+/*
+ * The BSFs after the inline translation at @bsf, with the mask bit and mkc
+ * bit of rdma-core's umr_enable_bsf(). A signature alone: its BSF, or
+ * (reset) the BSF disabled (umr_wqe_finalize()). Crypto: its BSF; on an
+ * mkey with both, after the signature BSF of umr_pair_sig(), both size
+ * fields SIG_AND_CRYPTO and the BSF enabled even when the signature is
+ * reset (crypto_umr_wqe_finalize()).
+ */
+static void umr_encode_bsf(struct umr_hdr_fields *f, void *bsf,
 			   const struct mlx5_umr_wr *wr)
 {
+	bool pair = wr->mkey->flags & MLX5_UMR_MKEY_SIGNATURE;
+
 	f->mask |= MLX5_MKEY_MASK_BSF_EN;
-	if (!(wr->flags & MLX5_UMR_WR_SET_SIG))
+	if (!(wr->flags & MLX5_UMR_WR_SET_CRYPTO)) {
+		if (!(wr->flags & MLX5_UMR_WR_SET_SIG))
+			return;
+		mlx5_umr_sig_fill_bsf(bsf, wr->sig, wr->mkey->psv, false);
+		f->flags_pd |= MLX5_MKEY_BSF_EN;
 		return;
-	mlx5_umr_sig_fill_bsf(bsf, wr->sig, wr->mkey->psv);
+	}
+	if (pair) {
+		mlx5_umr_sig_fill_bsf(bsf, umr_pair_sig(wr), wr->mkey->psv,
+				      true);
+		bsf += MLX5_UMR_SIG_BSF_SIZE;
+	}
+	mlx5_umr_crypto_fill_bsf(bsf, wr->crypto, pair);
 	f->flags_pd |= MLX5_MKEY_BSF_EN;
 }
 
@@ -314,9 +345,8 @@ int mlx5_umr_wqe_encode(const struct mlx5_umr_wqe_ctx *ctx,
 	u32 bytes = mlx5_umr_xlt_bytes(wr), padded;
 	struct umr_hdr_fields f = {};
 	unsigned int need, ds, psvs = mlx5_umr_sig_psv_bytes(wr);
-	/* never both: an mkey is not signature and crypto (mkey.c) */
-	unsigned int bsf = mlx5_umr_sig_bsf_bytes(wr) +
-			   mlx5_umr_crypto_bsf_bytes(wr);
+	/* signature, crypto, or the pair of an mkey with both */
+	unsigned int bsf = mlx5_umr_wr_bsf_bytes(wr);
 	u16 octo;
 	bool inl;
 	void *t;
@@ -343,17 +373,8 @@ int mlx5_umr_wqe_encode(const struct mlx5_umr_wqe_ctx *ctx,
 	err = umr_encode_op(&f, t, ctx, wr, bytes);
 	if (err)
 		return err;
-	if (unlikely(wr->flags & MLX5_UMR_WR_SIG_ONLY))
-		umr_encode_sig(&f, t + padded, wr);
-	/*
-	 * The crypto BSF after the translation, BSF_EN in mask and mkc:
-	 * rdma-core crypto_umr_wqe_finalize() and umr_enable_bsf().
-	 */
-	if (unlikely(wr->flags & MLX5_UMR_WR_SET_CRYPTO)) {
-		mlx5_umr_crypto_fill_bsf(t + padded, wr->crypto);
-		f.mask |= MLX5_MKEY_MASK_BSF_EN;
-		f.flags_pd |= MLX5_MKEY_BSF_EN;
-	}
+	if (unlikely(wr->flags & (MLX5_UMR_WR_SIG_ONLY | MLX5_UMR_WR_SET_CRYPTO)))
+		umr_encode_bsf(&f, t + padded, wr);
 
 	/* a fresh key byte: mlx5_umr_post() put it in the mkey's key */
 	if (unlikely(wr->flags & MLX5_UMR_WR_NEW_KEY))

@@ -311,10 +311,6 @@ static __always_inline int mlx5_umr_wr_rules(const struct mlx5_umr_caps *caps,
 	err = mlx5_umr_rule_indirect_enabled(caps, wr->mkey);
 	if (err)
 		return err;
-	/* crypto rules C1 to C9 (crypto.h, Documentation/crypto.rst) */
-	err = mlx5_umr_crypto_check(caps, wr);
-	if (err)
-		return err;
 	switch (wr->op) {
 	case MLX5_UMR_OP_CONFIGURE:
 		err = mlx5_umr_check_configure(caps, wr, entries);
@@ -328,6 +324,10 @@ static __always_inline int mlx5_umr_wr_rules(const struct mlx5_umr_caps *caps,
 	default:
 		return mlx5_umr_rule_op(wr->op);
 	}
+	if (err)
+		return err;
+	/* crypto rules C1 to C11 (crypto.h, Documentation/crypto.rst) */
+	err = mlx5_umr_crypto_check(caps, wr);
 	/* Rules 38 to 52: a block signature (sig_rules.h) */
 	if (err || likely(!(wr->flags & MLX5_UMR_WR_SIG_FLAGS)))
 		return err;

@@ -103,6 +103,17 @@ static inline u32 mlx5_umr_inline_max(const struct mlx5_umr_caps *caps)
 }
 
 /*
+ * BSF bytes after the translation: the signature BSF, the crypto BSF, or
+ * both, signature first (rules 51 and C9).
+ */
+static inline unsigned int mlx5_umr_wr_bsf_bytes(const struct mlx5_umr_wr *wr)
+{
+	return mlx5_umr_sig_bsf_bytes(wr) +
+	       (wr->flags & MLX5_UMR_WR_SET_CRYPTO ?
+		sizeof(struct mlx5_umr_crypto_bsf) : 0);
+}
+
+/*
  * mlx5_umr_wqe_bytes() - the WQE size of mlx5_umr_wqe_size(), inline for the
  * submission path.
  */
@@ -111,13 +122,14 @@ static inline unsigned int mlx5_umr_wqe_bytes(const struct mlx5_umr_caps *caps,
 {
 	u32 padded = ALIGN(mlx5_umr_xlt_bytes(wr), MLX5_UMR_FLEX_ALIGNMENT);
 
-	/* inline with the BSF, then the SET_PSV WQEs (sig_rules.h rule 51) */
-	if (unlikely(wr->flags & MLX5_UMR_WR_SET_SIG))
-		return MLX5_UMR_WQE_HDR_SIZE + padded + mlx5_umr_sig_bsf_bytes(wr) +
-		       mlx5_umr_sig_psv_bytes(wr);
-	/* a crypto BSF (64 bytes) follows an inline translation (rule C9) */
-	if (unlikely(wr->flags & MLX5_UMR_WR_SET_CRYPTO))
-		return MLX5_UMR_WQE_HDR_SIZE + padded + 64;
+	/*
+	 * Inline with the BSFs, then the SET_PSV WQEs (rules 51 and C9):
+	 * signature, crypto, or the pair of an mkey with both.
+	 */
+	if (unlikely(wr->flags &
+		     (MLX5_UMR_WR_SET_SIG | MLX5_UMR_WR_SET_CRYPTO)))
+		return MLX5_UMR_WQE_HDR_SIZE + padded +
+		       mlx5_umr_wr_bsf_bytes(wr) + mlx5_umr_sig_psv_bytes(wr);
 	if (padded <= mlx5_umr_inline_max(caps))
 		return MLX5_UMR_WQE_HDR_SIZE + padded;
 	return MLX5_UMR_WQE_PTR_SIZE;

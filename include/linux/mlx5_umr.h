@@ -111,8 +111,9 @@ const struct mlx5_umr_caps *mlx5_umr_dev_caps(const struct mlx5_umr_dev *dev);
 #define MLX5_UMR_MKEY_SIGNATURE		BIT(1)
 /*
  * A crypto mkey (caps->crypto): every CONFIGURE of it carries
- * MLX5_UMR_WR_SET_CRYPTO (Documentation/crypto.rst). Not with
- * MLX5_UMR_MKEY_SIGNATURE: the two on one mkey are refused (-EOPNOTSUPP).
+ * MLX5_UMR_WR_SET_CRYPTO (Documentation/crypto.rst). With
+ * MLX5_UMR_MKEY_SIGNATURE too it signs and encrypts, in the order
+ * struct mlx5_umr_crypto_attr.signature_crypto_order gives.
  */
 #define MLX5_UMR_MKEY_CRYPTO		BIT(2)
 #define MLX5_UMR_MKEY_FLAGS	(MLX5_UMR_MKEY_REMOTE_INVALIDATE | \
@@ -133,6 +134,10 @@ const struct mlx5_umr_caps *mlx5_umr_dev_caps(const struct mlx5_umr_dev *dev);
  *	allocation; a request with MLX5_UMR_WR_SET_PD replaces it when it is
  *	posted, with the @sgt.lkey of its SGT layout, the service's own for
  *	the service's PD, else 0; a failed move leaves it 0
+ * @pdn: the PD the mkey is in (a crypto mkey's DEK must be of it): set at
+ *	allocation, replaced by a request with MLX5_UMR_WR_SET_PD when it is
+ *	posted, as @dma_lkey is; after a failed move MLX5_UMR_PDN_UNKNOWN
+ *	until a move succeeds
  *
  * The service keeps private state after these fields.
  */
@@ -144,7 +149,11 @@ struct mlx5_umr_mkey {
 	bool direct;
 	u32 psv[2];
 	u32 dma_lkey;
+	u32 pdn;
 };
+
+/* struct mlx5_umr_mkey.pdn after a move that may or may not have run */
+#define MLX5_UMR_PDN_UNKNOWN	U32_MAX
 
 struct mlx5_umr_mkey *mlx5_umr_alloc_mkey(struct mlx5_umr_dev *dev,
 					  u32 max_entries, u32 flags);
@@ -257,6 +266,11 @@ enum mlx5_umr_layout {
  * @crypto: with MLX5_UMR_WR_SET_CRYPTO (a CONFIGURE of an mkey allocated
  *	with MLX5_UMR_MKEY_CRYPTO): the crypto attributes, read when the
  *	request is posted
+ * @prev_pdn: private to the service: @mkey->pdn before the request
+ * @bsf_sig: private to the service: the signature a SET_CRYPTO request of
+ *	an mkey with both signature and crypto writes in its BSF (@sig, none
+ *	with MLX5_UMR_WR_RESET_SIG, else the one the mkey keeps), set when the
+ *	request is posted
  */
 struct mlx5_umr_wr {
 	struct mlx5_umr_mkey *mkey;
@@ -301,6 +315,8 @@ struct mlx5_umr_wr {
 	const struct mlx5_umr_sig_attr *sig;
 	u32 prev_dma_lkey;
 	const struct mlx5_umr_crypto_attr *crypto;
+	u32 prev_pdn;
+	const struct mlx5_umr_sig_attr *bsf_sig;
 };
 
 int mlx5_umr_validate(struct mlx5_umr_dev *dev, const struct mlx5_umr_wr *wr);
