@@ -209,7 +209,7 @@ static inline int mlx5_umr_crypto_rule_room(const struct mlx5_umr_caps *caps,
 
 /**
  * mlx5_umr_crypto_check() - the crypto rules of one request: C7, C8, then
- * with MLX5_UMR_WR_SET_CRYPTO C1 to C6, C9, C10 and C11
+ * with MLX5_UMR_WR_SET_CRYPTO C1 to C6, C11, C9 and C10
  * @caps: the device's caps
  * @wr: the request, past the rules of its operation
  *
@@ -236,14 +236,15 @@ mlx5_umr_crypto_check(const struct mlx5_umr_caps *caps,
 				    mlx5_umr_wr_pdn_after(wr));
 	if (err)
 		return err;
+	/* the length before the room: it does not depend on the queue */
+	err = mlx5_umr_crypto_rule_length(wr);
+	if (err)
+		return err;
 	err = mlx5_umr_crypto_rule_room(caps, wr);
 	if (err)
 		return err;
-	err = mlx5_umr_crypto_rule_sig_order(wr->crypto,
-					     mlx5_umr_crypto_wr_sig(wr));
-	if (err)
-		return err;
-	return mlx5_umr_crypto_rule_length(wr);
+	return mlx5_umr_crypto_rule_sig_order(wr->crypto,
+					      mlx5_umr_crypto_wr_sig(wr));
 }
 
 #endif /* MLX5_UMR_CRYPTO_H */

@@ -16,8 +16,10 @@
  * not destroyed (EBUSY) and the references follow the layout through
  * reconfiguration, invalidation, uncertain failures and destruction.
  * The uapi's own rules are checked here (flags, reserved fields, the DEK's
- * owner, the layout's length); the attributes are then checked by the
- * service's crypto rules (crypto.h) before anything is posted. See
+ * owner); the attributes are then checked by the service's crypto rules
+ * (crypto.h: the orders a signature in both domains excludes, C10, and
+ * the layout's 32-bit length, C11, among them) before anything is
+ * posted. See
  * uapi/linux/mlx5_umr.h ("Crypto") and Documentation/uapi.rst.
  *
  * Copyright (c) 2026 The mlx5-umr authors.
@@ -127,23 +129,6 @@ u32 umr_crypto_refs(const struct mlx5_umr_ioc_configure *cmd)
 	return cmd->flags & MLX5_UMR_IOC_CRYPTO_SET ? 1 : 0;
 }
 
-/*
- * Orders 2 and 3 of Documentation/crypto.rst (encryption on the side the
- * signature is not computed on) with a signature in both domains: the
- * device cannot, rdma-core refuses them.
- */
-static bool umr_crypto_order_bad(const struct mlx5_umr_ioc_configure *cmd)
-{
-	const struct mlx5_umr_ioc_crypto *u = &cmd->crypto;
-	bool enc_tx = u->flags & MLX5_UMR_IOC_CRYPTO_ENCRYPT_ON_TX;
-
-	if (!(cmd->flags & MLX5_UMR_IOC_SIG_SET) ||
-	    cmd->sig.mem.sig_type == MLX5_UMR_IOC_SIG_TYPE_NONE ||
-	    cmd->sig.wire.sig_type == MLX5_UMR_IOC_SIG_TYPE_NONE)
-		return false;
-	return enc_tx == (u->sig_order == MLX5_UMR_IOC_SIG_AFTER_CRYPTO_ON_TX);
-}
-
 /**
  * umr_crypto_configure() - the crypto block of a configure request
  * @cmd: the request (MLX5_UMR_IOCTL_CONFIGURE; a batch request's has no
@@ -169,8 +154,7 @@ int umr_crypto_configure(const struct mlx5_umr_ioc_configure *cmd,
 	    u->standard != MLX5_UMR_IOC_CRYPTO_STANDARD_AES_XTS ||
 	    (u->sig_order != MLX5_UMR_IOC_SIG_AFTER_CRYPTO_ON_TX &&
 	     u->sig_order != MLX5_UMR_IOC_SIG_BEFORE_CRYPTO_ON_TX) ||
-	    u->data_unit_size > MLX5_UMR_IOC_SIG_BLOCK_4160 ||
-	    umr_crypto_order_bad(cmd))
+	    u->data_unit_size > MLX5_UMR_IOC_SIG_BLOCK_4160)
 		return -EINVAL;
 	a->crypto_standard = u->standard;
 	a->encrypt_on_tx = u->flags & MLX5_UMR_IOC_CRYPTO_ENCRYPT_ON_TX;
@@ -190,7 +174,7 @@ int umr_crypto_configure(const struct mlx5_umr_ioc_configure *cmd,
  *	last slot for the DEK (umr_crypto_refs())
  *
  * Return: 0; -EINVAL (crypto attributes on another mkey, none on a crypto
- * mkey, a keytag the DEK has not, a layout of more than 4 GiB);
+ * mkey, a keytag the DEK has not);
  * -EOPNOTSUPP (a crypto mkey in a batch); -ENOENT (@cmd->crypto.dek is not
  * a DEK of this file).
  */
@@ -217,9 +201,6 @@ int umr_crypto_configure_mkey(struct umr_uctx *ctx,
 	dk = container_of(obj, struct umr_udek, obj);
 	if (!dk->dek->has_keytag &&
 	    memchr_inv(cmd->crypto.keytag, 0, sizeof(cmd->crypto.keytag)))
-		return -EINVAL;
-	/* raw_data_size of the crypto BSF: 32 bits (Documentation/crypto.rst) */
-	if (r->length > U32_MAX)
 		return -EINVAL;
 	r->crypto.dek = dk->dek;
 	r->wr.flags |= MLX5_UMR_WR_SET_CRYPTO;

@@ -240,25 +240,11 @@ ok $rc "signature --json"
 # Crypto: IEEE 1619-2007 XTS-AES vector 4 (key1 | key2, then the
 # ciphertext of bytes 0..255 twice, data unit 512, tweak 0).
 umask 077
-echo 2718281828459045235360287471352631415926535897932384626433832795 >"$T/v4.key"
-cat >"$T/v4.ct" <<'HEX'
-27a7479befa1d476489f308cd4cfa6e2a96e4bbe3208ff25287dd3819616e89c
-c78cf7f5e543445f8333d8fa7f56000005279fa5d8b5e4ad40e736ddb4d35412
-328063fd2aab53e5ea1e0a9f332500a5df9487d07a5c92cc512c8866c7e860ce
-93fdf166a24912b422976146ae20ce846bb7dc9ba94a767aaef20c0d61ad0265
-5ea92dc4c4e41a8952c651d33174be51a10c421110e6d81588ede82103a252d8
-a750e8768defffed9122810aaeb99f9172af82b604dc4b8e51bcb08235a6f434
-1332e4ca60482a4ba1a03b3e65008fc5da76b70bf1690db4eae29c5f1badd03c
-5ccf2a55d705ddcd86d449511ceb7ec30bf12b1fa35b913f9f747a8afd1b130e
-94bff94effd01a91735ca1726acd0b197c4e5b03393697e126826fb6bbde8ecc
-1e08298516e2c9ed03ff3c1b7860f6de76d4cecd94c8119855ef5297ca67e9f3
-e7ff72b1e99785ca0a7e7720c5b36dc6d72cac9574c8cbbc2f801e23e56fd344
-b07f22154beba0f08ce8891e643ed995c94d9a69c9f1b5f499027a78572aeebd
-74d20cc39881c213ee770b1010e4bea718846977ae119f7a023ab58cca0ad752
-afe656bb3c17256a9f6e9bf19fdd5a38fc82bbe872c5539edb609ef4f79c203e
-bb140f2e583cb2ad15b4aa5b655016a8449277dbd477ef2c8d6c017db738b18d
-eb4a427d1923ce3ff262735779a418f20a282df920147beabe421ee5319d0568
-HEX
+# (tools/demo/xts-v4.*, installed next to this script)
+V4=$(dirname "$0")
+[ -f "$V4/xts-v4.key" ] || V4=$(dirname "$0")/../../tools/demo
+cp "$V4/xts-v4.key" "$T/v4.key" && cp "$V4/xts-v4.ct" "$T/v4.ct" ||
+	{ echo "Bail out! no IEEE 1619 vector 4 files in $V4"; exit 1; }
 # a 256-bit key: vector 4's key1 | key2, then 32 other bytes
 { cat "$T/v4.key"; echo 3141592653589793238462643383279502884197169399375105820974944592; } >"$T/k64"
 # no key byte sequence of vector 4 anywhere (hex with or without spaces)

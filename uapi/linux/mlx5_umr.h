@@ -874,9 +874,12 @@ enum mlx5_umr_ioc_sig_err_type {
  *
  * After an error the HCA holds the mkey's PSVs in error state; the check
  * re-arms them (SET_PSV work requests) before it returns, so the next
- * transfer is checked again. An error is reported by the SIG_ERR CQE of
- * the QP that accessed the mkey: its consumer hands it in with
- * MLX5_UMR_IOCTL_SIG_REPORT.
+ * transfer is checked again. A signature mkey that is a crypto mkey too
+ * is not re-armed by the check (the re-arm is a configure, which would
+ * need the crypto attributes the kernel does not keep): its next
+ * CONFIGURE must carry MLX5_UMR_IOC_SIG_SET, as with rdma-core. An error
+ * is reported by the SIG_ERR CQE of the QP that accessed the mkey: its
+ * consumer hands it in with MLX5_UMR_IOCTL_SIG_REPORT.
  */
 struct mlx5_umr_ioc_sig_check {
 	__u32 size;
