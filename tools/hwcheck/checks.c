@@ -3,7 +3,8 @@
  * hwcheck's checks, in the order they run: setup (QP pair, SET_PD,
  * registration, a plain MR), the layouts whose placement is documented
  * (mlx5dv_wr_mkey_configure(3), rdma-core tests/test_mlx5_mkey.py), a
- * pointer-mode list, a batch, then keys that must not work.
+ * pointer-mode list, a batch, a crypto mkey (crypto.c), then keys that
+ * must not work.
  *
  * Copyright (c) 2026 The mlx5-umr authors.
  */
@@ -550,6 +551,7 @@ const struct hc_def hc_defs[] = {
 	  chk_rdmacore_interleaved, 0 },
 	{ "pointer-mode list of thousands of entries", chk_pointer_list, 0 },
 	{ "a batch of configures", chk_batch, 0 },
+	{ "crypto mkey: IEEE 1619 XTS-AES vector 4", chk_crypto_vector4, 0 },
 	{ "old key after rotation fails", chk_rotation, 0 },
 	{ "invalidated key fails", chk_invalidated, 0 },
 	{ "key of another PD fails", chk_other_pd, 0 },

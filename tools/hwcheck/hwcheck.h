@@ -190,4 +190,7 @@ void layout_check(const struct hc_layout *lay, const struct hc_expect *x,
 		  size_t nx);
 void expect_rem_access(struct hc_wc *wc, const char *what);
 
+/* crypto.c: IEEE 1619 vector 4 through a crypto mkey */
+void chk_crypto_vector4(void);
+
 #endif /* HWCHECK_H */

@@ -213,6 +213,12 @@ int write_json(const char *path, int p, int f, int s, const char *why)
 		jnum(o, "max_fd_mkeys", in->out_max_fd_mkeys);
 		jnum(o, "max_inflight_bbs", in->out_max_inflight_bbs);
 		jnum(o, "max_fd_xlt_bytes", in->out_max_fd_xlt_bytes);
+		fprintf(o, ", \"flags\": \"0x%x\", \"crypto\": %s", in->out_flags,
+			in->out_flags & MLX5_UMR_IOC_INFO_CRYPTO ? "true" : "false");
+		fprintf(o, ", \"crypto_key_sizes\": \"0x%x\"",
+			in->out_crypto_key_sizes);
+		fprintf(o, ", \"crypto_data_unit_sizes\": \"0x%x\"",
+			in->out_crypto_data_unit_sizes);
 		jnum(o, "pdn", H.pdn);
 		fprintf(o, "},\n");
 	}
