@@ -328,7 +328,7 @@ int fake_gobj_cmd(struct mlx5_umr_fake *fd, u16 opcode, const void *in,
 		  int inlen, void *out, int outlen);
 unsigned int fake_crypto_reset(struct mlx5_umr_fake *fd);
 bool fake_mkey_crypto(const struct fake_mkey *mk);
-int fake_crypto_decode(const struct mlx5_umr_crypto_bsf *b, u8 size,
+int fake_crypto_decode(const struct mlx5_umr_crypto_bsf *b, bool in_pair,
 		       struct fake_xts *x);
 int fake_crypto_bind(struct mlx5_umr_fake *fd, const struct fake_mkey *mk,
 		     const struct mlx5_umr_crypto_bsf *b, struct fake_xts *x);

@@ -283,21 +283,27 @@ int fake_xts_run(const struct fake_xts *x, u8 *data, u64 len, u64 unit0,
 /**
  * fake_crypto_decode() - check a crypto BSF's fields
  * @b: the BSF
- * @size: the size field it must carry: MLX5_UMR_BSF_SIZE_WITH_INLINE
- *	alone, MLX5_UMR_BSF_SIZE_SIG_AND_CRYPTO after a signature BSF
+ * @in_pair: it follows a signature BSF
  * @x: receives data unit, order and tweak (not the DEK)
  *
- * As rdma-core's mlx5_umr_fill_crypto_bsf() writes it: type crypto, a
- * known order, standard AES-XTS, a data unit size of bs_to_bs_selector(),
- * a 24-bit DEK number, every reserved byte zero.
+ * As rdma-core's mlx5_umr_fill_crypto_bsf() writes it: size field
+ * WITH_INLINE, type crypto, a known order, standard AES-XTS, a data unit
+ * size of bs_to_bs_selector(), a 24-bit DEK number, every reserved byte
+ * zero. After a signature BSF the size field may also say SIG_AND_CRYPTO,
+ * as SPDK writes it (lib/mlx5 set_umr_crypto_bsf_seg_with_sig()): the two
+ * NVIDIA encoders differ there, and the fake takes both.
  * Return: 0, or fake_wqe_err() of a malformed BSF.
  */
-int fake_crypto_decode(const struct mlx5_umr_crypto_bsf *b, u8 size,
+int fake_crypto_decode(const struct mlx5_umr_crypto_bsf *b, bool in_pair,
 		       struct fake_xts *x)
 {
+	u8 size = b->bsf_size_type >> MLX5_UMR_BSF_SIZE_SHIFT;
+
 	memset(x, 0, sizeof(*x));
-	if (b->bsf_size_type != (size << MLX5_UMR_BSF_SIZE_SHIFT |
-				 MLX5_UMR_BSF_TYPE_CRYPTO) ||
+	if ((size != MLX5_UMR_BSF_SIZE_WITH_INLINE &&
+	     (!in_pair || size != MLX5_UMR_BSF_SIZE_SIG_AND_CRYPTO)) ||
+	    (b->bsf_size_type & ~(3 << MLX5_UMR_BSF_SIZE_SHIFT)) !=
+	    MLX5_UMR_BSF_TYPE_CRYPTO ||
 	    b->enc_order > MLX5_UMR_ENC_ORDER_ENCRYPTED_RAW_MEMORY ||
 	    b->rsvd0 || b->enc_standard != MLX5_UMR_ENC_STANDARD_AES_XTS ||
 	    memchr_inv(b->rsvd1, 0, sizeof(b->rsvd1)) ||
@@ -384,7 +390,7 @@ int fake_crypto_xfer(struct mlx5_umr_fake *fd, struct fake_mkey *mk, u32 key,
 	    MLX5_UMR_BSF_TYPE_CRYPTO)
 		return fake_sig_crypto_xfer(fd, mk, key, offset, buf, len,
 					    write, remote, pdn, out);
-	if (fake_crypto_decode(b, MLX5_UMR_BSF_SIZE_WITH_INLINE, &x))
+	if (fake_crypto_decode(b, false, &x))
 		return FAKE_X_MODE;
 	err = fake_crypto_bind(fd, mk, b, &x);
 	if (err)

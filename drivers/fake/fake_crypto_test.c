@@ -602,7 +602,8 @@ static void pair_dom(struct fs_dom *d, bool on)
 /*
  * The pair as crypto_umr_wqe_finalize() lays it out: the signature BSF
  * (memory and wire DIF as asked) with size SIG_AND_CRYPTO, then the crypto
- * BSF of @order, data unit @sel, tweak @tweak, size SIG_AND_CRYPTO too.
+ * BSF of @order, data unit @sel, tweak @tweak, size WITH_INLINE as
+ * rdma-core's mlx5_umr_fill_crypto_bsf() writes it.
  */
 static void pair_fill(struct pc *p, u8 *bsf, bool mem, bool wire, u8 order,
 		      u8 sel, u64 tweak)
@@ -615,7 +616,6 @@ static void pair_fill(struct pc *p, u8 *bsf, bool mem, bool wire, u8 order,
 	fs_bsf((void *)bsf, &m, p->mpsv, &w, p->wpsv);
 	((struct mlx5_bsf *)bsf)->basic.bsf_size_sbs = PAIR_SIZE;
 	bsf_fill(cb, order, sel, tweak, p->t.dek, NULL);
-	cb->bsf_size_type = PAIR_SIZE | MLX5_UMR_BSF_TYPE_CRYPTO;
 }
 
 /* UMR: the mkey covers @len memory bytes of the MR, with @oct of @bsf */
@@ -720,6 +720,32 @@ static void fake_crypto_pair_raw_wire(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pair_xfer(p, 0, got, PB, true, &out), 0);
 	KUNIT_EXPECT_TRUE(test, out.sig_err);
 	KUNIT_EXPECT_EQ(test, be16_to_cpu(out.cqe.syndrome), BIT(13));
+	pc_teardown(p);
+}
+
+/*
+ * SPDK writes the crypto half of a pair with size SIG_AND_CRYPTO
+ * (set_umr_crypto_bsf_seg_with_sig()), rdma-core with WITH_INLINE: the
+ * fake takes both, and the pair moves vector 4 the same way.
+ */
+static void fake_crypto_pair_spdk_size(struct kunit *test)
+{
+	struct pc *p = pc_setup(test);
+	struct mlx5_umr_test_xfer_out out;
+	u8 *got = kunit_kzalloc(test, PB, GFP_KERNEL);
+	u8 bsf[128], want[DIF];
+
+	KUNIT_ASSERT_NOT_NULL(test, got);
+	pair_fill(p, bsf, false, true, MLX5_UMR_ENC_ORDER_ENCRYPTED_RAW_WIRE,
+		  MLX5_UMR_BS_SELECTOR_512, 0);
+	bsf[64] = PAIR_SIZE | MLX5_UMR_BSF_TYPE_CRYPTO;
+	ft_umr_ok(p->t.ft, p->w, pair_umr(p, DU, bsf, 8));
+	xts_ptext(p->t.mr.cpu, DU);
+	KUNIT_ASSERT_EQ(test, pair_xfer(p, 0, got, PB, false, &out), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(got, xts_v4_ctext, DU), 0);
+	ref_dif(want, xts_v4_ctext, 0);
+	KUNIT_EXPECT_EQ(test, memcmp(got + DU, want, DIF), 0);
+	KUNIT_EXPECT_FALSE(test, out.sig_err);
 	pc_teardown(p);
 }
 
@@ -958,7 +984,7 @@ struct pair_rej {
 static const struct pair_rej pair_rejs[] = {
 	{ "signature size WITH_INLINE", false, 0, 8, 0, 2 << 6,
 	  MLX5_UMR_FAKE_VS_BSF_BAD },
-	{ "crypto size WITH_INLINE", false, 0, 8, 64, 2 << 6 | 1,
+	{ "crypto size EXTENDED", false, 0, 8, 64, 1 << 6 | 1,
 	  MLX5_UMR_FAKE_VS_BSF_BAD },
 	{ "crypto type 0", false, 0, 8, 64, PAIR_SIZE,
 	  MLX5_UMR_FAKE_VS_BSF_BAD },
@@ -1124,6 +1150,7 @@ static struct kunit_case fake_crypto_cases[] = {
 	KUNIT_CASE(fake_crypto_keytag),
 	KUNIT_CASE(fake_crypto_refused),
 	KUNIT_CASE(fake_crypto_pair_ref_proof),
+	KUNIT_CASE(fake_crypto_pair_spdk_size),
 	KUNIT_CASE(fake_crypto_pair_raw_wire),
 	KUNIT_CASE(fake_crypto_pair_raw_memory),
 	KUNIT_CASE(fake_crypto_pair_raw_other_side),

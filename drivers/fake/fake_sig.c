@@ -230,8 +230,9 @@ int fake_sig_decode(struct mlx5_umr_fake *fd, const u8 *bsf, u32 oct,
  *	a reset signature)
  * @x: receives the decoded crypto BSF (not its DEK)
  *
- * rdma-core crypto_umr_wqe_finalize(): the signature BSF, then the crypto
- * BSF, both size fields MLX5_BSF_SIZE_SIG_AND_CRYPTO. The orders that put
+ * rdma-core crypto_umr_wqe_finalize(): the signature BSF with size field
+ * MLX5_BSF_SIZE_SIG_AND_CRYPTO, then the crypto BSF (fake_crypto_decode()
+ * with @in_pair). The orders that put
  * the signature on ciphertext (ENCRYPTED_RAW_WIRE, _RAW_MEMORY) with a
  * signature in both domains are what the device does not support
  * (get_crypto_order()).
@@ -251,7 +252,7 @@ int fake_bsf_pair_decode(struct mlx5_umr_fake *fd, const u8 *bsf, u32 oct,
 	if (err)
 		return err;
 	err = fake_crypto_decode((const void *)(bsf + sizeof(struct mlx5_bsf)),
-				 FAKE_BSF_SIZE_SIG_AND_CRYPTO, x);
+				 true, x);
 	if (err)
 		return err;
 	if ((x->order == MLX5_UMR_ENC_ORDER_ENCRYPTED_RAW_WIRE ||

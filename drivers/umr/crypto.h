@@ -25,8 +25,7 @@ static_assert(sizeof(struct mlx5_umr_crypto_bsf) == 64);
 u8 mlx5_umr_crypto_bs_selector(enum mlx5_umr_block_size bs);
 int mlx5_umr_crypto_enc_order(const struct mlx5_umr_crypto_attr *attr);
 void mlx5_umr_crypto_fill_bsf(struct mlx5_umr_crypto_bsf *bsf,
-			      const struct mlx5_umr_crypto_attr *attr,
-			      bool with_sig);
+			      const struct mlx5_umr_crypto_attr *attr);
 
 /* Rule C1: the device can do it (caps->crypto). */
 static inline int mlx5_umr_crypto_rule_device(const struct mlx5_umr_caps *caps)

@@ -75,21 +75,20 @@ EXPORT_SYMBOL_IF_MLX5_UMR_TESTING(mlx5_umr_crypto_enc_order);
  * @bsf: 64 bytes in the WQE: after the translation, after the signature
  *	BSF when the mkey has both
  * @attr: attributes that passed mlx5_umr_crypto_rules()
- * @with_sig: the mkey has a signature too: both BSFs' size fields say
- *	MLX5_UMR_BSF_SIZE_SIG_AND_CRYPTO (rdma-core mlx5_umr_fill_crypto_bsf()
- *	with a block, whether or not a signature is set in it)
  *
+ * The size field is WITH_INLINE after a signature BSF too: rdma-core's
+ * mlx5_umr_fill_crypto_bsf() writes it so whatever the mkey has (only the
+ * signature BSF says SIG_AND_CRYPTO); SPDK writes SIG_AND_CRYPTO in both
+ * (Documentation/crypto.rst, "Signature and crypto").
  * Every byte is written (the ring slot's old contents never leak through).
  * raw_data_size is all ones as rdma-core writes it; the mkey length must
  * then fit 32 bits (rule C11).
  */
 void mlx5_umr_crypto_fill_bsf(struct mlx5_umr_crypto_bsf *bsf,
-			      const struct mlx5_umr_crypto_attr *attr,
-			      bool with_sig)
+			      const struct mlx5_umr_crypto_attr *attr)
 {
 	*bsf = (struct mlx5_umr_crypto_bsf) {
-		.bsf_size_type = (with_sig ? MLX5_UMR_BSF_SIZE_SIG_AND_CRYPTO :
-				  MLX5_UMR_BSF_SIZE_WITH_INLINE) <<
+		.bsf_size_type = MLX5_UMR_BSF_SIZE_WITH_INLINE <<
 				 MLX5_UMR_BSF_SIZE_SHIFT |
 				 MLX5_UMR_BSF_TYPE_CRYPTO,
 		.enc_order = mlx5_umr_crypto_enc_order(attr),

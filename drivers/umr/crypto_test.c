@@ -74,7 +74,7 @@ static void crypto_bsf_bytes(struct kunit *test)
 	for (i = 0; i < 16; i++)
 		a.initial_tweak[i] = i;
 	memset(buf, POISON, sizeof(buf));
-	mlx5_umr_crypto_fill_bsf((void *)buf, &a, false);
+	mlx5_umr_crypto_fill_bsf((void *)buf, &a);
 	KUNIT_EXPECT_EQ(test, memcmp(buf, bsf_tx_before_4096, 64), 0);
 	KUNIT_EXPECT_TRUE(test, !memchr_inv(buf + 64, POISON, 16));
 
@@ -87,7 +87,7 @@ static void crypto_bsf_bytes(struct kunit *test)
 		.dek = &test_dek,
 	};
 	memset(buf, POISON, sizeof(buf));
-	mlx5_umr_crypto_fill_bsf((void *)buf, &a, false);
+	mlx5_umr_crypto_fill_bsf((void *)buf, &a);
 	KUNIT_EXPECT_EQ(test, memcmp(buf, bsf_rx_after_520, 64), 0);
 	KUNIT_EXPECT_TRUE(test, !memchr_inv(buf + 64, POISON, 16));
 }
@@ -229,12 +229,13 @@ static void pair_crypto_attr(struct mlx5_umr_crypto_attr *a)
  * 0xc000, apptag 0x1234, reftag 0x5678, sig_type MLX5_T10DIF_CRC 1,
  * rp_inv_seed REPEAT_BLOCK 0x80 | BSF_SEED 0x08 (bg != 0), rsvd 0,
  * inc_ref_guard_check INC_REFTAG 0x40, app bitmask 0xffff; m_inl zero.
- * Crypto BSF, mlx5_umr_fill_crypto_bsf(ctx, seg, crypto, block):
- * bsf_size_type SIG_AND_CRYPTO 3 << 6 | MLX5_BSF_TYPE_CRYPTO 1 = 0xc1 (a
- * block is passed); enc_order get_crypto_order(true, BEFORE, block) =
- * ENCRYPTED_WIRE_SIGNATURE 0; enc_standard AES_XTS 0; raw_data_size all
- * ones; bs_pointer bs_to_bs_selector(520) = 2; the tweak by memcpy;
- * rsvd_dek_ptr htobe32(0x01abcdef & 0x00FFFFFF); the keytag; rest zero.
+ * Crypto BSF, mlx5_umr_fill_crypto_bsf(seg, crypto, block):
+ * bsf_size_type WITH_INLINE 2 << 6 | MLX5_BSF_TYPE_CRYPTO 1 = 0x81 (the
+ * same as alone: only the signature BSF says SIG_AND_CRYPTO); enc_order
+ * get_crypto_order(true, BEFORE, block) = ENCRYPTED_WIRE_SIGNATURE 0;
+ * enc_standard AES_XTS 0; raw_data_size all ones; bs_pointer
+ * bs_to_bs_selector(520) = 2; the tweak by memcpy; rsvd_dek_ptr
+ * htobe32(0x01abcdef & 0x00FFFFFF); the keytag; rest zero.
  */
 static const u8 pair_bsf[128] = {
 	0xc0, 0xff, 0x01, 0x00, 0xff, 0xff, 0xff, 0xff,
@@ -243,7 +244,7 @@ static const u8 pair_bsf[128] = {
 	0xc0, 0x00, 0x12, 0x34, 0x00, 0x00, 0x56, 0x78,
 	0x01, 0x88, 0x00, 0x00, 0x00, 0x40, 0xff, 0xff,
 	[48 ... 63] = 0,
-	0xc1, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff,
+	0x81, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff,
 	0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
 	0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07,
 	0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f,
@@ -282,7 +283,7 @@ static void crypto_pair_bsf_bytes(struct kunit *test)
 	pair_crypto_attr(&a);
 	memset(buf, POISON, sizeof(buf));
 	mlx5_umr_sig_fill_bsf((void *)buf, &pair_sig, psv, true);
-	mlx5_umr_crypto_fill_bsf((void *)(buf + 64), &a, true);
+	mlx5_umr_crypto_fill_bsf((void *)(buf + 64), &a);
 	expect_same(test, buf, pair_bsf, 128, "pair");
 	KUNIT_EXPECT_TRUE(test, !memchr_inv(buf + 128, POISON, 32));
 }
@@ -612,7 +613,7 @@ static void crypto_service_vector4(struct kunit *test)
 	w->uc.bsf_octowords = cpu_to_be16(MLX5_MKEY_BSF_OCTO_SIZE);
 	w->uc.mkey_mask |= cpu_to_be64(MLX5_MKEY_MASK_BSF_EN);
 	MLX5_SET(mkc, &w->mkey, bsf_en, 1);
-	mlx5_umr_crypto_fill_bsf((void *)(w->xlt + 64), &ca, false);
+	mlx5_umr_crypto_fill_bsf((void *)(w->xlt + 64), &ca);
 	ft_umr_ok(ft, w, size + MLX5_UMR_CRYPTO_BSF_BYTES);
 
 	for (i = 0; i < 512; i++)
@@ -833,7 +834,7 @@ static void crypto_service_pair(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_query_bsf(fake, mk->key, bsf,
 						      sizeof(bsf)), 8);
 	KUNIT_EXPECT_EQ(test, bsf[0], 0xc0);
-	KUNIT_EXPECT_EQ(test, bsf[64], 0xc1);
+	KUNIT_EXPECT_EQ(test, bsf[64], 0x81);
 	KUNIT_EXPECT_EQ(test, bsf[65], MLX5_UMR_ENC_ORDER_ENCRYPTED_RAW_WIRE);
 	KUNIT_EXPECT_EQ(test, get_unaligned_be32(bsf + 8) & 0xffffff,
 			mk->psv[1]);

@@ -259,9 +259,9 @@ static const struct mlx5_umr_sig_attr *umr_pair_sig(const struct mlx5_umr_wr *wr
  * The BSFs after the inline translation at @bsf, with the mask bit and mkc
  * bit of rdma-core's umr_enable_bsf(). A signature alone: its BSF, or
  * (reset) the BSF disabled (umr_wqe_finalize()). Crypto: its BSF; on an
- * mkey with both, after the signature BSF of umr_pair_sig(), both size
- * fields SIG_AND_CRYPTO and the BSF enabled even when the signature is
- * reset (crypto_umr_wqe_finalize()).
+ * mkey with both, after the signature BSF of umr_pair_sig(), whose size
+ * field says SIG_AND_CRYPTO, and the BSF enabled even when the signature
+ * is reset (crypto_umr_wqe_finalize()).
  */
 static void umr_encode_bsf(struct umr_hdr_fields *f, void *bsf,
 			   const struct mlx5_umr_wr *wr)
@@ -281,7 +281,7 @@ static void umr_encode_bsf(struct umr_hdr_fields *f, void *bsf,
 				      true);
 		bsf += MLX5_UMR_SIG_BSF_SIZE;
 	}
-	mlx5_umr_crypto_fill_bsf(bsf, wr->crypto, pair);
+	mlx5_umr_crypto_fill_bsf(bsf, wr->crypto);
 	f->flags_pd |= MLX5_MKEY_BSF_EN;
 }
 
