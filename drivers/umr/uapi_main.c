@@ -172,9 +172,15 @@ bool umr_share_try(struct umr_udev *ud, u32 bbs)
 	return true;
 }
 
-/* Take @bbs of the share, waiting interruptibly: nothing is posted yet. */
+/*
+ * Take @bbs of the share, waiting interruptibly: nothing is posted yet.
+ * More than the whole share would be waited for forever: -ENOMEM, the
+ * errno of a request too large for the queue.
+ */
 int umr_share_take(struct umr_udev *ud, u32 bbs)
 {
+	if (bbs > MLX5_UMR_IOC_MAX_INFLIGHT_BBS)
+		return -ENOMEM;
 	if (umr_share_try(ud, bbs))
 		return 0;
 	if (wait_event_interruptible(ud->share_wait, umr_share_try(ud, bbs)))
@@ -194,22 +200,29 @@ void umr_share_put(struct umr_udev *ud, u32 bbs)
 /**
  * umr_exec() - run one UMR work request for a file
  * @ctx: the file
- * @wr: the request, checked by mlx5_umr_validate()
+ * @wr: the request
  *
+ * The request is checked (mlx5_umr_validate()) before its size is taken
+ * from the share: a request no queue can hold is refused, not waited for.
  * Waiting for the share, and for room on the queue (which kernel users
  * may fill), is interruptible: nothing was posted yet. The wait for the
  * posted request is not: the request's memory must outlive it;
  * UMR_UAPI_TIMEOUT_MS bounds it.
  *
- * Return: the request's result, or -EINTR when a signal came while it
- * waited for its part of the share or for room (nothing was posted).
+ * Return: the request's result, an errno of mlx5_umr_validate(), or
+ * -EINTR when a signal came while it waited for its part of the share or
+ * for room (nothing was posted).
  */
 int umr_exec(struct umr_uctx *ctx, struct mlx5_umr_wr *wr)
 {
 	struct umr_udev *ud = ctx->ud;
-	u16 bbs = umr_share_bbs(ud, wr);
+	u16 bbs;
 	int ret;
 
+	ret = mlx5_umr_validate(ud->dev, wr);
+	if (ret)
+		return ret;
+	bbs = umr_share_bbs(ud, wr);
 	ret = umr_share_take(ud, bbs);
 	if (ret)
 		return ret;

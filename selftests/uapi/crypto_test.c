@@ -672,6 +672,43 @@ TEST_F(crypto, configure_refusals)
 	EXPECT_EQ(0, umr_destroy(self->fd, self->dek));
 }
 
+/*
+ * A layout whose inline translation would need more of the queue than the
+ * files' share (MLX5_UMR_IOC_MAX_INFLIGHT_BBS) is refused at once, ENOMEM,
+ * not waited for: the share can never hold it. The harness's timeout
+ * fails a configure that waits.
+ */
+TEST_F(crypto, larger_than_share)
+{
+	struct mlx5_umr_ioc_crypto good = xts(self->dek, 0);
+	/* 16-byte KLMs: one more than the share's basic blocks hold */
+	const __u32 n = MLX5_UMR_IOC_MAX_INFLIGHT_BBS * 64 / 16 + 1;
+	struct mlx5_umr_ioc_info info;
+	struct mlx5_umr_ioc_sge *sge;
+	long long wqes;
+	unsigned int i;
+	__u32 big;
+
+	ASSERT_EQ(0, umr_info(self->fd, &info));
+	if (info.out_max_entries < n)
+		SKIP(return, "mkeys of %u entries", info.out_max_entries);
+	ASSERT_EQ(0, alloc_flags(self->fd, MLX5_UMR_IOC_MKEY_CRYPTO, n, &big,
+				 NULL));
+	sge = calloc(n, sizeof(*sge));
+	ASSERT_NE(NULL, sge);
+	for (i = 0; i < n; i++)
+		sge[i] = (struct mlx5_umr_ioc_sge){ (uintptr_t)self->buf, 8,
+						    self->key };
+	wqes = umr_fake_counter(self->path, "wqes");
+	EXPECT_EQ(-ENOMEM, configure_n(self->fd, big, MLX5_UMR_IOC_CRYPTO_SET,
+				       &good, sge, n));
+	nothing_done_n(_metadata, self, wqes, 1, 0, "larger than the share");
+	/* the share is whole: a configure of the fixture's mkey goes through */
+	EXPECT_EQ(0, configure(self->fd, self->mk, &good, &self->sge));
+	EXPECT_EQ(0, umr_destroy(self->fd, big));
+	free(sge);
+}
+
 /* A layout of more than 4 GiB (the BSF's 32-bit raw_data_size). */
 TEST_F(crypto, layout_over_4g)
 {
