@@ -758,6 +758,12 @@ static void crypto_service_configure(struct kunit *test)
  * signature, RESET_SIG drops it; C10 on a kept signature at post; C6 on
  * the PD the mkey is in, moved and after a failed move.
  */
+/* Requests of a batch mlx5_umr_post() discards never complete. */
+static void crypto_never_done(struct mlx5_umr_wr *wr)
+{
+	WARN_ON_ONCE(1);
+}
+
 static void crypto_service_pair(struct kunit *test)
 {
 	struct mlx5_umr_fake *fake = crypto_fake(test);
@@ -767,7 +773,7 @@ static void crypto_service_pair(struct kunit *test)
 		.key_size = MLX5_UMR_CRYPTO_KEY_SIZE_128,
 		.pdn = caps->pdn,
 	};
-	struct mlx5_umr_sig_attr sig = pair_sig;
+	struct mlx5_umr_sig_attr sig = pair_sig, sig2;
 	struct mlx5_umr_crypto_attr ca = {
 		.crypto_standard = MLX5_UMR_CRYPTO_STANDARD_AES_XTS,
 		.encrypt_on_tx = true,
@@ -778,8 +784,8 @@ static void crypto_service_pair(struct kunit *test)
 	u8 *buf = kunit_kzalloc(test, 520, GFP_KERNEL);
 	u8 mkc[MLX5_ST_SZ_BYTES(mkc)], bsf[128], bsf2[128], dif[8];
 	struct mlx5_umr_dek *dek, *dek2;
-	struct mlx5_umr_sge sge = {};
-	struct mlx5_umr_wr wr = {};
+	struct mlx5_umr_sge sge = {}, bad;
+	struct mlx5_umr_wr wr = {}, w1, w2, *wrs[] = { &w1, &w2 };
 	struct mlx5_umr_mkey *mk;
 	struct sg_table sgt;
 	struct page *page;
@@ -858,6 +864,27 @@ static void crypto_service_pair(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_xfer(fake, mk->key, 0, buf, 520,
 						 false, true), 0);
 	KUNIT_EXPECT_EQ(test, memcmp(buf + 512, dif, 8), 0);
+
+	/*
+	 * A batch discarded at its second request's entry: the signature
+	 * its first request set is not the one the mkey keeps.
+	 */
+	sig2 = sig;
+	sig2.wire.dif.app_tag = 0x4321;
+	bad = sge;
+	bad.addr = ~0ULL - 10;
+	w1 = wr;
+	w1.flags |= MLX5_UMR_WR_SET_SIG;
+	w1.sig = &sig2;
+	w1.done = crypto_never_done;
+	w2 = wr;
+	w2.list.sge = &bad;
+	w2.done = crypto_never_done;
+	KUNIT_EXPECT_EQ(test, mlx5_umr_post(dev, wrs, 2), -EOVERFLOW);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_exec(dev, &wr, 0), 0);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_query_bsf(fake, mk->key, bsf2,
+						      sizeof(bsf2)), 8);
+	KUNIT_EXPECT_EQ(test, memcmp(bsf, bsf2, 128), 0);
 
 	/* C10 on the kept signature (both domains): only known at post */
 	sig.mem = sig.wire;

@@ -143,12 +143,45 @@ void mlx5_umr_sig_mkey_free(struct mlx5_umr_mkey_priv *mp)
 	mp->sig = NULL;
 }
 
+/* What a reset leaves: no signature in either domain. */
+static const struct mlx5_umr_sig_attr mlx5_umr_sig_none;
+
 /**
- * mlx5_umr_sig_posted() - a request that sets or resets the signature was
- *	written to the send queue
+ * mlx5_umr_sig_stage() - a request that sets or resets the signature was
+ *	written into the send queue, its batch not yet complete
  * @wr: the request
  *
- * Its signature is what a later check re-arms the PSVs with.
+ * Later requests of the batch on the same mkey keep what it sets
+ * (mlx5_umr_sig_kept()); it becomes the mkey's with mlx5_umr_sig_posted()
+ * once the whole batch is written, or is dropped by
+ * mlx5_umr_sig_unstage() when the batch is discarded.
+ *
+ * Context: sq->lock held.
+ */
+void mlx5_umr_sig_stage(struct mlx5_umr_wr *wr)
+{
+	to_priv(wr->mkey)->sig->staged = wr->flags & MLX5_UMR_WR_SET_SIG ?
+					 wr->sig : &mlx5_umr_sig_none;
+}
+
+/**
+ * mlx5_umr_sig_unstage() - the batch of @wr was discarded
+ * @wr: a request of the batch on a signature mkey
+ *
+ * Context: sq->lock held.
+ */
+void mlx5_umr_sig_unstage(struct mlx5_umr_wr *wr)
+{
+	to_priv(wr->mkey)->sig->staged = NULL;
+}
+
+/**
+ * mlx5_umr_sig_posted() - a request that sets or resets the signature was
+ *	posted with its whole batch
+ * @wr: the request
+ *
+ * Its signature is what a later check re-arms the PSVs with, and what a
+ * later request that keeps the signature writes.
  *
  * Context: sq->lock held.
  */
@@ -158,11 +191,10 @@ void mlx5_umr_sig_posted(struct mlx5_umr_wr *wr)
 	unsigned long flags;
 
 	spin_lock_irqsave(&s->lock, flags);
-	if (wr->flags & MLX5_UMR_WR_SET_SIG)
-		s->attr = *wr->sig;
-	else
-		s->attr = (struct mlx5_umr_sig_attr) {};
+	s->attr = wr->flags & MLX5_UMR_WR_SET_SIG ? *wr->sig :
+		  mlx5_umr_sig_none;
 	spin_unlock_irqrestore(&s->lock, flags);
+	s->staged = NULL;
 }
 
 /**
@@ -170,15 +202,19 @@ void mlx5_umr_sig_posted(struct mlx5_umr_wr *wr)
  *	a SET_CRYPTO request that neither sets nor resets it
  * @wr: the request, being posted
  *
- * What the requests posted before it set (mlx5_umr_sig_posted()); only
- * those write it, under sq->lock, so it is read without the state's lock.
+ * What the requests before it set: an earlier request of its batch
+ * (mlx5_umr_sig_stage()), else the posted ones (mlx5_umr_sig_posted());
+ * only those write it, under sq->lock, so it is read without the state's
+ * lock.
  *
  * Context: sq->lock held; the result is valid while it is.
  * Return: the signature (none in either domain when none is set).
  */
 const struct mlx5_umr_sig_attr *mlx5_umr_sig_kept(struct mlx5_umr_wr *wr)
 {
-	return &to_priv(wr->mkey)->sig->attr;
+	struct mlx5_umr_sig_mkey *s = to_priv(wr->mkey)->sig;
+
+	return s->staged ?: &s->attr;
 }
 
 /*

@@ -39,6 +39,8 @@ struct mlx5_umr_mkey_priv;
 struct mlx5_umr_sig_mkey {
 	spinlock_t lock; /* @attr, @status, @pending */
 	struct mlx5_umr_sig_attr attr;
+	/* under the SQ's lock: what the batch being written sets, or NULL */
+	const struct mlx5_umr_sig_attr *staged;
 	struct mlx5_umr_sig_status status;
 	bool pending;
 };
@@ -100,6 +102,8 @@ int mlx5_umr_sig_mkey_list(struct mlx5_umr_dev *dev,
 void mlx5_umr_sig_mkey_unlist(struct mlx5_umr_dev *dev,
 			      struct mlx5_umr_mkey_priv *mp);
 void mlx5_umr_sig_mkey_free(struct mlx5_umr_mkey_priv *mp);
+void mlx5_umr_sig_stage(struct mlx5_umr_wr *wr);
+void mlx5_umr_sig_unstage(struct mlx5_umr_wr *wr);
 void mlx5_umr_sig_posted(struct mlx5_umr_wr *wr);
 const struct mlx5_umr_sig_attr *mlx5_umr_sig_kept(struct mlx5_umr_wr *wr);
 

@@ -117,9 +117,16 @@ static u32 mlx5_umr_pd_move_dma_key(struct mlx5_umr_dev *dev,
 	return wr->pdn == dev->caps.pdn ? dev->caps.dma_lkey : 0;
 }
 
+static bool mlx5_umr_wr_sets_sig(const struct mlx5_umr_wr *wr)
+{
+	return wr->flags & (MLX5_UMR_WR_SET_SIG | MLX5_UMR_WR_RESET_SIG);
+}
+
 /* What mlx5_umr_sq_push() changed in the mkey, as it was (reverse order). */
 static void mlx5_umr_unpush(struct mlx5_umr_wr *wr)
 {
+	if (unlikely(mlx5_umr_wr_sets_sig(wr)))
+		mlx5_umr_sig_unstage(wr);
 	if (unlikely(wr->flags & MLX5_UMR_WR_SET_PD)) {
 		WRITE_ONCE(wr->mkey->pdn, wr->prev_pdn);
 		wr->mkey->dma_lkey = wr->prev_dma_lkey;
@@ -192,9 +199,9 @@ static int mlx5_umr_sq_push(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr,
 		mlx5_umr_unpush(wr);
 		return err;
 	}
-	/* what mlx5_umr_sig_check() re-arms the PSVs with */
-	if (unlikely(wr->flags & (MLX5_UMR_WR_SET_SIG | MLX5_UMR_WR_RESET_SIG)))
-		mlx5_umr_sig_posted(wr);
+	/* for the batch's later requests; the mkey's once the batch is */
+	if (unlikely(mlx5_umr_wr_sets_sig(wr)))
+		mlx5_umr_sig_stage(wr);
 	/* ->status and ->syndrome are written when the WQE is retired. */
 	e = &sq->ents[sq->tail++ & (sq->bbs - 1)];
 	e->wr = wr;
@@ -240,6 +247,8 @@ void mlx5_umr_sq_resubmit(struct mlx5_umr_dev *dev)
 			list_add_tail(&wr->node, &done);
 			continue;
 		}
+		if (unlikely(mlx5_umr_wr_sets_sig(wr)))
+			mlx5_umr_sig_posted(wr);
 		posted = true;
 	}
 	if (posted) {
@@ -362,17 +371,17 @@ static int mlx5_umr_check_batch(struct mlx5_umr_dev *dev,
 	return 0;
 }
 
-/*
- * Write the batch into the ring and ring for it. Nothing is published when
- * a WQE cannot be written: the producer state goes back to where it was.
- */
-/* The keys of the first @n requests, rotated or moved when pushed. */
+/* What the first @n requests changed when pushed: keys, PDs, signatures. */
 static void mlx5_umr_unpush_all(struct mlx5_umr_wr **wrs, unsigned int n)
 {
 	while (n--)
 		mlx5_umr_unpush(wrs[n]);
 }
 
+/*
+ * Write the batch into the ring and ring for it. Nothing is published when
+ * a WQE cannot be written: the producer state goes back to where it was.
+ */
 static int mlx5_umr_sq_post_batch(struct mlx5_umr_dev *dev,
 				  struct mlx5_umr_wr **wrs, unsigned int n)
 {
@@ -396,6 +405,10 @@ static int mlx5_umr_sq_post_batch(struct mlx5_umr_dev *dev,
 			return err;
 		}
 	}
+	/* what a later check re-arms the PSVs with, and later requests keep */
+	for (i = 0; i < n; i++)
+		if (unlikely(mlx5_umr_wr_sets_sig(wrs[i])))
+			mlx5_umr_sig_posted(wrs[i]);
 	/* One doorbell for the batch, before anyone else may post. */
 	mlx5_umr_sq_ring(dev, db);
 	return 0;
