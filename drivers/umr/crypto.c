@@ -18,19 +18,8 @@
 #include <linux/mlx5_umr_ifc.h>
 
 #include "umr.h"
+#include "crypto.h"
 #include "xlt.h"
-
-static unsigned int mlx5_umr_dek_key_len(enum mlx5_umr_crypto_key_size sz)
-{
-	switch (sz) {
-	case MLX5_UMR_CRYPTO_KEY_SIZE_128:
-		return 32;
-	case MLX5_UMR_CRYPTO_KEY_SIZE_256:
-		return 64;
-	default:
-		return 0;
-	}
-}
 
 static void mlx5_umr_dek_fill(void *in, const struct mlx5_umr_dek_attr *attr,
 			      unsigned int klen)

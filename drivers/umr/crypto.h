@@ -22,6 +22,19 @@
 #define MLX5_UMR_CRYPTO_BSF_BYTES	sizeof(struct mlx5_umr_crypto_bsf)
 static_assert(sizeof(struct mlx5_umr_crypto_bsf) == 64);
 
+/* Bytes of key1 | key2 for a key size (0: not one), uapi's values too. */
+static inline unsigned int mlx5_umr_dek_key_len(u32 key_size)
+{
+	switch (key_size) {
+	case MLX5_UMR_CRYPTO_KEY_SIZE_128:
+		return 32;
+	case MLX5_UMR_CRYPTO_KEY_SIZE_256:
+		return 64;
+	default:
+		return 0;
+	}
+}
+
 u8 mlx5_umr_crypto_bs_selector(enum mlx5_umr_block_size bs);
 int mlx5_umr_crypto_enc_order(const struct mlx5_umr_crypto_attr *attr);
 void mlx5_umr_crypto_fill_bsf(struct mlx5_umr_crypto_bsf *bsf,
@@ -107,14 +120,6 @@ static inline int mlx5_umr_crypto_rules(const struct mlx5_umr_caps *caps,
 	if (err)
 		return err;
 	return mlx5_umr_crypto_rule_dek(attr, dev, pdn);
-}
-
-/* BSF bytes a request carries after its translation. */
-static inline unsigned int
-mlx5_umr_crypto_bsf_bytes(const struct mlx5_umr_wr *wr)
-{
-	return wr->flags & MLX5_UMR_WR_SET_CRYPTO ?
-	       MLX5_UMR_CRYPTO_BSF_BYTES : 0;
 }
 
 /* The PD the mkey of @wr is in once @wr ran. */

@@ -53,16 +53,6 @@ static inline unsigned int mlx5_umr_sig_npsv(const struct mlx5_umr_sig_attr *a)
 }
 
 /*
- * An mkey with both signature and crypto: its BSF is a pair, the
- * signature's first (rdma-core crypto_umr_wqe_finalize()).
- */
-static inline bool mlx5_umr_mkey_sig_crypto(const struct mlx5_umr_mkey *m)
-{
-	return (m->flags & MLX5_UMR_MKEY_SIGNATURE) &&
-	       (m->flags & MLX5_UMR_MKEY_CRYPTO);
-}
-
-/*
  * Bytes a request adds to its UMR WQE (the BSF) and after it (the
  * SET_PSV WQEs) for its signature. The signature BSF goes with
  * MLX5_UMR_WR_SET_SIG, and with every MLX5_UMR_WR_SET_CRYPTO of an mkey

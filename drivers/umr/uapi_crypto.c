@@ -28,6 +28,7 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
+#include "crypto.h"
 #include "uapi_priv.h"
 
 /* The uapi passes these values through unchanged (both are rdma-core's). */
@@ -208,18 +209,6 @@ int umr_crypto_configure_mkey(struct umr_uctx *ctx,
 	return 0;
 }
 
-static unsigned int umr_dek_key_len(u32 key_size)
-{
-	switch (key_size) {
-	case MLX5_UMR_IOC_CRYPTO_KEY_SIZE_128:
-		return 32;
-	case MLX5_UMR_IOC_CRYPTO_KEY_SIZE_256:
-		return 64;
-	default:
-		return 0;
-	}
-}
-
 /* The one kernel copy of a key: wiped whatever became of it. */
 static void umr_dek_attr_free(struct mlx5_umr_dek_attr *attr)
 {
@@ -238,7 +227,7 @@ static void umr_dek_attr_free(struct mlx5_umr_dek_attr *attr)
 int umr_prep_dek_create(struct umr_ucmd *ucmd)
 {
 	const struct mlx5_umr_ioc_dek_create *cmd = ucmd->cmd;
-	unsigned int len = umr_dek_key_len(cmd->key_size);
+	unsigned int len = mlx5_umr_dek_key_len(cmd->key_size);
 	struct mlx5_umr_dek_attr *attr;
 
 	BUILD_BUG_ON(sizeof(attr->key) < 64);
@@ -270,7 +259,7 @@ void umr_release_dek_create(struct umr_ucmd *ucmd)
 static int umr_dek_check(struct umr_udev *ud,
 			 const struct mlx5_umr_ioc_dek_create *cmd)
 {
-	u32 len = umr_dek_key_len(cmd->key_size);
+	u32 len = mlx5_umr_dek_key_len(cmd->key_size);
 
 	if (cmd->flags & ~MLX5_UMR_IOC_DEK_KEYTAG)
 		return -EOPNOTSUPP;
@@ -280,8 +269,6 @@ static int umr_dek_check(struct umr_udev *ud,
 		return -EOPNOTSUPP;
 	if (!len || cmd->key_len != len)
 		return -EINVAL;
-	if (!(BIT(cmd->key_size) & UMR_CRYPTO_KEY_SIZES))
-		return -EOPNOTSUPP;
 	if (!(cmd->flags & MLX5_UMR_IOC_DEK_KEYTAG) &&
 	    memchr_inv(cmd->keytag, 0, sizeof(cmd->keytag)))
 		return -EINVAL;

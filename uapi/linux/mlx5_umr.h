@@ -498,7 +498,9 @@ struct mlx5_umr_ioc_sig_block {
  * encryption key (DEK) is read once by MLX5_UMR_IOCTL_DEK_CREATE, handed to
  * the HCA and wiped; nothing returns it. A DEK is an object of the file
  * like any other: in the file's PD, destroyed by MLX5_UMR_IOCTL_DESTROY or
- * when the file is closed. Crypto takes bits 10 and up of each flags field.
+ * when the file is closed. Of the flags fields the rest of the interface
+ * uses too, crypto takes bit 9 of INFO's out_flags and bits 10 and up of
+ * ALLOC_MKEY's and CONFIGURE's flags.
  *
  * Errors, in addition to those above:
  *
@@ -507,23 +509,26 @@ struct mlx5_umr_ioc_sig_block {
  *   struct mlx5_umr_ioc_crypto not all zero without MLX5_UMR_IOC_CRYPTO_SET;
  *   with it: an unknown standard, sig_order or data_unit_size, a
  *   __reserved field not zero, SIGNATURE_AFTER_CRYPTO_ON_TX with encryption
- *   on transmit, or SIGNATURE_BEFORE_CRYPTO_ON_TX without it, while a
- *   signature is set in both domains (the device cannot, rdma-core
- *   refuses it too), a layout of more than 4 GiB; DEK_CREATE with an
- *   unknown key_size, a key_len that is not the key size's (32 or 64
- *   bytes), or a keytag without MLX5_UMR_IOC_DEK_KEYTAG.
+ *   on transmit, or SIGNATURE_BEFORE_CRYPTO_ON_TX without it, on an mkey
+ *   whose signature (set by the request or kept from an earlier one) has
+ *   both domains (the device cannot, rdma-core refuses it too), a keytag
+ *   for a DEK created without one, a layout of 4 GiB or more (the BSF's
+ *   32-bit raw_data_size); DEK_CREATE with an unknown key_size, a key_len
+ *   that is not the key size's (32 or 64 bytes), or a keytag without
+ *   MLX5_UMR_IOC_DEK_KEYTAG.
  * - EOPNOTSUPP: an unknown bit in the crypto structures' flags;
  *   MLX5_UMR_IOC_MKEY_CRYPTO or DEK_CREATE on an HCA without
- *   MLX5_UMR_IOC_INFO_CRYPTO, or a key size it does not offer; a CONFIGURE
- *   of a crypto mkey in a batch (crypto attributes are set by CONFIGURE
- *   alone; an INVALIDATE in a batch is fine).
+ *   MLX5_UMR_IOC_INFO_CRYPTO; a CONFIGURE of a crypto mkey in a batch
+ *   (crypto attributes are set by CONFIGURE alone; an INVALIDATE in a
+ *   batch is fine).
  * - ENOENT: @dek of struct mlx5_umr_ioc_crypto is not a DEK of this file.
  * - ENOSPC: the file already holds MLX5_UMR_IOC_MAX_FD_DEKS DEKs.
  * - EBUSY: DESTROY of a DEK a configured crypto mkey of the file names
  *   (until the mkey is configured with another DEK, invalidated or
  *   destroyed).
- * - ENOMEM: a layout whose translation and the crypto BSF (and the
- *   signature's, when both are set) do not fit inline in one work request.
+ * - ENOMEM: a layout whose translation and the crypto BSF (and, on an
+ *   mkey with a signature too, the signature's BSF) do not fit inline in
+ *   one work request.
  * - EIO: the HCA refused to create the DEK (for instance a device whose
  *   keys must be imported wrapped, which this interface does not offer).
  *
