@@ -330,7 +330,8 @@ EXPORT_SYMBOL(mlx5_umr_sig_report);
  * in flight. An mkey with crypto too is not re-armed here: every configure
  * of it carries its crypto attributes, which the service does not keep
  * (rule C8); the caller's next configure with MLX5_UMR_WR_SET_SIG re-arms
- * it, as rdma-core re-arms at the next configure.
+ * it (a configure that keeps the signature does not, unlike rdma-core's
+ * next configure after an error, whatever it sets).
  *
  * Context: process context, may sleep.
  * Return: 0 (@status->err_type says whether there was an error); -EINVAL

@@ -882,7 +882,9 @@ enum mlx5_umr_ioc_sig_err_type {
  * transfer is checked again. A signature mkey that is a crypto mkey too
  * is not re-armed by the check (the re-arm is a configure, which would
  * need the crypto attributes the kernel does not keep): its next
- * CONFIGURE must carry MLX5_UMR_IOC_SIG_SET, as with rdma-core. An error
+ * CONFIGURE with MLX5_UMR_IOC_SIG_SET re-arms it; one that keeps the
+ * signature does not (rdma-core re-arms at any configure after an
+ * error). An error
  * is reported by the SIG_ERR CQE of the QP that accessed the mkey: its
  * consumer hands it in with MLX5_UMR_IOCTL_SIG_REPORT.
  */
