@@ -546,11 +546,11 @@ TEST_F(lib, crypto_refusals)
 	struct ibv_sge sge = { (uintptr_t)self->b1, 512, self->mr1->lkey };
 	struct mlx5umr_context *ctx2;
 	struct mlx5umr_dek forged, *other, *dek;
+	struct mlx5umr_mkey *ck, *pad[4];
 	struct mlx5umr_batch *b;
-	struct mlx5umr_mkey *ck;
 	struct mlx5umr_device_attr a;
+	__u32 index = 99, st = 0, i;
 	__u8 key64[64];
-	__u32 index = 99;
 
 	/* key lengths that are not the key size's; unknown sizes */
 	errno = 0;
@@ -614,20 +614,37 @@ TEST_F(lib, crypto_refusals)
 	ca.dek = &forged;
 	EXPECT_EQ(ENOENT, mlx5umr_mkey_configure_list_crypto(ck, ACCESS, 0, NULL,
 							     &ca, 1, &sge));
+	/*
+	 * The other context's DEK has the handle of this context's: the
+	 * kernel would take it as this context's DEK, the library refuses.
+	 */
 	ctx2 = mlx5umr_open(self->ctx->name);
 	ASSERT_NE(NULL, ctx2);
+	ASSERT_GE(ARRAY_SIZE(pad), dek->handle - 1);
+	for (i = 0; i + 1 < dek->handle; i++) {
+		pad[i] = mlx5umr_create_mkey(ctx2, 1, 0);
+		ASSERT_NE(NULL, pad[i]);
+	}
 	other = v4_dek(ctx2, NULL);
 	ASSERT_NE(NULL, other);
+	ASSERT_EQ(dek->handle, other->handle);
 	ca.dek = other;
 	EXPECT_EQ(ENOENT, mlx5umr_mkey_configure_list_crypto(ck, ACCESS, 0, NULL,
 							     &ca, 1, &sge));
-	ASSERT_EQ(0, mlx5umr_close(ctx2));	/* its DEK goes with it */
+	EXPECT_EQ(0, ck->length);
+	ASSERT_EQ(0, mlx5umr_close(ctx2));	/* its objects go with it */
+	for (i = 0; i + 1 < dek->handle; i++)
+		free(pad[i]);
 	free(other);
 	ca.dek = NULL;
 	EXPECT_EQ(EINVAL, mlx5umr_mkey_configure_list_crypto(ck, ACCESS, 0, NULL,
 							     &ca, 1, &sge));
 	/* nothing configured: every access fails */
 	EXPECT_EQ(0, ck->length);
+	ASSERT_EQ(0, mlx5umr_xfer(self->ctx, ck->rkey, 0, key64, 8,
+				  MLX5UMR_XFER_WRITE, &st));
+	EXPECT_NE(0, st);
+	EXPECT_EQ(0x11, self->b1[0]);
 
 	/* a crypto mkey's configure is not batched; its invalidate is */
 	b = mlx5umr_batch_create(self->ctx);
