@@ -679,7 +679,10 @@ TEST_F(crypto, configure_refusals)
 	EXPECT_EQ(0, umr_destroy(self->fd, self->dek));
 }
 
-/* A layout of more than 4 GiB (the BSF's 32-bit raw_data_size). */
+/*
+ * A layout of 4 GiB or more, longer than the BSF's 32-bit raw_data_size
+ * takes: 4 GiB is refused, 4 GiB - 1 passes the length rule.
+ */
 TEST_F(crypto, layout_over_4g)
 {
 	const __u64 chunk = 16ULL << 20;	/* 256 of them: 4 GiB */
