@@ -533,6 +533,18 @@ TEST_F(crypto, alloc)
 	cmd.crypto.flags = 0;
 	cmd.crypto.sig_order = MLX5_UMR_IOC_SIG_BEFORE_CRYPTO_ON_TX;
 	EXPECT_EQ(-EINVAL, umr_ioctl(self->fd, MLX5_UMR_IOCTL_CONFIGURE, &cmd));
+	/*
+	 * ... and so does a kept one: CRYPTO_SET alone is refused by the
+	 * post, which knows the signature the mkey keeps, before the HCA
+	 */
+	cmd.crypto.flags = MLX5_UMR_IOC_CRYPTO_ENCRYPT_ON_TX;
+	ASSERT_EQ(0, umr_ioctl(self->fd, MLX5_UMR_IOCTL_CONFIGURE, &cmd));
+	wqes = umr_fake_counter(self->path, "wqes");
+	conf_init(&cmd, h, MLX5_UMR_IOC_CRYPTO_SET, &self->sge, 1);
+	cmd.crypto = xts(self->dek, 0);
+	cmd.crypto.flags = MLX5_UMR_IOC_CRYPTO_ENCRYPT_ON_TX;
+	EXPECT_EQ(-EINVAL, umr_ioctl(self->fd, MLX5_UMR_IOCTL_CONFIGURE, &cmd));
+	nothing_done_n(_metadata, self, wqes, 1, 0, "C10 on a kept signature");
 	ASSERT_EQ(0, umr_info(self->fd, &info));
 	EXPECT_EQ(5, info.out_fd_objects);
 	EXPECT_EQ(-EBUSY, umr_destroy(self->fd, self->dek));
