@@ -572,12 +572,18 @@ TEST_F(lib, crypto_refusals)
 	da.comp_mask = 1;
 	EXPECT_EQ(NULL, mlx5umr_dek_create(self->ctx, &da));
 	EXPECT_EQ(EINVAL, errno);
+	/* a keytag without has_keytag: the library refuses it */
+	da.comp_mask = 0;
+	da.keytag[7] = 1;
+	errno = 0;
+	EXPECT_EQ(NULL, mlx5umr_dek_create(self->ctx, &da));
+	EXPECT_EQ(EINVAL, errno);
+	da.keytag[7] = 0;
 	ASSERT_EQ(0, mlx5umr_query_device(self->ctx, &a));
 	EXPECT_EQ(0, a.fd_deks);
 	EXPECT_EQ(3, a.fd_objects);
 
 	/* 64 bytes for a 256-bit key are fine */
-	da.comp_mask = 0;
 	dek = mlx5umr_dek_create(self->ctx, &da);
 	ASSERT_NE(NULL, dek);
 	EXPECT_EQ(MLX5DV_CRYPTO_KEY_SIZE_256, dek->key_size);

@@ -555,10 +555,14 @@ struct mlx5umr_dek *mlx5umr_dek_create(struct mlx5umr_context *ctx,
 		.key_len = attr->key_len,
 		.key = (uintptr_t)attr->key,
 	};
+	static const char no_keytag[sizeof(attr->keytag)];
 	struct mlx5umr_dek *dek;
 	int ret;
 
-	if (attr->comp_mask) {
+	/* a keytag without has_keytag: EINVAL, as the kernel answers it */
+	if (attr->comp_mask ||
+	    (!attr->has_keytag &&
+	     memcmp(attr->keytag, no_keytag, sizeof(no_keytag)))) {
 		errno = EINVAL;
 		return NULL;
 	}
