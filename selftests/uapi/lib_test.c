@@ -565,6 +565,15 @@ TEST_F(lib, crypto_refusals)
 	da.key_len = 64;
 	EXPECT_EQ(NULL, mlx5umr_dek_create(self->ctx, &da));
 	EXPECT_EQ(EINVAL, errno);
+	/* 4 GiB + 64 is not 64, the 256-bit size's, in the uapi's 32 bits */
+	if (sizeof(size_t) > 4) {
+		da.key_size = MLX5DV_CRYPTO_KEY_SIZE_256;
+		da.key_len = (size_t)((1ULL << 32) + 64);
+		errno = 0;
+		EXPECT_EQ(NULL, mlx5umr_dek_create(self->ctx, &da));
+		EXPECT_EQ(EINVAL, errno);
+		da.key_len = 64;
+	}
 	da.key_size = (enum mlx5dv_crypto_key_size)7;
 	EXPECT_EQ(NULL, mlx5umr_dek_create(self->ctx, &da));
 	EXPECT_EQ(EINVAL, errno);

@@ -559,8 +559,11 @@ struct mlx5umr_dek *mlx5umr_dek_create(struct mlx5umr_context *ctx,
 	struct mlx5umr_dek *dek;
 	int ret;
 
-	/* a keytag without has_keytag: EINVAL, as the kernel answers it */
-	if (attr->comp_mask ||
+	/*
+	 * A keytag without has_keytag: EINVAL, as the kernel answers it; a
+	 * key_len the uapi's 32 bits cannot carry is no key size's either.
+	 */
+	if (attr->comp_mask || (uint64_t)attr->key_len > UINT32_MAX ||
 	    (!attr->has_keytag &&
 	     memcmp(attr->keytag, no_keytag, sizeof(no_keytag)))) {
 		errno = EINVAL;
