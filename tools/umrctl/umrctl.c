@@ -279,15 +279,23 @@ static int read_hex_file(const char *path, uint8_t *out, size_t max)
 	static char text[65536];
 	size_t len = 0;
 	ssize_t r;
-	int fd, ret;
+	int fd, ret = 0;
 
 	fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : 0;
 	if (fd < 0)
 		return -errno;
-	while (len < sizeof(text) &&
-	       (r = read(fd, text + len, sizeof(text) - len)) > 0)
+	while (len < sizeof(text)) {
+		r = read(fd, text + len, sizeof(text) - len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			ret = -errno;
+		if (r <= 0)
+			break;
 		len += r;
-	ret = len == sizeof(text) ? -E2BIG : 0;
+	}
+	if (!ret && len == sizeof(text))
+		ret = -E2BIG;
 	if (fd)
 		close(fd);
 	if (!ret)
