@@ -18,7 +18,7 @@ trap cleanup EXIT
 n=0 pass=0 fail=0
 
 echo "TAP version 13"
-echo "1..33"
+echo "1..34"
 ok() {
 	n=$((n + 1))
 	if [ "$1" = 0 ]; then
@@ -312,6 +312,18 @@ ok $rc "crypto session: IEEE 1619 vector 4 in memory, plaintext on the wire"
 	{ printf 'dek d --key-file -\n' | "$UMRCTL" -d "$dev" -b - >"$T/out" 2>&1; [ $? = 2 ]; } &&
 	grep -q 'stdin holds the script' "$T/out"
 ok $? "dek --key-file -: the key from stdin"
+
+# Neither are hex files from stdin when it holds the script.
+{ printf '%s\n' 'reg r --length 64' 'dump r --length 1 --expect-hex -' 00 |
+	"$UMRCTL" -d "$dev" -b - >"$T/out" 2>&1; [ $? = 2 ]; } &&
+	grep -q 'dump: stdin holds the script: give --expect-hex a file' "$T/out" &&
+	{ printf '%s\n' 'reg r --length 64' 'write r --length 1 --data-hex -' 00 |
+	"$UMRCTL" -d "$dev" -b - >"$T/out" 2>&1; [ $? = 2 ]; } &&
+	grep -q 'write: stdin holds the script: give --data-hex a file' "$T/out" &&
+	{ printf '%s\n' 'reg r --length 64' 'read r --length 1 --expect-hex -' 00 |
+	"$UMRCTL" -d "$dev" -b - >"$T/out" 2>&1; [ $? = 2 ]; } &&
+	grep -q 'read: stdin holds the script: give --expect-hex a file' "$T/out"
+ok $? "--expect-hex - and --data-hex -: not the script's stdin"
 
 # Refused, with the uapi's errnos: key lengths that are not the key
 # size's, an unknown key size, data unit size, standard and order, a

@@ -304,6 +304,12 @@ static int read_hex_file(const char *path, uint8_t *out, size_t max)
 	return ret;
 }
 
+/* Does @path name stdin ("-") when -b - gave it to the script? */
+static bool stdin_is_script(const char *path)
+{
+	return !strcmp(path, "-") && script_on_stdin;
+}
+
 /*
  * A key operand: an object name, or a number taken as a raw key (to try
  * keys this file does not own).
@@ -664,7 +670,7 @@ static int cmd_dek(const struct opts *o)
 		return usage_err("dek", "expected one NAME");
 	if (!path)
 		return usage_err("dek", "--key-file FILE is required");
-	if (!strcmp(path, "-") && script_on_stdin)
+	if (stdin_is_script(path))
 		return usage_err("dek", "stdin holds the script: give a file");
 	if (opt(o, "keytag")) {
 		if (parse_hex_exact(opt(o, "keytag"), (uint8_t *)attr.keytag,
@@ -1437,6 +1443,8 @@ static int cmd_dump(const struct opts *o)
 	if (!valid_pattern(pattern) || (expect && parse_u64(expect, &exp)) ||
 	    (expect && hexf))
 		return usage_err("dump", "bad --pattern or --expect");
+	if (hexf && stdin_is_script(hexf))
+		return usage_err("dump", "stdin holds the script: give --expect-hex a file");
 	p = (const uint8_t *)ob->mr->addr + off;
 	if (expect)
 		for (i = 0; i < len; i++)
@@ -1501,6 +1509,10 @@ static int do_xfer(const char *cmd, const struct opts *o, bool write)
 	if (!valid_pattern(pattern) || (expect && parse_u64(expect, &exp)) ||
 	    (expect && hexf))
 		return usage_err(cmd, "bad --pattern or --expect");
+	if ((hexf && stdin_is_script(hexf)) ||
+	    (write && opt(o, "data-hex") && stdin_is_script(opt(o, "data-hex"))))
+		return usage_err(cmd, "stdin holds the script: give --%s a file",
+				 write ? "data-hex" : "expect-hex");
 	/* Registered memory is addressed by its user addresses. */
 	if (ob && ob->kind == OBJ_MR && !opt(o, "absolute"))
 		off += (uintptr_t)ob->mr->addr;
