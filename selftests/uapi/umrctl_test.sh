@@ -18,7 +18,7 @@ trap cleanup EXIT
 n=0 pass=0 fail=0
 
 echo "TAP version 13"
-echo "1..34"
+echo "1..35"
 ok() {
 	n=$((n + 1))
 	if [ "$1" = 0 ]; then
@@ -324,6 +324,15 @@ ok $? "dek --key-file -: the key from stdin"
 	"$UMRCTL" -d "$dev" -b - >"$T/out" 2>&1; [ $? = 2 ]; } &&
 	grep -q 'read: stdin holds the script: give --expect-hex a file' "$T/out"
 ok $? "--expect-hex - and --data-hex -: not the script's stdin"
+
+# A DEK has no key: its name is refused as a key and in a layout entry.
+printf '%s\n' "dek d --key-file $T/v4.key" 'write d --length 16' >"$T/dk1"
+printf '%s\n' "dek d --key-file $T/v4.key" 'alloc m' 'configure list m d:16' >"$T/dk2"
+{ "$UMRCTL" -d "$dev" -b "$T/dk1" >"$T/out" 2>&1; [ $? = 2 ]; } &&
+	grep -q 'write: d is a DEK, which has no key' "$T/out" &&
+	{ "$UMRCTL" -d "$dev" -b "$T/dk2" >"$T/out" 2>&1; [ $? = 2 ]; } &&
+	grep -q "configure: entry 'd:16' names a DEK, which has no key" "$T/out"
+ok $? "a DEK's name is no key"
 
 # Refused, with the uapi's errnos: key lengths that are not the key
 # size's, an unknown key size, data unit size, standard and order, a

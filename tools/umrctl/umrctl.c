@@ -313,12 +313,16 @@ static bool stdin_is_script(const char *path)
 /*
  * A key operand: an object name, or a number taken as a raw key (to try
  * keys this file does not own).
+ * Return: 0, -ENOENT for no such object or number, -ENOKEY for a DEK's
+ * name (a DEK has no key; its handle is not one).
  */
 static int parse_key(const char *s, uint32_t *key, struct obj **o)
 {
 	u64 v;
 
 	*o = find_obj(s);
+	if (*o && (*o)->kind == OBJ_DEK)
+		return -ENOKEY;
 	if (*o) {
 		*key = obj_key(*o);
 		return 0;
@@ -728,13 +732,17 @@ static int cmd_dek(const struct opts *o)
 	return 0;
 }
 
-/* "MR[+OFF]:A[:B]": a registered buffer by name, or a raw key number. */
+/*
+ * "MR[+OFF]:A[:B]": a registered buffer by name, or a raw key number.
+ * Return: 0, -ENOKEY for a DEK's name (parse_key()), else -EINVAL.
+ */
 static int parse_entry(const char *s, u64 *addr, uint32_t *key,
 		       u64 *a, u64 *b, bool two)
 {
 	char buf[128], *p, *c1, *c2, *plus;
 	struct obj *ob;
 	u64 off = 0;
+	int ret;
 
 	snprintf(buf, sizeof(buf), "%s", s);
 	c1 = strchr(buf, ':');
@@ -753,8 +761,9 @@ static int parse_entry(const char *s, u64 *addr, uint32_t *key,
 			return -EINVAL;
 	}
 	p = buf;
-	if (parse_key(p, key, &ob))
-		return -EINVAL;
+	ret = parse_key(p, key, &ob);
+	if (ret)
+		return ret == -ENOKEY ? ret : -EINVAL;
 	if (ob && ob->kind == OBJ_MR)
 		*addr = (uintptr_t)ob->mr->addr + off;
 	else
@@ -1181,7 +1190,12 @@ static int cmd_configure(const struct opts *o)
 		u64 addr, a, b = 0;
 		uint32_t key;
 
-		if (parse_entry(o->pos[2 + i], &addr, &key, &a, &b, !list))
+		ret = parse_entry(o->pos[2 + i], &addr, &key, &a, &b, !list);
+		if (ret == -ENOKEY)
+			return usage_err("configure",
+					 "entry '%s' names a DEK, which has no key",
+					 o->pos[2 + i]);
+		if (ret)
 			return usage_err("configure", "bad entry '%s'",
 					 o->pos[2 + i]);
 		if (list) {
@@ -1499,7 +1513,10 @@ static int do_xfer(const char *cmd, const struct opts *o, bool write)
 
 	if (o->npos != 1)
 		return usage_err(cmd, "expected one KEY (object name or number)");
-	if (parse_key(o->pos[0], &key, &ob))
+	ret = parse_key(o->pos[0], &key, &ob);
+	if (ret == -ENOKEY)
+		return usage_err(cmd, "%s is a DEK, which has no key", o->pos[0]);
+	if (ret)
 		return usage_err(cmd, "unknown key %s", o->pos[0]);
 	if (opt_u64(o, "offset", 0, &off) || opt_u64(o, "length", 0, &len) ||
 	    !len || len > (1U << 30))
@@ -1844,7 +1861,9 @@ static const struct cmd cmds[] = {
 	  "through the lkey). P: offset (each 4-byte word holds\n"
 	  "its offset in the transfer, big endian; default), inc, or a byte.\n"
 	  "--data-hex FILE writes the N bytes FILE holds in hex instead.\n"
-	  "For registered memory O is relative to the buffer unless --absolute.\n"
+	  "KEY: an MR or mkey of this session, or a raw key number (a DEK has\n"
+	  "no key). For registered memory O is relative to the buffer unless\n"
+	  "--absolute.\n"
 	  "Through a signature mkey O and N are in the wire view, whole blocks.\n",
 	  "local,absolute",
 	  { "length", "offset", "pattern", "local", "absolute", "data-hex",
