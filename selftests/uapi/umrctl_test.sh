@@ -18,7 +18,7 @@ trap cleanup EXIT
 n=0 pass=0 fail=0
 
 echo "TAP version 13"
-echo "1..35"
+echo "1..36"
 ok() {
 	n=$((n + 1))
 	if [ "$1" = 0 ]; then
