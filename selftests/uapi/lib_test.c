@@ -405,8 +405,10 @@ TEST_F(lib, crypto_vector4)
 }
 
 /*
- * A DEK with a keytag: the configure that names another keytag is
- * accepted, and the HCA fails every access through the mkey.
+ * A DEK with a keytag: the configure that names its keytag moves vector 4
+ * (the plaintext written lands as its ciphertext and reads back); the
+ * configure that names another keytag is accepted, and the HCA fails
+ * every access through the mkey.
  */
 TEST_F(lib, crypto_keytag)
 {
@@ -416,10 +418,12 @@ TEST_F(lib, crypto_keytag)
 	};
 	struct ibv_sge sge = { (uintptr_t)self->b1, 512, self->mr1->lkey };
 	struct mlx5umr_mkey *ck;
-	static __u8 pt[512];
+	static __u8 pt[512], out[512];
 	__u32 st = 1;
+	int i;
 
-	memset(pt, 0x5a, sizeof(pt));
+	for (i = 0; i < (int)sizeof(pt); i++)
+		pt[i] = (__u8)i;
 	ca.dek = v4_dek(self->ctx, tag);
 	ASSERT_NE(NULL, ca.dek);
 	EXPECT_TRUE(ca.dek->has_keytag);
@@ -431,7 +435,12 @@ TEST_F(lib, crypto_keytag)
 	ASSERT_EQ(0, mlx5umr_xfer(self->ctx, ck->rkey, 0, pt, 512,
 				  MLX5UMR_XFER_WRITE, &st));
 	EXPECT_EQ(0, st);
-	EXPECT_NE(0x11, self->b1[0]);
+	EXPECT_NE(0, memcmp(self->b1, pt, 512));
+	EXPECT_EQ(0, memcmp(self->b1, xts_v4_ctext, 512));
+	st = 1;
+	ASSERT_EQ(0, mlx5umr_xfer(self->ctx, ck->rkey, 0, out, 512, 0, &st));
+	EXPECT_EQ(0, st);
+	EXPECT_EQ(0, memcmp(out, pt, 512));
 	memset(self->b1, 0x11, 512);
 	ca.keytag[7] ^= 1;
 	ASSERT_EQ(0, mlx5umr_mkey_configure_list_crypto(ck, ACCESS, 0, NULL,

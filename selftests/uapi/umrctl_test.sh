@@ -371,12 +371,17 @@ ok $rc "crypto refusals"
 printf '%s\n' 'reg buf --length 4096' "dek d --key-file $T/v4.key --keytag 0102030405060708" \
 	'alloc ck --crypto' \
 	'configure list ck --crypto dek=d,keytag=0102030405060708 buf:512' \
-	'write ck --length 512' >"$T/cj"
+	'write ck --length 512 --pattern inc' \
+	"dump buf --length 512 --expect-hex $T/v4.ct" \
+	'read ck --length 512 --expect 0 --pattern inc' >"$T/cj"
 "$UMRCTL" -d "$dev" -j -b "$T/cj" >"$T/out" 2>&1 &&
 	grep -q '"cmd":"dek","name":"d","handle":[0-9]*,"key_size":128,"key_bytes":32,"keytag":true' "$T/out" &&
 	grep -q '"cmd":"alloc".*"crypto":true' "$T/out" &&
 	grep -q '"cmd":"configure".*"crypto":"dek=d,keytag=0102030405060708"' "$T/out" &&
-	grep -q '"cmd":"write".*"status":0' "$T/out" && ! key_seen "$T/out"
+	grep -q '"cmd":"write".*"status":0' "$T/out" &&
+	grep -q '"cmd":"dump".*"mismatches":0,"data":"27a7479b' "$T/out" &&
+	grep -q '"cmd":"read".*"mismatches":0,"data":"00010203' "$T/out" &&
+	! key_seen "$T/out"
 rc=$?
 [ $rc = 0 ] || sed 's/^/# /' "$T/out"
 ok $rc "crypto --json, a DEK with a keytag"
