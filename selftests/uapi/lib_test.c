@@ -294,9 +294,14 @@ static struct mlx5umr_dek *v4_dek(struct mlx5umr_context *ctx,
 		memcpy(da.keytag, keytag, sizeof(da.keytag));
 	}
 	dek = mlx5umr_dek_create(ctx, &da);
-	/* the caller's buffer is the caller's to wipe: left as it was */
-	if (dek && memcmp(key, xts_v4_key, sizeof(key)))
-		return NULL;
+	/*
+	 * The caller's buffer is the caller's to wipe: left as it was, else
+	 * no DEK (the callers' ASSERT fails), and none left in the context.
+	 */
+	if (dek && memcmp(key, xts_v4_key, sizeof(key))) {
+		mlx5umr_dek_destroy(dek);
+		dek = NULL;
+	}
 	explicit_bzero(key, sizeof(key));
 	return dek;
 }
