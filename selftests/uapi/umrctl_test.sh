@@ -287,6 +287,9 @@ info
 CMDS
 "$UMRCTL" -d "$dev" -b "$T/crypto" >"$T/out" 2>&1
 urc=$?
+# the kernel log, which must be there to be searched for the key
+klog=
+dmesg >"$T/dmesg" && [ -s "$T/dmesg" ] && klog=1
 [ $urc = 0 ] && grep -q '^ck: indirect mkey with crypto' "$T/out" &&
 	grep -q '^d: DEK handle [0-9]*: AES-XTS key size 128, 32 key bytes read$' "$T/out" &&
 	grep -q '^ck: crypto dek=d,dus=512,tweak=0$' "$T/out" &&
@@ -298,8 +301,9 @@ urc=$?
 	grep -q "^ck+0..511: the 512 bytes of $T/v4.ct: ok" "$T/out" &&
 	grep -q 'rejected as expected: EBUSY' "$T/out" &&
 	grep -q '^d: destroyed' "$T/out" && grep -q '^deks *0 in this file' "$T/out" &&
-	! key_seen "$T/out" && ! dmesg | key_seen
+	! key_seen "$T/out" && [ -n "$klog" ] && ! key_seen "$T/dmesg"
 rc=$?
+[ -n "$klog" ] || echo "# no kernel log to search (dmesg failed or empty)"
 [ $rc = 0 ] || { echo "# umrctl exited $urc"; sed 's/^/# /' "$T/out"; }
 ok $rc "crypto session: IEEE 1619 vector 4 in memory, plaintext on the wire"
 
