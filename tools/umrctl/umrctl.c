@@ -1047,8 +1047,9 @@ static int parse_sig(const char *spec, struct sig_spec *s)
  * encrypt-on-tx (memory holds plaintext; default: memory holds
  * ciphertext), dus=512|520|4048|4096|4160 (data unit bytes, default 512;
  * a number below 16 is sent as the raw enum value), tweak=N (the first
- * data unit's number, a 128-bit little-endian integer; default 0) or
- * tweak-bytes=HEX (the 16 bytes as given), keytag=HEX (8 bytes),
+ * data unit's number, up to 64 bits: the low 8 of the 16 little-endian
+ * bytes, the others 0; default 0) or tweak-bytes=HEX (the 16 bytes as
+ * given), keytag=HEX (8 bytes),
  * order=after|before (the signature after or before crypto on transmit,
  * default after; with a signature only).
  */
@@ -1810,9 +1811,10 @@ static const struct cmd cmds[] = {
 	  "                       without it memory holds ciphertext\n"
 	  "  dus=N                data unit bytes: 512 (default), 520, 4048,\n"
 	  "                       4096, 4160 (below 16: the raw enum value)\n"
-	  "  tweak=N              first data unit's tweak, a little-endian\n"
-	  "                       128-bit number (default 0)\n"
-	  "  tweak-bytes=HEX      the 16 tweak bytes as given\n"
+	  "  tweak=N              first data unit's tweak, a 64-bit number\n"
+	  "                       (default 0): the low 8 bytes, little endian,\n"
+	  "                       of the 16-byte tweak\n"
+	  "  tweak-bytes=HEX      the 16 tweak bytes as given (for more)\n"
 	  "  keytag=HEX           the DEK's 8-byte keytag\n"
 	  "  order=after|before   signature after (default) or before crypto\n"
 	  "                       on transmit, with --sig on an mkey of both\n"
