@@ -294,9 +294,14 @@ static struct mlx5umr_dek *v4_dek(struct mlx5umr_context *ctx,
 		memcpy(da.keytag, keytag, sizeof(da.keytag));
 	}
 	dek = mlx5umr_dek_create(ctx, &da);
-	/* the caller's buffer is the caller's to wipe: left as it was */
-	if (dek && memcmp(key, xts_v4_key, sizeof(key)))
-		return NULL;
+	/*
+	 * The caller's buffer is the caller's to wipe: left as it was, else
+	 * no DEK (the callers' ASSERT fails), and none left in the context.
+	 */
+	if (dek && memcmp(key, xts_v4_key, sizeof(key))) {
+		mlx5umr_dek_destroy(dek);
+		dek = NULL;
+	}
 	explicit_bzero(key, sizeof(key));
 	return dek;
 }
@@ -405,8 +410,10 @@ TEST_F(lib, crypto_vector4)
 }
 
 /*
- * A DEK with a keytag: the configure that names another keytag is
- * accepted, and the HCA fails every access through the mkey.
+ * A DEK with a keytag: the configure that names its keytag moves vector 4
+ * (the plaintext written lands as its ciphertext and reads back); the
+ * configure that names another keytag is accepted, and the HCA fails
+ * every access through the mkey.
  */
 TEST_F(lib, crypto_keytag)
 {
@@ -416,10 +423,12 @@ TEST_F(lib, crypto_keytag)
 	};
 	struct ibv_sge sge = { (uintptr_t)self->b1, 512, self->mr1->lkey };
 	struct mlx5umr_mkey *ck;
-	static __u8 pt[512];
+	static __u8 pt[512], out[512];
 	__u32 st = 1;
+	int i;
 
-	memset(pt, 0x5a, sizeof(pt));
+	for (i = 0; i < (int)sizeof(pt); i++)
+		pt[i] = (__u8)i;
 	ca.dek = v4_dek(self->ctx, tag);
 	ASSERT_NE(NULL, ca.dek);
 	EXPECT_TRUE(ca.dek->has_keytag);
@@ -431,7 +440,12 @@ TEST_F(lib, crypto_keytag)
 	ASSERT_EQ(0, mlx5umr_xfer(self->ctx, ck->rkey, 0, pt, 512,
 				  MLX5UMR_XFER_WRITE, &st));
 	EXPECT_EQ(0, st);
-	EXPECT_NE(0x11, self->b1[0]);
+	EXPECT_NE(0, memcmp(self->b1, pt, 512));
+	EXPECT_EQ(0, memcmp(self->b1, xts_v4_ctext, 512));
+	st = 1;
+	ASSERT_EQ(0, mlx5umr_xfer(self->ctx, ck->rkey, 0, out, 512, 0, &st));
+	EXPECT_EQ(0, st);
+	EXPECT_EQ(0, memcmp(out, pt, 512));
 	memset(self->b1, 0x11, 512);
 	ca.keytag[7] ^= 1;
 	ASSERT_EQ(0, mlx5umr_mkey_configure_list_crypto(ck, ACCESS, 0, NULL,
@@ -546,11 +560,11 @@ TEST_F(lib, crypto_refusals)
 	struct ibv_sge sge = { (uintptr_t)self->b1, 512, self->mr1->lkey };
 	struct mlx5umr_context *ctx2;
 	struct mlx5umr_dek forged, *other, *dek;
+	struct mlx5umr_mkey *ck, *pad[4];
 	struct mlx5umr_batch *b;
-	struct mlx5umr_mkey *ck;
 	struct mlx5umr_device_attr a;
+	__u32 index = 99, st = 0, i;
 	__u8 key64[64];
-	__u32 index = 99;
 
 	/* key lengths that are not the key size's; unknown sizes */
 	errno = 0;
@@ -565,6 +579,15 @@ TEST_F(lib, crypto_refusals)
 	da.key_len = 64;
 	EXPECT_EQ(NULL, mlx5umr_dek_create(self->ctx, &da));
 	EXPECT_EQ(EINVAL, errno);
+	/* 4 GiB + 64 is not 64, the 256-bit size's, in the uapi's 32 bits */
+	if (sizeof(size_t) > 4) {
+		da.key_size = MLX5DV_CRYPTO_KEY_SIZE_256;
+		da.key_len = (size_t)((1ULL << 32) + 64);
+		errno = 0;
+		EXPECT_EQ(NULL, mlx5umr_dek_create(self->ctx, &da));
+		EXPECT_EQ(EINVAL, errno);
+		da.key_len = 64;
+	}
 	da.key_size = (enum mlx5dv_crypto_key_size)7;
 	EXPECT_EQ(NULL, mlx5umr_dek_create(self->ctx, &da));
 	EXPECT_EQ(EINVAL, errno);
@@ -572,12 +595,18 @@ TEST_F(lib, crypto_refusals)
 	da.comp_mask = 1;
 	EXPECT_EQ(NULL, mlx5umr_dek_create(self->ctx, &da));
 	EXPECT_EQ(EINVAL, errno);
+	/* a keytag without has_keytag: the library refuses it */
+	da.comp_mask = 0;
+	da.keytag[7] = 1;
+	errno = 0;
+	EXPECT_EQ(NULL, mlx5umr_dek_create(self->ctx, &da));
+	EXPECT_EQ(EINVAL, errno);
+	da.keytag[7] = 0;
 	ASSERT_EQ(0, mlx5umr_query_device(self->ctx, &a));
 	EXPECT_EQ(0, a.fd_deks);
 	EXPECT_EQ(3, a.fd_objects);
 
 	/* 64 bytes for a 256-bit key are fine */
-	da.comp_mask = 0;
 	dek = mlx5umr_dek_create(self->ctx, &da);
 	ASSERT_NE(NULL, dek);
 	EXPECT_EQ(MLX5DV_CRYPTO_KEY_SIZE_256, dek->key_size);
@@ -614,20 +643,37 @@ TEST_F(lib, crypto_refusals)
 	ca.dek = &forged;
 	EXPECT_EQ(ENOENT, mlx5umr_mkey_configure_list_crypto(ck, ACCESS, 0, NULL,
 							     &ca, 1, &sge));
+	/*
+	 * The other context's DEK has the handle of this context's: the
+	 * kernel would take it as this context's DEK, the library refuses.
+	 */
 	ctx2 = mlx5umr_open(self->ctx->name);
 	ASSERT_NE(NULL, ctx2);
+	ASSERT_GE(ARRAY_SIZE(pad), dek->handle - 1);
+	for (i = 0; i + 1 < dek->handle; i++) {
+		pad[i] = mlx5umr_create_mkey(ctx2, 1, 0);
+		ASSERT_NE(NULL, pad[i]);
+	}
 	other = v4_dek(ctx2, NULL);
 	ASSERT_NE(NULL, other);
+	ASSERT_EQ(dek->handle, other->handle);
 	ca.dek = other;
 	EXPECT_EQ(ENOENT, mlx5umr_mkey_configure_list_crypto(ck, ACCESS, 0, NULL,
 							     &ca, 1, &sge));
-	ASSERT_EQ(0, mlx5umr_close(ctx2));	/* its DEK goes with it */
+	EXPECT_EQ(0, ck->length);
+	ASSERT_EQ(0, mlx5umr_close(ctx2));	/* its objects go with it */
+	for (i = 0; i + 1 < dek->handle; i++)
+		free(pad[i]);
 	free(other);
 	ca.dek = NULL;
 	EXPECT_EQ(EINVAL, mlx5umr_mkey_configure_list_crypto(ck, ACCESS, 0, NULL,
 							     &ca, 1, &sge));
 	/* nothing configured: every access fails */
 	EXPECT_EQ(0, ck->length);
+	ASSERT_EQ(0, mlx5umr_xfer(self->ctx, ck->rkey, 0, key64, 8,
+				  MLX5UMR_XFER_WRITE, &st));
+	EXPECT_NE(0, st);
+	EXPECT_EQ(0x11, self->b1[0]);
 
 	/* a crypto mkey's configure is not batched; its invalidate is */
 	b = mlx5umr_batch_create(self->ctx);

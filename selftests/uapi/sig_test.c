@@ -128,16 +128,23 @@ FIXTURE_SETUP(sig)
 					       self->key };
 }
 
+/*
+ * EXPECT, not ASSERT: after an ASSERT failed in the test, the 6.1
+ * harness's handler flag is still set, and an ASSERT here would jump back
+ * into the teardown (and one failing here would loop in it).
+ */
 FIXTURE_TEARDOWN(sig)
 {
-	struct mlx5_umr_ioc_info info;
+	struct mlx5_umr_ioc_info info = { 0 };
 	unsigned int i;
 	int fd;
 
 	close(self->fd);
 	fd = umr_open();
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, umr_info(fd, &info));
+	EXPECT_LE(0, fd);
+	if (fd < 0)
+		return;
+	EXPECT_EQ(0, umr_info(fd, &info));
 	EXPECT_EQ(self->info0.out_dev_objects, info.out_dev_objects);
 	EXPECT_EQ(self->info0.out_dev_pinned_pages,
 		  info.out_dev_pinned_pages);

@@ -90,15 +90,22 @@ FIXTURE_SETUP(umr)
 	self->pages = 2 * BUF_LEN / PAGE;
 }
 
+/*
+ * EXPECT, not ASSERT: after an ASSERT failed in the test, the 6.1
+ * harness's handler flag is still set, and an ASSERT here would jump back
+ * into the teardown (and one failing here would loop in it).
+ */
 FIXTURE_TEARDOWN(umr)
 {
-	struct mlx5_umr_ioc_info info;
+	struct mlx5_umr_ioc_info info = { 0 };
 	int fd, i;
 
 	close(self->fd);
 	fd = umr_open();
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, umr_info(fd, &info));
+	EXPECT_LE(0, fd);
+	if (fd < 0)
+		return;
+	EXPECT_EQ(0, umr_info(fd, &info));
 	EXPECT_EQ(self->info0.out_dev_objects, info.out_dev_objects);
 	EXPECT_EQ(self->info0.out_dev_pinned_pages,
 		  info.out_dev_pinned_pages);

@@ -69,9 +69,14 @@ FIXTURE_SETUP(unpriv)
 		closedir(d);
 }
 
+/*
+ * EXPECT, not ASSERT: after an ASSERT failed in the test, the 6.1
+ * harness's handler flag is still set, and an ASSERT here would jump back
+ * into the teardown (and one failing here would loop in it).
+ */
 FIXTURE_TEARDOWN(unpriv)
 {
-	struct mlx5_umr_ioc_info info;
+	struct mlx5_umr_ioc_info info = { 0 };
 	int fd, i;
 
 	EXPECT_EQ(0, chown(self->path, self->node0.st_uid,
@@ -80,8 +85,10 @@ FIXTURE_TEARDOWN(unpriv)
 	if (self->cgroup)
 		EXPECT_EQ(0, rmdir(CGROUP));
 	fd = open(self->path, O_RDWR);
-	ASSERT_LE(0, fd);
-	ASSERT_EQ(0, umr_info(fd, &info));
+	EXPECT_LE(0, fd);
+	if (fd < 0)
+		return;
+	EXPECT_EQ(0, umr_info(fd, &info));
 	EXPECT_EQ(self->info0.out_dev_objects, info.out_dev_objects);
 	EXPECT_EQ(self->info0.out_dev_pinned_pages, info.out_dev_pinned_pages);
 	close(fd);

@@ -108,13 +108,16 @@ echo
 echo "== crypto: AES-XTS by the HCA, checked against IEEE 1619-2007 vector 4"
 umask 077
 # vector 4's key1 | key2 (two AES-128 keys) and its ciphertext
-# (xts-v4.key and xts-v4.ct, next to this script)
-cp "$(dirname "$0")/xts-v4.key" /tmp/v4.key
-cp "$(dirname "$0")/xts-v4.ct" /tmp/v4.ct
-umrctl -d fake0 -b - <<'CMDS'
+# (xts-v4.key and xts-v4.ct, next to this script), copied into a directory
+# of the demo's own that goes however the demo ends
+v4=$(mktemp -d)
+trap 'rm -rf "$v4"' EXIT
+cp "$(dirname "$0")/xts-v4.key" "$v4/v4.key"
+cp "$(dirname "$0")/xts-v4.ct" "$v4/v4.ct"
+umrctl -d fake0 -b - <<CMDS
 reg buf --length 4096 --fill 0xee
 # a DEK from the key file (wiped by umrctl and the kernel once the HCA has it)
-dek d --key-file /tmp/v4.key
+dek d --key-file $v4/v4.key
 alloc ck --crypto --max-entries 1
 # memory holds ciphertext, the wire plaintext; one 512-byte data unit, tweak 0
 configure list ck --crypto dek=d,dus=512,tweak=0 buf:512
@@ -122,7 +125,7 @@ configure list ck --crypto dek=d,dus=512,tweak=0 buf:512
 write ck --length 512 --pattern inc
 # memory holds ciphertext: all 512 bytes compared with the standard's
 # (vector 4's begins 27 a7 47 9b, ends 31 9d 05 68; first and last 16 shown)
-dump buf --length 512 --expect-hex /tmp/v4.ct --brief
+dump buf --length 512 --expect-hex $v4/v4.ct --brief
 # a peer reads through the mkey: the plaintext again
 read ck --length 512 --expect 0 --pattern inc --brief
 # refused: a configured mkey names the DEK (EBUSY until invalidated)
@@ -132,7 +135,8 @@ destroy ck
 destroy d
 destroy buf
 CMDS
-rm -f /tmp/v4.key /tmp/v4.ct
+rm -rf "$v4"
+trap - EXIT
 
 echo
 echo "== unload"

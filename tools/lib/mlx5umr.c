@@ -555,10 +555,17 @@ struct mlx5umr_dek *mlx5umr_dek_create(struct mlx5umr_context *ctx,
 		.key_len = attr->key_len,
 		.key = (uintptr_t)attr->key,
 	};
+	static const char no_keytag[sizeof(attr->keytag)];
 	struct mlx5umr_dek *dek;
 	int ret;
 
-	if (attr->comp_mask) {
+	/*
+	 * A keytag without has_keytag: EINVAL, as the kernel answers it; a
+	 * key_len the uapi's 32 bits cannot carry is no key size's either.
+	 */
+	if (attr->comp_mask || (uint64_t)attr->key_len > UINT32_MAX ||
+	    (!attr->has_keytag &&
+	     memcmp(attr->keytag, no_keytag, sizeof(no_keytag)))) {
 		errno = EINVAL;
 		return NULL;
 	}

@@ -328,7 +328,7 @@ int mlx5umr_sig_report(struct mlx5umr_context *ctx, const void *cqe,
 struct mlx5umr_dek_init_attr {
 	enum mlx5dv_crypto_key_size key_size;
 	bool has_keytag;
-	char keytag[8];		/* with has_keytag */
+	char keytag[8];		/* with has_keytag, else all zero */
 	const void *key;	/* key1 | key2, any alignment */
 	size_t key_len;
 	uint64_t comp_mask;

@@ -279,15 +279,23 @@ static int read_hex_file(const char *path, uint8_t *out, size_t max)
 	static char text[65536];
 	size_t len = 0;
 	ssize_t r;
-	int fd, ret;
+	int fd, ret = 0;
 
 	fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : 0;
 	if (fd < 0)
 		return -errno;
-	while (len < sizeof(text) &&
-	       (r = read(fd, text + len, sizeof(text) - len)) > 0)
+	while (len < sizeof(text)) {
+		r = read(fd, text + len, sizeof(text) - len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			ret = -errno;
+		if (r <= 0)
+			break;
 		len += r;
-	ret = len == sizeof(text) ? -E2BIG : 0;
+	}
+	if (!ret && len == sizeof(text))
+		ret = -E2BIG;
 	if (fd)
 		close(fd);
 	if (!ret)
@@ -296,15 +304,25 @@ static int read_hex_file(const char *path, uint8_t *out, size_t max)
 	return ret;
 }
 
+/* Does @path name stdin ("-") when -b - gave it to the script? */
+static bool stdin_is_script(const char *path)
+{
+	return !strcmp(path, "-") && script_on_stdin;
+}
+
 /*
  * A key operand: an object name, or a number taken as a raw key (to try
  * keys this file does not own).
+ * Return: 0, -ENOENT for no such object or number, -ENOKEY for a DEK's
+ * name (a DEK has no key; its handle is not one).
  */
 static int parse_key(const char *s, uint32_t *key, struct obj **o)
 {
 	u64 v;
 
 	*o = find_obj(s);
+	if (*o && (*o)->kind == OBJ_DEK)
+		return -ENOKEY;
 	if (*o) {
 		*key = obj_key(*o);
 		return 0;
@@ -656,7 +674,7 @@ static int cmd_dek(const struct opts *o)
 		return usage_err("dek", "expected one NAME");
 	if (!path)
 		return usage_err("dek", "--key-file FILE is required");
-	if (!strcmp(path, "-") && script_on_stdin)
+	if (stdin_is_script(path))
 		return usage_err("dek", "stdin holds the script: give a file");
 	if (opt(o, "keytag")) {
 		if (parse_hex_exact(opt(o, "keytag"), (uint8_t *)attr.keytag,
@@ -714,13 +732,17 @@ static int cmd_dek(const struct opts *o)
 	return 0;
 }
 
-/* "MR[+OFF]:A[:B]": a registered buffer by name, or a raw key number. */
+/*
+ * "MR[+OFF]:A[:B]": a registered buffer by name, or a raw key number.
+ * Return: 0, -ENOKEY for a DEK's name (parse_key()), else -EINVAL.
+ */
 static int parse_entry(const char *s, u64 *addr, uint32_t *key,
 		       u64 *a, u64 *b, bool two)
 {
 	char buf[128], *p, *c1, *c2, *plus;
 	struct obj *ob;
 	u64 off = 0;
+	int ret;
 
 	snprintf(buf, sizeof(buf), "%s", s);
 	c1 = strchr(buf, ':');
@@ -739,8 +761,9 @@ static int parse_entry(const char *s, u64 *addr, uint32_t *key,
 			return -EINVAL;
 	}
 	p = buf;
-	if (parse_key(p, key, &ob))
-		return -EINVAL;
+	ret = parse_key(p, key, &ob);
+	if (ret)
+		return ret == -ENOKEY ? ret : -EINVAL;
 	if (ob && ob->kind == OBJ_MR)
 		*addr = (uintptr_t)ob->mr->addr + off;
 	else
@@ -1024,8 +1047,9 @@ static int parse_sig(const char *spec, struct sig_spec *s)
  * encrypt-on-tx (memory holds plaintext; default: memory holds
  * ciphertext), dus=512|520|4048|4096|4160 (data unit bytes, default 512;
  * a number below 16 is sent as the raw enum value), tweak=N (the first
- * data unit's number, a 128-bit little-endian integer; default 0) or
- * tweak-bytes=HEX (the 16 bytes as given), keytag=HEX (8 bytes),
+ * data unit's number, up to 64 bits: the low 8 of the 16 little-endian
+ * bytes, the others 0; default 0) or tweak-bytes=HEX (the 16 bytes as
+ * given), keytag=HEX (8 bytes),
  * order=after|before (the signature after or before crypto on transmit,
  * default after; with a signature only).
  */
@@ -1167,7 +1191,12 @@ static int cmd_configure(const struct opts *o)
 		u64 addr, a, b = 0;
 		uint32_t key;
 
-		if (parse_entry(o->pos[2 + i], &addr, &key, &a, &b, !list))
+		ret = parse_entry(o->pos[2 + i], &addr, &key, &a, &b, !list);
+		if (ret == -ENOKEY)
+			return usage_err("configure",
+					 "entry '%s' names a DEK, which has no key",
+					 o->pos[2 + i]);
+		if (ret)
 			return usage_err("configure", "bad entry '%s'",
 					 o->pos[2 + i]);
 		if (list) {
@@ -1429,6 +1458,8 @@ static int cmd_dump(const struct opts *o)
 	if (!valid_pattern(pattern) || (expect && parse_u64(expect, &exp)) ||
 	    (expect && hexf))
 		return usage_err("dump", "bad --pattern or --expect");
+	if (hexf && stdin_is_script(hexf))
+		return usage_err("dump", "stdin holds the script: give --expect-hex a file");
 	p = (const uint8_t *)ob->mr->addr + off;
 	if (expect)
 		for (i = 0; i < len; i++)
@@ -1483,7 +1514,10 @@ static int do_xfer(const char *cmd, const struct opts *o, bool write)
 
 	if (o->npos != 1)
 		return usage_err(cmd, "expected one KEY (object name or number)");
-	if (parse_key(o->pos[0], &key, &ob))
+	ret = parse_key(o->pos[0], &key, &ob);
+	if (ret == -ENOKEY)
+		return usage_err(cmd, "%s is a DEK, which has no key", o->pos[0]);
+	if (ret)
 		return usage_err(cmd, "unknown key %s", o->pos[0]);
 	if (opt_u64(o, "offset", 0, &off) || opt_u64(o, "length", 0, &len) ||
 	    !len || len > (1U << 30))
@@ -1493,6 +1527,10 @@ static int do_xfer(const char *cmd, const struct opts *o, bool write)
 	if (!valid_pattern(pattern) || (expect && parse_u64(expect, &exp)) ||
 	    (expect && hexf))
 		return usage_err(cmd, "bad --pattern or --expect");
+	if ((hexf && stdin_is_script(hexf)) ||
+	    (write && opt(o, "data-hex") && stdin_is_script(opt(o, "data-hex"))))
+		return usage_err(cmd, "stdin holds the script: give --%s a file",
+				 write ? "data-hex" : "expect-hex");
 	/* Registered memory is addressed by its user addresses. */
 	if (ob && ob->kind == OBJ_MR && !opt(o, "absolute"))
 		off += (uintptr_t)ob->mr->addr;
@@ -1773,9 +1811,10 @@ static const struct cmd cmds[] = {
 	  "                       without it memory holds ciphertext\n"
 	  "  dus=N                data unit bytes: 512 (default), 520, 4048,\n"
 	  "                       4096, 4160 (below 16: the raw enum value)\n"
-	  "  tweak=N              first data unit's tweak, a little-endian\n"
-	  "                       128-bit number (default 0)\n"
-	  "  tweak-bytes=HEX      the 16 tweak bytes as given\n"
+	  "  tweak=N              first data unit's tweak, a 64-bit number\n"
+	  "                       (default 0): the low 8 bytes, little endian,\n"
+	  "                       of the 16-byte tweak\n"
+	  "  tweak-bytes=HEX      the 16 tweak bytes as given (for more)\n"
 	  "  keytag=HEX           the DEK's 8-byte keytag\n"
 	  "  order=after|before   signature after (default) or before crypto\n"
 	  "                       on transmit, with --sig on an mkey of both\n"
@@ -1824,7 +1863,9 @@ static const struct cmd cmds[] = {
 	  "through the lkey). P: offset (each 4-byte word holds\n"
 	  "its offset in the transfer, big endian; default), inc, or a byte.\n"
 	  "--data-hex FILE writes the N bytes FILE holds in hex instead.\n"
-	  "For registered memory O is relative to the buffer unless --absolute.\n"
+	  "KEY: an MR or mkey of this session, or a raw key number (a DEK has\n"
+	  "no key). For registered memory O is relative to the buffer unless\n"
+	  "--absolute.\n"
 	  "Through a signature mkey O and N are in the wire view, whole blocks.\n",
 	  "local,absolute",
 	  { "length", "offset", "pattern", "local", "absolute", "data-hex",
