@@ -49,17 +49,22 @@ for c in once:1:0 twice:2:2; do	# name:aborts:wanted rc
 	expect "kunit run aborting after the halt $what" "$want" $?
 done
 
-# A UML stand-in that hangs before any test ran (silent until the timeout)
-# as many times as its "hangs" file says, then runs whole: booted once more
-# after one hang, failed after two.
+# A UML stand-in that stops (silent until the timeout) as many times as
+# its "hangs" file says, then runs whole; before it stops it prints its
+# "before" file (a test that ran, a failed one, a hung-task report). A
+# silent stop is booted once more after one hang and failed after two,
+# before a test or after one; a stop after a report or a failed case is
+# failed at once.
 stand=$BUILD/proofs/hang-uml
 mkdir -p "$stand"
 cat >"$stand/linux" <<'EOF'
 #!/bin/sh
+d=$(dirname "$0")
 echo "MLX5_UMR_TESTBED: loading project modules"
-left=$(cat "$(dirname "$0")/hangs")
+left=$(cat "$d/hangs")
 if [ "$left" -gt 0 ]; then
-	echo $((left - 1)) >"$(dirname "$0")/hangs"
+	echo $((left - 1)) >"$d/hangs"
+	cat "$d/before"
 	exec sleep 60
 fi
 echo "    ok 1 testbed_teardown"
@@ -67,13 +72,20 @@ echo "MLX5_UMR_TESTBED: done"
 echo "reboot: System halted"
 EOF
 chmod +x "$stand/linux"
-for c in once:1:0 twice:2:2; do	# name:hangs:wanted rc
-	IFS=: read -r what n want <<<"$c"
-	echo "$n" >"$stand/hangs"
+hang() {	# hang WHAT HANGS WANTED_RC [LINE PRINTED BEFORE THE STOP]
+	echo "$2" >"$stand/hangs"
+	if [ -n "${4:-}" ]; then echo "$4"; fi >"$stand/before"
 	MLX5_UMR_KUNIT_SECONDS=2 "$TESTBED/kunit-run.sh" "$stand" \
 		"$stand/testbed_teardown_test.ko" >/dev/null
-	expect "kunit run hanging before any test $what" "$want" $?
-done
+	expect "kunit run stopping $1" "$3" $?
+}
+hang "before any test, once" 1 0
+hang "before any test, twice" 2 2
+hang "after a test ran, once" 1 0 "    ok 1 testbed_teardown"
+hang "after a test ran, twice" 2 2 "    ok 1 testbed_teardown"
+hang "after a failed case" 1 2 "    not ok 1 testbed_teardown"
+hang "after a hung-task report" 1 2 \
+	"INFO: task rmmod:42 blocked for more than 60 seconds."
 
 # A UML kernel that panics before init (as UML 6.1 did on hosts with AMX,
 # before uml-patches/0001) is refused by the preflight, with the cause and
