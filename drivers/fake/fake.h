@@ -327,6 +327,7 @@ struct fake_xts {
 int fake_gobj_cmd(struct mlx5_umr_fake *fd, u16 opcode, const void *in,
 		  int inlen, void *out, int outlen);
 unsigned int fake_crypto_reset(struct mlx5_umr_fake *fd);
+bool fake_crypto_pd_busy(struct mlx5_umr_fake *fd, u32 pdn);
 bool fake_mkey_crypto(const struct fake_mkey *mk);
 int fake_crypto_decode(const struct mlx5_umr_crypto_bsf *b, bool in_pair,
 		       struct fake_xts *x);

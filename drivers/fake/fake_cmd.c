@@ -156,7 +156,7 @@ static bool fake_pd_busy(struct mlx5_umr_fake *fd, u32 pdn)
 	xa_for_each(&fd->psvs, i, psv)
 		if (psv->pdn == pdn)
 			return true;
-	return false;
+	return fake_crypto_pd_busy(fd, pdn);
 }
 
 static int fake_dealloc_pd(struct fake_cmd *c)

@@ -195,6 +195,29 @@ unsigned int fake_crypto_reset(struct mlx5_umr_fake *fd)
 	return n;
 }
 
+/**
+ * fake_crypto_pd_busy() - whether a DEK is in a PD
+ * @fd: the fake
+ * @pdn: the PD
+ *
+ * A DEK names its PD for good (fake_crypto_bind() checks it against the
+ * mkey's): firmware refuses to free a PD that an object still uses, and so
+ * a PD number is never reused under a live DEK.
+ *
+ * Context: cmd_lock held (DEKs come and go only under it).
+ * Return: true when a DEK of @pdn exists.
+ */
+bool fake_crypto_pd_busy(struct mlx5_umr_fake *fd, u32 pdn)
+{
+	struct fake_dek *dek;
+	unsigned long i;
+
+	xa_for_each(&fd->deks, i, dek)
+		if (dek->pdn == pdn)
+			return true;
+	return false;
+}
+
 bool fake_mkey_crypto(const struct fake_mkey *mk)
 {
 	return MLX5_GET(mlx5_umr_mkc_crypto, mk->mkc, crypto_en) ==

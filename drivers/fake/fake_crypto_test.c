@@ -1093,6 +1093,35 @@ static void fake_crypto_dek_cmds(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cnt.deks, 0U);
 }
 
+/*
+ * A PD with a DEK in it is busy, as firmware refuses to free a PD that an
+ * object still uses: else its number could come back for a new PD and the
+ * old DEK pass the PD check of that PD's mkeys.
+ */
+static void fake_crypto_dek_pd_busy(struct kunit *test)
+{
+	struct ft *ft = ft_setup(test, MLX5_UMR_FAKE_F_SYNC, NULL, 6, 6);
+	u32 out[MLX5_ST_SZ_DW(general_obj_out_cmd_hdr)];
+	u32 pout[MLX5_ST_SZ_DW(dealloc_pd_out)];
+	u32 pdn = ft_alloc_pd(ft), id;
+
+	KUNIT_ASSERT_EQ(test, dek_cmd(ft, xts_v4_key, sizeof(xts_v4_key),
+				      MLX5_GENERAL_OBJECT_TYPE_ENCRYPTION_KEY_KEY_SIZE_128,
+				      MLX5_UMR_ENCRYPTION_KEY_PURPOSE_AES_XTS,
+				      NULL, pdn, &id, out), 0);
+	memset(pout, 0, sizeof(pout));
+	KUNIT_EXPECT_EQ(test, ft_dealloc_pd(ft, pdn, pout), -EREMOTEIO);
+	KUNIT_EXPECT_EQ(test, ft_status(pout), MLX5_CMD_STAT_BAD_RES_STATE_ERR);
+	KUNIT_EXPECT_EQ(test, ft_synd(pout), MLX5_UMR_FAKE_SYND_PD_BUSY);
+	/* the test interface's DEALLOC_PD too */
+	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_pd_free(ft->fake, pdn), -EREMOTEIO);
+	/* the DEK gone, the PD is free to go */
+	KUNIT_EXPECT_EQ(test, dek_destroy(ft, id, out), 0);
+	memset(pout, 0, sizeof(pout));
+	KUNIT_EXPECT_EQ(test, ft_dealloc_pd(ft, pdn, pout), 0);
+	ft_teardown(ft);
+}
+
 /* @k (8 bytes) in @s, as hex in either case or as raw bytes */
 static bool has_bytes(const char *s, const u8 *k)
 {
@@ -1161,6 +1190,7 @@ static struct kunit_case fake_crypto_cases[] = {
 	KUNIT_CASE_PARAM(fake_crypto_pair_refused,
 			 fake_crypto_pair_refused_gen_params),
 	KUNIT_CASE(fake_crypto_dek_cmds),
+	KUNIT_CASE(fake_crypto_dek_pd_busy),
 	KUNIT_CASE(fake_crypto_no_key_in_debugfs),
 	{}
 };
