@@ -18,6 +18,7 @@
 #include <linux/mlx5/qp.h>
 #include <linux/mlx5/cq.h>
 #include <linux/mlx5_umr_hca.h>
+#include <linux/mlx5_umr_ifc.h>
 #include <linux/mlx5_umr_fake.h>
 #include <linux/mlx5_umr_testing.h>
 
@@ -307,7 +308,17 @@ void fake_ib_fini(struct mlx5_umr_fake *fd);
 
 /* fake_crypto.c */
 struct fake_dek;
-struct mlx5_umr_crypto_bsf;
+
+/*
+ * The BSF room of a crypto mkey, in octowords: the crypto BSF alone, or
+ * the signature BSF and the crypto BSF after it (a pair), as rdma-core's
+ * mlx5dv_create_mkey() sizes it (bsf_size / 16).
+ */
+#define FAKE_CRYPTO_BSF_OCT \
+	(sizeof(struct mlx5_umr_crypto_bsf) / MLX5_SEND_WQE_DS)
+#define FAKE_PAIR_BSF_OCT \
+	((sizeof(struct mlx5_bsf) + sizeof(struct mlx5_umr_crypto_bsf)) / \
+	 MLX5_SEND_WQE_DS)
 
 /**
  * struct fake_xts - a crypto BSF, decoded (fake_crypto_decode()) and bound

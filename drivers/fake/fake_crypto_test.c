@@ -181,11 +181,13 @@ static int dek_destroy(struct ft *ft, u32 id, u32 *out)
 		      MLX5_ST_SZ_BYTES(general_obj_out_cmd_hdr));
 }
 
-/* a free KLM mkey with crypto_en and room for one crypto BSF */
-static u32 crypto_mkey(struct ft *ft)
+/*
+ * CREATE_MKEY of a free KLM mkey with crypto_en @en and room for @oct BSF
+ * octowords (bsf_en with any room)
+ */
+static int crypto_mkey_cmd(struct ft *ft, u8 en, u32 oct, u32 *out)
 {
 	int inlen = MLX5_ST_SZ_BYTES(create_mkey_in);
-	u32 out[MLX5_ST_SZ_DW(create_mkey_out)] = {};
 	void *in = kunit_kzalloc(ft->test, inlen, GFP_KERNEL);
 	void *c;
 
@@ -197,13 +199,28 @@ static u32 crypto_mkey(struct ft *ft)
 	MLX5_SET(mkc, c, free, 1);
 	MLX5_SET(mkc, c, pd, ft->pdn);
 	MLX5_SET(mkc, c, qpn, 0xffffff);
-	MLX5_SET(mkc, c, bsf_en, 1);
-	MLX5_SET(mkc, c, bsf_octword_size, MLX5_MKEY_BSF_OCTO_SIZE);
+	MLX5_SET(mkc, c, bsf_en, !!oct);
+	MLX5_SET(mkc, c, bsf_octword_size, oct);
 	MLX5_SET(mkc, c, translations_octword_size, 4);
-	MLX5_SET(mlx5_umr_mkc_crypto, c, crypto_en,
-		 MLX5_UMR_MKC_CRYPTO_ENABLED);
-	KUNIT_ASSERT_EQ(ft->test, ft_cmd(ft, in, inlen, out, sizeof(out)), 0);
+	MLX5_SET(mlx5_umr_mkc_crypto, c, crypto_en, en);
+	memset(out, 0, MLX5_ST_SZ_BYTES(create_mkey_out));
+	return ft_cmd(ft, in, inlen, out, MLX5_ST_SZ_BYTES(create_mkey_out));
+}
+
+/* a crypto mkey with room for @oct BSF octowords */
+static u32 crypto_mkey_oct(struct ft *ft, u32 oct)
+{
+	u32 out[MLX5_ST_SZ_DW(create_mkey_out)];
+
+	KUNIT_ASSERT_EQ(ft->test, crypto_mkey_cmd(ft, MLX5_UMR_MKC_CRYPTO_ENABLED,
+						  oct, out), 0);
 	return MLX5_GET(create_mkey_out, out, mkey_index) << 8;
+}
+
+/* a free KLM mkey with crypto_en and room for one crypto BSF */
+static u32 crypto_mkey(struct ft *ft)
+{
+	return crypto_mkey_oct(ft, MLX5_MKEY_BSF_OCTO_SIZE);
 }
 
 /* the crypto BSF as rdma-core's mlx5_umr_fill_crypto_bsf() writes it */
@@ -542,26 +559,7 @@ struct pc {
 /* a free KLM mkey with crypto_en, bsf_en and room for the pair */
 static u32 pair_mkey(struct ft *ft)
 {
-	int inlen = MLX5_ST_SZ_BYTES(create_mkey_in);
-	u32 out[MLX5_ST_SZ_DW(create_mkey_out)] = {};
-	void *in = kunit_kzalloc(ft->test, inlen, GFP_KERNEL);
-	void *c;
-
-	KUNIT_ASSERT_NOT_NULL(ft->test, in);
-	MLX5_SET(create_mkey_in, in, opcode, MLX5_CMD_OP_CREATE_MKEY);
-	c = MLX5_ADDR_OF(create_mkey_in, in, memory_key_mkey_entry);
-	MLX5_SET(mkc, c, access_mode_1_0, MLX5_MKC_ACCESS_MODE_KLMS);
-	MLX5_SET(mkc, c, umr_en, 1);
-	MLX5_SET(mkc, c, free, 1);
-	MLX5_SET(mkc, c, pd, ft->pdn);
-	MLX5_SET(mkc, c, qpn, 0xffffff);
-	MLX5_SET(mkc, c, bsf_en, 1);
-	MLX5_SET(mkc, c, bsf_octword_size, 2 * MLX5_MKEY_BSF_OCTO_SIZE);
-	MLX5_SET(mkc, c, translations_octword_size, 4);
-	MLX5_SET(mlx5_umr_mkc_crypto, c, crypto_en,
-		 MLX5_UMR_MKC_CRYPTO_ENABLED);
-	KUNIT_ASSERT_EQ(ft->test, ft_cmd(ft, in, inlen, out, sizeof(out)), 0);
-	return MLX5_GET(create_mkey_out, out, mkey_index) << 8;
+	return crypto_mkey_oct(ft, 2 * MLX5_MKEY_BSF_OCTO_SIZE);
 }
 
 static struct pc *pc_setup(struct kunit *test)
@@ -1094,6 +1092,43 @@ static void fake_crypto_dek_cmds(struct kunit *test)
 }
 
 /*
+ * CREATE_MKEY with crypto_en: room for the crypto BSF (4 octowords) or
+ * the pair (8), as mlx5dv_create_mkey() and the service make it, and
+ * nothing else; crypto_en 2 and 3 are reserved. Refused, nothing created.
+ */
+static void fake_crypto_mkey_create(struct kunit *test)
+{
+	static const u32 bad[] = { 0, 1, 2, 3, 5, 6, 7, 12, 16 };
+	struct ft *ft = ft_setup(test, MLX5_UMR_FAKE_F_SYNC, NULL, 6, 6);
+	u32 out[MLX5_ST_SZ_DW(create_mkey_out)];
+	struct mlx5_umr_fake_counters cnt;
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		err = crypto_mkey_cmd(ft, MLX5_UMR_MKC_CRYPTO_ENABLED, bad[i],
+				      out);
+		KUNIT_EXPECT_EQ_MSG(test, err, -EREMOTEIO, "%u octowords",
+				    bad[i]);
+		KUNIT_EXPECT_EQ(test, ft_status(out),
+				MLX5_CMD_STAT_BAD_PARAM_ERR);
+		KUNIT_EXPECT_EQ(test, ft_synd(out),
+				MLX5_UMR_FAKE_SYND_BAD_FIELD);
+	}
+	for (i = 2; i <= 3; i++) {
+		err = crypto_mkey_cmd(ft, i, MLX5_MKEY_BSF_OCTO_SIZE, out);
+		KUNIT_EXPECT_EQ_MSG(test, err, -EREMOTEIO, "crypto_en %u", i);
+		KUNIT_EXPECT_EQ(test, ft_status(out),
+				MLX5_CMD_STAT_BAD_PARAM_ERR);
+	}
+	mlx5_umr_fake_get_counters(ft->fake, &cnt);
+	KUNIT_EXPECT_EQ(test, cnt.mkeys, 0U);
+	ft_del_mkey(ft, crypto_mkey_oct(ft, MLX5_MKEY_BSF_OCTO_SIZE));
+	ft_del_mkey(ft, crypto_mkey_oct(ft, 2 * MLX5_MKEY_BSF_OCTO_SIZE));
+	ft_teardown(ft);
+}
+
+/*
  * A PD with a DEK in it is busy, as firmware refuses to free a PD that an
  * object still uses: else its number could come back for a new PD and the
  * old DEK pass the PD check of that PD's mkeys.
@@ -1189,6 +1224,7 @@ static struct kunit_case fake_crypto_cases[] = {
 	KUNIT_CASE(fake_crypto_pair_no_signature),
 	KUNIT_CASE_PARAM(fake_crypto_pair_refused,
 			 fake_crypto_pair_refused_gen_params),
+	KUNIT_CASE(fake_crypto_mkey_create),
 	KUNIT_CASE(fake_crypto_dek_cmds),
 	KUNIT_CASE(fake_crypto_dek_pd_busy),
 	KUNIT_CASE(fake_crypto_no_key_in_debugfs),
