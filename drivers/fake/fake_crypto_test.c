@@ -240,23 +240,36 @@ static void bsf_fill(struct mlx5_umr_crypto_bsf *b, u8 order, u8 bs,
 		memcpy(b->keytag, keytag, 8);
 }
 
+/*
+ * A UMR into @w: the mkey covers @len bytes of the MR, with @oct
+ * octowords of BSF from @bsf. Return: its size.
+ */
+static size_t crypto_umr_oct(struct ct *t, struct ft_umr *w, u32 len,
+			     const void *bsf, u16 oct)
+{
+	struct mlx5_klm klm = {};
+	size_t size;
+
+	memset(w, 0, sizeof(*w));
+	ft_klm(&klm, len, t->mr_key, 0x10000);
+	size = ft_umr_init(w, t->key, FT_RR | FT_RW, len, &klm, sizeof(klm));
+	w->uc.flags &= ~MLX5_UMR_CHECK_NOT_FREE;
+	w->uc.bsf_octowords = cpu_to_be16(oct);
+	w->uc.mkey_mask |= cpu_to_be64(MLX5_MKEY_MASK_BSF_EN);
+	MLX5_SET(mkc, &w->mkey, bsf_en, 1);
+	memcpy(w->xlt + 64, bsf, oct * 16);
+	return size + oct * 16;
+}
+
 /* UMR: the mkey covers @len bytes of the MR, with crypto BSF @b */
 static void crypto_umr(struct ct *t, u32 len,
 		       const struct mlx5_umr_crypto_bsf *b)
 {
 	struct ft_umr *w = kunit_kzalloc(t->ft->test, sizeof(*w), GFP_KERNEL);
-	struct mlx5_klm klm = {};
-	size_t size;
 
 	KUNIT_ASSERT_NOT_NULL(t->ft->test, w);
-	ft_klm(&klm, len, t->mr_key, 0x10000);
-	size = ft_umr_init(w, t->key, FT_RR | FT_RW, len, &klm, sizeof(klm));
-	w->uc.flags &= ~MLX5_UMR_CHECK_NOT_FREE;
-	w->uc.bsf_octowords = cpu_to_be16(MLX5_MKEY_BSF_OCTO_SIZE);
-	w->uc.mkey_mask |= cpu_to_be64(MLX5_MKEY_MASK_BSF_EN);
-	MLX5_SET(mkc, &w->mkey, bsf_en, 1);
-	memcpy(w->xlt + 64, b, sizeof(*b));
-	ft_umr_ok(t->ft, w, size + sizeof(*b));
+	ft_umr_ok(t->ft, w, crypto_umr_oct(t, w, len, b,
+					   MLX5_MKEY_BSF_OCTO_SIZE));
 }
 
 static struct ct *ct_setup(struct kunit *test, const u8 *key, size_t klen,
@@ -530,6 +543,98 @@ static void fake_crypto_refused(struct kunit *test)
 			MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
 	KUNIT_EXPECT_TRUE(test, !memchr_inv(t->mr.cpu, 0, 2 * DU));
 	t->dek = dek_create(t->ft, xts_v4_key, sizeof(xts_v4_key), NULL);
+	ct_teardown(t);
+}
+
+/**
+ * struct crypto_rej - a lone crypto BSF the fake refuses at the UMR
+ * @name: what is wrong
+ * @pair: on an mkey with room for the pair (else for the crypto BSF)
+ * @oct: bsf_octowords of the UMR
+ * @off: byte of the BSF to change, or -1
+ * @val: its new value
+ */
+struct crypto_rej {
+	const char *name;
+	bool pair;
+	u16 oct;
+	int off;
+	u8 val;
+};
+
+#define CB(f)		offsetof(struct mlx5_umr_crypto_bsf, f)
+#define CB_SIZE(s)	((s) << MLX5_UMR_BSF_SIZE_SHIFT)
+
+static const struct crypto_rej crypto_rejs[] = {
+	{ "size 0", false, 4, CB(bsf_size_type), MLX5_UMR_BSF_TYPE_CRYPTO },
+	{ "size EXTENDED", false, 4, CB(bsf_size_type),
+	  CB_SIZE(1) | MLX5_UMR_BSF_TYPE_CRYPTO },
+	{ "size SIG_AND_CRYPTO without a signature BSF", false, 4,
+	  CB(bsf_size_type),
+	  CB_SIZE(MLX5_UMR_BSF_SIZE_SIG_AND_CRYPTO) | MLX5_UMR_BSF_TYPE_CRYPTO },
+	{ "type signature", false, 4, CB(bsf_size_type),
+	  CB_SIZE(MLX5_UMR_BSF_SIZE_WITH_INLINE) },
+	{ "type 2", false, 4, CB(bsf_size_type),
+	  CB_SIZE(MLX5_UMR_BSF_SIZE_WITH_INLINE) | 2 },
+	{ "bit 4 of the size byte", false, 4, CB(bsf_size_type),
+	  CB_SIZE(MLX5_UMR_BSF_SIZE_WITH_INLINE) | BIT(4) |
+	  MLX5_UMR_BSF_TYPE_CRYPTO },
+	{ "enc_order 4", false, 4, CB(enc_order), 4 },
+	{ "reserved byte 2", false, 4, CB(rsvd0), 1 },
+	{ "enc_standard 1", false, 4, CB(enc_standard), 1 },
+	{ "data unit selector 0", false, 4, CB(bs_pointer), 0 },
+	{ "data unit selector 5 (1 GiB)", false, 4, CB(bs_pointer), 5 },
+	{ "data unit selector 7", false, 4, CB(bs_pointer), 7 },
+	{ "reserved byte 9", false, 4, CB(rsvd1), 1 },
+	{ "reserved byte 15", false, 4, CB(rsvd1) + 6, 0x80 },
+	{ "DEK number over 24 bits", false, 4, CB(dek_pointer), 1 },
+	{ "reserved byte 36", false, 4, CB(rsvd2), 1 },
+	{ "reserved byte 63", false, 4, CB(rsvd3) + 15, 0x80 },
+	{ "1 octoword", false, 1, -1, 0 },
+	{ "2 octowords", false, 2, -1, 0 },
+	{ "3 octowords", false, 3, -1, 0 },
+	{ "a lone crypto BSF, 6 octowords", true, 6, -1, 0 },
+	{ "a lone crypto BSF, 2 octowords", true, 2, -1, 0 },
+};
+
+static void crypto_rej_desc(const struct crypto_rej *r, char *desc)
+{
+	strscpy(desc, r->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(fake_crypto_bsf_refused, crypto_rejs, crypto_rej_desc);
+
+/*
+ * A UMR carrying a bad lone crypto BSF fails with an error CQE, decoded
+ * as strictly as a pair: the mkey untouched (still free, no BSF).
+ */
+static void fake_crypto_bsf_refused(struct kunit *test)
+{
+	const struct crypto_rej *r = test->param_value;
+	struct ct *t = ct_setup(test, xts_v4_key, sizeof(xts_v4_key), NULL);
+	struct ft_umr *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+	u8 bsf[128] = {}, got[128], mkc[MLX5_ST_SZ_BYTES(mkc)];
+	int oct;
+
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	if (r->pair) {
+		ft_del_mkey(t->ft, t->key);
+		t->key = crypto_mkey_oct(t->ft, 2 * MLX5_MKEY_BSF_OCTO_SIZE);
+	}
+	bsf_fill((void *)bsf, MLX5_UMR_ENC_ORDER_ENCRYPTED_RAW_MEMORY,
+		 MLX5_UMR_BS_SELECTOR_512, 0, t->dek, NULL);
+	if (r->off >= 0)
+		bsf[r->off] = r->val;
+	ft_expect_err(t->ft, w, crypto_umr_oct(t, w, DU, bsf, r->oct),
+		      MLX5_OPCODE_UMR, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR,
+		      MLX5_UMR_FAKE_VS_BSF_BAD);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_query_mkey(t->ft->fake, t->key,
+						       mkc, NULL, 0), 4);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, free), 1);
+	oct = mlx5_umr_fake_query_bsf(t->ft->fake, t->key, got, sizeof(got));
+	KUNIT_ASSERT_EQ(test, oct, r->pair ? 8 : 4);
+	KUNIT_EXPECT_NULL(test, memchr_inv(got, 0, oct * 16));
+	ft_qp_recover(t->ft);
 	ct_teardown(t);
 }
 
@@ -1213,6 +1318,8 @@ static struct kunit_case fake_crypto_cases[] = {
 	KUNIT_CASE(fake_crypto_wrong_key_tweak),
 	KUNIT_CASE(fake_crypto_keytag),
 	KUNIT_CASE(fake_crypto_refused),
+	KUNIT_CASE_PARAM(fake_crypto_bsf_refused,
+			 fake_crypto_bsf_refused_gen_params),
 	KUNIT_CASE(fake_crypto_pair_ref_proof),
 	KUNIT_CASE(fake_crypto_pair_spdk_size),
 	KUNIT_CASE(fake_crypto_pair_raw_wire),
