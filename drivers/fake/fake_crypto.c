@@ -388,8 +388,9 @@ int fake_crypto_bind(struct mlx5_umr_fake *fd, const struct fake_mkey *mk,
  *
  * A signature BSF first (size field SIG_AND_CRYPTO) makes it a pair:
  * fake_sig_crypto_xfer(). Alone, memory holds ciphertext unless enc_order
- * says the wire does, and every data unit k uses the tweak
- * xts_init_tweak + offset / size + k.
+ * says the wire does, every data unit k uses the tweak
+ * xts_init_tweak + offset / size + k, and the access ends within the BSF's
+ * raw_data_size (rdma-core and the service write all ones).
  *
  * Context: fd->lock held.
  * Return: FAKE_X_OK or the violation; on a violation no byte was moved.
@@ -403,6 +404,7 @@ int fake_crypto_xfer(struct mlx5_umr_fake *fd, struct fake_mkey *mk, u32 key,
 	bool wire_enc, encrypt;
 	u8 *bounce;
 	u64 va, done;
+	u32 rds;
 	int err;
 
 	lockdep_assert_held(&fd->lock);
@@ -419,6 +421,10 @@ int fake_crypto_xfer(struct mlx5_umr_fake *fd, struct fake_mkey *mk, u32 key,
 	if (err)
 		return err;
 	if (offset % x.du || len % x.du)
+		return FAKE_X_BOUNDS;
+	/* the data bytes the BSF lets the mkey move, as fake_sig_xfer() */
+	rds = be32_to_cpu(b->raw_data_size);
+	if (offset > rds || len > rds - offset)
 		return FAKE_X_BOUNDS;
 
 	va = MLX5_GET64(mkc, mk->mkc, start_addr) + offset;

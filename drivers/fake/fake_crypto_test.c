@@ -546,6 +546,54 @@ static void fake_crypto_refused(struct kunit *test)
 	ct_teardown(t);
 }
 
+/*
+ * raw_data_size bounds an access through a lone crypto BSF as the
+ * signature BSF's does (fake_sig_xfer()): up to it the data moves, past it
+ * nothing does.
+ */
+static void fake_crypto_raw_data_size(struct kunit *test)
+{
+	struct ct *t = ct_setup(test, xts_v4_key, sizeof(xts_v4_key), NULL);
+	u8 *pt = kunit_kzalloc(test, 4 * DU, GFP_KERNEL);
+	struct mlx5_umr_crypto_bsf b;
+	u8 *mem = t->mr.cpu;
+
+	KUNIT_ASSERT_NOT_NULL(test, pt);
+	xts_ptext(pt, DU);
+	bsf_fill(&b, MLX5_UMR_ENC_ORDER_ENCRYPTED_RAW_MEMORY,
+		 MLX5_UMR_BS_SELECTOR_512, 0, t->dek, NULL);
+	b.raw_data_size = cpu_to_be32(2 * DU);
+	crypto_umr(t, 4 * DU, &b);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_xfer(t->ft->fake, t->key, 0, pt,
+						 2 * DU, true, true), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(mem, xts_v4_ctext, DU), 0);
+	KUNIT_EXPECT_TRUE(test, !memchr_inv(mem + 2 * DU, 0, 2 * DU));
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_xfer(t->ft->fake, t->key, DU, pt,
+						 DU, false, true), 0);
+	memset(mem, 0, 4 * DU);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_xfer(t->ft->fake, t->key, 0, pt,
+						 3 * DU, true, true),
+			MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_xfer(t->ft->fake, t->key, DU, pt,
+						 2 * DU, true, true),
+			MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_xfer(t->ft->fake, t->key, 2 * DU,
+						 pt, DU, true, true),
+			MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_xfer(t->ft->fake, t->key, 2 * DU,
+						 pt, DU, false, true),
+			MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+	KUNIT_EXPECT_TRUE(test, !memchr_inv(mem, 0, 4 * DU));
+	/* 0: not one data unit */
+	b.raw_data_size = 0;
+	crypto_umr(t, 4 * DU, &b);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_xfer(t->ft->fake, t->key, 0, pt,
+						 DU, true, true),
+			MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+	KUNIT_EXPECT_TRUE(test, !memchr_inv(mem, 0, 4 * DU));
+	ct_teardown(t);
+}
+
 /**
  * struct crypto_rej - a lone crypto BSF the fake refuses at the UMR
  * @name: what is wrong
@@ -1318,6 +1366,7 @@ static struct kunit_case fake_crypto_cases[] = {
 	KUNIT_CASE(fake_crypto_wrong_key_tweak),
 	KUNIT_CASE(fake_crypto_keytag),
 	KUNIT_CASE(fake_crypto_refused),
+	KUNIT_CASE(fake_crypto_raw_data_size),
 	KUNIT_CASE_PARAM(fake_crypto_bsf_refused,
 			 fake_crypto_bsf_refused_gen_params),
 	KUNIT_CASE(fake_crypto_pair_ref_proof),
