@@ -97,13 +97,20 @@ static int fake_dek_create(struct mlx5_umr_fake *fd, const void *in,
 		dek->tfm = NULL;
 		goto err_nores;
 	}
+	/*
+	 * key1 == key2 is refused (xts_verify_key()) whether or not the host
+	 * runs in FIPS mode: IEEE Std 1619-2018 requires the two keys to
+	 * differ. Whether a ConnectX refuses such a DEK is not known.
+	 */
+	crypto_sync_skcipher_set_flags(dek->tfm,
+				       CRYPTO_TFM_REQ_FORBID_WEAK_KEYS);
 	memcpy(key, kp, klen + FAKE_KEYTAG_LEN);
 	if (dek->has_keytag)
 		memcpy(dek->keytag, key + klen, FAKE_KEYTAG_LEN);
 	err = crypto_sync_skcipher_setkey(dek->tfm, key, klen);
 	memzero_explicit(key, sizeof(key));
 	if (err) {
-		/* xts_verify_key(): key1 == key2 where weak keys are refused */
+		/* xts_verify_key(): key1 == key2 */
 		fake_dek_free(dek);
 		return GFAIL(out, BAD_PARAM_ERR, BAD_FIELD);
 	}

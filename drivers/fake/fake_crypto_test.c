@@ -1245,6 +1245,45 @@ static void fake_crypto_dek_cmds(struct kunit *test)
 }
 
 /*
+ * key1 == key2, XTS-AES-128 and -256: BAD_PARAM_ERR whether or not the
+ * host runs in FIPS mode (IEEE Std 1619-2018 wants the keys to differ);
+ * one bit apart they are a DEK.
+ */
+static void fake_crypto_dek_equal_keys(struct kunit *test)
+{
+	struct ft *ft = ft_setup(test, MLX5_UMR_FAKE_F_SYNC, NULL, 6, 6);
+	u32 out[MLX5_ST_SZ_DW(general_obj_out_cmd_hdr)];
+	struct mlx5_umr_fake_counters cnt;
+	u8 key[64];
+	u32 id;
+
+	memcpy(key, xts_v4_key, 16);
+	memcpy(key + 16, xts_v4_key, 16);
+	KUNIT_EXPECT_EQ(test, dek_cmd(ft, key, 32,
+				      MLX5_GENERAL_OBJECT_TYPE_ENCRYPTION_KEY_KEY_SIZE_128,
+				      MLX5_UMR_ENCRYPTION_KEY_PURPOSE_AES_XTS,
+				      NULL, ft->pdn, &id, out), -EREMOTEIO);
+	KUNIT_EXPECT_EQ(test, ft_status(out), MLX5_CMD_STAT_BAD_PARAM_ERR);
+	KUNIT_EXPECT_EQ(test, ft_synd(out), MLX5_UMR_FAKE_SYND_BAD_FIELD);
+	memcpy(key, xts_v10_key, 32);
+	memcpy(key + 32, xts_v10_key, 32);
+	KUNIT_EXPECT_EQ(test, dek_cmd(ft, key, 64,
+				      MLX5_GENERAL_OBJECT_TYPE_ENCRYPTION_KEY_KEY_SIZE_256,
+				      MLX5_UMR_ENCRYPTION_KEY_PURPOSE_AES_XTS,
+				      NULL, ft->pdn, &id, out), -EREMOTEIO);
+	KUNIT_EXPECT_EQ(test, ft_status(out), MLX5_CMD_STAT_BAD_PARAM_ERR);
+	KUNIT_EXPECT_EQ(test, ft_synd(out), MLX5_UMR_FAKE_SYND_BAD_FIELD);
+	mlx5_umr_fake_get_counters(ft->fake, &cnt);
+	KUNIT_EXPECT_EQ(test, cnt.deks, 0U);
+	/* the last bit of key2 flipped */
+	key[63] ^= 1;
+	id = dek_create(ft, key, 64, NULL);
+	KUNIT_EXPECT_EQ(test, dek_destroy(ft, id, out), 0);
+	memzero_explicit(key, sizeof(key));
+	ft_teardown(ft);
+}
+
+/*
  * CREATE_MKEY with crypto_en: room for the crypto BSF (4 octowords) or
  * the pair (8), as mlx5dv_create_mkey() and the service make it, and
  * nothing else; crypto_en 2 and 3 are reserved. Refused, nothing created.
@@ -1382,6 +1421,7 @@ static struct kunit_case fake_crypto_cases[] = {
 			 fake_crypto_pair_refused_gen_params),
 	KUNIT_CASE(fake_crypto_mkey_create),
 	KUNIT_CASE(fake_crypto_dek_cmds),
+	KUNIT_CASE(fake_crypto_dek_equal_keys),
 	KUNIT_CASE(fake_crypto_dek_pd_busy),
 	KUNIT_CASE(fake_crypto_no_key_in_debugfs),
 	{}
