@@ -162,6 +162,8 @@ struct mlx5_umr_fake {
 	struct xarray psvs;
 	/* DEKs (struct fake_dek, fake_crypto.c): their keys live only there */
 	struct xarray deks;
+	/* the DEK number xa_alloc_cyclic() tries next */
+	u32 next_dek;
 
 	/*
 	 * Buffers from alloc_dma_buf not yet freed (struct fake_dma_buf),

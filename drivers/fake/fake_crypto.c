@@ -114,7 +114,12 @@ static int fake_dek_create(struct mlx5_umr_fake *fd, const void *in,
 		fake_dek_free(dek);
 		return GFAIL(out, BAD_PARAM_ERR, BAD_FIELD);
 	}
-	if (xa_alloc_irq(&fd->deks, &id, dek, FAKE_DEK_LIMIT, GFP_KERNEL))
+	/*
+	 * Numbers go round: a BSF that still names a destroyed DEK finds no
+	 * DEK (an access error) rather than the next DEK created.
+	 */
+	if (xa_alloc_cyclic_irq(&fd->deks, &id, dek, FAKE_DEK_LIMIT,
+				&fd->next_dek, GFP_KERNEL) < 0)
 		goto err_nores;
 	dek->id = id;
 	spin_lock_irqsave(&fd->lock, flags);

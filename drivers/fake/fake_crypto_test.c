@@ -500,7 +500,8 @@ static void fake_crypto_keytag(struct kunit *test)
 
 /*
  * Accesses the fake refuses, moving nothing: part of a data unit, a
- * destroyed DEK, a crypto mkey reached through another mkey.
+ * destroyed DEK (also once another DEK was created), a crypto mkey
+ * reached through another mkey.
  */
 static void fake_crypto_refused(struct kunit *test)
 {
@@ -510,7 +511,7 @@ static void fake_crypto_refused(struct kunit *test)
 	struct ft_umr *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
 	struct mlx5_umr_crypto_bsf b;
 	struct mlx5_klm klm = {};
-	u32 outer;
+	u32 outer, old;
 	size_t size;
 
 	KUNIT_ASSERT_NOT_NULL(test, pt);
@@ -542,7 +543,14 @@ static void fake_crypto_refused(struct kunit *test)
 						 DU, true, true),
 			MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
 	KUNIT_EXPECT_TRUE(test, !memchr_inv(t->mr.cpu, 0, 2 * DU));
+	/* nor once a new DEK exists: its number is not the old one's */
+	old = t->dek;
 	t->dek = dek_create(t->ft, xts_v4_key, sizeof(xts_v4_key), NULL);
+	KUNIT_EXPECT_NE(test, t->dek, old);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_xfer(t->ft->fake, t->key, 0, pt,
+						 DU, true, true),
+			MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+	KUNIT_EXPECT_TRUE(test, !memchr_inv(t->mr.cpu, 0, 2 * DU));
 	ct_teardown(t);
 }
 
