@@ -112,6 +112,62 @@ static void xts_ptext(u8 *p, size_t len)
 		p[i] = i & 0xff;
 }
 
+/*
+ * The reference AES-XTS of these tests, the kernel's xts(aes) run here
+ * (proven on vector 4 by pair_ref_proof()): one data unit of @du bytes at
+ * @buf, in place, with key @key (@klen bytes) and the tweak @iv as is.
+ */
+static void ref_xts_unit(struct kunit *test, const u8 *key, size_t klen,
+			 u8 *buf, u32 du, const u8 iv[16], bool enc)
+{
+	struct crypto_sync_skcipher *tfm;
+	struct scatterlist sg;
+	u8 tweak[16];
+	int err;
+
+	tfm = crypto_alloc_sync_skcipher("xts(aes)", 0, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(tfm));
+	err = crypto_sync_skcipher_setkey(tfm, key, klen);
+	if (!err) {
+		SYNC_SKCIPHER_REQUEST_ON_STACK(req, tfm);
+
+		memcpy(tweak, iv, sizeof(tweak));
+		sg_init_one(&sg, buf, du);
+		skcipher_request_set_sync_tfm(req, tfm);
+		skcipher_request_set_callback(req, 0, NULL, NULL);
+		skcipher_request_set_crypt(req, &sg, &sg, du, tweak);
+		err = enc ? crypto_skcipher_encrypt(req) :
+			    crypto_skcipher_decrypt(req);
+		skcipher_request_zero(req);
+	}
+	crypto_free_sync_skcipher(tfm);
+	KUNIT_ASSERT_EQ(test, err, 0);
+}
+
+/*
+ * The reference over @len bytes of data units of @du, unit k with the
+ * tweak @tweak0 + k in the low 64 bits (little-endian), the rest zero.
+ */
+static void ref_xts_key(struct kunit *test, const u8 *key, size_t klen,
+			u8 *buf, u32 len, u32 du, u64 tweak0, bool enc)
+{
+	u8 iv[16] = {};
+	u32 o;
+
+	for (o = 0; o < len; o += du) {
+		put_unaligned_le64(tweak0 + o / du, iv);
+		ref_xts_unit(test, key, klen, buf + o, du, iv, enc);
+	}
+}
+
+/* the reference with vector 4's key */
+static void ref_xts(struct kunit *test, u8 *buf, u32 len, u32 du, u64 tweak0,
+		    bool enc)
+{
+	ref_xts_key(test, xts_v4_key, sizeof(xts_v4_key), buf, len, du,
+		    tweak0, enc);
+}
+
 struct ct {
 	struct ft *ft;
 	struct mlx5_umr_dma_buf mr;
@@ -383,7 +439,13 @@ static int xfer(struct ct *t, void *buf, u32 len, bool write)
 				  true);
 }
 
-/* Round trips for every data unit size, both orders, odd sizes included. */
+/*
+ * Every data unit size and order, odd sizes included: two data units
+ * written land as the reference AES-XTS of them (encrypted when memory
+ * holds ciphertext, else decrypted), and read back as written; the second
+ * alone, at offset one data unit, lands as the reference's second unit
+ * (its own tweak) with the first untouched, and reads back.
+ */
 static void fake_crypto_round_trip(struct kunit *test)
 {
 	static const struct { u8 sel; u32 du; } sizes[] = {
@@ -396,7 +458,7 @@ static void fake_crypto_round_trip(struct kunit *test)
 	struct ct *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
 	struct mlx5_umr_crypto_bsf b;
 	u32 len = 2 * 4160;
-	u8 *pt, *got;
+	u8 *pt, *got, *ref, *mem;
 	unsigned int i, o;
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
@@ -406,23 +468,95 @@ static void fake_crypto_round_trip(struct kunit *test)
 	t->dek = dek_create(t->ft, xts_v10_key, sizeof(xts_v10_key), NULL);
 	pt = kunit_kmalloc(test, len, GFP_KERNEL);
 	got = kunit_kmalloc(test, len, GFP_KERNEL);
+	ref = kunit_kmalloc(test, len, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, pt);
 	KUNIT_ASSERT_NOT_NULL(test, got);
+	KUNIT_ASSERT_NOT_NULL(test, ref);
+	mem = t->mr.cpu;
 	get_random_bytes(pt, len);
 	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
 		for (o = 0; o < 4; o++) {
-			u32 n = 2 * sizes[i].du;
+			u32 du = sizes[i].du, n = 2 * du;
+			bool mem_enc =
+				o == MLX5_UMR_ENC_ORDER_ENCRYPTED_MEMORY_SIGNATURE ||
+				o == MLX5_UMR_ENC_ORDER_ENCRYPTED_RAW_MEMORY;
 
+			memcpy(ref, pt, n);
+			ref_xts_key(test, xts_v10_key, sizeof(xts_v10_key), ref,
+				    n, du, 0x1234 + i, mem_enc);
 			bsf_fill(&b, o, sizes[i].sel, 0x1234 + i, t->dek, NULL);
 			crypto_umr(t, n, &b);
 			KUNIT_ASSERT_EQ(test, xfer(t, pt, n, true), 0);
-			/* the memory holds neither the data nor zeroes */
-			KUNIT_EXPECT_NE(test, memcmp(t->mr.cpu, pt, n), 0);
+			KUNIT_EXPECT_EQ_MSG(test, memcmp(mem, ref, n), 0,
+					    "data unit %u, order %u", du, o);
 			memset(got, 0, n);
 			KUNIT_ASSERT_EQ(test, xfer(t, got, n, false), 0);
 			KUNIT_EXPECT_EQ(test, memcmp(got, pt, n), 0);
+
+			memset(mem, 0, n);
+			KUNIT_ASSERT_EQ(test, mlx5_umr_fake_xfer(t->ft->fake,
+								 t->key, du,
+								 pt + du, du,
+								 true, true),
+					0);
+			KUNIT_EXPECT_TRUE(test, !memchr_inv(mem, 0, du));
+			KUNIT_EXPECT_EQ_MSG(test, memcmp(mem + du, ref + du, du),
+					    0, "data unit %u, order %u, offset",
+					    du, o);
+			memset(got, 0, du);
+			KUNIT_ASSERT_EQ(test, mlx5_umr_fake_xfer(t->ft->fake,
+								 t->key, du,
+								 got, du,
+								 false, true),
+					0);
+			KUNIT_EXPECT_EQ(test, memcmp(got, pt + du, du), 0);
 		}
 	}
+	ct_teardown(t);
+}
+
+/*
+ * The tweak is one 128-bit little-endian number: from 15 bytes of 0xff
+ * (0x00ff..ff) the second data unit's tweak carries through every byte
+ * into the last (0x0100..00). Both units against the reference with the
+ * two tweaks written out, whole and the second alone.
+ */
+static void fake_crypto_tweak_carry(struct kunit *test)
+{
+	struct ct *t = ct_setup(test, xts_v4_key, sizeof(xts_v4_key), NULL);
+	u8 *pt = kunit_kmalloc(test, 2 * DU, GFP_KERNEL);
+	u8 *want = kunit_kmalloc(test, 2 * DU, GFP_KERNEL);
+	u8 *got = kunit_kzalloc(test, 2 * DU, GFP_KERNEL);
+	u8 tweak0[16], tweak1[16] = {};
+	struct mlx5_umr_crypto_bsf b;
+	u8 *mem = t->mr.cpu;
+
+	KUNIT_ASSERT_NOT_NULL(test, pt);
+	KUNIT_ASSERT_NOT_NULL(test, want);
+	KUNIT_ASSERT_NOT_NULL(test, got);
+	memset(tweak0, 0xff, 15);
+	tweak0[15] = 0;
+	tweak1[15] = 1;
+	get_random_bytes(pt, 2 * DU);
+	memcpy(want, pt, 2 * DU);
+	ref_xts_unit(test, xts_v4_key, sizeof(xts_v4_key), want, DU, tweak0,
+		     true);
+	ref_xts_unit(test, xts_v4_key, sizeof(xts_v4_key), want + DU, DU,
+		     tweak1, true);
+	bsf_fill(&b, MLX5_UMR_ENC_ORDER_ENCRYPTED_RAW_MEMORY,
+		 MLX5_UMR_BS_SELECTOR_512, 0, t->dek, NULL);
+	memcpy(b.xts_init_tweak, tweak0, sizeof(tweak0));
+	crypto_umr(t, 2 * DU, &b);
+	KUNIT_ASSERT_EQ(test, xfer(t, pt, 2 * DU, true), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(mem, want, DU), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(mem + DU, want + DU, DU), 0);
+	KUNIT_ASSERT_EQ(test, xfer(t, got, 2 * DU, false), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(got, pt, 2 * DU), 0);
+	memset(mem, 0, 2 * DU);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_xfer(t->ft->fake, t->key, DU,
+						 pt + DU, DU, true, true), 0);
+	KUNIT_EXPECT_TRUE(test, !memchr_inv(mem, 0, DU));
+	KUNIT_EXPECT_EQ(test, memcmp(mem + DU, want + DU, DU), 0);
 	ct_teardown(t);
 }
 
@@ -811,40 +945,6 @@ static void ref_dif(u8 *pi, const u8 *data, u32 blk)
 }
 
 /*
- * AES-XTS with vector 4's key, data units of @du from tweak @tweak0 (LE),
- * by the kernel's xts(aes) here, as the reference; proven on vector 4 by
- * pair_ref_proof().
- */
-static void ref_xts(struct kunit *test, u8 *buf, u32 len, u32 du, u64 tweak0,
-		    bool enc)
-{
-	struct crypto_sync_skcipher *tfm;
-	struct scatterlist sg;
-	u8 iv[16];
-	u32 o;
-
-	tfm = crypto_alloc_sync_skcipher("xts(aes)", 0, 0);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(tfm));
-	KUNIT_ASSERT_EQ(test, crypto_sync_skcipher_setkey(tfm, xts_v4_key,
-							  sizeof(xts_v4_key)),
-			0);
-	for (o = 0; o < len; o += du) {
-		SYNC_SKCIPHER_REQUEST_ON_STACK(req, tfm);
-
-		memset(iv, 0, sizeof(iv));
-		put_unaligned_le64(tweak0 + o / du, iv);
-		sg_init_one(&sg, buf + o, du);
-		skcipher_request_set_sync_tfm(req, tfm);
-		skcipher_request_set_callback(req, 0, NULL, NULL);
-		skcipher_request_set_crypt(req, &sg, &sg, du, iv);
-		KUNIT_ASSERT_EQ(test, enc ? crypto_skcipher_encrypt(req) :
-					    crypto_skcipher_decrypt(req), 0);
-		skcipher_request_zero(req);
-	}
-	crypto_free_sync_skcipher(tfm);
-}
-
-/*
  * Row B (ENCRYPTED_RAW_WIRE, encrypt_on_tx, SIGNATURE_AFTER_CRYPTO_ON_TX):
  * plaintext memory, the wire enc(data)+DIF with the DIF over the
  * ciphertext. Read: vector 4's ciphertext and crc_t10dif() of it; written
@@ -1059,7 +1159,7 @@ static void fake_crypto_pair_both_domains(struct kunit *test)
 	struct mlx5_umr_test_xfer_out out;
 	u8 *wire = kunit_kzalloc(test, PB, GFP_KERNEL);
 	u8 *want = kunit_kzalloc(test, PB, GFP_KERNEL);
-	u8 bsf[128];
+	u8 bsf[128], dif[DIF];
 
 	KUNIT_ASSERT_NOT_NULL(test, wire);
 	KUNIT_ASSERT_NOT_NULL(test, want);
@@ -1077,8 +1177,10 @@ static void fake_crypto_pair_both_domains(struct kunit *test)
 	memset(wire, 0, PB);
 	KUNIT_ASSERT_EQ(test, pair_xfer(p, 0, wire, PB, false, &out), 0);
 	KUNIT_EXPECT_FALSE(test, out.sig_err);
-	ref_dif(want, wire, 0);
-	KUNIT_EXPECT_EQ(test, memcmp(wire + DU, want, DIF), 0);
+	xts_ptext(want, DU);
+	KUNIT_EXPECT_EQ(test, memcmp(wire, want, DU), 0);
+	ref_dif(dif, want, 0);
+	KUNIT_EXPECT_EQ(test, memcmp(wire + DU, dif, DIF), 0);
 	wire[DU] ^= 1;
 	KUNIT_ASSERT_EQ(test, pair_xfer(p, 0, wire, PB, true, &out), 0);
 	KUNIT_EXPECT_TRUE(test, out.sig_err);
@@ -1357,6 +1459,23 @@ static void fake_crypto_dek_pd_busy(struct kunit *test)
 	ft_teardown(ft);
 }
 
+/* @k (8 bytes) in the @n bytes at @b */
+static bool has_raw(const u8 *b, size_t n, const u8 *k)
+{
+	size_t i;
+
+	for (i = 0; i + 8 <= n; i++)
+		if (!memcmp(b + i, k, 8))
+			return true;
+	return false;
+}
+
+/* @k (8 bytes) in either reading of a dump, @n bytes each */
+static bool has_raw2(const u8 *be, const u8 *le, size_t n, const u8 *k)
+{
+	return has_raw(be, n, k) || has_raw(le, n, k);
+}
+
 /* @k (8 bytes) in @s, as hex in either case or as raw bytes */
 static bool has_bytes(const char *s, const u8 *k)
 {
@@ -1365,28 +1484,72 @@ static bool has_bytes(const char *s, const u8 *k)
 
 	bin2hex(hex, k, 8);
 	hex[16] = 0;
-	for (i = 0; i + 8 <= len; i++) {
-		if (!memcmp(s + i, k, 8))
+	for (i = 0; i + 16 <= len; i++)
+		if (!strncasecmp(s + i, hex, 16))
 			return true;
-		if (i + 16 <= len && !strncasecmp(s + i, hex, 16))
-			return true;
-	}
-	return false;
+	return has_raw((const u8 *)s, len, k);
 }
 
-/* No debugfs file of the fake shows key bytes, after use. */
+/*
+ * The bytes the hex dump lines of @s show (the wqes file: seq_hex_dump()
+ * with DUMP_PREFIX_OFFSET, each 4-byte group printed as the host's u32,
+ * 1-byte groups where a line's length is no multiple of 4): into @be with
+ * each group's digits read in order, into @le with its bytes reversed.
+ * Whatever the host's byte order, one of the two holds memory's bytes.
+ * Return: the bytes in each, at most @max.
+ */
+static size_t hexdump_bytes(struct kunit *test, const char *s, u8 *be,
+			    u8 *le, size_t max)
+{
+	char *copy = kstrdup(s, GFP_KERNEL), *cur = copy, *line, *p, *tok;
+	size_t n = 0, k, j;
+	u8 g[4];
+
+	KUNIT_ASSERT_NOT_NULL(test, copy);
+	while ((line = strsep(&cur, "\n"))) {
+		p = strstr(line, ": ");
+		if (strncmp(line, "  ", 2) || !p)
+			continue;
+		p += 2;
+		while ((tok = strsep(&p, " "))) {
+			k = strlen(tok) / 2;
+			if (!k || k > sizeof(g) || strlen(tok) % 2 ||
+			    hex2bin(g, tok, k) || n + k > max)
+				continue;
+			for (j = 0; j < k; j++) {
+				be[n + j] = g[j];
+				le[n + j] = g[k - 1 - j];
+			}
+			n += k;
+		}
+	}
+	kfree(copy);
+	return n;
+}
+
+/*
+ * No debugfs file of the fake shows key bytes, after use: not as raw
+ * bytes, not as hex, and not in the wqes file's hex dump of 32-bit groups,
+ * read back into bytes in both byte orders. That reading finds the crypto
+ * BSF the UMR carried, so it would find a key a WQE carried.
+ */
 static void fake_crypto_no_key_in_debugfs(struct kunit *test)
 {
 	static const char * const files[] = {
-		"caps", "counters", "qps", "cqs", "mkeys", "wqes",
+		"caps", "counters", "qps", "cqs", "mkeys", "wqes", "pds",
 	};
 	struct ct *t = ct_setup(test, xts_v10_key, sizeof(xts_v10_key), NULL);
 	char *buf = kunit_kzalloc(test, 65536, GFP_KERNEL);
+	u8 *be = kunit_kzalloc(test, 32768, GFP_KERNEL);
+	u8 *le = kunit_kzalloc(test, 32768, GFP_KERNEL);
 	u8 *pt = kunit_kzalloc(test, DU, GFP_KERNEL);
 	struct mlx5_umr_crypto_bsf b;
 	unsigned int i, k;
+	size_t n;
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, be);
+	KUNIT_ASSERT_NOT_NULL(test, le);
 	KUNIT_ASSERT_NOT_NULL(test, pt);
 	bsf_fill(&b, MLX5_UMR_ENC_ORDER_ENCRYPTED_RAW_MEMORY,
 		 MLX5_UMR_BS_SELECTOR_512, 0, t->dek, NULL);
@@ -1401,6 +1564,17 @@ static void fake_crypto_no_key_in_debugfs(struct kunit *test)
 			KUNIT_EXPECT_FALSE_MSG(test, has_bytes(buf, xts_v10_key + k),
 					       "%s shows key bytes %u..%u",
 					       files[i], k, k + 7);
+		if (strcmp(files[i], "wqes"))
+			continue;
+		n = hexdump_bytes(test, buf, be, le, 32768);
+		/* the reading works: the BSF's first and last 8 bytes */
+		KUNIT_EXPECT_TRUE(test, has_raw2(be, le, n, (u8 *)&b));
+		KUNIT_EXPECT_TRUE(test, has_raw2(be, le, n, (u8 *)&b + 56));
+		for (k = 0; k < sizeof(xts_v10_key); k += 8)
+			KUNIT_EXPECT_FALSE_MSG(test,
+					       has_raw2(be, le, n, xts_v10_key + k),
+					       "wqes dumps key bytes %u..%u",
+					       k, k + 7);
 	}
 	ct_teardown(t);
 }
@@ -1410,6 +1584,7 @@ static struct kunit_case fake_crypto_cases[] = {
 	KUNIT_CASE(fake_crypto_xts256_vector10),
 	KUNIT_CASE(fake_crypto_encrypt_on_tx),
 	KUNIT_CASE(fake_crypto_round_trip),
+	KUNIT_CASE(fake_crypto_tweak_carry),
 	KUNIT_CASE(fake_crypto_wrong_key_tweak),
 	KUNIT_CASE(fake_crypto_keytag),
 	KUNIT_CASE(fake_crypto_refused),
