@@ -341,7 +341,8 @@ static struct ct *ct_setup(struct kunit *test, const u8 *key, size_t klen,
 	return t;
 }
 
-static void ct_teardown(struct ct *t)
+/* destroy @t's DEK, mkeys and MR, leaving the fake */
+static void ct_put(struct ct *t)
 {
 	u32 out[MLX5_ST_SZ_DW(general_obj_out_cmd_hdr)];
 	struct mlx5_umr_fake_counters cnt;
@@ -352,6 +353,13 @@ static void ct_teardown(struct ct *t)
 	ft_del_mkey(t->ft, t->key);
 	ft_del_mkey(t->ft, t->mr_key);
 	t->ft->hca->ops->free_dma_buf(t->ft->hca, &t->mr);
+}
+
+/* ct_put(), then the fake, proving nothing was left (ft_teardown()) */
+static void ct_teardown(struct ct *t)
+{
+	ct_put(t);
+	ft_teardown(t->ft);
 }
 
 /*
@@ -877,9 +885,10 @@ static struct pc *pc_setup(struct kunit *test)
 
 static void pc_teardown(struct pc *p)
 {
-	ct_teardown(&p->t);
+	ct_put(&p->t);
 	ft_destroy_psv(p->t.ft, p->mpsv);
 	ft_destroy_psv(p->t.ft, p->wpsv);
+	ft_teardown(p->t.ft);
 }
 
 /* T10-DIF/CRC, seed 0, app APP, ref REF + block: none when !on */
@@ -1352,6 +1361,7 @@ static void fake_crypto_dek_cmds(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dek_destroy(ft, b, out), 0);
 	mlx5_umr_fake_get_counters(ft->fake, &cnt);
 	KUNIT_EXPECT_EQ(test, cnt.deks, 0U);
+	ft_teardown(ft);
 }
 
 /*
