@@ -18,6 +18,7 @@
 #include <linux/mlx5/qp.h>
 #include <linux/mlx5/cq.h>
 #include <linux/mlx5_umr_hca.h>
+#include <linux/mlx5_umr_ifc.h>
 #include <linux/mlx5_umr_fake.h>
 #include <linux/mlx5_umr_testing.h>
 
@@ -161,6 +162,8 @@ struct mlx5_umr_fake {
 	struct xarray psvs;
 	/* DEKs (struct fake_dek, fake_crypto.c): their keys live only there */
 	struct xarray deks;
+	/* the DEK number xa_alloc_cyclic() tries next */
+	u32 next_dek;
 
 	/*
 	 * Buffers from alloc_dma_buf not yet freed (struct fake_dma_buf),
@@ -307,7 +310,17 @@ void fake_ib_fini(struct mlx5_umr_fake *fd);
 
 /* fake_crypto.c */
 struct fake_dek;
-struct mlx5_umr_crypto_bsf;
+
+/*
+ * The BSF room of a crypto mkey, in octowords: the crypto BSF alone, or
+ * the signature BSF and the crypto BSF after it (a pair), as rdma-core's
+ * mlx5dv_create_mkey() sizes it (bsf_size / 16).
+ */
+#define FAKE_CRYPTO_BSF_OCT \
+	(sizeof(struct mlx5_umr_crypto_bsf) / MLX5_SEND_WQE_DS)
+#define FAKE_PAIR_BSF_OCT \
+	((sizeof(struct mlx5_bsf) + sizeof(struct mlx5_umr_crypto_bsf)) / \
+	 MLX5_SEND_WQE_DS)
 
 /**
  * struct fake_xts - a crypto BSF, decoded (fake_crypto_decode()) and bound
@@ -327,6 +340,7 @@ struct fake_xts {
 int fake_gobj_cmd(struct mlx5_umr_fake *fd, u16 opcode, const void *in,
 		  int inlen, void *out, int outlen);
 unsigned int fake_crypto_reset(struct mlx5_umr_fake *fd);
+bool fake_crypto_pd_busy(struct mlx5_umr_fake *fd, u32 pdn);
 bool fake_mkey_crypto(const struct fake_mkey *mk);
 int fake_crypto_decode(const struct mlx5_umr_crypto_bsf *b, bool in_pair,
 		       struct fake_xts *x);

@@ -156,7 +156,7 @@ static bool fake_pd_busy(struct mlx5_umr_fake *fd, u32 pdn)
 	xa_for_each(&fd->psvs, i, psv)
 		if (psv->pdn == pdn)
 			return true;
-	return false;
+	return fake_crypto_pd_busy(fd, pdn);
 }
 
 static int fake_dealloc_pd(struct fake_cmd *c)
@@ -226,6 +226,21 @@ static int fake_create_mkey(struct fake_cmd *c)
 		return FAIL(c, BAD_PARAM_ERR, XLT_TOO_BIG);
 	if (bsf_oct > 16 || (bsf_oct && !MLX5_GET(mkc, mkc, bsf_en)))
 		return FAIL(c, BAD_PARAM_ERR, BAD_FIELD);
+	/*
+	 * crypto_en: 0, or 1 with room for the crypto BSF or the pair, as
+	 * mlx5dv_create_mkey() and the service create a crypto mkey
+	 */
+	switch (MLX5_GET(mlx5_umr_mkc_crypto, mkc, crypto_en)) {
+	case 0:
+		break;
+	case MLX5_UMR_MKC_CRYPTO_ENABLED:
+		if (bsf_oct != FAKE_CRYPTO_BSF_OCT &&
+		    bsf_oct != FAKE_PAIR_BSF_OCT)
+			return FAIL(c, BAD_PARAM_ERR, BAD_FIELD);
+		break;
+	default:
+		return FAIL(c, BAD_PARAM_ERR, BAD_FIELD);
+	}
 	actual = MLX5_GET(create_mkey_in, c->in,
 			  translations_octword_actual_size);
 	inl = c->inlen - MLX5_ST_SZ_BYTES(create_mkey_in);

@@ -97,17 +97,29 @@ static int fake_dek_create(struct mlx5_umr_fake *fd, const void *in,
 		dek->tfm = NULL;
 		goto err_nores;
 	}
+	/*
+	 * key1 == key2 is refused (xts_verify_key()) whether or not the host
+	 * runs in FIPS mode: IEEE Std 1619-2018 requires the two keys to
+	 * differ. Whether a ConnectX refuses such a DEK is not known.
+	 */
+	crypto_sync_skcipher_set_flags(dek->tfm,
+				       CRYPTO_TFM_REQ_FORBID_WEAK_KEYS);
 	memcpy(key, kp, klen + FAKE_KEYTAG_LEN);
 	if (dek->has_keytag)
 		memcpy(dek->keytag, key + klen, FAKE_KEYTAG_LEN);
 	err = crypto_sync_skcipher_setkey(dek->tfm, key, klen);
 	memzero_explicit(key, sizeof(key));
 	if (err) {
-		/* xts_verify_key(): key1 == key2 where weak keys are refused */
+		/* xts_verify_key(): key1 == key2 */
 		fake_dek_free(dek);
 		return GFAIL(out, BAD_PARAM_ERR, BAD_FIELD);
 	}
-	if (xa_alloc_irq(&fd->deks, &id, dek, FAKE_DEK_LIMIT, GFP_KERNEL))
+	/*
+	 * Numbers go round: a BSF that still names a destroyed DEK finds no
+	 * DEK (an access error) rather than the next DEK created.
+	 */
+	if (xa_alloc_cyclic_irq(&fd->deks, &id, dek, FAKE_DEK_LIMIT,
+				&fd->next_dek, GFP_KERNEL) < 0)
 		goto err_nores;
 	dek->id = id;
 	spin_lock_irqsave(&fd->lock, flags);
@@ -193,6 +205,29 @@ unsigned int fake_crypto_reset(struct mlx5_umr_fake *fd)
 	}
 	xa_destroy(&fd->deks);
 	return n;
+}
+
+/**
+ * fake_crypto_pd_busy() - whether a DEK is in a PD
+ * @fd: the fake
+ * @pdn: the PD
+ *
+ * A DEK names its PD for good (fake_crypto_bind() checks it against the
+ * mkey's): firmware refuses to free a PD that an object still uses, and so
+ * a PD number is never reused under a live DEK.
+ *
+ * Context: cmd_lock held (DEKs come and go only under it).
+ * Return: true when a DEK of @pdn exists.
+ */
+bool fake_crypto_pd_busy(struct mlx5_umr_fake *fd, u32 pdn)
+{
+	struct fake_dek *dek;
+	unsigned long i;
+
+	xa_for_each(&fd->deks, i, dek)
+		if (dek->pdn == pdn)
+			return true;
+	return false;
 }
 
 bool fake_mkey_crypto(const struct fake_mkey *mk)
@@ -365,8 +400,9 @@ int fake_crypto_bind(struct mlx5_umr_fake *fd, const struct fake_mkey *mk,
  *
  * A signature BSF first (size field SIG_AND_CRYPTO) makes it a pair:
  * fake_sig_crypto_xfer(). Alone, memory holds ciphertext unless enc_order
- * says the wire does, and every data unit k uses the tweak
- * xts_init_tweak + offset / size + k.
+ * says the wire does, every data unit k uses the tweak
+ * xts_init_tweak + offset / size + k, and the access ends within the BSF's
+ * raw_data_size (rdma-core and the service write all ones).
  *
  * Context: fd->lock held.
  * Return: FAKE_X_OK or the violation; on a violation no byte was moved.
@@ -380,6 +416,7 @@ int fake_crypto_xfer(struct mlx5_umr_fake *fd, struct fake_mkey *mk, u32 key,
 	bool wire_enc, encrypt;
 	u8 *bounce;
 	u64 va, done;
+	u32 rds;
 	int err;
 
 	lockdep_assert_held(&fd->lock);
@@ -396,6 +433,10 @@ int fake_crypto_xfer(struct mlx5_umr_fake *fd, struct fake_mkey *mk, u32 key,
 	if (err)
 		return err;
 	if (offset % x.du || len % x.du)
+		return FAKE_X_BOUNDS;
+	/* the data bytes the BSF lets the mkey move, as fake_sig_xfer() */
+	rds = be32_to_cpu(b->raw_data_size);
+	if (offset > rds || len > rds - offset)
 		return FAKE_X_BOUNDS;
 
 	va = MLX5_GET64(mkc, mk->mkc, start_addr) + offset;

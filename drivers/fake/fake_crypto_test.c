@@ -112,6 +112,62 @@ static void xts_ptext(u8 *p, size_t len)
 		p[i] = i & 0xff;
 }
 
+/*
+ * The reference AES-XTS of these tests, the kernel's xts(aes) run here
+ * (proven on vector 4 by pair_ref_proof()): one data unit of @du bytes at
+ * @buf, in place, with key @key (@klen bytes) and the tweak @iv as is.
+ */
+static void ref_xts_unit(struct kunit *test, const u8 *key, size_t klen,
+			 u8 *buf, u32 du, const u8 iv[16], bool enc)
+{
+	struct crypto_sync_skcipher *tfm;
+	struct scatterlist sg;
+	u8 tweak[16];
+	int err;
+
+	tfm = crypto_alloc_sync_skcipher("xts(aes)", 0, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(tfm));
+	err = crypto_sync_skcipher_setkey(tfm, key, klen);
+	if (!err) {
+		SYNC_SKCIPHER_REQUEST_ON_STACK(req, tfm);
+
+		memcpy(tweak, iv, sizeof(tweak));
+		sg_init_one(&sg, buf, du);
+		skcipher_request_set_sync_tfm(req, tfm);
+		skcipher_request_set_callback(req, 0, NULL, NULL);
+		skcipher_request_set_crypt(req, &sg, &sg, du, tweak);
+		err = enc ? crypto_skcipher_encrypt(req) :
+			    crypto_skcipher_decrypt(req);
+		skcipher_request_zero(req);
+	}
+	crypto_free_sync_skcipher(tfm);
+	KUNIT_ASSERT_EQ(test, err, 0);
+}
+
+/*
+ * The reference over @len bytes of data units of @du, unit k with the
+ * tweak @tweak0 + k in the low 64 bits (little-endian), the rest zero.
+ */
+static void ref_xts_key(struct kunit *test, const u8 *key, size_t klen,
+			u8 *buf, u32 len, u32 du, u64 tweak0, bool enc)
+{
+	u8 iv[16] = {};
+	u32 o;
+
+	for (o = 0; o < len; o += du) {
+		put_unaligned_le64(tweak0 + o / du, iv);
+		ref_xts_unit(test, key, klen, buf + o, du, iv, enc);
+	}
+}
+
+/* the reference with vector 4's key */
+static void ref_xts(struct kunit *test, u8 *buf, u32 len, u32 du, u64 tweak0,
+		    bool enc)
+{
+	ref_xts_key(test, xts_v4_key, sizeof(xts_v4_key), buf, len, du,
+		    tweak0, enc);
+}
+
 struct ct {
 	struct ft *ft;
 	struct mlx5_umr_dma_buf mr;
@@ -181,11 +237,13 @@ static int dek_destroy(struct ft *ft, u32 id, u32 *out)
 		      MLX5_ST_SZ_BYTES(general_obj_out_cmd_hdr));
 }
 
-/* a free KLM mkey with crypto_en and room for one crypto BSF */
-static u32 crypto_mkey(struct ft *ft)
+/*
+ * CREATE_MKEY of a free KLM mkey with crypto_en @en and room for @oct BSF
+ * octowords (bsf_en with any room)
+ */
+static int crypto_mkey_cmd(struct ft *ft, u8 en, u32 oct, u32 *out)
 {
 	int inlen = MLX5_ST_SZ_BYTES(create_mkey_in);
-	u32 out[MLX5_ST_SZ_DW(create_mkey_out)] = {};
 	void *in = kunit_kzalloc(ft->test, inlen, GFP_KERNEL);
 	void *c;
 
@@ -197,13 +255,28 @@ static u32 crypto_mkey(struct ft *ft)
 	MLX5_SET(mkc, c, free, 1);
 	MLX5_SET(mkc, c, pd, ft->pdn);
 	MLX5_SET(mkc, c, qpn, 0xffffff);
-	MLX5_SET(mkc, c, bsf_en, 1);
-	MLX5_SET(mkc, c, bsf_octword_size, MLX5_MKEY_BSF_OCTO_SIZE);
+	MLX5_SET(mkc, c, bsf_en, !!oct);
+	MLX5_SET(mkc, c, bsf_octword_size, oct);
 	MLX5_SET(mkc, c, translations_octword_size, 4);
-	MLX5_SET(mlx5_umr_mkc_crypto, c, crypto_en,
-		 MLX5_UMR_MKC_CRYPTO_ENABLED);
-	KUNIT_ASSERT_EQ(ft->test, ft_cmd(ft, in, inlen, out, sizeof(out)), 0);
+	MLX5_SET(mlx5_umr_mkc_crypto, c, crypto_en, en);
+	memset(out, 0, MLX5_ST_SZ_BYTES(create_mkey_out));
+	return ft_cmd(ft, in, inlen, out, MLX5_ST_SZ_BYTES(create_mkey_out));
+}
+
+/* a crypto mkey with room for @oct BSF octowords */
+static u32 crypto_mkey_oct(struct ft *ft, u32 oct)
+{
+	u32 out[MLX5_ST_SZ_DW(create_mkey_out)];
+
+	KUNIT_ASSERT_EQ(ft->test, crypto_mkey_cmd(ft, MLX5_UMR_MKC_CRYPTO_ENABLED,
+						  oct, out), 0);
 	return MLX5_GET(create_mkey_out, out, mkey_index) << 8;
+}
+
+/* a free KLM mkey with crypto_en and room for one crypto BSF */
+static u32 crypto_mkey(struct ft *ft)
+{
+	return crypto_mkey_oct(ft, MLX5_MKEY_BSF_OCTO_SIZE);
 }
 
 /* the crypto BSF as rdma-core's mlx5_umr_fill_crypto_bsf() writes it */
@@ -223,23 +296,36 @@ static void bsf_fill(struct mlx5_umr_crypto_bsf *b, u8 order, u8 bs,
 		memcpy(b->keytag, keytag, 8);
 }
 
+/*
+ * A UMR into @w: the mkey covers @len bytes of the MR, with @oct
+ * octowords of BSF from @bsf. Return: its size.
+ */
+static size_t crypto_umr_oct(struct ct *t, struct ft_umr *w, u32 len,
+			     const void *bsf, u16 oct)
+{
+	struct mlx5_klm klm = {};
+	size_t size;
+
+	memset(w, 0, sizeof(*w));
+	ft_klm(&klm, len, t->mr_key, 0x10000);
+	size = ft_umr_init(w, t->key, FT_RR | FT_RW, len, &klm, sizeof(klm));
+	w->uc.flags &= ~MLX5_UMR_CHECK_NOT_FREE;
+	w->uc.bsf_octowords = cpu_to_be16(oct);
+	w->uc.mkey_mask |= cpu_to_be64(MLX5_MKEY_MASK_BSF_EN);
+	MLX5_SET(mkc, &w->mkey, bsf_en, 1);
+	memcpy(w->xlt + 64, bsf, oct * 16);
+	return size + oct * 16;
+}
+
 /* UMR: the mkey covers @len bytes of the MR, with crypto BSF @b */
 static void crypto_umr(struct ct *t, u32 len,
 		       const struct mlx5_umr_crypto_bsf *b)
 {
 	struct ft_umr *w = kunit_kzalloc(t->ft->test, sizeof(*w), GFP_KERNEL);
-	struct mlx5_klm klm = {};
-	size_t size;
 
 	KUNIT_ASSERT_NOT_NULL(t->ft->test, w);
-	ft_klm(&klm, len, t->mr_key, 0x10000);
-	size = ft_umr_init(w, t->key, FT_RR | FT_RW, len, &klm, sizeof(klm));
-	w->uc.flags &= ~MLX5_UMR_CHECK_NOT_FREE;
-	w->uc.bsf_octowords = cpu_to_be16(MLX5_MKEY_BSF_OCTO_SIZE);
-	w->uc.mkey_mask |= cpu_to_be64(MLX5_MKEY_MASK_BSF_EN);
-	MLX5_SET(mkc, &w->mkey, bsf_en, 1);
-	memcpy(w->xlt + 64, b, sizeof(*b));
-	ft_umr_ok(t->ft, w, size + sizeof(*b));
+	ft_umr_ok(t->ft, w, crypto_umr_oct(t, w, len, b,
+					   MLX5_MKEY_BSF_OCTO_SIZE));
 }
 
 static struct ct *ct_setup(struct kunit *test, const u8 *key, size_t klen,
@@ -255,7 +341,8 @@ static struct ct *ct_setup(struct kunit *test, const u8 *key, size_t klen,
 	return t;
 }
 
-static void ct_teardown(struct ct *t)
+/* destroy @t's DEK, mkeys and MR, leaving the fake */
+static void ct_put(struct ct *t)
 {
 	u32 out[MLX5_ST_SZ_DW(general_obj_out_cmd_hdr)];
 	struct mlx5_umr_fake_counters cnt;
@@ -266,6 +353,13 @@ static void ct_teardown(struct ct *t)
 	ft_del_mkey(t->ft, t->key);
 	ft_del_mkey(t->ft, t->mr_key);
 	t->ft->hca->ops->free_dma_buf(t->ft->hca, &t->mr);
+}
+
+/* ct_put(), then the fake, proving nothing was left (ft_teardown()) */
+static void ct_teardown(struct ct *t)
+{
+	ct_put(t);
+	ft_teardown(t->ft);
 }
 
 /*
@@ -353,7 +447,13 @@ static int xfer(struct ct *t, void *buf, u32 len, bool write)
 				  true);
 }
 
-/* Round trips for every data unit size, both orders, odd sizes included. */
+/*
+ * Every data unit size and order, odd sizes included: two data units
+ * written land as the reference AES-XTS of them (encrypted when memory
+ * holds ciphertext, else decrypted), and read back as written; the second
+ * alone, at offset one data unit, lands as the reference's second unit
+ * (its own tweak) with the first untouched, and reads back.
+ */
 static void fake_crypto_round_trip(struct kunit *test)
 {
 	static const struct { u8 sel; u32 du; } sizes[] = {
@@ -366,7 +466,7 @@ static void fake_crypto_round_trip(struct kunit *test)
 	struct ct *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
 	struct mlx5_umr_crypto_bsf b;
 	u32 len = 2 * 4160;
-	u8 *pt, *got;
+	u8 *pt, *got, *ref, *mem;
 	unsigned int i, o;
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
@@ -376,23 +476,95 @@ static void fake_crypto_round_trip(struct kunit *test)
 	t->dek = dek_create(t->ft, xts_v10_key, sizeof(xts_v10_key), NULL);
 	pt = kunit_kmalloc(test, len, GFP_KERNEL);
 	got = kunit_kmalloc(test, len, GFP_KERNEL);
+	ref = kunit_kmalloc(test, len, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, pt);
 	KUNIT_ASSERT_NOT_NULL(test, got);
+	KUNIT_ASSERT_NOT_NULL(test, ref);
+	mem = t->mr.cpu;
 	get_random_bytes(pt, len);
 	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
 		for (o = 0; o < 4; o++) {
-			u32 n = 2 * sizes[i].du;
+			u32 du = sizes[i].du, n = 2 * du;
+			bool mem_enc =
+				o == MLX5_UMR_ENC_ORDER_ENCRYPTED_MEMORY_SIGNATURE ||
+				o == MLX5_UMR_ENC_ORDER_ENCRYPTED_RAW_MEMORY;
 
+			memcpy(ref, pt, n);
+			ref_xts_key(test, xts_v10_key, sizeof(xts_v10_key), ref,
+				    n, du, 0x1234 + i, mem_enc);
 			bsf_fill(&b, o, sizes[i].sel, 0x1234 + i, t->dek, NULL);
 			crypto_umr(t, n, &b);
 			KUNIT_ASSERT_EQ(test, xfer(t, pt, n, true), 0);
-			/* the memory holds neither the data nor zeroes */
-			KUNIT_EXPECT_NE(test, memcmp(t->mr.cpu, pt, n), 0);
+			KUNIT_EXPECT_EQ_MSG(test, memcmp(mem, ref, n), 0,
+					    "data unit %u, order %u", du, o);
 			memset(got, 0, n);
 			KUNIT_ASSERT_EQ(test, xfer(t, got, n, false), 0);
 			KUNIT_EXPECT_EQ(test, memcmp(got, pt, n), 0);
+
+			memset(mem, 0, n);
+			KUNIT_ASSERT_EQ(test, mlx5_umr_fake_xfer(t->ft->fake,
+								 t->key, du,
+								 pt + du, du,
+								 true, true),
+					0);
+			KUNIT_EXPECT_TRUE(test, !memchr_inv(mem, 0, du));
+			KUNIT_EXPECT_EQ_MSG(test, memcmp(mem + du, ref + du, du),
+					    0, "data unit %u, order %u, offset",
+					    du, o);
+			memset(got, 0, du);
+			KUNIT_ASSERT_EQ(test, mlx5_umr_fake_xfer(t->ft->fake,
+								 t->key, du,
+								 got, du,
+								 false, true),
+					0);
+			KUNIT_EXPECT_EQ(test, memcmp(got, pt + du, du), 0);
 		}
 	}
+	ct_teardown(t);
+}
+
+/*
+ * The tweak is one 128-bit little-endian number: from 15 bytes of 0xff
+ * (0x00ff..ff) the second data unit's tweak carries through every byte
+ * into the last (0x0100..00). Both units against the reference with the
+ * two tweaks written out, whole and the second alone.
+ */
+static void fake_crypto_tweak_carry(struct kunit *test)
+{
+	struct ct *t = ct_setup(test, xts_v4_key, sizeof(xts_v4_key), NULL);
+	u8 *pt = kunit_kmalloc(test, 2 * DU, GFP_KERNEL);
+	u8 *want = kunit_kmalloc(test, 2 * DU, GFP_KERNEL);
+	u8 *got = kunit_kzalloc(test, 2 * DU, GFP_KERNEL);
+	u8 tweak0[16], tweak1[16] = {};
+	struct mlx5_umr_crypto_bsf b;
+	u8 *mem = t->mr.cpu;
+
+	KUNIT_ASSERT_NOT_NULL(test, pt);
+	KUNIT_ASSERT_NOT_NULL(test, want);
+	KUNIT_ASSERT_NOT_NULL(test, got);
+	memset(tweak0, 0xff, 15);
+	tweak0[15] = 0;
+	tweak1[15] = 1;
+	get_random_bytes(pt, 2 * DU);
+	memcpy(want, pt, 2 * DU);
+	ref_xts_unit(test, xts_v4_key, sizeof(xts_v4_key), want, DU, tweak0,
+		     true);
+	ref_xts_unit(test, xts_v4_key, sizeof(xts_v4_key), want + DU, DU,
+		     tweak1, true);
+	bsf_fill(&b, MLX5_UMR_ENC_ORDER_ENCRYPTED_RAW_MEMORY,
+		 MLX5_UMR_BS_SELECTOR_512, 0, t->dek, NULL);
+	memcpy(b.xts_init_tweak, tweak0, sizeof(tweak0));
+	crypto_umr(t, 2 * DU, &b);
+	KUNIT_ASSERT_EQ(test, xfer(t, pt, 2 * DU, true), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(mem, want, DU), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(mem + DU, want + DU, DU), 0);
+	KUNIT_ASSERT_EQ(test, xfer(t, got, 2 * DU, false), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(got, pt, 2 * DU), 0);
+	memset(mem, 0, 2 * DU);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_xfer(t->ft->fake, t->key, DU,
+						 pt + DU, DU, true, true), 0);
+	KUNIT_EXPECT_TRUE(test, !memchr_inv(mem, 0, DU));
+	KUNIT_EXPECT_EQ(test, memcmp(mem + DU, want + DU, DU), 0);
 	ct_teardown(t);
 }
 
@@ -470,7 +642,8 @@ static void fake_crypto_keytag(struct kunit *test)
 
 /*
  * Accesses the fake refuses, moving nothing: part of a data unit, a
- * destroyed DEK, a crypto mkey reached through another mkey.
+ * destroyed DEK (also once another DEK was created), a crypto mkey
+ * reached through another mkey.
  */
 static void fake_crypto_refused(struct kunit *test)
 {
@@ -480,7 +653,7 @@ static void fake_crypto_refused(struct kunit *test)
 	struct ft_umr *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
 	struct mlx5_umr_crypto_bsf b;
 	struct mlx5_klm klm = {};
-	u32 outer;
+	u32 outer, old;
 	size_t size;
 
 	KUNIT_ASSERT_NOT_NULL(test, pt);
@@ -512,7 +685,154 @@ static void fake_crypto_refused(struct kunit *test)
 						 DU, true, true),
 			MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
 	KUNIT_EXPECT_TRUE(test, !memchr_inv(t->mr.cpu, 0, 2 * DU));
+	/* nor once a new DEK exists: its number is not the old one's */
+	old = t->dek;
 	t->dek = dek_create(t->ft, xts_v4_key, sizeof(xts_v4_key), NULL);
+	KUNIT_EXPECT_NE(test, t->dek, old);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_xfer(t->ft->fake, t->key, 0, pt,
+						 DU, true, true),
+			MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+	KUNIT_EXPECT_TRUE(test, !memchr_inv(t->mr.cpu, 0, 2 * DU));
+	ct_teardown(t);
+}
+
+/*
+ * raw_data_size bounds an access through a lone crypto BSF as the
+ * signature BSF's does (fake_sig_xfer()): up to it the data moves, past it
+ * nothing does.
+ */
+static void fake_crypto_raw_data_size(struct kunit *test)
+{
+	struct ct *t = ct_setup(test, xts_v4_key, sizeof(xts_v4_key), NULL);
+	u8 *pt = kunit_kzalloc(test, 4 * DU, GFP_KERNEL);
+	struct mlx5_umr_crypto_bsf b;
+	u8 *mem = t->mr.cpu;
+
+	KUNIT_ASSERT_NOT_NULL(test, pt);
+	xts_ptext(pt, DU);
+	bsf_fill(&b, MLX5_UMR_ENC_ORDER_ENCRYPTED_RAW_MEMORY,
+		 MLX5_UMR_BS_SELECTOR_512, 0, t->dek, NULL);
+	b.raw_data_size = cpu_to_be32(2 * DU);
+	crypto_umr(t, 4 * DU, &b);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_xfer(t->ft->fake, t->key, 0, pt,
+						 2 * DU, true, true), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(mem, xts_v4_ctext, DU), 0);
+	KUNIT_EXPECT_TRUE(test, !memchr_inv(mem + 2 * DU, 0, 2 * DU));
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_xfer(t->ft->fake, t->key, DU, pt,
+						 DU, false, true), 0);
+	memset(mem, 0, 4 * DU);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_xfer(t->ft->fake, t->key, 0, pt,
+						 3 * DU, true, true),
+			MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_xfer(t->ft->fake, t->key, DU, pt,
+						 2 * DU, true, true),
+			MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_xfer(t->ft->fake, t->key, 2 * DU,
+						 pt, DU, true, true),
+			MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_xfer(t->ft->fake, t->key, 2 * DU,
+						 pt, DU, false, true),
+			MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+	KUNIT_EXPECT_TRUE(test, !memchr_inv(mem, 0, 4 * DU));
+	/* 0: not one data unit */
+	b.raw_data_size = 0;
+	crypto_umr(t, 4 * DU, &b);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_xfer(t->ft->fake, t->key, 0, pt,
+						 DU, true, true),
+			MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+	KUNIT_EXPECT_TRUE(test, !memchr_inv(mem, 0, 4 * DU));
+	ct_teardown(t);
+}
+
+/**
+ * struct crypto_rej - a lone crypto BSF the fake refuses at the UMR
+ * @name: what is wrong
+ * @pair: on an mkey with room for the pair (else for the crypto BSF)
+ * @oct: bsf_octowords of the UMR
+ * @off: byte of the BSF to change, or -1
+ * @val: its new value
+ */
+struct crypto_rej {
+	const char *name;
+	bool pair;
+	u16 oct;
+	int off;
+	u8 val;
+};
+
+#define CB(f)		offsetof(struct mlx5_umr_crypto_bsf, f)
+#define CB_SIZE(s)	((s) << MLX5_UMR_BSF_SIZE_SHIFT)
+
+static const struct crypto_rej crypto_rejs[] = {
+	{ "size 0", false, 4, CB(bsf_size_type), MLX5_UMR_BSF_TYPE_CRYPTO },
+	{ "size EXTENDED", false, 4, CB(bsf_size_type),
+	  CB_SIZE(1) | MLX5_UMR_BSF_TYPE_CRYPTO },
+	{ "size SIG_AND_CRYPTO without a signature BSF", false, 4,
+	  CB(bsf_size_type),
+	  CB_SIZE(MLX5_UMR_BSF_SIZE_SIG_AND_CRYPTO) | MLX5_UMR_BSF_TYPE_CRYPTO },
+	{ "type signature", false, 4, CB(bsf_size_type),
+	  CB_SIZE(MLX5_UMR_BSF_SIZE_WITH_INLINE) },
+	{ "type 2", false, 4, CB(bsf_size_type),
+	  CB_SIZE(MLX5_UMR_BSF_SIZE_WITH_INLINE) | 2 },
+	{ "bit 4 of the size byte", false, 4, CB(bsf_size_type),
+	  CB_SIZE(MLX5_UMR_BSF_SIZE_WITH_INLINE) | BIT(4) |
+	  MLX5_UMR_BSF_TYPE_CRYPTO },
+	{ "enc_order 4", false, 4, CB(enc_order), 4 },
+	{ "reserved byte 2", false, 4, CB(rsvd0), 1 },
+	{ "enc_standard 1", false, 4, CB(enc_standard), 1 },
+	{ "data unit selector 0", false, 4, CB(bs_pointer), 0 },
+	{ "data unit selector 5 (1 GiB)", false, 4, CB(bs_pointer), 5 },
+	{ "data unit selector 7", false, 4, CB(bs_pointer), 7 },
+	{ "reserved byte 9", false, 4, CB(rsvd1), 1 },
+	{ "reserved byte 15", false, 4, CB(rsvd1) + 6, 0x80 },
+	{ "DEK number over 24 bits", false, 4, CB(dek_pointer), 1 },
+	{ "reserved byte 36", false, 4, CB(rsvd2), 1 },
+	{ "reserved byte 63", false, 4, CB(rsvd3) + 15, 0x80 },
+	{ "1 octoword", false, 1, -1, 0 },
+	{ "2 octowords", false, 2, -1, 0 },
+	{ "3 octowords", false, 3, -1, 0 },
+	{ "a lone crypto BSF, 6 octowords", true, 6, -1, 0 },
+	{ "a lone crypto BSF, 2 octowords", true, 2, -1, 0 },
+};
+
+static void crypto_rej_desc(const struct crypto_rej *r, char *desc)
+{
+	strscpy(desc, r->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(fake_crypto_bsf_refused, crypto_rejs, crypto_rej_desc);
+
+/*
+ * A UMR carrying a bad lone crypto BSF fails with an error CQE, decoded
+ * as strictly as a pair: the mkey untouched (still free, no BSF).
+ */
+static void fake_crypto_bsf_refused(struct kunit *test)
+{
+	const struct crypto_rej *r = test->param_value;
+	struct ct *t = ct_setup(test, xts_v4_key, sizeof(xts_v4_key), NULL);
+	struct ft_umr *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+	u8 bsf[128] = {}, got[128], mkc[MLX5_ST_SZ_BYTES(mkc)];
+	int oct;
+
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	if (r->pair) {
+		ft_del_mkey(t->ft, t->key);
+		t->key = crypto_mkey_oct(t->ft, 2 * MLX5_MKEY_BSF_OCTO_SIZE);
+	}
+	bsf_fill((void *)bsf, MLX5_UMR_ENC_ORDER_ENCRYPTED_RAW_MEMORY,
+		 MLX5_UMR_BS_SELECTOR_512, 0, t->dek, NULL);
+	if (r->off >= 0)
+		bsf[r->off] = r->val;
+	ft_expect_err(t->ft, w, crypto_umr_oct(t, w, DU, bsf, r->oct),
+		      MLX5_OPCODE_UMR, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR,
+		      MLX5_UMR_FAKE_VS_BSF_BAD);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_query_mkey(t->ft->fake, t->key,
+						       mkc, NULL, 0), 4);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, free), 1);
+	oct = mlx5_umr_fake_query_bsf(t->ft->fake, t->key, got, sizeof(got));
+	KUNIT_ASSERT_EQ(test, oct, r->pair ? 8 : 4);
+	KUNIT_EXPECT_NULL(test, memchr_inv(got, 0, oct * 16));
+	ft_qp_recover(t->ft);
 	ct_teardown(t);
 }
 
@@ -542,26 +862,7 @@ struct pc {
 /* a free KLM mkey with crypto_en, bsf_en and room for the pair */
 static u32 pair_mkey(struct ft *ft)
 {
-	int inlen = MLX5_ST_SZ_BYTES(create_mkey_in);
-	u32 out[MLX5_ST_SZ_DW(create_mkey_out)] = {};
-	void *in = kunit_kzalloc(ft->test, inlen, GFP_KERNEL);
-	void *c;
-
-	KUNIT_ASSERT_NOT_NULL(ft->test, in);
-	MLX5_SET(create_mkey_in, in, opcode, MLX5_CMD_OP_CREATE_MKEY);
-	c = MLX5_ADDR_OF(create_mkey_in, in, memory_key_mkey_entry);
-	MLX5_SET(mkc, c, access_mode_1_0, MLX5_MKC_ACCESS_MODE_KLMS);
-	MLX5_SET(mkc, c, umr_en, 1);
-	MLX5_SET(mkc, c, free, 1);
-	MLX5_SET(mkc, c, pd, ft->pdn);
-	MLX5_SET(mkc, c, qpn, 0xffffff);
-	MLX5_SET(mkc, c, bsf_en, 1);
-	MLX5_SET(mkc, c, bsf_octword_size, 2 * MLX5_MKEY_BSF_OCTO_SIZE);
-	MLX5_SET(mkc, c, translations_octword_size, 4);
-	MLX5_SET(mlx5_umr_mkc_crypto, c, crypto_en,
-		 MLX5_UMR_MKC_CRYPTO_ENABLED);
-	KUNIT_ASSERT_EQ(ft->test, ft_cmd(ft, in, inlen, out, sizeof(out)), 0);
-	return MLX5_GET(create_mkey_out, out, mkey_index) << 8;
+	return crypto_mkey_oct(ft, 2 * MLX5_MKEY_BSF_OCTO_SIZE);
 }
 
 static struct pc *pc_setup(struct kunit *test)
@@ -584,9 +885,10 @@ static struct pc *pc_setup(struct kunit *test)
 
 static void pc_teardown(struct pc *p)
 {
-	ct_teardown(&p->t);
+	ct_put(&p->t);
 	ft_destroy_psv(p->t.ft, p->mpsv);
 	ft_destroy_psv(p->t.ft, p->wpsv);
+	ft_teardown(p->t.ft);
 }
 
 /* T10-DIF/CRC, seed 0, app APP, ref REF + block: none when !on */
@@ -649,40 +951,6 @@ static void ref_dif(u8 *pi, const u8 *data, u32 blk)
 	put_unaligned_be16(crc_t10dif(data, DU), pi);
 	put_unaligned_be16(APP, pi + 2);
 	put_unaligned_be32(REF + blk, pi + 4);
-}
-
-/*
- * AES-XTS with vector 4's key, data units of @du from tweak @tweak0 (LE),
- * by the kernel's xts(aes) here, as the reference; proven on vector 4 by
- * pair_ref_proof().
- */
-static void ref_xts(struct kunit *test, u8 *buf, u32 len, u32 du, u64 tweak0,
-		    bool enc)
-{
-	struct crypto_sync_skcipher *tfm;
-	struct scatterlist sg;
-	u8 iv[16];
-	u32 o;
-
-	tfm = crypto_alloc_sync_skcipher("xts(aes)", 0, 0);
-	KUNIT_ASSERT_FALSE(test, IS_ERR(tfm));
-	KUNIT_ASSERT_EQ(test, crypto_sync_skcipher_setkey(tfm, xts_v4_key,
-							  sizeof(xts_v4_key)),
-			0);
-	for (o = 0; o < len; o += du) {
-		SYNC_SKCIPHER_REQUEST_ON_STACK(req, tfm);
-
-		memset(iv, 0, sizeof(iv));
-		put_unaligned_le64(tweak0 + o / du, iv);
-		sg_init_one(&sg, buf + o, du);
-		skcipher_request_set_sync_tfm(req, tfm);
-		skcipher_request_set_callback(req, 0, NULL, NULL);
-		skcipher_request_set_crypt(req, &sg, &sg, du, iv);
-		KUNIT_ASSERT_EQ(test, enc ? crypto_skcipher_encrypt(req) :
-					    crypto_skcipher_decrypt(req), 0);
-		skcipher_request_zero(req);
-	}
-	crypto_free_sync_skcipher(tfm);
 }
 
 /*
@@ -900,7 +1168,7 @@ static void fake_crypto_pair_both_domains(struct kunit *test)
 	struct mlx5_umr_test_xfer_out out;
 	u8 *wire = kunit_kzalloc(test, PB, GFP_KERNEL);
 	u8 *want = kunit_kzalloc(test, PB, GFP_KERNEL);
-	u8 bsf[128];
+	u8 bsf[128], dif[DIF];
 
 	KUNIT_ASSERT_NOT_NULL(test, wire);
 	KUNIT_ASSERT_NOT_NULL(test, want);
@@ -918,8 +1186,10 @@ static void fake_crypto_pair_both_domains(struct kunit *test)
 	memset(wire, 0, PB);
 	KUNIT_ASSERT_EQ(test, pair_xfer(p, 0, wire, PB, false, &out), 0);
 	KUNIT_EXPECT_FALSE(test, out.sig_err);
-	ref_dif(want, wire, 0);
-	KUNIT_EXPECT_EQ(test, memcmp(wire + DU, want, DIF), 0);
+	xts_ptext(want, DU);
+	KUNIT_EXPECT_EQ(test, memcmp(wire, want, DU), 0);
+	ref_dif(dif, want, 0);
+	KUNIT_EXPECT_EQ(test, memcmp(wire + DU, dif, DIF), 0);
 	wire[DU] ^= 1;
 	KUNIT_ASSERT_EQ(test, pair_xfer(p, 0, wire, PB, true, &out), 0);
 	KUNIT_EXPECT_TRUE(test, out.sig_err);
@@ -1091,6 +1361,129 @@ static void fake_crypto_dek_cmds(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, dek_destroy(ft, b, out), 0);
 	mlx5_umr_fake_get_counters(ft->fake, &cnt);
 	KUNIT_EXPECT_EQ(test, cnt.deks, 0U);
+	ft_teardown(ft);
+}
+
+/*
+ * key1 == key2, XTS-AES-128 and -256: BAD_PARAM_ERR whether or not the
+ * host runs in FIPS mode (IEEE Std 1619-2018 wants the keys to differ);
+ * one bit apart they are a DEK.
+ */
+static void fake_crypto_dek_equal_keys(struct kunit *test)
+{
+	struct ft *ft = ft_setup(test, MLX5_UMR_FAKE_F_SYNC, NULL, 6, 6);
+	u32 out[MLX5_ST_SZ_DW(general_obj_out_cmd_hdr)];
+	struct mlx5_umr_fake_counters cnt;
+	u8 key[64];
+	u32 id;
+
+	memcpy(key, xts_v4_key, 16);
+	memcpy(key + 16, xts_v4_key, 16);
+	KUNIT_EXPECT_EQ(test, dek_cmd(ft, key, 32,
+				      MLX5_GENERAL_OBJECT_TYPE_ENCRYPTION_KEY_KEY_SIZE_128,
+				      MLX5_UMR_ENCRYPTION_KEY_PURPOSE_AES_XTS,
+				      NULL, ft->pdn, &id, out), -EREMOTEIO);
+	KUNIT_EXPECT_EQ(test, ft_status(out), MLX5_CMD_STAT_BAD_PARAM_ERR);
+	KUNIT_EXPECT_EQ(test, ft_synd(out), MLX5_UMR_FAKE_SYND_BAD_FIELD);
+	memcpy(key, xts_v10_key, 32);
+	memcpy(key + 32, xts_v10_key, 32);
+	KUNIT_EXPECT_EQ(test, dek_cmd(ft, key, 64,
+				      MLX5_GENERAL_OBJECT_TYPE_ENCRYPTION_KEY_KEY_SIZE_256,
+				      MLX5_UMR_ENCRYPTION_KEY_PURPOSE_AES_XTS,
+				      NULL, ft->pdn, &id, out), -EREMOTEIO);
+	KUNIT_EXPECT_EQ(test, ft_status(out), MLX5_CMD_STAT_BAD_PARAM_ERR);
+	KUNIT_EXPECT_EQ(test, ft_synd(out), MLX5_UMR_FAKE_SYND_BAD_FIELD);
+	mlx5_umr_fake_get_counters(ft->fake, &cnt);
+	KUNIT_EXPECT_EQ(test, cnt.deks, 0U);
+	/* the last bit of key2 flipped */
+	key[63] ^= 1;
+	id = dek_create(ft, key, 64, NULL);
+	KUNIT_EXPECT_EQ(test, dek_destroy(ft, id, out), 0);
+	memzero_explicit(key, sizeof(key));
+	ft_teardown(ft);
+}
+
+/*
+ * CREATE_MKEY with crypto_en: room for the crypto BSF (4 octowords) or
+ * the pair (8), as mlx5dv_create_mkey() and the service make it, and
+ * nothing else; crypto_en 2 and 3 are reserved. Refused, nothing created.
+ */
+static void fake_crypto_mkey_create(struct kunit *test)
+{
+	static const u32 bad[] = { 0, 1, 2, 3, 5, 6, 7, 12, 16 };
+	struct ft *ft = ft_setup(test, MLX5_UMR_FAKE_F_SYNC, NULL, 6, 6);
+	u32 out[MLX5_ST_SZ_DW(create_mkey_out)];
+	struct mlx5_umr_fake_counters cnt;
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		err = crypto_mkey_cmd(ft, MLX5_UMR_MKC_CRYPTO_ENABLED, bad[i],
+				      out);
+		KUNIT_EXPECT_EQ_MSG(test, err, -EREMOTEIO, "%u octowords",
+				    bad[i]);
+		KUNIT_EXPECT_EQ(test, ft_status(out),
+				MLX5_CMD_STAT_BAD_PARAM_ERR);
+		KUNIT_EXPECT_EQ(test, ft_synd(out),
+				MLX5_UMR_FAKE_SYND_BAD_FIELD);
+	}
+	for (i = 2; i <= 3; i++) {
+		err = crypto_mkey_cmd(ft, i, MLX5_MKEY_BSF_OCTO_SIZE, out);
+		KUNIT_EXPECT_EQ_MSG(test, err, -EREMOTEIO, "crypto_en %u", i);
+		KUNIT_EXPECT_EQ(test, ft_status(out),
+				MLX5_CMD_STAT_BAD_PARAM_ERR);
+	}
+	mlx5_umr_fake_get_counters(ft->fake, &cnt);
+	KUNIT_EXPECT_EQ(test, cnt.mkeys, 0U);
+	ft_del_mkey(ft, crypto_mkey_oct(ft, MLX5_MKEY_BSF_OCTO_SIZE));
+	ft_del_mkey(ft, crypto_mkey_oct(ft, 2 * MLX5_MKEY_BSF_OCTO_SIZE));
+	ft_teardown(ft);
+}
+
+/*
+ * A PD with a DEK in it is busy, as firmware refuses to free a PD that an
+ * object still uses: else its number could come back for a new PD and the
+ * old DEK pass the PD check of that PD's mkeys.
+ */
+static void fake_crypto_dek_pd_busy(struct kunit *test)
+{
+	struct ft *ft = ft_setup(test, MLX5_UMR_FAKE_F_SYNC, NULL, 6, 6);
+	u32 out[MLX5_ST_SZ_DW(general_obj_out_cmd_hdr)];
+	u32 pout[MLX5_ST_SZ_DW(dealloc_pd_out)];
+	u32 pdn = ft_alloc_pd(ft), id;
+
+	KUNIT_ASSERT_EQ(test, dek_cmd(ft, xts_v4_key, sizeof(xts_v4_key),
+				      MLX5_GENERAL_OBJECT_TYPE_ENCRYPTION_KEY_KEY_SIZE_128,
+				      MLX5_UMR_ENCRYPTION_KEY_PURPOSE_AES_XTS,
+				      NULL, pdn, &id, out), 0);
+	memset(pout, 0, sizeof(pout));
+	KUNIT_EXPECT_EQ(test, ft_dealloc_pd(ft, pdn, pout), -EREMOTEIO);
+	KUNIT_EXPECT_EQ(test, ft_status(pout), MLX5_CMD_STAT_BAD_RES_STATE_ERR);
+	KUNIT_EXPECT_EQ(test, ft_synd(pout), MLX5_UMR_FAKE_SYND_PD_BUSY);
+	/* the test interface's DEALLOC_PD too */
+	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_pd_free(ft->fake, pdn), -EREMOTEIO);
+	/* the DEK gone, the PD is free to go */
+	KUNIT_EXPECT_EQ(test, dek_destroy(ft, id, out), 0);
+	memset(pout, 0, sizeof(pout));
+	KUNIT_EXPECT_EQ(test, ft_dealloc_pd(ft, pdn, pout), 0);
+	ft_teardown(ft);
+}
+
+/* @k (8 bytes) in the @n bytes at @b */
+static bool has_raw(const u8 *b, size_t n, const u8 *k)
+{
+	size_t i;
+
+	for (i = 0; i + 8 <= n; i++)
+		if (!memcmp(b + i, k, 8))
+			return true;
+	return false;
+}
+
+/* @k (8 bytes) in either reading of a dump, @n bytes each */
+static bool has_raw2(const u8 *be, const u8 *le, size_t n, const u8 *k)
+{
+	return has_raw(be, n, k) || has_raw(le, n, k);
 }
 
 /* @k (8 bytes) in @s, as hex in either case or as raw bytes */
@@ -1101,28 +1494,72 @@ static bool has_bytes(const char *s, const u8 *k)
 
 	bin2hex(hex, k, 8);
 	hex[16] = 0;
-	for (i = 0; i + 8 <= len; i++) {
-		if (!memcmp(s + i, k, 8))
+	for (i = 0; i + 16 <= len; i++)
+		if (!strncasecmp(s + i, hex, 16))
 			return true;
-		if (i + 16 <= len && !strncasecmp(s + i, hex, 16))
-			return true;
-	}
-	return false;
+	return has_raw((const u8 *)s, len, k);
 }
 
-/* No debugfs file of the fake shows key bytes, after use. */
+/*
+ * The bytes the hex dump lines of @s show (the wqes file: seq_hex_dump()
+ * with DUMP_PREFIX_OFFSET, each 4-byte group printed as the host's u32,
+ * 1-byte groups where a line's length is no multiple of 4): into @be with
+ * each group's digits read in order, into @le with its bytes reversed.
+ * Whatever the host's byte order, one of the two holds memory's bytes.
+ * Return: the bytes in each, at most @max.
+ */
+static size_t hexdump_bytes(struct kunit *test, const char *s, u8 *be,
+			    u8 *le, size_t max)
+{
+	char *copy = kstrdup(s, GFP_KERNEL), *cur = copy, *line, *p, *tok;
+	size_t n = 0, k, j;
+	u8 g[4];
+
+	KUNIT_ASSERT_NOT_NULL(test, copy);
+	while ((line = strsep(&cur, "\n"))) {
+		p = strstr(line, ": ");
+		if (strncmp(line, "  ", 2) || !p)
+			continue;
+		p += 2;
+		while ((tok = strsep(&p, " "))) {
+			k = strlen(tok) / 2;
+			if (!k || k > sizeof(g) || strlen(tok) % 2 ||
+			    hex2bin(g, tok, k) || n + k > max)
+				continue;
+			for (j = 0; j < k; j++) {
+				be[n + j] = g[j];
+				le[n + j] = g[k - 1 - j];
+			}
+			n += k;
+		}
+	}
+	kfree(copy);
+	return n;
+}
+
+/*
+ * No debugfs file of the fake shows key bytes, after use: not as raw
+ * bytes, not as hex, and not in the wqes file's hex dump of 32-bit groups,
+ * read back into bytes in both byte orders. That reading finds the crypto
+ * BSF the UMR carried, so it would find a key a WQE carried.
+ */
 static void fake_crypto_no_key_in_debugfs(struct kunit *test)
 {
 	static const char * const files[] = {
-		"caps", "counters", "qps", "cqs", "mkeys", "wqes",
+		"caps", "counters", "qps", "cqs", "mkeys", "wqes", "pds",
 	};
 	struct ct *t = ct_setup(test, xts_v10_key, sizeof(xts_v10_key), NULL);
 	char *buf = kunit_kzalloc(test, 65536, GFP_KERNEL);
+	u8 *be = kunit_kzalloc(test, 32768, GFP_KERNEL);
+	u8 *le = kunit_kzalloc(test, 32768, GFP_KERNEL);
 	u8 *pt = kunit_kzalloc(test, DU, GFP_KERNEL);
 	struct mlx5_umr_crypto_bsf b;
 	unsigned int i, k;
+	size_t n;
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, be);
+	KUNIT_ASSERT_NOT_NULL(test, le);
 	KUNIT_ASSERT_NOT_NULL(test, pt);
 	bsf_fill(&b, MLX5_UMR_ENC_ORDER_ENCRYPTED_RAW_MEMORY,
 		 MLX5_UMR_BS_SELECTOR_512, 0, t->dek, NULL);
@@ -1137,6 +1574,17 @@ static void fake_crypto_no_key_in_debugfs(struct kunit *test)
 			KUNIT_EXPECT_FALSE_MSG(test, has_bytes(buf, xts_v10_key + k),
 					       "%s shows key bytes %u..%u",
 					       files[i], k, k + 7);
+		if (strcmp(files[i], "wqes"))
+			continue;
+		n = hexdump_bytes(test, buf, be, le, 32768);
+		/* the reading works: the BSF's first and last 8 bytes */
+		KUNIT_EXPECT_TRUE(test, has_raw2(be, le, n, (u8 *)&b));
+		KUNIT_EXPECT_TRUE(test, has_raw2(be, le, n, (u8 *)&b + 56));
+		for (k = 0; k < sizeof(xts_v10_key); k += 8)
+			KUNIT_EXPECT_FALSE_MSG(test,
+					       has_raw2(be, le, n, xts_v10_key + k),
+					       "wqes dumps key bytes %u..%u",
+					       k, k + 7);
 	}
 	ct_teardown(t);
 }
@@ -1146,9 +1594,13 @@ static struct kunit_case fake_crypto_cases[] = {
 	KUNIT_CASE(fake_crypto_xts256_vector10),
 	KUNIT_CASE(fake_crypto_encrypt_on_tx),
 	KUNIT_CASE(fake_crypto_round_trip),
+	KUNIT_CASE(fake_crypto_tweak_carry),
 	KUNIT_CASE(fake_crypto_wrong_key_tweak),
 	KUNIT_CASE(fake_crypto_keytag),
 	KUNIT_CASE(fake_crypto_refused),
+	KUNIT_CASE(fake_crypto_raw_data_size),
+	KUNIT_CASE_PARAM(fake_crypto_bsf_refused,
+			 fake_crypto_bsf_refused_gen_params),
 	KUNIT_CASE(fake_crypto_pair_ref_proof),
 	KUNIT_CASE(fake_crypto_pair_spdk_size),
 	KUNIT_CASE(fake_crypto_pair_raw_wire),
@@ -1160,7 +1612,10 @@ static struct kunit_case fake_crypto_cases[] = {
 	KUNIT_CASE(fake_crypto_pair_no_signature),
 	KUNIT_CASE_PARAM(fake_crypto_pair_refused,
 			 fake_crypto_pair_refused_gen_params),
+	KUNIT_CASE(fake_crypto_mkey_create),
 	KUNIT_CASE(fake_crypto_dek_cmds),
+	KUNIT_CASE(fake_crypto_dek_equal_keys),
+	KUNIT_CASE(fake_crypto_dek_pd_busy),
 	KUNIT_CASE(fake_crypto_no_key_in_debugfs),
 	{}
 };

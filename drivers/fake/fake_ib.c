@@ -299,7 +299,7 @@ EXPORT_SYMBOL(mlx5_umr_fake_pd_alloc);
  *
  * Context: process, may sleep.
  * Return: 0, or -EREMOTEIO when the fake refused (unknown PD, or a PD
- * still used by an mkey, QP or PSV).
+ * still used by an mkey, QP, PSV or DEK).
  */
 int mlx5_umr_fake_pd_free(struct mlx5_umr_fake *fake, u32 pdn)
 {

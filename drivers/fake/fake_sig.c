@@ -246,7 +246,7 @@ int fake_bsf_pair_decode(struct mlx5_umr_fake *fd, const u8 *bsf, u32 oct,
 	int err;
 
 	memset(s, 0, sizeof(*s));
-	if (oct != 2 * MLX5_MKEY_BSF_OCTO_SIZE)
+	if (oct != FAKE_PAIR_BSF_OCT)
 		return ERR_OP(BSF_BAD);
 	err = fake_sig_decode_as(fd, bsf, FAKE_BSF_SIZE_SIG_AND_CRYPTO, s);
 	if (err)

@@ -226,10 +226,12 @@ static int fake_umr_check_mkey(struct fake_umr *u, struct fake_mkey *mk,
 }
 
 /*
- * A signature BSF the UMR carries must decode (fake_sig.c); it names live
- * PSVs. On a crypto mkey, a BSF pair (128 bytes, or a first size field
- * saying SIG_AND_CRYPTO) must decode as one, strictly; a crypto BSF alone
- * is decoded where it is used (fake_crypto_xfer()).
+ * A BSF the UMR carries must decode, strictly, as an access would decode
+ * it: on a signature mkey the signature BSF (fake_sig.c), naming live
+ * PSVs; on a crypto mkey the crypto BSF alone (4 octowords) or the
+ * signature and crypto pair (8), as rdma-core's crypto_umr_wqe_finalize()
+ * writes them, and no other size. The DEK, its PD and keytag are looked
+ * up at the access (fake_crypto_bind()), as the DEK may come and go.
  */
 static int fake_umr_check_bsf(struct fake_umr *u, const struct fake_mkey *mk)
 {
@@ -241,10 +243,14 @@ static int fake_umr_check_bsf(struct fake_umr *u, const struct fake_mkey *mk)
 		return 0;
 	if (!fake_mkey_crypto(mk))
 		return fake_sig_decode(u->fd, bsf, u->bsf_oct, &s);
-	if (u->bsf_oct == 2 * MLX5_MKEY_BSF_OCTO_SIZE ||
-	    bsf[0] >> FAKE_BSF_SIZE_SHIFT == FAKE_BSF_SIZE_SIG_AND_CRYPTO)
+	switch (u->bsf_oct) {
+	case FAKE_CRYPTO_BSF_OCT:
+		return fake_crypto_decode((const void *)bsf, false, &x);
+	case FAKE_PAIR_BSF_OCT:
 		return fake_bsf_pair_decode(u->fd, bsf, u->bsf_oct, &s, &x);
-	return 0;
+	default:
+		return ERR_OP(BSF_BAD);
+	}
 }
 
 /* Every check passed: write translation, BSF and the masked fields. */
