@@ -941,11 +941,12 @@ static void crypto_service_pair(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mk->pdn, caps->pdn);
 
 	KUNIT_EXPECT_EQ(test, mlx5_umr_free_mkey(mk), 0);
+	/* the DEK first: a PD with a DEK is busy */
+	KUNIT_EXPECT_EQ(test, mlx5_umr_dek_destroy(dek2), 0);
 	mlx5_umr_pd_free(dev, pdn2);
 	mlx5_umr_dma_unmap_sg(dev, &sgt, DMA_BIDIRECTIONAL);
 	sg_free_table(&sgt);
 	__free_page(page);
-	KUNIT_EXPECT_EQ(test, mlx5_umr_dek_destroy(dek2), 0);
 	KUNIT_EXPECT_EQ(test, mlx5_umr_dek_destroy(dek), 0);
 }
 

@@ -76,7 +76,8 @@ struct mlx5_seg_set_psv;
  *	a signature domain without block size, copy mask without same block
  *	structure; Documentation/fake.rst, "Signature")
  * @MLX5_UMR_FAKE_VS_BSF_UNSUPPORTED: a UMR's BSF asks for what the fake
- *	does not model (crypto BSF, transaction signatures, 1 GiB blocks,
+ *	does not model (a RAW crypto order with a signature in both
+ *	domains, transaction signatures, 1 GiB blocks,
  *	different data block sizes in the two domains, non-repeating blocks)
  * @MLX5_UMR_FAKE_VS_INJECTED: error injected by the test
  */
@@ -121,7 +122,7 @@ enum mlx5_umr_fake_vsynd {
  * @MLX5_UMR_FAKE_SYND_BAD_OUTLEN: output mailbox shorter than its layout
  * @MLX5_UMR_FAKE_SYND_NO_RESOURCES: out of memory or object numbers
  * @MLX5_UMR_FAKE_SYND_BAD_PD: PD does not exist
- * @MLX5_UMR_FAKE_SYND_PD_BUSY: PD still used by an mkey, QP or PSV
+ * @MLX5_UMR_FAKE_SYND_PD_BUSY: PD still used by an mkey, QP, PSV or DEK
  * @MLX5_UMR_FAKE_SYND_BAD_CQ: CQ does not exist
  * @MLX5_UMR_FAKE_SYND_CQ_BUSY: CQ still used by a QP
  * @MLX5_UMR_FAKE_SYND_BAD_UAR: uar_page is not an allocated UAR
