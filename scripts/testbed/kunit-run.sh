@@ -13,7 +13,10 @@ tb=$(cd "$(dirname "$0")" && pwd)
 logdir=${MLX5_UMR_LOGDIR:-${TMPDIR:-/tmp}}
 mkdir -p "$logdir"
 log=$logdir/kunit-$name.log
-tb_uml_boot "$log" "${MLX5_UMR_KUNIT_SECONDS:-300}" "$uml" mem=512M root=/dev/root rootfstype=hostfs \
+# A suite boots in under 20 s on the 2-core hosts; 150 s leaves room for
+# the hung-task detector's report (60 s, checked every 60 s) and makes a
+# stalled UML (tb_uml_boot()) cost less.
+tb_uml_boot "$log" "${MLX5_UMR_KUNIT_SECONDS:-150}" "$uml" mem=512M root=/dev/root rootfstype=hostfs \
 	rootflags=/ rw init="$tb/uml-init.sh" KMODS="$mods"
 rc=$?
 # A case's result is at 4 spaces; a parameterized case's rows are at 8,
