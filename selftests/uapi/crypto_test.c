@@ -911,9 +911,10 @@ TEST_F(crypto, tweak_and_key)
 {
 	struct mlx5_umr_ioc_sge two = { (uintptr_t)self->buf, 2 * DU,
 					self->key };
+	struct mlx5_umr_ioc_info info;
 	struct mlx5_umr_ioc_crypto c;
 	__u8 key[KEY256], unit1[DU], out[2 * DU];
-	__u32 d;
+	__u32 d, deks;
 
 	/* two data units: tweaks 0 and 1 */
 	c = xts(self->dek, 0);
@@ -954,9 +955,21 @@ TEST_F(crypto, tweak_and_key)
 	ASSERT_EQ(0, xfer(self, 0, out, DU, 0));
 	EXPECT_EQ(0, memcmp(out, self->pt, DU));
 
-	/* a 256-bit key made of vector 4's twice: not the 128-bit result */
+	/*
+	 * A 256-bit key1 | key2 with key1 = key2 (vector 4's key twice): the
+	 * fake refuses it as XTS does in FIPS mode (EIO, the HCA refused
+	 * the DEK), leaving no DEK behind.
+	 */
 	memcpy(key, xts_v4_key, KEY128);
 	memcpy(key + KEY128, xts_v4_key, KEY128);
+	ASSERT_EQ(0, umr_info(self->fd, &info));
+	deks = info.out_fd_deks;
+	EXPECT_EQ(-EIO, dek_create(self->fd, MLX5_UMR_IOC_CRYPTO_KEY_SIZE_256,
+				   key, KEY256, 0, NULL, &d));
+	ASSERT_EQ(0, umr_info(self->fd, &info));
+	EXPECT_EQ(deks, info.out_fd_deks);
+	/* key2 one byte off: a DEK, not the 128-bit key's result */
+	key[KEY128 + 5] ^= 0x5a;
 	ASSERT_EQ(0, dek_create(self->fd, MLX5_UMR_IOC_CRYPTO_KEY_SIZE_256,
 				key, KEY256, 0, NULL, &d));
 	c = xts(d, 0);
