@@ -52,9 +52,9 @@ done
 # A UML stand-in that stops (silent until the timeout) as many times as
 # its "hangs" file says, then runs whole; before it stops it prints its
 # "before" file (a test that ran, a failed one, a hung-task report). A
-# silent stop is booted once more after one hang and failed after two,
-# before a test or after one; a stop after a report or a failed case is
-# failed at once.
+# silent stop, before a test or after one, is booted again up to three
+# boots in all (passes after two hangs, fails after three); a stop after a
+# report or a failed case is failed at once.
 stand=$BUILD/proofs/hang-uml
 mkdir -p "$stand"
 cat >"$stand/linux" <<'EOF'
@@ -79,10 +79,10 @@ hang() {	# hang WHAT HANGS WANTED_RC [LINE PRINTED BEFORE THE STOP]
 		"$stand/testbed_teardown_test.ko" >/dev/null
 	expect "kunit run stopping $1" "$3" $?
 }
-hang "before any test, once" 1 0
-hang "before any test, twice" 2 2
-hang "after a test ran, once" 1 0 "    ok 1 testbed_teardown"
-hang "after a test ran, twice" 2 2 "    ok 1 testbed_teardown"
+hang "before any test, twice" 2 0
+hang "before any test, three times" 3 2
+hang "after a test ran, twice" 2 0 "    ok 1 testbed_teardown"
+hang "after a test ran, three times" 3 2 "    ok 1 testbed_teardown"
 hang "after a failed case" 1 2 "    not ok 1 testbed_teardown"
 hang "after a hung-task report" 1 2 \
 	"INFO: task rmmod:42 blocked for more than 60 seconds."
