@@ -530,7 +530,9 @@ struct mlx5_umr_ioc_sig_block {
  *   mkey with a signature too, the signature's BSF) do not fit inline in
  *   one work request.
  * - EIO: the HCA refused to create the DEK (for instance a device whose
- *   keys must be imported wrapped, which this interface does not offer).
+ *   keys must be imported wrapped, which this interface does not offer,
+ *   or key1 equal to key2, which the fake HCA refuses as XTS does in FIPS
+ *   mode).
  *
  * A keytag given at CONFIGURE that differs from the DEK's is not an error
  * of the call: the HCA fails every access through the mkey (the peer or
