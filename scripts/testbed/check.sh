@@ -55,6 +55,8 @@ uml_step 6.1 uapi-uml "$TOP/selftests/uapi/uml-sanitizers.sh"
 # Failure sweeps, random ioctls, hot unplug: bounded (make soak: long).
 uml_step 6.1 soak "$TESTBED/soak.sh"
 step dkms "$TESTBED/dkms-check.sh"
+# Debian packages: make deb, install, load on both lines in the VM, purge.
+step deb "$TESTBED/deb-check.sh"
 uml_step 6.1 proofs "$TESTBED/proofs.sh"
 echo "=== summary ($(($(date +%s) - start)) s)"
 awk '{w = $4; for (i = 5; i <= NF; i++) w = w " " $i;
