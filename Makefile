@@ -15,7 +15,7 @@
 #   make install      the modules of the build (updates/mlx5-umr), the tools
 #                     (INSTALL_MOD_PATH= and DESTDIR= for a staging root)
 #   make install-headers  <linux/mlx5_umr.h> only (the test ioctls'
-#                     drivers/umr/uapi_testing.h is never installed)
+#                     drivers/umr/uapi/uapi_testing.h is never installed)
 #   make check        every test: KUnit on UML, selftests in a QEMU VM (each
 #                     on both supported kernel lines, 6.1 and 6.12), the DKMS
 #                     round trip and the test bed's own proofs
