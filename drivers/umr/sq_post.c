@@ -125,6 +125,8 @@ static bool mlx5_umr_wr_sets_sig(const struct mlx5_umr_wr *wr)
 /* What mlx5_umr_sq_push() changed in the mkey, as it was (reverse order). */
 static void mlx5_umr_unpush(struct mlx5_umr_wr *wr)
 {
+	if (unlikely(wr->flags & MLX5_UMR_WR_SET_CRYPTO))
+		to_priv(wr->mkey)->crypto_len = wr->prev_len;
 	if (unlikely(mlx5_umr_wr_sets_sig(wr)))
 		mlx5_umr_sig_unstage(wr);
 	if (unlikely(wr->flags & MLX5_UMR_WR_SET_PD)) {
@@ -137,14 +139,23 @@ static void mlx5_umr_unpush(struct mlx5_umr_wr *wr)
 
 /*
  * The rules on a crypto request that depend on what the requests posted
- * before it left, now known: C6 on the PD the mkey is in, C10 on the
- * signature a pair keeps (wr->bsf_sig, which the encoder writes).
+ * before it left, now known: C6 on the PD the mkey is in, C12 on the
+ * length it keeps, C10 on the signature a pair keeps (wr->bsf_sig, which
+ * the encoder writes). The length a layout gives is the mkey's from here
+ * (mlx5_umr_unpush() puts the old one back).
  */
-static int mlx5_umr_crypto_posted_rules(struct mlx5_umr_wr *wr)
+static int mlx5_umr_crypto_posted_rules(struct mlx5_umr_dev *dev,
+					struct mlx5_umr_wr *wr)
 {
+	struct mlx5_umr_mkey_priv *mp = to_priv(wr->mkey);
+	u64 len = wr->layout != MLX5_UMR_LAYOUT_NONE ?
+		  mlx5_umr_layout_len(wr) : mp->crypto_len;
+
 	wr->bsf_sig = NULL;
-	if (wr->crypto->dek->pdn != wr->mkey->pdn)
+	if (wr->crypto->dek->pdn != wr->mkey->pdn ||
+	    mlx5_umr_crypto_rule_single(&dev->caps, wr->crypto, len))
 		return -EINVAL;
+	mp->crypto_len = len;
 	if (!(wr->mkey->flags & MLX5_UMR_MKEY_SIGNATURE))
 		return 0;
 	if (wr->flags & MLX5_UMR_WR_SET_SIG)
@@ -187,11 +198,14 @@ static int mlx5_umr_sq_push(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr,
 		wr->prev_pdn = wr->mkey->pdn;
 		WRITE_ONCE(wr->mkey->pdn, wr->pdn);
 	}
+	/* what mlx5_umr_unpush() puts back, whichever check fails */
+	if (unlikely(wr->flags & MLX5_UMR_WR_SET_CRYPTO))
+		wr->prev_len = to_priv(wr->mkey)->crypto_len;
 	if (unlikely(wr->layout == MLX5_UMR_LAYOUT_SGT && !wr->sgt.lkey &&
 		     !wr->mkey->dma_lkey))
 		err = -EINVAL;
 	else if (unlikely(wr->flags & MLX5_UMR_WR_SET_CRYPTO))
-		err = mlx5_umr_crypto_posted_rules(wr) ?:
+		err = mlx5_umr_crypto_posted_rules(dev, wr) ?:
 		      mlx5_umr_sq_write(dev, wr, size, fm, db);
 	else
 		err = mlx5_umr_sq_write(dev, wr, size, fm, db);

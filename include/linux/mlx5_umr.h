@@ -44,9 +44,18 @@ struct mlx5_sig_err_cqe;
  * @sig: block signature (caps bit sho, signature handover, as mlx5_ib's
  *	IB_DEVICE_INTEGRITY_HANDOVER): MLX5_UMR_MKEY_SIGNATURE is available
  * @crypto: AES-XTS crypto mkeys and DEKs (128 and 256-bit keys, keytags,
- *	the data unit sizes of enum mlx5_umr_block_size), plaintext import
- *	only: the HCA has ENCRYPTION_KEY general objects
- *	(Documentation/crypto.rst)
+ *	the data unit sizes of enum mlx5_umr_block_size): the HCA has
+ *	cmd_hca_cap.crypto, ENCRYPTION_KEY general objects, an AES-XTS engine
+ *	(@crypto_engine) and takes plaintext keys (not @crypto_wrapped_import),
+ *	as rdma-core and SPDK require (Documentation/crypto.rst)
+ * @crypto_engine: MLX5_UMR_CRYPTO_ENGINE_*, whether or not @crypto
+ * @crypto_tweak_be: the HCA reads the BSF's initial tweak big endian
+ *	(aes_xts_multi_block_be_tweak): the service byte-reverses the
+ *	caller's little-endian tweak into the BSF
+ * @crypto_wrapped_import: DEKs must be imported wrapped (crypto_cap
+ *	wrapped_import_method AES-XTS), which the service does not offer
+ * @crypto_synchronize_dek: crypto_cap.synchronize_dek: the service runs
+ *	SYNC_CRYPTO after destroying DEKs, before the next DEK is created
  */
 struct mlx5_umr_caps {
 	u32 max_klm_entries;
@@ -61,6 +70,26 @@ struct mlx5_umr_caps {
 	bool umr_indirect_mkey_disabled;
 	bool sig;
 	bool crypto;
+	u8 crypto_engine;
+	bool crypto_tweak_be;
+	bool crypto_wrapped_import;
+	bool crypto_synchronize_dek;
+};
+
+/**
+ * enum mlx5_umr_crypto_engine - the AES-XTS engine of a device
+ * @MLX5_UMR_CRYPTO_ENGINE_NONE: none
+ * @MLX5_UMR_CRYPTO_ENGINE_SINGLE_BLOCK: one data unit per mkey
+ *	(aes_xts_single_block_le_tweak alone): a CONFIGURE that leaves a
+ *	crypto mkey longer than its data unit is refused (-EINVAL), as
+ *	rdma-core's crypto_umr_wqe_finalize() does
+ * @MLX5_UMR_CRYPTO_ENGINE_MULTI_BLOCK: any number of data units
+ *	(aes_xts_multi_block_le_tweak or aes_xts_multi_block_be_tweak)
+ */
+enum mlx5_umr_crypto_engine {
+	MLX5_UMR_CRYPTO_ENGINE_NONE,
+	MLX5_UMR_CRYPTO_ENGINE_SINGLE_BLOCK,
+	MLX5_UMR_CRYPTO_ENGINE_MULTI_BLOCK,
 };
 
 /**
@@ -271,6 +300,8 @@ enum mlx5_umr_layout {
  *	an mkey with both signature and crypto writes in its BSF (@sig, none
  *	with MLX5_UMR_WR_RESET_SIG, else the one the mkey keeps), set when the
  *	request is posted
+ * @prev_len: private to the service: the crypto mkey's length before the
+ *	request
  */
 struct mlx5_umr_wr {
 	struct mlx5_umr_mkey *mkey;
@@ -317,6 +348,7 @@ struct mlx5_umr_wr {
 	const struct mlx5_umr_crypto_attr *crypto;
 	u32 prev_pdn;
 	const struct mlx5_umr_sig_attr *bsf_sig;
+	u64 prev_len;
 };
 
 int mlx5_umr_validate(struct mlx5_umr_dev *dev, const struct mlx5_umr_wr *wr);

@@ -248,6 +248,11 @@ TEST_F(crypto, info)
 	EXPECT_EQ(MLX5_UMR_IOC_MAX_FD_DEKS, info.out_max_fd_deks);
 	EXPECT_EQ(1, info.out_fd_deks);
 	EXPECT_EQ(4, info.out_fd_objects);
+	/* the fake's default generation: multi block, LE tweak, sync */
+	EXPECT_EQ(MLX5_UMR_IOC_CRYPTO_ENGINE_MULTI_BLOCK,
+		  info.out_crypto_engine);
+	EXPECT_EQ(MLX5_UMR_IOC_CRYPTO_CAP_SYNCHRONIZE_DEK,
+		  info.out_crypto_caps);
 	ASSERT_EQ(0, dek_create(self->fd, MLX5_UMR_IOC_CRYPTO_KEY_SIZE_128,
 				xts_v4_key, KEY128, 0, NULL, &d));
 	ASSERT_EQ(0, umr_info(self->fd, &info));
@@ -263,6 +268,16 @@ TEST_F(crypto, info)
 	ASSERT_EQ(0, umr_ioctl(self->fd, MLX5_UMR_IOCTL_INFO, &info));
 	EXPECT_EQ(0xa5a5a5a5, info.out_crypto_key_sizes);
 	EXPECT_EQ(0xa5a5a5a5, info.out_fd_deks);
+	/* nor one of the third the engine fields */
+	memset(&info, 0xa5, sizeof(info));
+	info.size = offsetof(struct mlx5_umr_ioc_info, out_crypto_engine);
+	info.flags = 0;
+	info.__reserved = 0;
+	info.__reserved2 = 0;
+	ASSERT_EQ(0, umr_ioctl(self->fd, MLX5_UMR_IOCTL_INFO, &info));
+	EXPECT_EQ(2, info.out_fd_deks);
+	EXPECT_EQ(0xa5a5a5a5, info.out_crypto_engine);
+	EXPECT_EQ(0xa5a5a5a5, info.out_crypto_caps);
 }
 
 /* DEKs of both sizes, with and without keytag: created, used, destroyed. */
