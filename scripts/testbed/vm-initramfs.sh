@@ -47,6 +47,9 @@ for f in "$@"; do
 done
 depmod -b "$S" "$K"
 copy_bin /usr/bin/rdma
+# Coreutils' install, which busybox lacks: Documentation/uapi.rst's
+# examples use it and umrctl_test.sh runs them as written.
+copy_bin /usr/bin/install
 # The tree's tools and the demo: the tools' walk-through once it exists,
 # else the module smoke.
 if [ "$tree" != - ]; then
