@@ -376,6 +376,7 @@ int mlx5_umr_admit(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr)
 	err = mlx5_umr_wr_size(dev, wr);
 	return err ?: wr->wqe_bytes / MLX5_SEND_WQE_BB;
 }
+EXPORT_SYMBOL_IF_MLX5_UMR_TESTING(mlx5_umr_admit);
 
 /*
  * Check and size every request (those @admitted by mlx5_umr_admit() are
@@ -745,3 +746,4 @@ int mlx5_umr_exec_admitted(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr,
 {
 	return __mlx5_umr_exec(dev, wr, timeout_ms, true, true);
 }
+EXPORT_SYMBOL_IF_MLX5_UMR_TESTING(mlx5_umr_exec_admitted);
