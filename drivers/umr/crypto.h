@@ -22,19 +22,6 @@
 #define MLX5_UMR_CRYPTO_BSF_BYTES	sizeof(struct mlx5_umr_crypto_bsf)
 static_assert(sizeof(struct mlx5_umr_crypto_bsf) == 64);
 
-/* Bytes of key1 | key2 for a key size (0: not one), uapi's values too. */
-static inline unsigned int mlx5_umr_dek_key_len(u32 key_size)
-{
-	switch (key_size) {
-	case MLX5_UMR_CRYPTO_KEY_SIZE_128:
-		return 32;
-	case MLX5_UMR_CRYPTO_KEY_SIZE_256:
-		return 64;
-	default:
-		return 0;
-	}
-}
-
 u8 mlx5_umr_crypto_bs_selector(enum mlx5_umr_block_size bs);
 u32 mlx5_umr_crypto_du_bytes(enum mlx5_umr_block_size bs);
 int mlx5_umr_crypto_enc_order(const struct mlx5_umr_crypto_attr *attr);

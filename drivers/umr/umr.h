@@ -300,10 +300,6 @@ static inline bool mlx5_umr_hca_dead(struct mlx5_umr_dev *dev)
 /* sq_post.c: posting and ringing */
 void mlx5_umr_sq_init(struct mlx5_umr_dev *dev);
 void mlx5_umr_sq_resubmit(struct mlx5_umr_dev *dev);
-int mlx5_umr_post_wait_room(struct mlx5_umr_dev *dev, struct mlx5_umr_wr **wrs,
-			    unsigned int n, unsigned long deadline);
-void mlx5_umr_wait_posted(struct mlx5_umr_dev *dev, struct completion *done,
-			  unsigned long tmo);
 int mlx5_umr_exec_interruptible(struct mlx5_umr_dev *dev,
 				struct mlx5_umr_wr *wr,
 				unsigned int timeout_ms);

@@ -183,6 +183,8 @@ struct mlx5_umr_mkey {
 
 /* struct mlx5_umr_mkey.pdn after a move that may or may not have run */
 #define MLX5_UMR_PDN_UNKNOWN	U32_MAX
+/* The largest PD number: mkc.pd is 24 bits wide (rule 9). */
+#define MLX5_UMR_PDN_MAX	0xffffffU
 
 struct mlx5_umr_mkey *mlx5_umr_alloc_mkey(struct mlx5_umr_dev *dev,
 					  u32 max_entries, u32 flags);
@@ -603,6 +605,19 @@ enum mlx5_umr_crypto_key_size {
 
 #define MLX5_UMR_CRYPTO_KEY_MAX		64	/* key1 | key2, AES-256 */
 #define MLX5_UMR_CRYPTO_KEYTAG_LEN	8
+
+/* Bytes of key1 | key2 for a key size (0: not one), uapi's values too. */
+static inline unsigned int mlx5_umr_dek_key_len(u32 key_size)
+{
+	switch (key_size) {
+	case MLX5_UMR_CRYPTO_KEY_SIZE_128:
+		return 32;
+	case MLX5_UMR_CRYPTO_KEY_SIZE_256:
+		return 64;
+	default:
+		return 0;
+	}
+}
 
 /**
  * struct mlx5_umr_dek_attr - a data encryption key to create

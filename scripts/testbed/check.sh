@@ -53,6 +53,7 @@ uml_step() {	# uml_step LINE NAME CMD...: a step that boots the UML kernel of LI
 	fi
 }
 step checkpatch "$TESTBED/checkpatch.sh"
+step commit-subjects "$TESTBED/commit-subjects.sh"
 step uapi-header uapi_header
 step kernel-doc "$TESTBED/kernel-doc.sh"
 # make bench's kernel keeps what the modules need (it is not built here).

@@ -6,7 +6,7 @@
  * xts(aes) (Documentation/fake.rst).
  *
  * The bytes are asserted against IEEE Std 1619-2007's XTS-AES vector 4
- * (tests/kunit/xts_vectors.h), not against the fake's output. A peer's
+ * (tests/vectors/xts_vectors.h), not against the fake's output. A peer's
  * RDMA WRITE (XFER write) brings wire data into memory; an RDMA READ (XFER
  * read) takes memory to the wire. Without MLX5_UMR_IOC_CRYPTO_ENCRYPT_ON_TX
  * memory holds ciphertext and the wire plaintext: writing the vector's
@@ -31,7 +31,7 @@
 
 /* The project's one copy of the vector (a KUnit header: its u8). */
 typedef __u8 u8;
-#include "../../tests/kunit/xts_vectors.h"
+#include "xts_vectors.h"
 
 #define DU		512		/* the vector's data unit */
 #define BUF_LEN		(2 * PAGE)

@@ -12,7 +12,7 @@
 
 /* The project's one copy of the vector (a KUnit header: its u8). */
 typedef __u8 u8;
-#include "../../tests/kunit/xts_vectors.h"
+#include "xts_vectors.h"
 
 #define DU		512	/* the vector's data unit */
 #define CRYPTO_LEN	(2 * DU)
@@ -95,6 +95,7 @@ void chk_crypto_vector4(void)
 	struct mlx5umr_dek *dek = NULL;
 	struct mlx5umr_mkey *mk = NULL;
 	const char *why;
+	struct mlx5umr_configure_attr cfg;
 	struct ibv_sge s;
 	struct hc_wc wc;
 	int i, ret, len = CRYPTO_LEN;
@@ -131,8 +132,14 @@ void chk_crypto_vector4(void)
 	}
 	ca.dek = dek;
 	s = (struct ibv_sge){ (uintptr_t)r->buf, len, r->lkey };
-	ret = mlx5umr_mkey_configure_list_crypto(mk, ACC_ALL, 0, NULL, &ca,
-						 1, &s);
+	cfg = (struct mlx5umr_configure_attr){
+		.access = ACC_ALL,
+		.layout = MLX5UMR_LAYOUT_LIST,
+		.num_entries = 1,
+		.sge = &s,
+		.crypto = &ca,
+	};
+	ret = mlx5umr_mkey_configure(mk, &cfg);
 	if (ret) {
 		fail_err("configure the crypto mkey", ret);
 		goto out;

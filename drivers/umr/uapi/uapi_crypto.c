@@ -28,7 +28,6 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
-#include "crypto.h"
 #include "uapi_priv.h"
 
 /* The uapi passes these values through unchanged (both are rdma-core's). */
