@@ -447,6 +447,7 @@ static void umr_udev_release(struct kref *kref)
 	struct umr_udev *ud = container_of(kref, struct umr_udev, kref);
 
 	mutex_destroy(&ud->lock);
+	umr_udev_pd_destroy(ud);
 	kfree(ud);
 }
 
@@ -464,20 +465,21 @@ static int umr_fops_open(struct inode *inode, struct file *filp)
 	xa_init_flags(&ctx->keys, XA_FLAGS_ACCOUNT);
 	ctx->ud = ud;
 
-	/* the read side keeps umr_uapi_remove() (and ud->dead) out */
-	down_read(&ud->rwsem);
-	ret = ud->dead ? -ENODEV : umr_uctx_pd_init(ctx);
-	if (ret) {
-		up_read(&ud->rwsem);
-		kfree(ctx);
-		/* a firmware status is no errno of open() either */
-		return ret == -EREMOTEIO ? -EIO : ret;
-	}
+	umr_uctx_pd_init(ctx);
+
+	/* no firmware command here: open() holds misc_mtx (uapi_pd.c) */
 	mutex_lock(&ud->lock);
-	kref_get(&ud->kref);
-	list_add_tail(&ctx->node, &ud->ctxs);
+	ret = ud->dead ? -ENODEV : 0;
+	if (!ret) {
+		kref_get(&ud->kref);
+		list_add_tail(&ctx->node, &ud->ctxs);
+	}
 	mutex_unlock(&ud->lock);
-	up_read(&ud->rwsem);
+	if (ret) {
+		mutex_destroy(&ctx->pd_lock);
+		kfree(ctx);
+		return ret;
+	}
 
 	filp->private_data = ctx;
 	return nonseekable_open(inode, filp);
@@ -531,6 +533,7 @@ static int umr_uapi_add(struct mlx5_umr_dev *dev)
 	INIT_LIST_HEAD(&ud->ctxs);
 	atomic_set(&ud->share, MLX5_UMR_IOC_MAX_INFLIGHT_BBS);
 	init_waitqueue_head(&ud->share_wait);
+	umr_udev_pd_init(ud);
 	snprintf(ud->name, sizeof(ud->name), "mlx5_umr_%s",
 		 mlx5_umr_dev_name(dev));
 	snprintf(ud->nodename, sizeof(ud->nodename), "mlx5_umr/%s",

@@ -52,7 +52,7 @@ int umr_cmd_alloc_mkey(struct umr_ucmd *ucmd)
 	struct umr_uctx *ctx = ucmd->ctx;
 	struct mlx5_umr_mkey *mkey;
 	struct umr_umkey *mk;
-	u32 flags = 0;
+	u32 flags = 0, pdn;
 	int ret;
 
 	if (cmd->flags & ~(MLX5_UMR_IOC_MKEY_REMOTE_INVALIDATE |
@@ -82,16 +82,30 @@ int umr_cmd_alloc_mkey(struct umr_ucmd *ucmd)
 	ret = umr_mkey_charge(ctx, mk->xlt_bytes);
 	if (ret)
 		goto err_free;
+	ret = umr_uctx_pd_get(ctx, &pdn);
+	if (ret)
+		goto err_uncharge;
+	/*
+	 * A signature mkey only in the file's own PD: the caller's number
+	 * may be a kernel ULP's PD, whose mlx5_ib CQ oopses on the SIG_ERR
+	 * CQE of a service mkey, as mlx5_umr_alloc_mkey_in() says. Stable
+	 * between umr_uctx_pd_get() and umr_uctx_pd_put().
+	 */
+	if ((flags & MLX5_UMR_MKEY_SIGNATURE) && ctx->pd_borrowed) {
+		ret = -EOPNOTSUPP;
+		goto err_pd;
+	}
 	mkey = mlx5_umr_alloc_mkey_pd(ctx->ud->dev, cmd->max_entries, flags,
-				      umr_uctx_pdn(ctx));
+				      pdn);
 	if (IS_ERR_OR_NULL(mkey)) {
 		ret = mkey ? PTR_ERR(mkey) : -ENOMEM;
-		goto err_uncharge;
+		goto err_pd;
 	}
 	mk->obj.mkey = mkey;
 	ret = umr_uobj_insert(ctx, &mk->obj);
 	if (ret)
 		goto err_mkey;
+	umr_uctx_pd_put(ctx, true);
 
 	cmd->out_handle = mk->obj.handle;
 	cmd->out_key = mkey->key;
@@ -101,6 +115,8 @@ int umr_cmd_alloc_mkey(struct umr_ucmd *ucmd)
 err_mkey:
 	/* Not configured yet: nothing to keep should its destroy fail. */
 	mlx5_umr_free_mkey(mkey);
+err_pd:
+	umr_uctx_pd_put(ctx, false);
 err_uncharge:
 	umr_mkey_uncharge(ctx, mk->xlt_bytes);
 err_free:

@@ -61,6 +61,12 @@
  * @share: send queue basic blocks the files' work requests may still take
  *	of MLX5_UMR_IOC_MAX_INFLIGHT_BBS (umr_share_take())
  * @share_wait: calls waiting for @share
+ * @pd_rwsem: orders the files' own PDs against the PDs callers name
+ *	(uapi_pd.c): held for write while an own PD is allocated and entered
+ *	in @own_pds, or freed and removed; for read by MLX5_UMR_IOCTL_SET_PD
+ *	from its check to its probe mkey, and by every creation in a
+ *	caller's PD from its check to the object's creation
+ * @own_pds: PD number -> the files' own PDs, under @pd_rwsem
  */
 struct umr_udev {
 	struct mlx5_umr_dev *dev;
@@ -78,6 +84,8 @@ struct umr_udev {
 	atomic_t leaked;
 	atomic_t share;
 	wait_queue_head_t share_wait;
+	struct rw_semaphore pd_rwsem;	/* see @pd_rwsem above */
+	struct xarray own_pds;
 };
 
 /**
@@ -92,12 +100,14 @@ struct umr_udev {
  * @pinned: pinned pages
  * @pdn: the file's PD: every mkey of the file is in it, so that the
  *	NIC itself keeps files apart (a QP of one file's PD cannot use
- *	another file's keys). Its own, freed at close or when the device
- *	goes away, or the caller's (@pd_borrowed, MLX5_UMR_IOCTL_SET_PD);
- *	read through umr_uctx_pdn() (uapi_pd.c)
- * @pd_lock: protects @pdn, @pd_borrowed, @pd_frozen
+ *	another file's keys). 0 until the first object needs one; its own
+ *	(allocated then, freed at close or when the device goes away), or
+ *	the caller's (@pd_borrowed, MLX5_UMR_IOCTL_SET_PD); taken through
+ *	umr_uctx_pd_get() (uapi_pd.c)
+ * @pd_lock: protects @pdn, @pd_borrowed, @pd_frozen, @pd_users
  * @pd_borrowed: @pdn is the caller's verbs PD, never freed by the file
- * @pd_frozen: an object was (being) created in @pdn: it cannot change
+ * @pd_frozen: an object was created in @pdn: it cannot change
+ * @pd_users: creations between umr_uctx_pd_get() and umr_uctx_pd_put()
  * @nmkeys: live indirect mkeys, at most MLX5_UMR_IOC_MAX_FD_MKEYS
  * @xlt_bytes: their translation bytes, at most
  *	MLX5_UMR_IOC_MAX_FD_XLT_BYTES
@@ -109,9 +119,10 @@ struct umr_uctx {
 	struct xarray keys;
 	struct list_head node;
 	u32 pdn;
-	struct mutex pd_lock; /* @pdn, @pd_borrowed, @pd_frozen */
+	struct mutex pd_lock; /* @pdn, @pd_borrowed, @pd_frozen, @pd_users */
 	bool pd_borrowed;
 	bool pd_frozen;
+	u32 pd_users;
 	atomic_t nobjs;
 	atomic64_t pinned;
 	atomic_t nmkeys;
@@ -329,9 +340,12 @@ int umr_prep_batch(struct umr_ucmd *ucmd);
 void umr_release_batch(struct umr_ucmd *ucmd);
 int umr_cmd_batch(struct umr_ucmd *ucmd);
 /* uapi_pd.c: the file's PD */
-int umr_uctx_pd_init(struct umr_uctx *ctx);
+void umr_udev_pd_init(struct umr_udev *ud);
+void umr_udev_pd_destroy(struct umr_udev *ud);
+void umr_uctx_pd_init(struct umr_uctx *ctx);
 void umr_uctx_pd_release(struct umr_uctx *ctx);
-u32 umr_uctx_pdn(struct umr_uctx *ctx);
+int umr_uctx_pd_get(struct umr_uctx *ctx, u32 *pdn);
+void umr_uctx_pd_put(struct umr_uctx *ctx, bool created);
 int umr_cmd_set_pd(struct umr_ucmd *ucmd);
 /* uapi_sig.c: block signature */
 u32 umr_sig_info_flags(struct umr_udev *ud);

@@ -78,7 +78,8 @@
  *   out_max_entries (a list) or out_max_interleaved_entries (an
  *   interleaved layout).
  * - ENOENT also: MLX5_UMR_IOCTL_SET_PD names a PD the HCA does not have.
- * - EBUSY also: MLX5_UMR_IOCTL_SET_PD after the file created an object.
+ * - EBUSY also: MLX5_UMR_IOCTL_SET_PD after the file created an object
+ *   (or while it creates one).
  * - EINTR: a signal arrived while the call waited for room in the files'
  *   share of the device's queue (MLX5_UMR_IOC_MAX_INFLIGHT_BBS; a batch:
  *   room for its first request) or on the queue itself, or for an mkey
@@ -837,11 +838,14 @@ struct mlx5_umr_ioc_batch {
  * Every registration and indirect mkey the file creates afterwards is in
  * PD @pdn instead of the file's own PD, so that the caller's ibv_qp of
  * that PD can use their lkeys and rkeys. Only before the file's first
- * REG_MR or ALLOC_MKEY (EBUSY after); the file's own PD is freed, @pdn is
- * never freed by the file. The number is not proven to be the caller's:
- * an mkey in a PD can only reach memory its own file registered, so
- * naming another's PD exposes only the caller's memory to that PD's QPs
- * (Documentation/uapi.rst, "Keys in the caller's PD"). Refused: @pdn 0 or
+ * object is created (EBUSY after; a call that failed created none); the
+ * file's own PD, if it has one, is freed, @pdn is never freed by the file.
+ * No signature mkey is created in @pdn (ALLOC_MKEY: EOPNOTSUPP): it may be
+ * a kernel ULP's PD, whose CQ cannot take the mkey's SIG_ERR CQEs. The
+ * number is not proven to be the caller's: an mkey in a PD can only reach
+ * memory its own file registered, so naming another's PD exposes only the
+ * caller's memory to that PD's QPs (Documentation/uapi.rst, "Keys in the
+ * caller's PD"). Refused: @pdn 0 or
  * over 24 bits (EINVAL), a PD the service owns (EACCES), a PD the HCA does
  * not have (ENOENT).
  */
