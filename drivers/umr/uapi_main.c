@@ -409,6 +409,8 @@ static long umr_fops_ioctl(struct file *filp, unsigned int cmd,
 		return ret;
 	if (ucmd.user_size < op->min_size)
 		return -EINVAL;
+	if (ucmd.user_size > UMR_UAPI_MAX_STRUCT)
+		return -E2BIG;
 	ucmd.size = op->size;
 	ret = copy_struct_from_user(ucmd.cmd, op->size, ucmd.ubuf,
 				    ucmd.user_size);

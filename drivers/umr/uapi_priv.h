@@ -41,6 +41,13 @@
  */
 #define UMR_UAPI_MAX_BATCH	128
 #define UMR_UAPI_MAX_BATCH_BYTES	SZ_1M
+/*
+ * Largest size of an extensible structure userspace passes (an ioctl's,
+ * a batch's request stride): its unknown tail is checked to be zero byte
+ * by byte, which must not take a CPU for long. clone3(), openat2() and
+ * sched_setattr() refuse more than a page with E2BIG too.
+ */
+#define UMR_UAPI_MAX_STRUCT	PAGE_SIZE
 
 /**
  * struct umr_udev - the character device of one HCA

@@ -257,6 +257,71 @@ TEST_F(batch, req_size_longer)
 }
 
 /*
+ * Issue 30 item 3: a stride over a page is E2BIG before anything is read
+ * (the zero tail of a 4 GiB stride took minutes of one CPU), for the
+ * batch's stride as for an ioctl's own size; a page is still fine.
+ */
+TEST_F(batch, req_size_over_a_page)
+{
+	size_t stride = PAGE + 8;
+	struct mlx5_umr_ioc_batch_req *r;
+	struct mlx5_umr_ioc_batch out;
+	struct {
+		struct mlx5_umr_ioc_batch cmd;
+		__u8 tail[PAGE];
+	} *big;
+	__u8 *reqs = umr_map(2 * stride, 0);
+
+	ASSERT_NE(NULL, reqs);
+	memcpy(reqs, &self->req[0], sizeof(self->req[0]));
+	memcpy(reqs + stride, &self->req[1], sizeof(self->req[1]));
+	EXPECT_EQ(-E2BIG, do_batch(self->fd, (void *)reqs, 2, stride, &out));
+	EXPECT_EQ(2, out.out_index);
+	EXPECT_EQ(0, new_wqes(self));
+	/* a page, zero tail: read and answered */
+	memset(reqs + stride, 0, sizeof(self->req[1]));
+	memcpy(reqs + PAGE, &self->req[1], sizeof(self->req[1]));
+	ASSERT_EQ(0, do_batch(self->fd, (void *)reqs, 2, PAGE, &out));
+	r = (struct mlx5_umr_ioc_batch_req *)(reqs + PAGE);
+	EXPECT_EQ(64, r->out_length);
+	munmap(reqs, 2 * stride);
+
+	/* the ioctl's own size: over a page, even with a zero tail */
+	big = umr_map(sizeof(*big), 0);
+	ASSERT_NE(NULL, big);
+	big->cmd.size = sizeof(*big);
+	big->cmd.num_reqs = 1;
+	big->cmd.req_size = sizeof(self->req[0]);
+	big->cmd.reqs = (uintptr_t)&self->req[2];
+	big->cmd.out_index = 77;
+	EXPECT_EQ(-E2BIG, umr_ioctl(self->fd, MLX5_UMR_IOCTL_BATCH, big));
+	EXPECT_EQ(77, big->cmd.out_index);
+	munmap(big, sizeof(*big));
+}
+
+/*
+ * Issue 30 item 4: with the kernel's own stride, an unreadable request k
+ * is EFAULT with out_index k, as with any other stride (it said 0).
+ */
+TEST_F(batch, efault_index_dense)
+{
+	struct mlx5_umr_ioc_batch_req *r;
+	struct mlx5_umr_ioc_batch out;
+	__u8 *two = umr_map(2 * PAGE, 0);
+
+	ASSERT_NE(NULL, two);
+	/* requests 0 and 1 at the end of the first page, 2 in the second */
+	r = (void *)(two + PAGE - 2 * sizeof(*r));
+	r[0] = self->req[0];
+	r[1] = self->req[1];
+	ASSERT_EQ(0, mprotect(two + PAGE, PAGE, PROT_NONE));
+	EXPECT_EQ(-EFAULT, do_batch(self->fd, r, 3, sizeof(*r), &out));
+	EXPECT_EQ(2, out.out_index);
+	EXPECT_EQ(0, new_wqes(self));
+	munmap(two, 2 * PAGE);
+}
+
+/*
  * The state every refusal must leave: nothing posted, mk[0] still maps
  * buf1 (configured before the batch), the others still free, no claim and
  * no reference left (mr2, named only by the refused batch, can go).
