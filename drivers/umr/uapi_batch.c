@@ -81,8 +81,7 @@ static int umr_batch_check_cmd(const struct mlx5_umr_ioc_batch *cmd)
 	if (cmd->flags)
 		return -EOPNOTSUPP;
 	if (!cmd->num_reqs ||
-	    cmd->req_size < offsetofend(struct mlx5_umr_ioc_batch_req,
-					out_key) ||
+	    cmd->req_size < MLX5_UMR_IOC_BATCH_REQ_SIZE_VER1 ||
 	    !IS_ALIGNED(cmd->reqs, sizeof(u64)) ||
 	    !IS_ALIGNED(cmd->req_size, sizeof(u64)))
 		return -EINVAL;

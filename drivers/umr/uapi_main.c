@@ -314,69 +314,107 @@ struct umr_ioctl_op {
 	void (*release)(struct umr_ucmd *ucmd);
 };
 
-/* min_size is the first version of each structure: never change it. */
-#define UMR_IOCTL_OP(_nr, _ioctl, _fn, _struct, _last)			\
+/*
+ * min_size is the first version of each structure (the header's
+ * MLX5_UMR_IOC_*_SIZE_VER1, frozen): never change it.
+ */
+#define UMR_IOCTL_OP(_nr, _ioctl, _fn, _struct, _min)			\
 	[(_nr) - MLX5_UMR_IOC_BASE] = {					\
 		.size = sizeof(_struct),				\
-		.min_size = offsetofend(_struct, _last),		\
+		.min_size = _min,					\
 		.ioctl_num = _ioctl,					\
 		.execute = _fn,						\
 	}
 
-#define UMR_IOCTL_OP_PREP(_nr, _ioctl, _fn, _prep, _rel, _struct, _last) \
+#define UMR_IOCTL_OP_PREP(_nr, _ioctl, _fn, _prep, _rel, _struct, _min)	\
 	[(_nr) - MLX5_UMR_IOC_BASE] = {					\
 		.size = sizeof(_struct),				\
-		.min_size = offsetofend(_struct, _last),		\
+		.min_size = _min,					\
 		.ioctl_num = _ioctl,					\
 		.execute = _fn,						\
 		.prepare = _prep,					\
 		.release = _rel,					\
 	}
 
+/* Where each first version ends: the fields it had. */
+#define UMR_VER1_ENDS(_struct, _last, _min) \
+	static_assert(offsetofend(struct _struct, _last) == (_min))
+UMR_VER1_ENDS(mlx5_umr_ioc_info, out_name, MLX5_UMR_IOC_INFO_SIZE_VER1);
+UMR_VER1_ENDS(mlx5_umr_ioc_reg_mr, __reserved2,
+	      MLX5_UMR_IOC_REG_MR_SIZE_VER1);
+UMR_VER1_ENDS(mlx5_umr_ioc_alloc_mkey, __reserved,
+	      MLX5_UMR_IOC_ALLOC_MKEY_SIZE_VER1);
+UMR_VER1_ENDS(mlx5_umr_ioc_configure, out_length,
+	      MLX5_UMR_IOC_CONFIGURE_SIZE_VER1);
+UMR_VER1_ENDS(mlx5_umr_ioc_invalidate, __reserved,
+	      MLX5_UMR_IOC_INVALIDATE_SIZE_VER1);
+UMR_VER1_ENDS(mlx5_umr_ioc_destroy, __reserved,
+	      MLX5_UMR_IOC_DESTROY_SIZE_VER1);
+UMR_VER1_ENDS(mlx5_umr_ioc_batch, out_failed, MLX5_UMR_IOC_BATCH_SIZE_VER1);
+UMR_VER1_ENDS(mlx5_umr_ioc_batch_req, out_key,
+	      MLX5_UMR_IOC_BATCH_REQ_SIZE_VER1);
+UMR_VER1_ENDS(mlx5_umr_ioc_set_pd, __reserved, MLX5_UMR_IOC_SET_PD_SIZE_VER1);
+UMR_VER1_ENDS(mlx5_umr_ioc_sig_check, out_errors,
+	      MLX5_UMR_IOC_SIG_CHECK_SIZE_VER1);
+UMR_VER1_ENDS(mlx5_umr_ioc_sig_report, __reserved,
+	      MLX5_UMR_IOC_SIG_REPORT_SIZE_VER1);
+UMR_VER1_ENDS(mlx5_umr_ioc_dek_create, __reserved,
+	      MLX5_UMR_IOC_DEK_CREATE_SIZE_VER1);
+
 static const struct umr_ioctl_op umr_ioctl_ops[] = {
 	UMR_IOCTL_OP(MLX5_UMR_CMD_INFO, MLX5_UMR_IOCTL_INFO,
 		     umr_cmd_info,
-		     struct mlx5_umr_ioc_info, out_name),
+		     struct mlx5_umr_ioc_info, MLX5_UMR_IOC_INFO_SIZE_VER1),
 	UMR_IOCTL_OP_PREP(MLX5_UMR_CMD_REG_MR, MLX5_UMR_IOCTL_REG_MR,
 			  umr_cmd_reg_mr, umr_prep_reg_mr, umr_release_reg_mr,
-			  struct mlx5_umr_ioc_reg_mr, __reserved2),
+			  struct mlx5_umr_ioc_reg_mr,
+			  MLX5_UMR_IOC_REG_MR_SIZE_VER1),
 	UMR_IOCTL_OP(MLX5_UMR_CMD_ALLOC_MKEY, MLX5_UMR_IOCTL_ALLOC_MKEY,
 		     umr_cmd_alloc_mkey,
-		     struct mlx5_umr_ioc_alloc_mkey, __reserved),
+		     struct mlx5_umr_ioc_alloc_mkey,
+		     MLX5_UMR_IOC_ALLOC_MKEY_SIZE_VER1),
 	UMR_IOCTL_OP_PREP(MLX5_UMR_CMD_CONFIGURE, MLX5_UMR_IOCTL_CONFIGURE,
 			  umr_cmd_configure, umr_prep_configure,
 			  umr_release_configure,
-			  struct mlx5_umr_ioc_configure, out_length),
+			  struct mlx5_umr_ioc_configure,
+			  MLX5_UMR_IOC_CONFIGURE_SIZE_VER1),
 	UMR_IOCTL_OP(MLX5_UMR_CMD_INVALIDATE, MLX5_UMR_IOCTL_INVALIDATE,
 		     umr_cmd_invalidate,
-		     struct mlx5_umr_ioc_invalidate, __reserved),
+		     struct mlx5_umr_ioc_invalidate,
+		     MLX5_UMR_IOC_INVALIDATE_SIZE_VER1),
 	UMR_IOCTL_OP(MLX5_UMR_CMD_DESTROY, MLX5_UMR_IOCTL_DESTROY,
 		     umr_cmd_destroy,
-		     struct mlx5_umr_ioc_destroy, __reserved),
+		     struct mlx5_umr_ioc_destroy,
+		     MLX5_UMR_IOC_DESTROY_SIZE_VER1),
 	UMR_IOCTL_OP_PREP(MLX5_UMR_CMD_BATCH, MLX5_UMR_IOCTL_BATCH,
 			  umr_cmd_batch, umr_prep_batch, umr_release_batch,
-			  struct mlx5_umr_ioc_batch, out_failed),
+			  struct mlx5_umr_ioc_batch, MLX5_UMR_IOC_BATCH_SIZE_VER1),
 	UMR_IOCTL_OP(MLX5_UMR_CMD_SET_PD, MLX5_UMR_IOCTL_SET_PD,
 		     umr_cmd_set_pd,
-		     struct mlx5_umr_ioc_set_pd, __reserved),
+		     struct mlx5_umr_ioc_set_pd, MLX5_UMR_IOC_SET_PD_SIZE_VER1),
 	UMR_IOCTL_OP(MLX5_UMR_CMD_SIG_CHECK, MLX5_UMR_IOCTL_SIG_CHECK,
 		     umr_cmd_sig_check,
-		     struct mlx5_umr_ioc_sig_check, out_errors),
+		     struct mlx5_umr_ioc_sig_check,
+		     MLX5_UMR_IOC_SIG_CHECK_SIZE_VER1),
 	UMR_IOCTL_OP(MLX5_UMR_CMD_SIG_REPORT, MLX5_UMR_IOCTL_SIG_REPORT,
 		     umr_cmd_sig_report,
-		     struct mlx5_umr_ioc_sig_report, __reserved),
+		     struct mlx5_umr_ioc_sig_report,
+		     MLX5_UMR_IOC_SIG_REPORT_SIZE_VER1),
 	UMR_IOCTL_OP_PREP(MLX5_UMR_CMD_DEK_CREATE, MLX5_UMR_IOCTL_DEK_CREATE,
 			  umr_cmd_dek_create, umr_prep_dek_create,
 			  umr_release_dek_create,
-			  struct mlx5_umr_ioc_dek_create, __reserved),
+			  struct mlx5_umr_ioc_dek_create,
+			  MLX5_UMR_IOC_DEK_CREATE_SIZE_VER1),
 #ifdef MLX5_UMR_TESTING
 	/* A production build has no such entries: ENOTTY. */
 	UMR_IOCTL_OP(MLX5_UMR_CMD_TEST_INFO, MLX5_UMR_TEST_IOCTL_INFO,
 		     umr_cmd_test_info,
-		     struct mlx5_umr_test_info, out_max_xfer),
+		     struct mlx5_umr_test_info,
+		     offsetofend(struct mlx5_umr_test_info, out_max_xfer)),
 	UMR_IOCTL_OP(MLX5_UMR_CMD_TEST_XFER, MLX5_UMR_TEST_IOCTL_XFER,
 		     umr_cmd_test_xfer,
-		     struct mlx5_umr_test_xfer, __reserved2),
+		     struct mlx5_umr_test_xfer,
+		     offsetofend(struct mlx5_umr_test_xfer, __reserved2)),
 #endif
 };
 

@@ -44,6 +44,7 @@ uml_step() {	# uml_step LINE NAME CMD...: a step that boots the UML kernel of LI
 }
 step checkpatch "$TESTBED/checkpatch.sh"
 step uapi-header uapi_header
+step uapi-abi "$TESTBED/uapi-abi.sh"
 step kernel-doc "$TESTBED/kernel-doc.sh"
 for line in $KLINES; do
 	step "uml-kernel $line" uml_kernel "$line"

@@ -116,6 +116,28 @@
 #define MLX5_UMR_IOC_TYPE	0xEE
 #define MLX5_UMR_IOC_BASE	0x80
 
+/*
+ * The ABI this header describes. From version 1 on, no field of a
+ * structure here moves or changes size and no ioctl number changes
+ * meaning: structures grow only at their end, new ioctls take new numbers
+ * (scripts/testbed/uapi-abi.sh compares the header with the frozen table
+ * of version 1). The first version of each structure, the smallest size
+ * the kernel accepts (EINVAL below), as clone3()'s CLONE_ARGS_SIZE_VER0:
+ */
+#define MLX5_UMR_ABI_VERSION			1
+#define MLX5_UMR_IOC_INFO_SIZE_VER1		88	/* to out_name */
+#define MLX5_UMR_IOC_REG_MR_SIZE_VER1		48
+#define MLX5_UMR_IOC_ALLOC_MKEY_SIZE_VER1	24
+#define MLX5_UMR_IOC_CONFIGURE_SIZE_VER1	48	/* to out_length */
+#define MLX5_UMR_IOC_INVALIDATE_SIZE_VER1	16
+#define MLX5_UMR_IOC_DESTROY_SIZE_VER1		16
+#define MLX5_UMR_IOC_BATCH_SIZE_VER1		32
+#define MLX5_UMR_IOC_BATCH_REQ_SIZE_VER1	56	/* req_size */
+#define MLX5_UMR_IOC_SET_PD_SIZE_VER1		16
+#define MLX5_UMR_IOC_SIG_CHECK_SIZE_VER1	48
+#define MLX5_UMR_IOC_SIG_REPORT_SIZE_VER1	80
+#define MLX5_UMR_IOC_DEK_CREATE_SIZE_VER1	40
+
 enum {
 	MLX5_UMR_CMD_INFO = MLX5_UMR_IOC_BASE,
 	MLX5_UMR_CMD_REG_MR,
