@@ -75,6 +75,10 @@ static inline unsigned int mlx5_umr_sig_psv_bytes(const struct mlx5_umr_wr *wr)
 	return mlx5_umr_sig_npsv(wr->sig) * MLX5_UMR_SIG_PSV_WQE_SIZE;
 }
 
+/* sig.c: the check of a user's mkey (the uapi's SIG_CHECK) */
+int mlx5_umr_sig_check_interruptible(struct mlx5_umr_mkey *mkey,
+				     struct mlx5_umr_sig_status *status);
+
 /* sig_wqe.c: the encoder's part (pure functions) */
 void mlx5_umr_sig_fill_bsf(struct mlx5_bsf *bsf,
 			   const struct mlx5_umr_sig_attr *attr,

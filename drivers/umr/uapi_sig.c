@@ -20,9 +20,6 @@
 #include "sig.h"
 
 #define UMR_SIG_CONF_FLAGS	(MLX5_UMR_IOC_SIG_SET | MLX5_UMR_IOC_SIG_RESET)
-/* A re-arm: a SET_PSV WQE for each domain (mlx5_umr_sig_check()). */
-#define UMR_SIG_REARM_BBS	(2 * DIV_ROUND_UP(MLX5_UMR_SIG_PSV_WQE_SIZE, \
-						  MLX5_SEND_WQE_BB))
 #define UMR_SIG_DIF_FLAGS	(MLX5_UMR_IOC_SIG_T10DIF_REF_REMAP | \
 				 MLX5_UMR_IOC_SIG_T10DIF_APP_ESCAPE | \
 				 MLX5_UMR_IOC_SIG_T10DIF_APP_REF_ESCAPE)
@@ -206,13 +203,34 @@ static struct umr_uobj *umr_sig_get(struct umr_uctx *ctx, u32 handle)
 }
 
 /*
- * Read and clear the status; the re-arm it may post takes its part of the
- * files' share of the send queue, and waits behind a configure of the
- * mkey.
+ * The basic blocks a re-arm of @mkey posts at most (mlx5_umr_sig_check()):
+ * the UMR with the BSF and a SET_PSV per domain, both domains counted.
+ */
+static u16 umr_sig_rearm_bbs(struct umr_udev *ud, struct mlx5_umr_mkey *mkey)
+{
+	static const struct mlx5_umr_sig_attr both = {
+		.mem.sig_type = MLX5_UMR_SIG_T10DIF,
+		.wire.sig_type = MLX5_UMR_SIG_T10DIF,
+	};
+	struct mlx5_umr_wr wr = {
+		.mkey = mkey,
+		.op = MLX5_UMR_OP_CONFIGURE,
+		.flags = MLX5_UMR_WR_SET_SIG,
+		.sig = &both,
+	};
+
+	return umr_share_bbs(ud, &wr);
+}
+
+/*
+ * Read and clear the status; the re-arm it may post takes its blocks of
+ * the files' share of the send queue, and waits behind a configure of the
+ * mkey. Every wait ends with a signal, before anything is posted.
  */
 static int umr_sig_check_mkey(struct umr_uctx *ctx, struct umr_umkey *mk,
 			      struct mlx5_umr_sig_status *st)
 {
+	u16 bbs = umr_sig_rearm_bbs(ctx->ud, mk->obj.mkey);
 	int ret;
 
 	if (mutex_lock_interruptible(&mk->lock))
@@ -221,11 +239,11 @@ static int umr_sig_check_mkey(struct umr_uctx *ctx, struct umr_umkey *mk,
 		ret = -EBUSY;
 		goto out_unlock;
 	}
-	ret = umr_share_take(ctx->ud, UMR_SIG_REARM_BBS);
+	ret = umr_share_take(ctx->ud, bbs);
 	if (ret)
 		goto out_unlock;
-	ret = mlx5_umr_sig_check(mk->obj.mkey, st);
-	umr_share_put(ctx->ud, UMR_SIG_REARM_BBS);
+	ret = mlx5_umr_sig_check_interruptible(mk->obj.mkey, st);
+	umr_share_put(ctx->ud, bbs);
 out_unlock:
 	mutex_unlock(&mk->lock);
 	return ret;
