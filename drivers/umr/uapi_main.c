@@ -260,10 +260,15 @@ static int umr_cmd_info(struct umr_ucmd *ucmd)
 	cmd->out_access = umr_access_caps(ud);
 	cmd->out_fd_objects = atomic_read(&ctx->nobjs);
 	cmd->out_fd_pinned_pages = atomic64_read(&ctx->pinned);
-	/* Other users' activity only for the administrator. */
+	/*
+	 * Other users' activity only for the administrator: who opened the
+	 * file (a user's file handed to a setuid program shows nothing) and
+	 * who asks (root's file handed to a user shows nothing either).
+	 */
 	cmd->out_dev_objects = 0;
 	cmd->out_dev_pinned_pages = 0;
-	if (capable(CAP_SYS_ADMIN)) {
+	if (file_ns_capable(ucmd->filp, &init_user_ns, CAP_SYS_ADMIN) &&
+	    capable(CAP_SYS_ADMIN)) {
 		cmd->out_dev_objects = atomic_read(&ud->nobjs);
 		cmd->out_dev_pinned_pages = atomic64_read(&ud->pinned);
 	}
@@ -426,6 +431,7 @@ static long umr_fops_ioctl(struct file *filp, unsigned int cmd,
 	const struct umr_ioctl_op *op;
 	union umr_ucmd_buffer buf;
 	struct umr_ucmd ucmd = {
+		.filp = filp,
 		.ctx = ctx,
 		.ubuf = (void __user *)arg,
 		.cmd = &buf,

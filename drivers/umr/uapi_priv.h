@@ -166,6 +166,8 @@ struct umr_uobj {
  * @obj: the object
  * @iova: user address of the first byte, also the mkey's address
  * @length: bytes
+ * @access: MLX5_UMR_IOC_ACCESS_* it was registered with; a layout naming
+ *	it may grant no more
  * @npages: pinned pages, as accounted to @mm->pinned_vm
  * @mm: the address space that was charged
  * @sgt: the pinned pages, mapped for the HCA
@@ -175,6 +177,7 @@ struct umr_umr {
 	struct umr_uobj obj;
 	u64 iova;
 	u64 length;
+	u32 access;
 	unsigned long npages;
 	struct mm_struct *mm;
 	struct sg_append_table sgt;
@@ -263,7 +266,8 @@ struct umr_mreq {
 
 /**
  * struct umr_ucmd - one ioctl being executed
- * @ctx: the file
+ * @filp: the file, whose opener's credentials decide what it may see
+ * @ctx: its context
  * @ubuf: the user's structure
  * @user_size: its size field
  * @cmd: the kernel copy (the larger of the two sizes is zero-filled)
@@ -279,6 +283,7 @@ struct umr_mreq {
  *	requests) after the device lock is released, before @cmd
  */
 struct umr_ucmd {
+	struct file *filp;
 	struct umr_uctx *ctx;
 	void __user *ubuf;
 	u32 user_size;
