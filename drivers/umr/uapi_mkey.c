@@ -137,11 +137,13 @@ static void umr_put_refs(struct umr_uobj **refs, u32 n)
 
 /*
  * Reference the registration @lkey names and check that it contains
- * [@addr, @addr + @len), without computing its end (it may be 2^64). On
- * success *@ref holds the reference.
+ * [@addr, @addr + @len), without computing its end (it may be 2^64), and
+ * that it grants every right of the layout's @access: a write through the
+ * mkey into memory pinned read-only is refused here, not left to the HCA's
+ * check of the inner key. *@ref holds the reference once it is found.
  */
 static int umr_ref_range(struct umr_uctx *ctx, u32 lkey, u64 addr, u64 len,
-			 struct umr_uobj **ref)
+			 u32 access, struct umr_uobj **ref)
 {
 	struct umr_uobj *obj;
 	struct umr_umr *mr;
@@ -155,6 +157,8 @@ static int umr_ref_range(struct umr_uctx *ctx, u32 lkey, u64 addr, u64 len,
 	off = addr - mr->iova;
 	if (addr < mr->iova || off >= mr->length || len > mr->length - off)
 		return -ERANGE;
+	if (access & ~mr->access)
+		return -EACCES;
 	return 0;
 }
 
@@ -163,7 +167,7 @@ static int umr_ref_range(struct umr_uctx *ctx, u32 lkey, u64 addr, u64 len,
  * they name, fill the service's entries.
  */
 static int umr_parse_list(struct umr_uctx *ctx,
-			  const struct mlx5_umr_ioc_sge *ent, u32 n,
+			  const struct mlx5_umr_ioc_sge *ent, u32 n, u32 access,
 			  struct mlx5_umr_sge *out, struct umr_uobj **refs,
 			  u64 *length)
 {
@@ -177,7 +181,7 @@ static int umr_parse_list(struct umr_uctx *ctx,
 		out[i].key = ent[i].lkey;
 		ret = mlx5_umr_sge_check(&out[i]) ?:
 		      umr_ref_range(ctx, ent[i].lkey, ent[i].addr,
-				    ent[i].length, &refs[i]);
+				    ent[i].length, access, &refs[i]);
 		if (ret)
 			return ret;
 		total += ent[i].length;
@@ -192,7 +196,7 @@ static int umr_parse_list(struct umr_uctx *ctx,
  */
 static int umr_parse_interleaved(struct umr_uctx *ctx,
 				 const struct mlx5_umr_ioc_interleaved *ent,
-				 u32 n, u32 repeat,
+				 u32 n, u32 repeat, u32 access,
 				 struct mlx5_umr_interleaved *out,
 				 struct umr_uobj **refs, u64 *length)
 {
@@ -214,7 +218,7 @@ static int umr_parse_interleaved(struct umr_uctx *ctx,
 		span = ((u64)ent[i].bytes_count + ent[i].bytes_skip) *
 		       (repeat - 1) + ent[i].bytes_count;
 		ret = umr_ref_range(ctx, ent[i].lkey, ent[i].addr, span,
-				    &refs[i]);
+				    access, &refs[i]);
 		if (ret)
 			return ret;
 		cycle += ent[i].bytes_count;
@@ -437,15 +441,16 @@ static int umr_config_parse(struct umr_uctx *ctx,
 	if (wr->layout == MLX5_UMR_LAYOUT_LIST) {
 		wr->list.sge = r->kent;
 		wr->list.num_sge = cmd->num_entries;
-		return umr_parse_list(ctx, r->uent, cmd->num_entries, r->kent,
-				      r->refs, &r->length);
+		return umr_parse_list(ctx, r->uent, cmd->num_entries,
+				      cmd->access, r->kent, r->refs,
+				      &r->length);
 	}
 	wr->interleaved.ent = r->kent;
 	wr->interleaved.num_entries = cmd->num_entries;
 	wr->interleaved.repeat_count = cmd->repeat_count;
 	return umr_parse_interleaved(ctx, r->uent, cmd->num_entries,
-				     cmd->repeat_count, r->kent, r->refs,
-				     &r->length);
+				     cmd->repeat_count, cmd->access, r->kent,
+				     r->refs, &r->length);
 }
 
 static int umr_ref_cmp(const void *a, const void *b)

@@ -199,6 +199,7 @@ int umr_prep_reg_mr(struct umr_ucmd *ucmd)
 	mr->obj.type = UMR_UOBJ_MR;
 	mr->iova = cmd->addr;
 	mr->length = cmd->length;
+	mr->access = cmd->access;
 	mr->npages = (PAGE_ALIGN(end) - (cmd->addr & PAGE_MASK)) >> PAGE_SHIFT;
 	mr->mm = current->mm;
 	mmgrab(mr->mm);

@@ -85,7 +85,9 @@
  *   room for its first request) or on the queue itself, or for an mkey
  *   another call is configuring; nothing was done.
  * - EACCES: MLX5_UMR_IOCTL_SET_PD names a PD the service owns (its own,
- *   or another open file's).
+ *   or another open file's); a layout grants an access right that a
+ *   registration it names was not registered with (remote or local write
+ *   over memory registered for reading).
  * - EIO: the HCA completed the UMR work request with an error, or refused
  *   a command (creating or destroying an mkey).
  * - ETIMEDOUT: the HCA did not complete the work request in time.
@@ -175,13 +177,13 @@ enum mlx5_umr_ioc_access {
  * @out_max_inline_entries: entries that fit inline in one work request
  * @out_access: MLX5_UMR_IOC_ACCESS_* bits this device grants
  * @out_fd_objects: live objects of this file
- * @out_dev_objects: live objects of all files of this device (0 without
- *	CAP_SYS_ADMIN)
+ * @out_dev_objects: live objects of all files of this device (0 unless
+ *	both the file's opener and the caller have CAP_SYS_ADMIN)
  * @__reserved: must be 0
  * @__reserved2: must be 0
  * @out_fd_pinned_pages: pages pinned by this file
  * @out_dev_pinned_pages: pages pinned by all files of this device (0
- *	without CAP_SYS_ADMIN)
+ *	unless both the file's opener and the caller have CAP_SYS_ADMIN)
  * @out_name: device name, NUL terminated
  * @out_max_batch: largest num_reqs of MLX5_UMR_IOCTL_BATCH
  * @out_max_batch_bytes: largest sum over a batch of its entry arrays'
