@@ -18,6 +18,7 @@
 
 #include "kselftest_harness.h"
 #include "umr_util.h"
+#include "share_hog.h"
 
 #define BUF_LEN		(2 * PAGE)
 #define NMK		4
@@ -319,6 +320,54 @@ TEST_F(batch, efault_index_dense)
 	EXPECT_EQ(2, out.out_index);
 	EXPECT_EQ(0, new_wqes(self));
 	munmap(two, 2 * PAGE);
+}
+
+struct share_waiter {
+	int fd;
+	__u32 mk;
+	struct mlx5_umr_ioc_sge sge;
+	int ret;
+};
+
+static void *share_waiter_run(void *arg)
+{
+	struct share_waiter *w = arg;
+
+	w->ret = umr_config_list(w->fd, w->mk, &w->sge, 1, NULL);
+	return NULL;
+}
+
+/*
+ * Issue 30 item 10: the files' share is handed out in turn. With 2 blocks
+ * left, a configure (3 blocks) waits; an invalidate (2) that comes after
+ * it waits behind it (a signal ends its wait: EINTR, nothing done) rather
+ * than taking the 2 blocks past it, as any call did: a stream of small
+ * requests kept a large one waiting.
+ */
+TEST_F(batch, share_in_turn)
+{
+	struct share_waiter w = { .fd = self->fd, .mk = self->mk[0],
+				  .sge = self->sge1 };
+	struct share_hog hog;
+	int ret, hret[2];
+	pthread_t t;
+
+	ret = share_hog_start(&hog, self->path, 6000, 2000);
+	if (ret == -1)
+		SKIP(return, "needs the fake's debugfs");
+	ASSERT_EQ(0, ret);
+	ASSERT_EQ(0, share_hog_thread(&t, share_waiter_run, &w));
+	usleep(500 * 1000);
+	share_hog_alarm_in(1);
+	ret = umr_invalidate(self->fd, self->mk[1]);
+	alarm(0);
+	EXPECT_EQ(-EINTR, ret);
+	share_hog_stop(&hog, self->path, hret);
+	EXPECT_EQ(0, hret[0]);
+	EXPECT_EQ(0, hret[1]);
+	pthread_join(t, NULL);
+	EXPECT_EQ(0, w.ret);
+	EXPECT_EQ(0, umr_invalidate(self->fd, self->mk[0]));
 }
 
 /*

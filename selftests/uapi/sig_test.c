@@ -15,13 +15,12 @@
  * Copyright (c) 2026 The mlx5-umr authors.
  */
 #define _GNU_SOURCE
-#include <pthread.h>
-#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "kselftest_harness.h"
 #include "umr_util.h"
+#include "share_hog.h"
 
 #define BS		512		/* data bytes per block */
 #define PI		8		/* a T10-DIF field */
@@ -910,32 +909,6 @@ TEST_F(sig, length)
 	EXPECT_EQ(0, u.raw[sizeof(*r)]);
 }
 
-struct share_hog {
-	int fd;
-	struct mlx5_umr_ioc_batch_req *req;
-	__u32 n;
-	int ret;
-};
-
-static void *share_hog_run(void *arg)
-{
-	struct share_hog *h = arg;
-	struct mlx5_umr_ioc_batch b = {
-		.size = sizeof(b),
-		.num_reqs = h->n,
-		.req_size = sizeof(*h->req),
-		.reqs = (uintptr_t)h->req,
-	};
-
-	h->ret = umr_ioctl(h->fd, MLX5_UMR_IOCTL_BATCH, &b);
-	return NULL;
-}
-
-static void on_alarm(int sig)
-{
-	(void)sig;
-}
-
 /*
  * Issue 30 item 8: a re-arm posts the UMR with the BSF and a SET_PSV per
  * domain, 4 to 5 basic blocks, and was charged 2 to the files' share. Two
@@ -947,16 +920,11 @@ static void on_alarm(int sig)
 TEST_F(sig, rearm_charged_its_blocks)
 {
 	struct mlx5_umr_ioc_sig_block sig = mem_dif();
-	struct mlx5_umr_ioc_batch_req req[170];
-	struct sigaction sa = { .sa_handler = on_alarm };
-	struct share_hog hog[2];
 	struct mlx5_umr_ioc_sig_check c;
-	struct mlx5_umr_ioc_sge sge;
 	struct mlx5_umr_test_xfer x;
-	__u8 back[WIRE_LEN], *mem;
-	__u32 mr, key, mk, mkey;
-	pthread_t t[2];
-	int fd2, i, ret;
+	struct share_hog hog;
+	__u8 back[WIRE_LEN];
+	int ret, hret[2];
 
 	ASSERT_EQ(0, configure(self->fd, self->mk, MLX5_UMR_IOC_SIG_SET, &sig,
 			       &self->sge));
@@ -965,47 +933,20 @@ TEST_F(sig, rearm_charged_its_blocks)
 	ASSERT_EQ(0, xfer(self->fd, self->mkey, 0, back, WIRE_LEN, 0, &x));
 	ASSERT_EQ(MLX5_UMR_TEST_XFER_OUT_SIG_ERR, x.out_flags);
 
-	fd2 = umr_open();
-	ASSERT_LE(0, fd2);
-	mem = umr_map(PAGE, 0x33);
-	ASSERT_NE(NULL, mem);
-	ASSERT_EQ(0, umr_reg(fd2, mem, PAGE, UMR_ACCESS_ALL3, &mr, &key));
-	sge = (struct mlx5_umr_ioc_sge){ (uintptr_t)mem, 64, key };
-	for (i = 0; i < 170; i++) {
-		ASSERT_EQ(0, umr_alloc(fd2, 1, &mk, &mkey));
-		req[i] = (struct mlx5_umr_ioc_batch_req){
-			.op = MLX5_UMR_IOC_BATCH_CONFIGURE,
-			.handle = mk,
-			.access = UMR_ACCESS_ALL3,
-			.layout = MLX5_UMR_IOC_LAYOUT_LIST,
-			.num_entries = 1,
-			.entries = (uintptr_t)&sge,
-		};
-	}
-	hog[0] = (struct share_hog){ fd2, req, 128, 0 };
-	hog[1] = (struct share_hog){ fd2, req + 128, 42, 0 };
-	if (umr_fake_knob(self->path, "delay_ms", "6000"))
+	ret = share_hog_start(&hog, self->path, 6000, 2000);
+	if (ret == -1)
 		SKIP(return, "needs the fake's debugfs");
-	for (i = 0; i < 2; i++)
-		ASSERT_EQ(0, pthread_create(&t[i], NULL, share_hog_run,
-					    &hog[i]));
-	/* both batches posted, waiting for the delayed doorbell */
-	usleep(2000 * 1000);
-	ASSERT_EQ(0, sigaction(SIGALRM, &sa, NULL));
-	alarm(1);
+	ASSERT_EQ(0, ret);
+	share_hog_alarm_in(1);
 	ret = sig_check(self->fd, self->mk, &c);
 	alarm(0);
 	EXPECT_EQ(-EINTR, ret);
-	for (i = 0; i < 2; i++) {
-		pthread_join(t[i], NULL);
-		EXPECT_EQ(0, hog[i].ret);
-	}
-	umr_fake_knob(self->path, "delay_ms", "0");
+	share_hog_stop(&hog, self->path, hret);
+	EXPECT_EQ(0, hret[0]);
+	EXPECT_EQ(0, hret[1]);
 	/* the error is still there, and the re-arm goes out now */
 	ASSERT_EQ(0, sig_check(self->fd, self->mk, &c));
 	EXPECT_EQ(ret == -EINTR ? 1 : 0, c.out_errors);
-	close(fd2);
-	munmap(mem, PAGE);
 }
 
 TEST_HARNESS_MAIN

@@ -12,6 +12,7 @@
 #include <linux/capability.h>
 #include <linux/module.h>
 #include <linux/nospec.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -160,41 +161,100 @@ u16 umr_share_bbs(struct umr_udev *ud, const struct mlx5_umr_wr *wr)
 			    MLX5_SEND_WQE_BB);
 }
 
-/* Take @bbs of the share if that many are left; never waits. */
+/*
+ * A call waiting for its part of the share. Waiters are served in the
+ * order they came (umr_share_grant()), and nobody takes blocks while one
+ * waits: another user's stream of batches cannot keep a large request
+ * waiting (it waited 100 times longer, issue 30), a batch cannot take more
+ * blocks past a waiter.
+ */
+struct umr_share_waiter {
+	struct list_head node;
+	struct task_struct *task;
+	u32 bbs;
+	bool granted;
+};
+
+/* Hand the share to the waiters at the head while it has room for them. */
+static void umr_share_grant(struct umr_udev *ud)
+{
+	struct umr_share_waiter *w;
+
+	lockdep_assert_held(&ud->share_lock);
+	while ((w = list_first_entry_or_null(&ud->share_waiters,
+					     struct umr_share_waiter, node)) &&
+	       ud->share >= w->bbs) {
+		ud->share -= w->bbs;
+		list_del_init(&w->node);
+		w->granted = true;
+		wake_up_process(w->task);
+	}
+}
+
+/* Take @bbs of the share if that many are left and nobody waits. */
 bool umr_share_try(struct umr_udev *ud, u32 bbs)
 {
-	int left = atomic_read(&ud->share);
+	unsigned long flags;
+	bool ok;
 
-	do {
-		if (left < bbs)
-			return false;
-	} while (!atomic_try_cmpxchg(&ud->share, &left, left - bbs));
-	return true;
+	spin_lock_irqsave(&ud->share_lock, flags);
+	ok = list_empty(&ud->share_waiters) && ud->share >= bbs;
+	if (ok)
+		ud->share -= bbs;
+	spin_unlock_irqrestore(&ud->share_lock, flags);
+	return ok;
 }
 
 /*
- * Take @bbs of the share, waiting interruptibly: nothing is posted yet.
- * More than the whole share would be waited for forever: -ENOMEM, the
- * errno of a request too large for the queue.
+ * Take @bbs of the share, waiting interruptibly, in turn: nothing is
+ * posted yet. More than the whole share would be waited for forever:
+ * -ENOMEM, the errno of a request too large for the queue.
  */
 int umr_share_take(struct umr_udev *ud, u32 bbs)
 {
+	struct umr_share_waiter w = { .task = current, .bbs = bbs };
+	unsigned long flags;
+	int ret = 0;
+
 	if (bbs > MLX5_UMR_IOC_MAX_INFLIGHT_BBS)
 		return -ENOMEM;
 	if (umr_share_try(ud, bbs))
 		return 0;
-	if (wait_event_interruptible(ud->share_wait, umr_share_try(ud, bbs)))
-		return -EINTR;
-	return 0;
+	spin_lock_irqsave(&ud->share_lock, flags);
+	list_add_tail(&w.node, &ud->share_waiters);
+	/* the share may have come back since the try */
+	umr_share_grant(ud);
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (w.granted)
+			break;
+		if (signal_pending(current)) {
+			ret = -EINTR;
+			break;
+		}
+		spin_unlock_irqrestore(&ud->share_lock, flags);
+		schedule();
+		spin_lock_irqsave(&ud->share_lock, flags);
+	}
+	__set_current_state(TASK_RUNNING);
+	if (ret) {
+		list_del(&w.node);
+		/* those behind may fit where this one did not */
+		umr_share_grant(ud);
+	}
+	spin_unlock_irqrestore(&ud->share_lock, flags);
+	return ret;
 }
 
 /* Give @bbs back; any context (a completion callback). */
 void umr_share_put(struct umr_udev *ud, u32 bbs)
 {
-	atomic_add(bbs, &ud->share);
-	/* orders the add before the waiter check, see wq_has_sleeper() */
-	if (wq_has_sleeper(&ud->share_wait))
-		wake_up(&ud->share_wait);
+	unsigned long flags;
+
+	spin_lock_irqsave(&ud->share_lock, flags);
+	ud->share += bbs;
+	umr_share_grant(ud);
+	spin_unlock_irqrestore(&ud->share_lock, flags);
 }
 
 /**
@@ -577,8 +637,9 @@ static int umr_uapi_add(struct mlx5_umr_dev *dev)
 	init_rwsem(&ud->rwsem);
 	mutex_init(&ud->lock);
 	INIT_LIST_HEAD(&ud->ctxs);
-	atomic_set(&ud->share, MLX5_UMR_IOC_MAX_INFLIGHT_BBS);
-	init_waitqueue_head(&ud->share_wait);
+	spin_lock_init(&ud->share_lock);
+	ud->share = MLX5_UMR_IOC_MAX_INFLIGHT_BBS;
+	INIT_LIST_HEAD(&ud->share_waiters);
 	umr_udev_pd_init(ud);
 	snprintf(ud->name, sizeof(ud->name), "mlx5_umr_%s",
 		 mlx5_umr_dev_name(dev));

@@ -65,9 +65,10 @@
  * @nobjs: live objects of all files
  * @pinned: pages pinned by all files
  * @leaked: objects kept, never freed, because the HCA may still use them
+ * @share_lock: protects @share and @share_waiters
  * @share: send queue basic blocks the files' work requests may still take
  *	of MLX5_UMR_IOC_MAX_INFLIGHT_BBS (umr_share_take())
- * @share_wait: calls waiting for @share
+ * @share_waiters: calls waiting for @share, served in order
  * @pd_rwsem: orders the files' own PDs against the PDs callers name
  *	(uapi_pd.c): held for write while an own PD is allocated and entered
  *	in @own_pds, or freed and removed; for read by MLX5_UMR_IOCTL_SET_PD
@@ -89,8 +90,9 @@ struct umr_udev {
 	atomic_t nobjs;
 	atomic64_t pinned;
 	atomic_t leaked;
-	atomic_t share;
-	wait_queue_head_t share_wait;
+	spinlock_t share_lock;		/* @share, @share_waiters */
+	u32 share;
+	struct list_head share_waiters;
 	struct rw_semaphore pd_rwsem;	/* see @pd_rwsem above */
 	struct xarray own_pds;
 };
