@@ -328,7 +328,7 @@ TEST_F(pd, no_signature_mkey_in_callers_pd)
 
 struct race {
 	const char *path;
-	volatile int stop;
+	int stop;		/* __atomic_*: the opener thread's end */
 	int opens;
 };
 
@@ -339,7 +339,7 @@ static void *race_opener(void *arg)
 	__u32 mk, mkey;
 	int fd;
 
-	while (!r->stop) {
+	while (!__atomic_load_n(&r->stop, __ATOMIC_RELAXED)) {
 		fd = open(r->path, O_RDWR | O_CLOEXEC);
 		if (fd < 0)
 			break;
@@ -395,7 +395,7 @@ TEST_F(pd, set_pd_races_own_pds)
 		}
 		close(fd);
 	}
-	r.stop = 1;
+	__atomic_store_n(&r.stop, 1, __ATOMIC_RELAXED);
 	pthread_join(t, NULL);
 	TH_LOG("%d SET_PDs against %d opens", tries, r.opens);
 	EXPECT_EQ(0, taken);
