@@ -98,9 +98,9 @@ out:
  */
 void umr_uctx_pd_release(struct umr_uctx *ctx)
 {
-	if (!ctx->pd_borrowed && ctx->pdn)
+	if (ctx->pd_owned)
 		umr_own_pd_free(ctx->ud, ctx->pdn);
-	ctx->pdn = 0;
+	ctx->pd_owned = false;
 }
 
 /**
@@ -121,12 +121,13 @@ void umr_uctx_pd_release(struct umr_uctx *ctx)
 int umr_uctx_pd_get(struct umr_uctx *ctx, u32 *pdn)
 {
 	struct umr_udev *ud = ctx->ud;
+	bool raced;
 	u32 own;
 	int ret;
 
 	for (;;) {
 		mutex_lock(&ctx->pd_lock);
-		if (ctx->pd_borrowed || ctx->pdn) {
+		if (ctx->pd_borrowed || ctx->pd_owned) {
 			ctx->pd_users++;
 			*pdn = ctx->pdn;
 			mutex_unlock(&ctx->pd_lock);
@@ -138,13 +139,14 @@ int umr_uctx_pd_get(struct umr_uctx *ctx, u32 *pdn)
 		if (ret)
 			return ret;
 		mutex_lock(&ctx->pd_lock);
-		if (!ctx->pd_borrowed && !ctx->pdn) {
+		raced = ctx->pd_borrowed || ctx->pd_owned;
+		if (!raced) {
 			ctx->pdn = own;
-			own = 0;
+			ctx->pd_owned = true;
 		}
 		mutex_unlock(&ctx->pd_lock);
 		/* another thread of the file was first */
-		if (own)
+		if (raced)
 			umr_own_pd_free(ud, own);
 	}
 	if (!ctx->pd_borrowed)
@@ -197,6 +199,7 @@ int umr_cmd_set_pd(struct umr_ucmd *ucmd)
 	struct umr_uctx *ctx = ucmd->ctx;
 	struct umr_udev *ud = ctx->ud;
 	struct mlx5_umr_mkey *probe;
+	bool had_own = false;
 	u32 own = 0;
 	int ret;
 
@@ -230,8 +233,9 @@ int umr_cmd_set_pd(struct umr_ucmd *ucmd)
 	}
 	/* never configured: nothing to keep should its destroy fail */
 	mlx5_umr_free_mkey(probe);
-	if (!ctx->pd_borrowed)
-		own = ctx->pdn;
+	had_own = ctx->pd_owned;
+	own = ctx->pdn;
+	ctx->pd_owned = false;
 	ctx->pdn = cmd->pdn;
 	ctx->pd_borrowed = true;
 	ret = 0;
@@ -239,7 +243,7 @@ out:
 	mutex_unlock(&ctx->pd_lock);
 out_rwsem:
 	up_read(&ud->pd_rwsem);
-	if (own)
+	if (had_own)
 		umr_own_pd_free(ud, own);
 	return ret;
 }

@@ -109,11 +109,12 @@ struct umr_udev {
  * @pinned: pinned pages
  * @pdn: the file's PD: every mkey of the file is in it, so that the
  *	NIC itself keeps files apart (a QP of one file's PD cannot use
- *	another file's keys). 0 until the first object needs one; its own
- *	(allocated then, freed at close or when the device goes away), or
- *	the caller's (@pd_borrowed, MLX5_UMR_IOCTL_SET_PD); taken through
- *	umr_uctx_pd_get() (uapi_pd.c)
- * @pd_lock: protects @pdn, @pd_borrowed, @pd_frozen, @pd_users
+ *	another file's keys). None until the first object needs one; its
+ *	own (@pd_owned: allocated then, freed at close or when the device
+ *	goes away), or the caller's (@pd_borrowed, MLX5_UMR_IOCTL_SET_PD);
+ *	taken through umr_uctx_pd_get() (uapi_pd.c)
+ * @pd_lock: protects @pdn, @pd_owned, @pd_borrowed, @pd_frozen, @pd_users
+ * @pd_owned: @pdn is the file's own PD
  * @pd_borrowed: @pdn is the caller's verbs PD, never freed by the file
  * @pd_frozen: an object was created in @pdn: it cannot change
  * @pd_users: creations between umr_uctx_pd_get() and umr_uctx_pd_put()
@@ -128,7 +129,8 @@ struct umr_uctx {
 	struct xarray keys;
 	struct list_head node;
 	u32 pdn;
-	struct mutex pd_lock; /* @pdn, @pd_borrowed, @pd_frozen, @pd_users */
+	struct mutex pd_lock; /* @pdn, @pd_owned, @pd_borrowed, ... */
+	bool pd_owned;
 	bool pd_borrowed;
 	bool pd_frozen;
 	u32 pd_users;
