@@ -222,6 +222,11 @@ TEST_F(pd, refusals)
 	ASSERT_EQ(0, umr_destroy(self->fd, mk));
 	/* even with no object left: the PD was decided */
 	EXPECT_EQ(-EBUSY, set_pd(self->fd, self->pd));
+	/* the file's own PD, made by its first object, goes at close */
+	EXPECT_EQ(self->pds0 + 1, umr_fake_counter(self->path, "pds"));
+	EXPECT_EQ(self->mkeys0, umr_fake_counter(self->path, "mkeys"));
+	close(self->fd);
+	self->fd = -1;
 	EXPECT_FAKE_UNCHANGED();
 }
 
