@@ -409,4 +409,43 @@ TEST_F(pd, set_pd_races_own_pds)
 	EXPECT_FAKE_UNCHANGED();
 }
 
+/*
+ * Issue 30 item 1, without a race: the caller's PD number is freed by its
+ * owner and becomes another file's own PD; the file that named it must
+ * not create an object in it (EACCES), else that file's close could not
+ * free its PD. The number is checked again at each creation.
+ */
+TEST_F(pd, named_pd_becomes_own_pd)
+{
+	__u32 mk, mkey, mka, mkeya;
+	long long x = self->pd, own = -1;
+	int fa[8], n, i;
+
+	ASSERT_EQ(0, set_pd(self->fd, x));
+	/* its owner frees it while the file holds nothing in it */
+	ASSERT_EQ(0, free_pd(self->path, x));
+	/* files with an object each, until one's own PD has the number */
+	for (n = 0; n < 8 && own != x; n++) {
+		fa[n] = open(self->path, O_RDWR | O_CLOEXEC);
+		ASSERT_LE(0, fa[n]);
+		ASSERT_EQ(0, umr_alloc(fa[n], 1, &mka, &mkeya));
+		own = umr_fake_mkey_pd(self->path, mkeya);
+	}
+	if (own == x) {
+		EXPECT_EQ(-EACCES, umr_alloc(self->fd, 1, &mk, &mkey));
+		EXPECT_EQ(-EACCES, umr_reg(self->fd, self->buf, PAGE,
+					   UMR_ACCESS_ALL3, &mk, &mkey));
+	}
+	for (i = 0; i < n; i++)
+		close(fa[i]);
+	close(self->fd);
+	self->fd = -1;
+	self->pd = -1;
+	if (own != x)
+		SKIP(return, "no file got the freed number");
+	/* the files' PDs went with them: nothing of ours was in them */
+	EXPECT_EQ(self->pds0 - 1, umr_fake_counter(self->path, "pds"));
+	EXPECT_EQ(self->mkeys0, umr_fake_counter(self->path, "mkeys"));
+}
+
 TEST_HARNESS_MAIN
