@@ -995,7 +995,7 @@ TEST_F(unpriv, info_counters_follow_the_opener)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(0, WEXITSTATUS(status))
-		TH_LOG("1: a user's file, root asking; 2: root's file, root asking; 4: root's file, a user asking");
+		TH_LOG("1: user's file/root; 2: root's/root; 4: root's/user");
 	EXPECT_EQ(0, umr_destroy(fd, mk));
 	close(fd);
 }
