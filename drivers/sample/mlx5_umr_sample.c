@@ -113,6 +113,7 @@ static void sample_put_slot(struct mlx5_umr_sample_io *io)
 static bool sample_revoke(struct mlx5_umr_sample_io *io, int status)
 {
 	struct mlx5_umr_wr wr = {};
+	u32 key;
 
 	if (status != -EIO && status != -ETIMEDOUT)
 		return true;
@@ -120,10 +121,12 @@ static bool sample_revoke(struct mlx5_umr_sample_io *io, int status)
 	wr.op = MLX5_UMR_OP_INVALIDATE;
 	if (!mlx5_umr_exec(io->sdev->dev, &wr, 0))
 		return true;
+	/* mlx5_umr_free_mkey() frees the mkey whatever it returns */
+	key = io->mkey->key;
 	if (mlx5_umr_free_mkey(io->mkey)) {
 		io->mkey = NULL;
 		pr_err("mlx5_umr_sample: rkey 0x%x may still be live; its pages stay mapped\n",
-		       wr.mkey->key);
+		       key);
 		return false;
 	}
 	io->mkey = NULL;

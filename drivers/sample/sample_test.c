@@ -240,6 +240,25 @@ static void sample_failed_invalidate(struct kunit *test)
 }
 
 /*
+ * Issue 30: neither the configure nor the revoking invalidate completes
+ * (their CQEs are lost) and the HCA refuses to destroy the mkey: the I/O
+ * is refused with -EHWPOISON, its pages stay mapped. The error print read
+ * the key of the mkey mlx5_umr_free_mkey() had just freed (KASAN:
+ * use-after-free).
+ */
+static void sample_revoke_fails(struct kunit *test)
+{
+	struct sample_ctx *c = test->priv;
+	struct mlx5_umr_sample_io *io;
+
+	mlx5_umr_fake_inject_cmd_error(c->fake, MLX5_CMD_OP_DESTROY_MKEY,
+				       MLX5_CMD_STAT_BAD_RES_STATE_ERR, 1);
+	mlx5_umr_fake_inject_drop_cqe(c->fake, 2);
+	io = mlx5_umr_sample_map(c->dev, &c->sgt, c->total, DMA_TO_DEVICE);
+	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(io), -EHWPOISON);
+}
+
+/*
  * The whole path of a ULP with its own PD: the pool moves into the ULP's
  * ib_pd (the fake's stand-in), each I/O's SGT layout names that PD's DMA
  * key, a QP of the ULP's PD reads the I/O's bytes through a fresh rkey
@@ -316,6 +335,7 @@ static struct kunit_case sample_cases[] = {
 	KUNIT_CASE(sample_read_io),
 	KUNIT_CASE(sample_write_io),
 	KUNIT_CASE(sample_failed_invalidate),
+	KUNIT_CASE(sample_revoke_fails),
 	KUNIT_CASE(sample_ulp_pd),
 	{}
 };

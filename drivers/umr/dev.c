@@ -17,7 +17,7 @@
 #include <linux/mlx5_umr_ifc.h>
 
 #include "umr.h"
-#include "key.h"
+#include "key_rotate.h"
 #include "xlt.h"
 
 /**
@@ -279,7 +279,7 @@ static int mlx5_umr_create_dma_mkey(struct mlx5_umr_dev *dev)
 {
 	u32 out[MLX5_ST_SZ_DW(create_mkey_out)] = {};
 	u32 in[MLX5_ST_SZ_DW(create_mkey_in)] = {};
-	u8 variant = mlx5_umr_key_byte(0);
+	u8 variant = mlx5_umr_key_first();
 	void *mkc;
 	int err;
 

@@ -92,8 +92,8 @@ static __always_inline int mlx5_umr_rule_il_no_wrap(u64 addr, u32 bytes_count,
  * entry, a KLM's key and a repeat block header's op (mlx5 qp.h struct
  * mlx5_klm and struct mlx5_stride_block_ctrl_seg, rdma-core
  * union mlx5_wqe_umr_inline_seg), so that key would be read as a header.
- * The service never creates it (mlx5_umr_key_byte()); a foreign key that
- * is 0x400 is refused: EINVAL, malformed for this wire format
+ * The service never creates it (key_rotate.h: key bytes are 1..255); a
+ * foreign key that is 0x400 is refused: EINVAL, malformed for this wire format
  * (Documentation/validation.rst).
  */
 static __always_inline int mlx5_umr_rule_list_first_key(u32 key)

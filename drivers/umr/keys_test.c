@@ -18,7 +18,7 @@
 #include <linux/mlx5_umr_hca.h>
 
 #include "umr.h"
-#include "key.h"
+#include "key_rotate.h"
 #include "umr_kunit.h"
 
 #define KT_IOVA 0x100000ULL
@@ -119,26 +119,84 @@ static int kt_xfer(struct kt_ctx *c, u32 key, u8 *buf, bool write)
 	return mlx5_umr_test_xfer(c->dev, key, 0, buf, 16, write, true);
 }
 
-/* The key byte: never 0, never the old one, and not a counter. */
+/*
+ * The key byte, exhaustively: from every byte (also a foreign 0) the
+ * rotation runs through all of 1..255 before it returns, and a new mkey's
+ * byte is never 0 and takes every value.
+ */
 static void kt_key_byte(struct kunit *test)
 {
-	DECLARE_BITMAP(seen, 256) = {};
-	unsigned int i, steps = 0;
-	u8 b = 0, prev;
+	DECLARE_BITMAP(seen, 256);
+	unsigned int start, i;
+	u8 b;
 
-	for (i = 0; i < 4096; i++) {
-		prev = b;
-		b = mlx5_umr_key_byte(prev);
-		KUNIT_EXPECT_NE(test, b, 0);
-		KUNIT_EXPECT_NE(test, b, prev);
-		__set_bit(b, seen);
-		steps += b == (u8)(prev + 1);
+	for (start = 0; start <= U8_MAX; start++) {
+		bitmap_zero(seen, 256);
+		b = start;
+		for (i = 1; i <= MLX5_UMR_KEY_PERIOD; i++) {
+			b = mlx5_umr_key_next(b);
+			KUNIT_ASSERT_NE(test, b, 0);
+			/* no byte twice within the period */
+			KUNIT_ASSERT_FALSE(test, __test_and_set_bit(b, seen));
+		}
+		KUNIT_EXPECT_EQ(test, bitmap_weight(seen, 256), 255U);
+		/* back at the start after exactly 255 (0 is left at once) */
+		if (start)
+			KUNIT_EXPECT_EQ(test, b, start);
 	}
-	KUNIT_EXPECT_FALSE(test, test_bit(0, seen));
-	/* 4096 draws of 254 values leave none out but by a 1e-6 chance */
+	bitmap_zero(seen, 256);
+	for (i = 0; i < 4096; i++) {
+		b = mlx5_umr_key_first();
+		KUNIT_ASSERT_NE(test, b, 0);
+		__set_bit(b, seen);
+	}
+	/* 4096 draws of 255 values leave none out but by a 1e-6 chance */
 	KUNIT_EXPECT_GE(test, bitmap_weight(seen, 256), 250U);
-	/* a counter would step by one every time */
-	KUNIT_EXPECT_LT(test, steps, 100U);
+}
+
+/*
+ * Issue 30: rotations of one mkey through the service and the fake never
+ * bring back a key of the last 254 layouts (a random byte per rotation
+ * gave the key of two layouts before once in 254, one of the last 16 in
+ * 6% of rotations); the 255th rotation gives the first key again, and the
+ * old key reaches nothing until then.
+ */
+static void kt_rotate_period(struct kunit *test)
+{
+	struct kt_ctx *c = test->priv;
+	struct mlx5_umr_sge sge = { KT_IOVA, 256, c->mr->key };
+	unsigned int i, j, n = 3 * MLX5_UMR_KEY_PERIOD + 7;
+	struct mlx5_umr_mkey *mk;
+	struct mlx5_umr_wr wr;
+	u8 buf[16] = { 1 };
+	u32 *keys;
+
+	keys = kunit_kcalloc(test, n + 1, sizeof(*keys), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, keys);
+	mk = mlx5_umr_alloc_mkey(c->dev, 1, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mk));
+	keys[0] = mk->key;
+	for (i = 1; i <= n; i++) {
+		kt_list(&wr, mk, &sge, 1);
+		wr.flags |= MLX5_UMR_WR_NEW_KEY;
+		KUNIT_ASSERT_EQ(test, mlx5_umr_exec(c->dev, &wr, 0), 0);
+		KUNIT_ASSERT_EQ(test, wr.status, 0);
+		keys[i] = mk->key;
+		KUNIT_ASSERT_EQ(test, keys[i] >> 8, keys[0] >> 8);
+		for (j = i > MLX5_UMR_KEY_PERIOD - 1 ?
+			 i - (MLX5_UMR_KEY_PERIOD - 1) : 0; j < i; j++)
+			KUNIT_ASSERT_NE_MSG(test, keys[i], keys[j],
+					    "rotation %u repeats rotation %u",
+					    i, j);
+		if (i >= MLX5_UMR_KEY_PERIOD)
+			KUNIT_EXPECT_EQ(test, keys[i],
+					keys[i - MLX5_UMR_KEY_PERIOD]);
+		/* the key of the layout before reaches nothing */
+		if (i % 64 == 0)
+			KUNIT_EXPECT_EQ(test, kt_xfer(c, keys[i - 1], buf, false),
+					MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+	}
+	mlx5_umr_free_mkey(mk);
 }
 
 /*
@@ -511,6 +569,7 @@ static void kt_indirect_disabled(struct kunit *test)
 
 static struct kunit_case kt_cases[] = {
 	KUNIT_CASE(kt_key_byte),
+	KUNIT_CASE(kt_rotate_period),
 	KUNIT_CASE(kt_no_rb_op_key),
 	KUNIT_CASE(kt_rb_op_first_entry),
 	KUNIT_CASE(kt_rotate),

@@ -17,6 +17,7 @@
 
 #include "umr.h"
 #include "sig.h"
+#include "umr_uapi.h"
 
 /*
  * CREATE_PSV with two PSVs, memory then wire, in the mkey's PD: what
@@ -316,30 +317,9 @@ int mlx5_umr_sig_report(struct mlx5_umr_dev *dev,
 }
 EXPORT_SYMBOL(mlx5_umr_sig_report);
 
-/**
- * mlx5_umr_sig_check() - read and clear the signature status of an mkey
- * @mkey: an mkey allocated with MLX5_UMR_MKEY_SIGNATURE
- * @status: where the status goes
- *
- * The counterpart of mlx5dv_mkey_check() and ib_check_mr_status(): reports
- * the first error reported since the last check and clears it. When there
- * was one, the PSVs are re-armed before this returns: the HCA keeps a PSV
- * that saw an error in error state until a SET_PSV, so the signature the
- * mkey has is set again (UMR with the BSF, then SET_PSV per domain, as
- * MLX5_UMR_WR_SET_SIG with it would). No other request on @mkey may be
- * in flight. An mkey with crypto too is not re-armed here: every configure
- * of it carries its crypto attributes, which the service does not keep
- * (rule C8); the caller's next configure with MLX5_UMR_WR_SET_SIG re-arms
- * it (a configure that keeps the signature does not, unlike rdma-core's
- * next configure after an error, whatever it sets).
- *
- * Context: process context, may sleep.
- * Return: 0 (@status->err_type says whether there was an error); -EINVAL
- * for an mkey without signature; an error of mlx5_umr_exec() when the
- * re-arm failed (the error stays reported).
- */
-int mlx5_umr_sig_check(struct mlx5_umr_mkey *mkey,
-		       struct mlx5_umr_sig_status *status)
+/* mlx5_umr_sig_check(), the re-arm's wait for room interruptible or not */
+static int __mlx5_umr_sig_check(struct mlx5_umr_mkey *mkey,
+				struct mlx5_umr_sig_status *status, bool intr)
 {
 	struct mlx5_umr_sig_attr attr;
 	struct mlx5_umr_sig_mkey *s;
@@ -367,7 +347,8 @@ int mlx5_umr_sig_check(struct mlx5_umr_mkey *mkey,
 			.sig = &attr,
 		};
 
-		err = mlx5_umr_exec(mkey->dev, &wr, 0);
+		err = intr ? mlx5_umr_exec_interruptible(mkey->dev, &wr, 0) :
+			     mlx5_umr_exec(mkey->dev, &wr, 0);
 		if (err)
 			return err;
 	}
@@ -377,4 +358,50 @@ int mlx5_umr_sig_check(struct mlx5_umr_mkey *mkey,
 	spin_unlock_irqrestore(&s->lock, flags);
 	return 0;
 }
+
+/**
+ * mlx5_umr_sig_check() - read and clear the signature status of an mkey
+ * @mkey: an mkey allocated with MLX5_UMR_MKEY_SIGNATURE
+ * @status: where the status goes
+ *
+ * The counterpart of mlx5dv_mkey_check() and ib_check_mr_status(): reports
+ * the first error reported since the last check and clears it. When there
+ * was one, the PSVs are re-armed before this returns: the HCA keeps a PSV
+ * that saw an error in error state until a SET_PSV, so the signature the
+ * mkey has is set again (UMR with the BSF, then SET_PSV per domain, as
+ * MLX5_UMR_WR_SET_SIG with it would). No other request on @mkey may be
+ * in flight. An mkey with crypto too is not re-armed here: every configure
+ * of it carries its crypto attributes, which the service does not keep
+ * (rule C8); the caller's next configure with MLX5_UMR_WR_SET_SIG re-arms
+ * it (a configure that keeps the signature does not, unlike rdma-core's
+ * next configure after an error, whatever it sets).
+ *
+ * Context: process context, may sleep.
+ * Return: 0 (@status->err_type says whether there was an error); -EINVAL
+ * for an mkey without signature; an error of mlx5_umr_exec() when the
+ * re-arm failed (the error stays reported).
+ */
+int mlx5_umr_sig_check(struct mlx5_umr_mkey *mkey,
+		       struct mlx5_umr_sig_status *status)
+{
+	return __mlx5_umr_sig_check(mkey, status, false);
+}
 EXPORT_SYMBOL(mlx5_umr_sig_check);
+
+/**
+ * mlx5_umr_sig_check_interruptible() - mlx5_umr_sig_check() for a user
+ * @mkey: as mlx5_umr_sig_check()
+ * @status: as mlx5_umr_sig_check()
+ *
+ * A signal ends the re-arm's wait for room on the send queue (which
+ * other users can keep full), as mlx5_umr_exec_interruptible() does; the
+ * error then stays reported.
+ *
+ * Context: process context, may sleep.
+ * Return: as mlx5_umr_sig_check(), or -EINTR (nothing was posted).
+ */
+int mlx5_umr_sig_check_interruptible(struct mlx5_umr_mkey *mkey,
+				     struct mlx5_umr_sig_status *status)
+{
+	return __mlx5_umr_sig_check(mkey, status, true);
+}

@@ -23,7 +23,7 @@
 #include "umr_uapi.h"
 #include "trace.h"
 #include "wr_rules.h"
-#include "key.h"
+#include "key_rotate.h"
 #include "sig.h"
 
 /* How often mlx5_umr_exec() checks for internal error while waiting. */
@@ -420,7 +420,7 @@ static __always_inline int mlx5_umr_check_batch(struct mlx5_umr_dev *dev,
 		wr->holds_xlt = false;
 		if (unlikely(wr->flags & MLX5_UMR_WR_NEW_KEY))
 			wr->new_key = (wr->mkey->key & ~0xffU) |
-				      mlx5_umr_key_byte(wr->mkey->key & 0xff);
+				      mlx5_umr_key_next(wr->mkey->key & 0xff);
 		any |= mlx5_umr_wr_uses_xlt(wr);
 		total += wr->wqe_bytes / MLX5_SEND_WQE_BB;
 	}

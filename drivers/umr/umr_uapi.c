@@ -12,10 +12,9 @@
 #include "umr.h"
 #include "umr_uapi.h"
 #include "wr_rules.h"
+#include "xlt.h"
 
 static_assert(MLX5_UMR_WR_MAX_KLMS == MLX5_UMR_XLT_MAX_KLMS);
-static_assert(MLX5_UMR_SIG_CHECK_BBS ==
-	      2 * DIV_ROUND_UP(MLX5_UMR_SIG_PSV_WQE_SIZE, MLX5_SEND_WQE_BB));
 /* The uapi's limit is what one REG_PAGES work request can describe. */
 static_assert(MLX5_UMR_IOC_MAX_REG_PAGES ==
 	      MLX5_UMR_XLT_MAX_BYTES / sizeof(struct mlx5_mtt));
@@ -131,4 +130,25 @@ u64 mlx5_umr_mkey_xlt_bytes(u32 max_entries)
 {
 	return (u64)ALIGN(max_entries + 1, MLX5_UMR_KLM_NUM_ENTRIES_ALIGNMENT) *
 	       sizeof(struct mlx5_klm);
+}
+
+/*
+ * The basic blocks a re-arm of @mkey posts at most (mlx5_umr_sig_check()):
+ * the UMR with the BSF and a SET_PSV per domain, both domains counted.
+ */
+u16 mlx5_umr_sig_rearm_bbs(struct mlx5_umr_mkey *mkey)
+{
+	static const struct mlx5_umr_sig_attr both = {
+		.mem.sig_type = MLX5_UMR_SIG_T10DIF,
+		.wire.sig_type = MLX5_UMR_SIG_T10DIF,
+	};
+	struct mlx5_umr_wr wr = {
+		.mkey = mkey,
+		.op = MLX5_UMR_OP_CONFIGURE,
+		.flags = MLX5_UMR_WR_SET_SIG,
+		.sig = &both,
+	};
+
+	return DIV_ROUND_UP(mlx5_umr_wqe_bytes(mlx5_umr_dev_caps(mkey->dev),
+					       &wr), MLX5_SEND_WQE_BB);
 }

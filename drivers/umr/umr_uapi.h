@@ -27,8 +27,6 @@
 
 /* Most KLM entries one work request describes (rule 11). */
 #define MLX5_UMR_WR_MAX_KLMS		65532U
-/* Basic blocks of the SET_PSV WQEs of mlx5_umr_sig_check(): one a domain. */
-#define MLX5_UMR_SIG_CHECK_BBS		2U
 
 /* umr_uapi.c: the rules applied before any lookup */
 int mlx5_umr_precheck_access_bits(u32 access);
@@ -50,5 +48,14 @@ int mlx5_umr_post_wait_room(struct mlx5_umr_dev *dev, struct mlx5_umr_wr **wrs,
 			    unsigned int n, unsigned long deadline);
 void mlx5_umr_wait_posted(struct mlx5_umr_dev *dev, struct completion *done,
 			  unsigned long tmo);
+
+/*
+ * sig.c, umr_uapi.c: a file's SIG_CHECK. Its re-arm is charged to the
+ * files' share of the queue for what it posts, and its wait for room ends
+ * with a signal; a kernel ULP's mlx5_umr_sig_check() does neither.
+ */
+u16 mlx5_umr_sig_rearm_bbs(struct mlx5_umr_mkey *mkey);
+int mlx5_umr_sig_check_interruptible(struct mlx5_umr_mkey *mkey,
+				     struct mlx5_umr_sig_status *status);
 
 #endif /* MLX5_UMR_UAPI_DOOR_H */

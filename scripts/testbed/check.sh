@@ -55,6 +55,7 @@ uml_step() {	# uml_step LINE NAME CMD...: a step that boots the UML kernel of LI
 step checkpatch "$TESTBED/checkpatch.sh"
 step commit-subjects "$TESTBED/commit-subjects.sh"
 step uapi-header uapi_header
+step uapi-abi "$TESTBED/uapi-abi.sh"
 step kernel-doc "$TESTBED/kernel-doc.sh"
 # make bench's kernel keeps what the modules need (it is not built here).
 step bench-config "$TESTBED/uml-bench-config.sh" --check

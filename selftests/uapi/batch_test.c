@@ -18,6 +18,7 @@
 
 #include "kselftest_harness.h"
 #include "umr_util.h"
+#include "share_hog.h"
 
 #define BUF_LEN		(2 * PAGE)
 #define NMK		4
@@ -254,6 +255,120 @@ TEST_F(batch, req_size_longer)
 	EXPECT_EQ(-E2BIG, do_batch(self->fd, &req[0].r, 2, sizeof(req[0]),
 				   &out));
 	EXPECT_EQ(1, out.out_index);
+}
+
+/*
+ * Issue 30 item 3: a stride over a page is E2BIG before anything is read
+ * (the zero tail of a 4 GiB stride took minutes of one CPU), for the
+ * batch's stride as for an ioctl's own size; a page is still fine.
+ */
+TEST_F(batch, req_size_over_a_page)
+{
+	size_t stride = PAGE + 8;
+	struct mlx5_umr_ioc_batch_req *r;
+	struct mlx5_umr_ioc_batch out;
+	struct {
+		struct mlx5_umr_ioc_batch cmd;
+		__u8 tail[PAGE];
+	} *big;
+	__u8 *reqs = umr_map(2 * stride, 0);
+
+	ASSERT_NE(NULL, reqs);
+	memcpy(reqs, &self->req[0], sizeof(self->req[0]));
+	memcpy(reqs + stride, &self->req[1], sizeof(self->req[1]));
+	EXPECT_EQ(-E2BIG, do_batch(self->fd, (void *)reqs, 2, stride, &out));
+	EXPECT_EQ(2, out.out_index);
+	EXPECT_EQ(0, new_wqes(self));
+	/* a page, zero tail: read and answered */
+	memset(reqs + stride, 0, sizeof(self->req[1]));
+	memcpy(reqs + PAGE, &self->req[1], sizeof(self->req[1]));
+	ASSERT_EQ(0, do_batch(self->fd, (void *)reqs, 2, PAGE, &out));
+	r = (struct mlx5_umr_ioc_batch_req *)(reqs + PAGE);
+	EXPECT_EQ(64, r->out_length);
+	munmap(reqs, 2 * stride);
+
+	/* the ioctl's own size: over a page, even with a zero tail */
+	big = umr_map(sizeof(*big), 0);
+	ASSERT_NE(NULL, big);
+	big->cmd.size = sizeof(*big);
+	big->cmd.num_reqs = 1;
+	big->cmd.req_size = sizeof(self->req[0]);
+	big->cmd.reqs = (uintptr_t)&self->req[2];
+	big->cmd.out_index = 77;
+	EXPECT_EQ(-E2BIG, umr_ioctl(self->fd, MLX5_UMR_IOCTL_BATCH, big));
+	EXPECT_EQ(77, big->cmd.out_index);
+	munmap(big, sizeof(*big));
+}
+
+/*
+ * Issue 30 item 4: with the kernel's own stride, an unreadable request k
+ * is EFAULT with out_index k, as with any other stride (it said 0).
+ */
+TEST_F(batch, efault_index_dense)
+{
+	struct mlx5_umr_ioc_batch_req *r;
+	struct mlx5_umr_ioc_batch out;
+	__u8 *two = umr_map(2 * PAGE, 0);
+
+	ASSERT_NE(NULL, two);
+	/* requests 0 and 1 at the end of the first page, 2 in the second */
+	r = (void *)(two + PAGE - 2 * sizeof(*r));
+	r[0] = self->req[0];
+	r[1] = self->req[1];
+	/* unmapped, not PROT_NONE: UML's uaccess reads PROT_NONE pages */
+	ASSERT_EQ(0, munmap(two + PAGE, PAGE));
+	EXPECT_EQ(-EFAULT, do_batch(self->fd, r, 3, sizeof(*r), &out));
+	EXPECT_EQ(2, out.out_index);
+	EXPECT_EQ(0, new_wqes(self));
+	munmap(two, PAGE);
+}
+
+struct share_waiter {
+	int fd;
+	__u32 mk;
+	struct mlx5_umr_ioc_sge sge;
+	int ret;
+};
+
+static void *share_waiter_run(void *arg)
+{
+	struct share_waiter *w = arg;
+
+	w->ret = umr_config_list(w->fd, w->mk, &w->sge, 1, NULL);
+	return NULL;
+}
+
+/*
+ * Issue 30 item 10: the files' share is handed out in turn. With 2 blocks
+ * left, a configure (3 blocks) waits; an invalidate (2) that comes after
+ * it waits behind it (a signal ends its wait: EINTR, nothing done) rather
+ * than taking the 2 blocks past it, as any call did: a stream of small
+ * requests kept a large one waiting.
+ */
+TEST_F(batch, share_in_turn)
+{
+	struct share_waiter w = { .fd = self->fd, .mk = self->mk[0],
+				  .sge = self->sge1 };
+	struct share_hog hog;
+	int ret, hret[2];
+	pthread_t t;
+
+	ret = share_hog_start(&hog, self->path, 6000, 2000);
+	if (ret == -1)
+		SKIP(return, "needs the fake's debugfs");
+	ASSERT_EQ(0, ret);
+	ASSERT_EQ(0, share_hog_thread(&t, share_waiter_run, &w));
+	usleep(500 * 1000);
+	share_hog_alarm_in(1);
+	ret = umr_invalidate(self->fd, self->mk[1]);
+	alarm(0);
+	EXPECT_EQ(-EINTR, ret);
+	share_hog_stop(&hog, self->path, hret);
+	EXPECT_EQ(0, hret[0]);
+	EXPECT_EQ(0, hret[1]);
+	pthread_join(t, NULL);
+	EXPECT_EQ(0, w.ret);
+	EXPECT_EQ(0, umr_invalidate(self->fd, self->mk[0]));
 }
 
 /*

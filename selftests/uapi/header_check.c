@@ -30,7 +30,11 @@ ABI(sizeof(struct mlx5_umr_ioc_reg_mr) == 48);
 ABI(offsetof(struct mlx5_umr_ioc_reg_mr, addr) == 16);
 ABI(offsetof(struct mlx5_umr_ioc_reg_mr, out_handle) == 32);
 ABI(sizeof(struct mlx5_umr_ioc_alloc_mkey) == 24);
-/* the first version ended with __reserved2, at 56; the second (signature) */
+/*
+ * the first version ends with out_length, at 48 (out_key and __reserved2
+ * came with it, to 56); the second (signature) at 144
+ */
+ABI(MLX5_UMR_IOC_CONFIGURE_SIZE_VER1 == 48);
 ABI(sizeof(struct mlx5_umr_ioc_configure) == 192);
 ABI(offsetof(struct mlx5_umr_ioc_configure, sig) == 56);
 ABI(offsetof(struct mlx5_umr_ioc_configure, entries) == 32);

@@ -13,6 +13,7 @@
  * Copyright (c) 2026 The mlx5-umr authors.
  */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -147,7 +148,8 @@ TEST_F(pd, keys_in_callers_pd)
 	ASSERT_EQ(0, set_pd(self->fd, self->pd));
 	/* again, before any object: the same PD is accepted */
 	ASSERT_EQ(0, set_pd(self->fd, self->pd));
-	EXPECT_EQ(self->pds0 - 1, umr_fake_counter(self->path, "pds"));
+	/* open() allocates no PD: the first object would have */
+	EXPECT_EQ(self->pds0, umr_fake_counter(self->path, "pds"));
 	ASSERT_EQ(0, umr_reg(self->fd, self->buf, PAGE, UMR_ACCESS_ALL3, &mr,
 			     &key));
 	ASSERT_EQ(0, umr_alloc(self->fd, 2, &mk, &mkey));
@@ -170,7 +172,7 @@ TEST_F(pd, keys_in_callers_pd)
 	close(self->fd);
 	self->fd = -1;
 	/* teardown frees it: the file left nothing in it */
-	EXPECT_EQ(self->pds0 - 1, umr_fake_counter(self->path, "pds"));
+	EXPECT_EQ(self->pds0, umr_fake_counter(self->path, "pds"));
 	EXPECT_EQ(self->mkeys0, umr_fake_counter(self->path, "mkeys"));
 }
 
@@ -220,6 +222,11 @@ TEST_F(pd, refusals)
 	ASSERT_EQ(0, umr_destroy(self->fd, mk));
 	/* even with no object left: the PD was decided */
 	EXPECT_EQ(-EBUSY, set_pd(self->fd, self->pd));
+	/* the file's own PD, made by its first object, goes at close */
+	EXPECT_EQ(self->pds0 + 1, umr_fake_counter(self->path, "pds"));
+	EXPECT_EQ(self->mkeys0, umr_fake_counter(self->path, "mkeys"));
+	close(self->fd);
+	self->fd = -1;
 	EXPECT_FAKE_UNCHANGED();
 }
 
@@ -271,6 +278,174 @@ TEST_F(pd, service_pd_refused)
 		SKIP(return, "the fake's qps shows no pd");
 	EXPECT_EQ(-EACCES, set_pd(self->fd, svc));
 	EXPECT_FAKE_UNCHANGED();
+}
+
+/*
+ * Issue 30 item 5: an ALLOC_MKEY the HCA refused created nothing, so the
+ * file may still choose its PD (EBUSY only after an object was created).
+ */
+TEST_F(pd, set_pd_after_failed_alloc)
+{
+	__u32 mk, mkey;
+
+	/* MLX5_CMD_OP_CREATE_MKEY, MLX5_CMD_STAT_BAD_PARAM_ERR */
+	if (umr_fake_knob(self->path, "fail_cmd", "0x200 0x3 0x1"))
+		SKIP(return, "needs the fake's debugfs");
+	EXPECT_EQ(-EIO, umr_alloc(self->fd, 1, &mk, &mkey));
+	ASSERT_EQ(0, set_pd(self->fd, self->pd));
+	ASSERT_EQ(0, umr_alloc(self->fd, 1, &mk, &mkey));
+	EXPECT_EQ(self->pd, umr_fake_mkey_pd(self->path, mkey));
+	EXPECT_EQ(-EBUSY, set_pd(self->fd, self->pd));
+	EXPECT_EQ(0, umr_destroy(self->fd, mk));
+	/* the own PD the failed call allocated was freed by SET_PD */
+	EXPECT_FAKE_UNCHANGED();
+}
+
+/*
+ * Issue 30 item 7: no signature mkey in the caller's PD, which may be a
+ * kernel ULP's (mlx5_ib's CQ oopses on the SIG_ERR CQE of a service
+ * mkey). Nothing is created; a plain mkey still goes there.
+ */
+TEST_F(pd, no_signature_mkey_in_callers_pd)
+{
+	struct mlx5_umr_ioc_alloc_mkey cmd = {
+		.size = sizeof(cmd),
+		.flags = MLX5_UMR_IOC_MKEY_SIGNATURE,
+		.max_entries = 1,
+	};
+	struct mlx5_umr_ioc_info info;
+	__u32 mk, mkey;
+
+	ASSERT_EQ(0, umr_info(self->fd, &info));
+	if (!(info.out_flags & MLX5_UMR_IOC_INFO_SIG))
+		SKIP(return, "no signature offload");
+	ASSERT_EQ(0, set_pd(self->fd, self->pd));
+	EXPECT_EQ(-EOPNOTSUPP, umr_ioctl(self->fd, MLX5_UMR_IOCTL_ALLOC_MKEY,
+					 &cmd));
+	EXPECT_FAKE_UNCHANGED();
+	ASSERT_EQ(0, umr_alloc(self->fd, 1, &mk, &mkey));
+	EXPECT_EQ(self->pd, umr_fake_mkey_pd(self->path, mkey));
+	EXPECT_EQ(-EOPNOTSUPP, umr_ioctl(self->fd, MLX5_UMR_IOCTL_ALLOC_MKEY,
+					 &cmd));
+	EXPECT_EQ(0, umr_destroy(self->fd, mk));
+	EXPECT_FAKE_UNCHANGED();
+}
+
+struct race {
+	const char *path;
+	int stop;		/* __atomic_*: the opener thread's end */
+	int opens;
+};
+
+/* Open a file, give it its own PD (its first object), close it; again. */
+static void *race_opener(void *arg)
+{
+	struct race *r = arg;
+	__u32 mk, mkey;
+	int fd;
+
+	while (!__atomic_load_n(&r->stop, __ATOMIC_RELAXED)) {
+		fd = open(r->path, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			break;
+		umr_alloc(fd, 1, &mk, &mkey);
+		close(fd);
+		r->opens++;
+	}
+	return NULL;
+}
+
+/*
+ * Issue 30 item 1: SET_PD of the number the next file's own PD gets,
+ * while another thread opens files, gives them their PD and closes them.
+ * SET_PD must never take another file's own PD (it was accepted within a
+ * handful of tries: the PD was allocated before the file was listed, and
+ * the check and the probe mkey were not under one lock), and no PD or
+ * mkey may be left behind.
+ */
+TEST_F(pd, set_pd_races_own_pds)
+{
+	unsigned int pds[MAX_PDS];
+	int i, j, n, ret, fd, tries = 0, taken = 0, other = 0;
+	__u32 mk, mkey, x[2];
+	struct race r = { .path = self->path };
+	pthread_t t;
+
+	/* the number a file's own PD gets now, and the one after */
+	fd = open(self->path, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, umr_alloc(fd, 1, &mk, &mkey));
+	x[0] = umr_fake_mkey_pd(self->path, mkey);
+	close(fd);
+	x[1] = x[0] + 1;
+	n = fake_pds(self->path, pds, MAX_PDS);
+	ASSERT_LT(0, n);
+	for (i = 0; i < n; i++)
+		ASSERT_NE(x[1], pds[i]);
+
+	ASSERT_EQ(0, pthread_create(&t, NULL, race_opener, &r));
+	for (i = 0; i < 2000 && !taken; i++) {
+		fd = open(self->path, O_RDWR | O_CLOEXEC);
+		ASSERT_LE(0, fd);
+		for (j = 0; j < 2 && !taken; j++) {
+			tries++;
+			ret = set_pd(fd, x[j]);
+			if (!ret) {
+				taken++;
+				/* what the attacker gets: a key in it */
+				umr_alloc(fd, 1, &mk, &mkey);
+			} else if (ret != -ENOENT && ret != -EACCES) {
+				other++;
+			}
+		}
+		close(fd);
+	}
+	__atomic_store_n(&r.stop, 1, __ATOMIC_RELAXED);
+	pthread_join(t, NULL);
+	TH_LOG("%d SET_PDs against %d opens", tries, r.opens);
+	EXPECT_EQ(0, taken);
+	EXPECT_EQ(0, other);
+	EXPECT_LT(0, r.opens);
+	EXPECT_FAKE_UNCHANGED();
+}
+
+/*
+ * Issue 30 item 1, without a race: the caller's PD number is freed by its
+ * owner and becomes another file's own PD; the file that named it must
+ * not create an object in it (EACCES), else that file's close could not
+ * free its PD. The number is checked again at each creation.
+ */
+TEST_F(pd, named_pd_becomes_own_pd)
+{
+	__u32 mk, mkey, mka, mkeya;
+	long long x = self->pd, own = -1;
+	int fa[8], n, i;
+
+	ASSERT_EQ(0, set_pd(self->fd, x));
+	/* its owner frees it while the file holds nothing in it */
+	ASSERT_EQ(0, free_pd(self->path, x));
+	/* files with an object each, until one's own PD has the number */
+	for (n = 0; n < 8 && own != x; n++) {
+		fa[n] = open(self->path, O_RDWR | O_CLOEXEC);
+		ASSERT_LE(0, fa[n]);
+		ASSERT_EQ(0, umr_alloc(fa[n], 1, &mka, &mkeya));
+		own = umr_fake_mkey_pd(self->path, mkeya);
+	}
+	if (own == x) {
+		EXPECT_EQ(-EACCES, umr_alloc(self->fd, 1, &mk, &mkey));
+		EXPECT_EQ(-EACCES, umr_reg(self->fd, self->buf, PAGE,
+					   UMR_ACCESS_ALL3, &mk, &mkey));
+	}
+	for (i = 0; i < n; i++)
+		close(fa[i]);
+	close(self->fd);
+	self->fd = -1;
+	self->pd = -1;
+	if (own != x)
+		SKIP(return, "no file got the freed number");
+	/* the files' PDs went with them: nothing of ours was in them */
+	EXPECT_EQ(self->pds0 - 1, umr_fake_counter(self->path, "pds"));
+	EXPECT_EQ(self->mkeys0, umr_fake_counter(self->path, "mkeys"));
 }
 
 TEST_HARNESS_MAIN

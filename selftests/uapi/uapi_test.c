@@ -843,6 +843,59 @@ TEST_F(umr, read_only_memory)
 	EXPECT_NO_LEAK(0, 0);
 }
 
+/*
+ * Issue 30: a layout grants no right its registrations lack: write access
+ * over memory registered (and pinned) for reading is EACCES, nothing
+ * configured, the registration free to go; a read layout is fine.
+ */
+TEST_F(umr, layout_access_within_registration)
+{
+	__u8 *b = umr_map(PAGE, 0x4e), out[64];
+	struct mlx5_umr_ioc_configure rd = {
+		.size = sizeof(rd), .access = MLX5_UMR_IOC_ACCESS_REMOTE_READ,
+		.layout = MLX5_UMR_IOC_LAYOUT_LIST, .num_entries = 1,
+	};
+	struct mlx5_umr_ioc_sge sge;
+	__u32 h, key, mk, mkey;
+	static const __u32 over[] = {
+		MLX5_UMR_IOC_ACCESS_LOCAL_WRITE,
+		MLX5_UMR_IOC_ACCESS_LOCAL_WRITE |
+			MLX5_UMR_IOC_ACCESS_REMOTE_WRITE,
+		MLX5_UMR_IOC_ACCESS_REMOTE_READ | MLX5_UMR_IOC_ACCESS_LOCAL_WRITE,
+	};
+	unsigned int i;
+
+	ASSERT_NE(NULL, b);
+	ASSERT_EQ(0, mprotect(b, PAGE, PROT_READ));
+	ASSERT_EQ(0, umr_reg(self->fd, b, PAGE,
+			     MLX5_UMR_IOC_ACCESS_REMOTE_READ, &h, &key));
+	ASSERT_EQ(0, umr_alloc(self->fd, 1, &mk, &mkey));
+	sge = (struct mlx5_umr_ioc_sge){ (uintptr_t)b, 64, key };
+	for (i = 0; i < ARRAY_SIZE(over); i++) {
+		struct mlx5_umr_ioc_configure cf = {
+			.size = sizeof(cf), .handle = mk, .access = over[i],
+			.layout = MLX5_UMR_IOC_LAYOUT_LIST, .num_entries = 1,
+			.entries = (uintptr_t)&sge,
+		};
+
+		EXPECT_EQ(-EACCES,
+			  umr_ioctl(self->fd, MLX5_UMR_IOCTL_CONFIGURE, &cf))
+			TH_LOG("access 0x%x", over[i]);
+	}
+	/* still free: nothing reads through it */
+	EXPECT_NE(0, umr_xfer(self->fd, mkey, 0, out, 1, 0));
+	EXPECT_EQ(-EACCES, umr_config_list(self->fd, mk, &sge, 1, NULL));
+	/* registered for reading, configured for reading: fine */
+	rd.handle = mk;
+	rd.entries = (uintptr_t)&sge;
+	ASSERT_EQ(0, umr_ioctl(self->fd, MLX5_UMR_IOCTL_CONFIGURE, &rd));
+	ASSERT_EQ(0, umr_xfer(self->fd, mkey, 0, out, sizeof(out), 0));
+	EXPECT_EQ(0x4e, out[0]);
+	EXPECT_EQ(0, umr_destroy(self->fd, mk));
+	EXPECT_EQ(0, umr_destroy(self->fd, h));
+	munmap(b, PAGE);
+}
+
 static int drop_cap(int cap)
 {
 	struct __user_cap_header_struct hdr = {

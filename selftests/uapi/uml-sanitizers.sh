@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #
-# Run the uapi selftests (uapi_test, lib_test, batch_test, sig_test,
-# crypto_test) inside the UML KUnit kernel, whose KASAN, UBSAN, lockdep and
+# Run the uapi selftests (uapi_test, lib_test, batch_test, pd_test,
+# sig_test, crypto_test; MLX5_UMR_UAPI_TESTS="a b" for some) inside the
+# UML KUnit kernel, whose KASAN, UBSAN, lockdep and
 # kmemleak then watch every ioctl path;
 # the kernel log is judged like a KUnit boot. Not run by the VM (it is not
 # installed); run it from the tree:  selftests/uapi/uml-sanitizers.sh
@@ -11,7 +12,10 @@ set -uo pipefail
 . "$(dirname "$0")/../../scripts/testbed/lib.sh"
 uml=$("$TESTBED/uml-kernel.sh") || exit 1
 tree=$("$TESTBED/uml-modules.sh" "$uml") || exit 1
-make -s -C "$TOP/selftests/uapi" uapi_test lib_test batch_test sig_test crypto_test >&2 || exit 1
+tests=${MLX5_UMR_UAPI_TESTS:-uapi_test lib_test batch_test pd_test sig_test crypto_test}
+ntests=$(wc -w <<<"$tests")
+# shellcheck disable=SC2086
+make -s -C "$TOP/selftests/uapi" $tests >&2 || exit 1
 mkdir -p "$BUILD/logs"
 log=$BUILD/logs/uml-uapi.log
 init=$(mktemp "${TMPDIR:-/tmp}/uml-uapi-init.XXXXXX")
@@ -30,7 +34,7 @@ mount -t tmpfs tmpfs /tmp
 echo "MLX5_UMR_TESTBED: loading project modules"
 insmod $tree/drivers/umr/mlx5_umr.ko || echo "MLX5_UMR_TESTBED: insmod FAILED"
 export MLX5_UMR_FAKE_KO=$tree/drivers/fake/mlx5_umr_fake.ko MLX5_UMR_MKNOD=1
-for t in uapi_test lib_test batch_test sig_test crypto_test; do
+for t in $tests; do
 	$TOP/selftests/uapi/\$t
 	echo "UML_UAPI: exit \$t \$?"
 done
@@ -48,7 +52,7 @@ pass=$(grep -c '^ok ' "$log")
 fail=$(grep -c '^not ok ' "$log")
 skip=$(grep -c '^ok .*# SKIP' "$log")
 status=0
-[ "$fail" -eq 0 ] && [ "$(tr -d '\r' <"$log" | grep -c 'UML_UAPI: exit .* 0$')" -eq 5 ] || status=1
+[ "$fail" -eq 0 ] && [ "$(tr -d '\r' <"$log" | grep -c 'UML_UAPI: exit .* 0$')" -eq "$ntests" ] || status=1
 [ $rc -eq 0 ] || { echo "uml-sanitizers: UML exited $rc"; status=1; }
 "$TESTBED/judge-kernel-log.sh" "$log" 'MLX5_UMR_TESTBED: loading' \
 	'MLX5_UMR_TESTBED: done' || status=1

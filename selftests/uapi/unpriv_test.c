@@ -948,4 +948,56 @@ TEST_F_TIMEOUT(unpriv, memcg_limit, 180)
 	duo_close(&d);
 }
 
+/*
+ * Issue 30: INFO's device-wide counters need CAP_SYS_ADMIN of whoever
+ * opened the file (file_ns_capable()) as well as of the caller: a file an
+ * unprivileged user opened shows none even to a caller with
+ * CAP_SYS_ADMIN (a setuid program handed the file; only the caller's was
+ * checked), and root's file shows none to a caller without.
+ */
+TEST_F(unpriv, info_counters_follow_the_opener)
+{
+	__u32 mk, mkey;
+	int fd, status;
+	pid_t pid;
+
+	relax(_metadata, self, 0666);
+	fd = open(self->path, O_RDWR);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, umr_alloc(fd, 1, &mk, &mkey));
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct mlx5_umr_ioc_info a, b;
+		int ufd, r = 0;
+
+		/* opened without capabilities, asked with them */
+		if (setresuid(-1, umr_user1.uid, 0))
+			_exit(10);
+		ufd = open(self->path, O_RDWR);
+		if (ufd < 0)
+			_exit(11);
+		if (seteuid(0))
+			_exit(12);
+		if (umr_info(ufd, &a) || a.out_dev_objects)
+			r |= 1;
+		/* root's file: with the caller's capability, and without */
+		if (umr_info(fd, &b) || !b.out_dev_objects)
+			r |= 2;
+		if (setresuid(-1, umr_user1.uid, 0))
+			_exit(13);
+		if (umr_info(fd, &b) || b.out_dev_objects)
+			r |= 4;
+		_exit(r);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status))
+		TH_LOG("1: user's file/root; 2: root's/root; 4: root's/user");
+	EXPECT_EQ(0, umr_destroy(fd, mk));
+	close(fd);
+}
+
 TEST_HARNESS_MAIN

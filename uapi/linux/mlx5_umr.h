@@ -78,13 +78,16 @@
  *   out_max_entries (a list) or out_max_interleaved_entries (an
  *   interleaved layout).
  * - ENOENT also: MLX5_UMR_IOCTL_SET_PD names a PD the HCA does not have.
- * - EBUSY also: MLX5_UMR_IOCTL_SET_PD after the file created an object.
+ * - EBUSY also: MLX5_UMR_IOCTL_SET_PD after the file created an object
+ *   (or while it creates one).
  * - EINTR: a signal arrived while the call waited for room in the files'
  *   share of the device's queue (MLX5_UMR_IOC_MAX_INFLIGHT_BBS; a batch:
  *   room for its first request) or on the queue itself, or for an mkey
  *   another call is configuring; nothing was done.
  * - EACCES: MLX5_UMR_IOCTL_SET_PD names a PD the service owns (its own,
- *   or another open file's).
+ *   or another open file's); a layout grants an access right that a
+ *   registration it names was not registered with (remote or local write
+ *   over memory registered for reading).
  * - EIO: the HCA completed the UMR work request with an error, or refused
  *   a command (creating or destroying an mkey).
  * - ETIMEDOUT: the HCA did not complete the work request in time.
@@ -114,6 +117,28 @@
 
 #define MLX5_UMR_IOC_TYPE	0xEE
 #define MLX5_UMR_IOC_BASE	0x80
+
+/*
+ * The ABI this header describes. From version 1 on, no field of a
+ * structure here moves or changes size and no ioctl number changes
+ * meaning: structures grow only at their end, new ioctls take new numbers
+ * (scripts/testbed/uapi-abi.sh compares the header with the frozen table
+ * of version 1). The first version of each structure, the smallest size
+ * the kernel accepts (EINVAL below), as clone3()'s CLONE_ARGS_SIZE_VER0:
+ */
+#define MLX5_UMR_ABI_VERSION			1
+#define MLX5_UMR_IOC_INFO_SIZE_VER1		88	/* to out_name */
+#define MLX5_UMR_IOC_REG_MR_SIZE_VER1		48
+#define MLX5_UMR_IOC_ALLOC_MKEY_SIZE_VER1	24
+#define MLX5_UMR_IOC_CONFIGURE_SIZE_VER1	48	/* to out_length */
+#define MLX5_UMR_IOC_INVALIDATE_SIZE_VER1	16
+#define MLX5_UMR_IOC_DESTROY_SIZE_VER1		16
+#define MLX5_UMR_IOC_BATCH_SIZE_VER1		32
+#define MLX5_UMR_IOC_BATCH_REQ_SIZE_VER1	56	/* req_size */
+#define MLX5_UMR_IOC_SET_PD_SIZE_VER1		16
+#define MLX5_UMR_IOC_SIG_CHECK_SIZE_VER1	48
+#define MLX5_UMR_IOC_SIG_REPORT_SIZE_VER1	80
+#define MLX5_UMR_IOC_DEK_CREATE_SIZE_VER1	40
 
 enum {
 	MLX5_UMR_CMD_INFO = MLX5_UMR_IOC_BASE,
@@ -152,13 +177,13 @@ enum mlx5_umr_ioc_access {
  * @out_max_inline_entries: entries that fit inline in one work request
  * @out_access: MLX5_UMR_IOC_ACCESS_* bits this device grants
  * @out_fd_objects: live objects of this file
- * @out_dev_objects: live objects of all files of this device (0 without
- *	CAP_SYS_ADMIN)
+ * @out_dev_objects: live objects of all files of this device (0 unless
+ *	both the file's opener and the caller have CAP_SYS_ADMIN)
  * @__reserved: must be 0
  * @__reserved2: must be 0
  * @out_fd_pinned_pages: pages pinned by this file
  * @out_dev_pinned_pages: pages pinned by all files of this device (0
- *	without CAP_SYS_ADMIN)
+ *	unless both the file's opener and the caller have CAP_SYS_ADMIN)
  * @out_name: device name, NUL terminated
  * @out_max_batch: largest num_reqs of MLX5_UMR_IOCTL_BATCH
  * @out_max_batch_bytes: largest sum over a batch of its entry arrays'
@@ -868,11 +893,14 @@ struct mlx5_umr_ioc_batch {
  * Every registration and indirect mkey the file creates afterwards is in
  * PD @pdn instead of the file's own PD, so that the caller's ibv_qp of
  * that PD can use their lkeys and rkeys. Only before the file's first
- * REG_MR or ALLOC_MKEY (EBUSY after); the file's own PD is freed, @pdn is
- * never freed by the file. The number is not proven to be the caller's:
- * an mkey in a PD can only reach memory its own file registered, so
- * naming another's PD exposes only the caller's memory to that PD's QPs
- * (Documentation/uapi.rst, "Keys in the caller's PD"). Refused: @pdn 0 or
+ * object is created (EBUSY after; a call that failed created none); the
+ * file's own PD, if it has one, is freed, @pdn is never freed by the file.
+ * No signature mkey is created in @pdn (ALLOC_MKEY: EOPNOTSUPP): it may be
+ * a kernel ULP's PD, whose CQ cannot take the mkey's SIG_ERR CQEs. The
+ * number is not proven to be the caller's: an mkey in a PD can only reach
+ * memory its own file registered, so naming another's PD exposes only the
+ * caller's memory to that PD's QPs (Documentation/uapi.rst, "Keys in the
+ * caller's PD"). Refused: @pdn 0 or
  * over 24 bits (EINVAL), a PD the service owns (EACCES), a PD the HCA does
  * not have (ENOENT).
  */

@@ -23,6 +23,7 @@
  *
  * Copyright (c) 2026 The mlx5-umr authors.
  */
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -80,12 +81,12 @@ static int umr_batch_check_cmd(const struct mlx5_umr_ioc_batch *cmd)
 	if (cmd->flags)
 		return -EOPNOTSUPP;
 	if (!cmd->num_reqs ||
-	    cmd->req_size < offsetofend(struct mlx5_umr_ioc_batch_req,
-					out_key) ||
+	    cmd->req_size < MLX5_UMR_IOC_BATCH_REQ_SIZE_VER1 ||
 	    !IS_ALIGNED(cmd->reqs, sizeof(u64)) ||
 	    !IS_ALIGNED(cmd->req_size, sizeof(u64)))
 		return -EINVAL;
-	if (cmd->num_reqs > UMR_UAPI_MAX_BATCH)
+	if (cmd->num_reqs > UMR_UAPI_MAX_BATCH ||
+	    cmd->req_size > UMR_UAPI_MAX_STRUCT)
 		return -E2BIG;
 	return 0;
 }
@@ -151,16 +152,26 @@ static int umr_batch_copy_in(struct umr_batch *b)
 	u32 n = cmd->num_reqs, i;
 	size_t off = 0, all = 0;
 	u64 bytes = 0;
+	bool dense;
 	int ret = 0;
 
-	/* The usual stride is read at once: user copies are not free. */
-	if (umr_batch_dense(cmd) &&
-	    copy_from_user(b->ureq, umr_batch_ureq(cmd, 0),
-			   n * sizeof(*b->ureq)))
-		return -EFAULT;
+	/*
+	 * The usual stride is read at once: user copies are not free. When
+	 * that faults, one by one, to say which request is unreadable.
+	 */
+	dense = umr_batch_dense(cmd) &&
+		!copy_from_user(b->ureq, umr_batch_ureq(cmd, 0),
+				n * sizeof(*b->ureq));
+
 	for (i = 0; i < n; i++) {
 		u = &b->ureq[i];
-		if (!umr_batch_dense(cmd)) {
+		/* up to a page per request: a killed caller stops here */
+		if (fatal_signal_pending(current)) {
+			ret = -EINTR;
+			break;
+		}
+		cond_resched();
+		if (!dense) {
 			ret = copy_struct_from_user(&b->ureq[i],
 						    sizeof(b->ureq[i]),
 						    umr_batch_ureq(cmd, i),

@@ -316,17 +316,20 @@ int umr_cmd_dek_create(struct umr_ucmd *ucmd)
 	attr->key_size = cmd->key_size;
 	attr->has_keytag = cmd->flags & MLX5_UMR_IOC_DEK_KEYTAG;
 	memcpy(attr->keytag, cmd->keytag, sizeof(attr->keytag));
-	attr->pdn = umr_uctx_pdn(ctx);
+	ret = umr_uctx_pd_get(ctx, &attr->pdn);
+	if (ret)
+		goto err_free;
 	/* wipes attr->key, whatever it returns */
 	dek = mlx5_umr_dek_create(ctx->ud->dev, attr);
 	if (IS_ERR(dek)) {
 		ret = PTR_ERR(dek);
-		goto err_free;
+		goto err_pd;
 	}
 	dk->dek = dek;
 	ret = umr_uobj_insert(ctx, &dk->obj);
 	if (ret)
 		goto err_dek;
+	umr_uctx_pd_put(ctx, true);
 
 	cmd->out_handle = dk->obj.handle;
 	umr_uobj_publish(ctx, &dk->obj);
@@ -334,6 +337,8 @@ int umr_cmd_dek_create(struct umr_ucmd *ucmd)
 
 err_dek:
 	mlx5_umr_dek_destroy(dek);
+err_pd:
+	umr_uctx_pd_put(ctx, false);
 err_free:
 	kfree(dk);
 err_count:

@@ -12,6 +12,7 @@
 #include <linux/capability.h>
 #include <linux/module.h>
 #include <linux/nospec.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
@@ -144,41 +145,100 @@ u32 umr_max_entries(struct umr_udev *ud)
  * post, and a batch of small requests still goes out with one doorbell.
  */
 
-/* Take @bbs of the share if that many are left; never waits. */
+/*
+ * A call waiting for its part of the share. Waiters are served in the
+ * order they came (umr_share_grant()), and nobody takes blocks while one
+ * waits: another user's stream of batches cannot keep a large request
+ * waiting (it waited 100 times longer, issue 30), a batch cannot take more
+ * blocks past a waiter.
+ */
+struct umr_share_waiter {
+	struct list_head node;
+	struct task_struct *task;
+	u32 bbs;
+	bool granted;
+};
+
+/* Hand the share to the waiters at the head while it has room for them. */
+static void umr_share_grant(struct umr_udev *ud)
+{
+	struct umr_share_waiter *w;
+
+	lockdep_assert_held(&ud->share_lock);
+	while ((w = list_first_entry_or_null(&ud->share_waiters,
+					     struct umr_share_waiter, node)) &&
+	       ud->share >= w->bbs) {
+		ud->share -= w->bbs;
+		list_del_init(&w->node);
+		w->granted = true;
+		wake_up_process(w->task);
+	}
+}
+
+/* Take @bbs of the share if that many are left and nobody waits. */
 bool umr_share_try(struct umr_udev *ud, u32 bbs)
 {
-	int left = atomic_read(&ud->share);
+	unsigned long flags;
+	bool ok;
 
-	do {
-		if (left < bbs)
-			return false;
-	} while (!atomic_try_cmpxchg(&ud->share, &left, left - bbs));
-	return true;
+	spin_lock_irqsave(&ud->share_lock, flags);
+	ok = list_empty(&ud->share_waiters) && ud->share >= bbs;
+	if (ok)
+		ud->share -= bbs;
+	spin_unlock_irqrestore(&ud->share_lock, flags);
+	return ok;
 }
 
 /*
- * Take @bbs of the share, waiting interruptibly: nothing is posted yet.
- * More than the whole share would be waited for forever: -ENOMEM, the
- * errno of a request too large for the queue.
+ * Take @bbs of the share, waiting interruptibly, in turn: nothing is
+ * posted yet. More than the whole share would be waited for forever:
+ * -ENOMEM, the errno of a request too large for the queue.
  */
 int umr_share_take(struct umr_udev *ud, u32 bbs)
 {
+	struct umr_share_waiter w = { .task = current, .bbs = bbs };
+	unsigned long flags;
+	int ret = 0;
+
 	if (bbs > MLX5_UMR_IOC_MAX_INFLIGHT_BBS)
 		return -ENOMEM;
 	if (umr_share_try(ud, bbs))
 		return 0;
-	if (wait_event_interruptible(ud->share_wait, umr_share_try(ud, bbs)))
-		return -EINTR;
-	return 0;
+	spin_lock_irqsave(&ud->share_lock, flags);
+	list_add_tail(&w.node, &ud->share_waiters);
+	/* the share may have come back since the try */
+	umr_share_grant(ud);
+	for (;;) {
+		set_current_state(TASK_INTERRUPTIBLE);
+		if (w.granted)
+			break;
+		if (signal_pending(current)) {
+			ret = -EINTR;
+			break;
+		}
+		spin_unlock_irqrestore(&ud->share_lock, flags);
+		schedule();
+		spin_lock_irqsave(&ud->share_lock, flags);
+	}
+	__set_current_state(TASK_RUNNING);
+	if (ret) {
+		list_del(&w.node);
+		/* those behind may fit where this one did not */
+		umr_share_grant(ud);
+	}
+	spin_unlock_irqrestore(&ud->share_lock, flags);
+	return ret;
 }
 
 /* Give @bbs back; any context (a completion callback). */
 void umr_share_put(struct umr_udev *ud, u32 bbs)
 {
-	atomic_add(bbs, &ud->share);
-	/* orders the add before the waiter check, see wq_has_sleeper() */
-	if (wq_has_sleeper(&ud->share_wait))
-		wake_up(&ud->share_wait);
+	unsigned long flags;
+
+	spin_lock_irqsave(&ud->share_lock, flags);
+	ud->share += bbs;
+	umr_share_grant(ud);
+	spin_unlock_irqrestore(&ud->share_lock, flags);
 }
 
 /**
@@ -243,10 +303,15 @@ static int umr_cmd_info(struct umr_ucmd *ucmd)
 	cmd->out_access = umr_access_caps(ud);
 	cmd->out_fd_objects = atomic_read(&ctx->nobjs);
 	cmd->out_fd_pinned_pages = atomic64_read(&ctx->pinned);
-	/* Other users' activity only for the administrator. */
+	/*
+	 * Other users' activity only for the administrator: who opened the
+	 * file (a user's file handed to a setuid program shows nothing) and
+	 * who asks (root's file handed to a user shows nothing either).
+	 */
 	cmd->out_dev_objects = 0;
 	cmd->out_dev_pinned_pages = 0;
-	if (capable(CAP_SYS_ADMIN)) {
+	if (file_ns_capable(ucmd->filp, &init_user_ns, CAP_SYS_ADMIN) &&
+	    capable(CAP_SYS_ADMIN)) {
 		cmd->out_dev_objects = atomic_read(&ud->nobjs);
 		cmd->out_dev_pinned_pages = atomic64_read(&ud->pinned);
 	}
@@ -297,69 +362,107 @@ struct umr_ioctl_op {
 	void (*release)(struct umr_ucmd *ucmd);
 };
 
-/* min_size is the first version of each structure: never change it. */
-#define UMR_IOCTL_OP(_nr, _ioctl, _fn, _struct, _last)			\
+/*
+ * min_size is the first version of each structure (the header's
+ * MLX5_UMR_IOC_*_SIZE_VER1, frozen): never change it.
+ */
+#define UMR_IOCTL_OP(_nr, _ioctl, _fn, _struct, _min)			\
 	[(_nr) - MLX5_UMR_IOC_BASE] = {					\
 		.size = sizeof(_struct),				\
-		.min_size = offsetofend(_struct, _last),		\
+		.min_size = _min,					\
 		.ioctl_num = _ioctl,					\
 		.execute = _fn,						\
 	}
 
-#define UMR_IOCTL_OP_PREP(_nr, _ioctl, _fn, _prep, _rel, _struct, _last) \
+#define UMR_IOCTL_OP_PREP(_nr, _ioctl, _fn, _prep, _rel, _struct, _min)	\
 	[(_nr) - MLX5_UMR_IOC_BASE] = {					\
 		.size = sizeof(_struct),				\
-		.min_size = offsetofend(_struct, _last),		\
+		.min_size = _min,					\
 		.ioctl_num = _ioctl,					\
 		.execute = _fn,						\
 		.prepare = _prep,					\
 		.release = _rel,					\
 	}
 
+/* Where each first version ends: the fields it had. */
+#define UMR_VER1_ENDS(_struct, _last, _min) \
+	static_assert(offsetofend(struct _struct, _last) == (_min))
+UMR_VER1_ENDS(mlx5_umr_ioc_info, out_name, MLX5_UMR_IOC_INFO_SIZE_VER1);
+UMR_VER1_ENDS(mlx5_umr_ioc_reg_mr, __reserved2,
+	      MLX5_UMR_IOC_REG_MR_SIZE_VER1);
+UMR_VER1_ENDS(mlx5_umr_ioc_alloc_mkey, __reserved,
+	      MLX5_UMR_IOC_ALLOC_MKEY_SIZE_VER1);
+UMR_VER1_ENDS(mlx5_umr_ioc_configure, out_length,
+	      MLX5_UMR_IOC_CONFIGURE_SIZE_VER1);
+UMR_VER1_ENDS(mlx5_umr_ioc_invalidate, __reserved,
+	      MLX5_UMR_IOC_INVALIDATE_SIZE_VER1);
+UMR_VER1_ENDS(mlx5_umr_ioc_destroy, __reserved,
+	      MLX5_UMR_IOC_DESTROY_SIZE_VER1);
+UMR_VER1_ENDS(mlx5_umr_ioc_batch, out_failed, MLX5_UMR_IOC_BATCH_SIZE_VER1);
+UMR_VER1_ENDS(mlx5_umr_ioc_batch_req, out_key,
+	      MLX5_UMR_IOC_BATCH_REQ_SIZE_VER1);
+UMR_VER1_ENDS(mlx5_umr_ioc_set_pd, __reserved, MLX5_UMR_IOC_SET_PD_SIZE_VER1);
+UMR_VER1_ENDS(mlx5_umr_ioc_sig_check, out_errors,
+	      MLX5_UMR_IOC_SIG_CHECK_SIZE_VER1);
+UMR_VER1_ENDS(mlx5_umr_ioc_sig_report, __reserved,
+	      MLX5_UMR_IOC_SIG_REPORT_SIZE_VER1);
+UMR_VER1_ENDS(mlx5_umr_ioc_dek_create, __reserved,
+	      MLX5_UMR_IOC_DEK_CREATE_SIZE_VER1);
+
 static const struct umr_ioctl_op umr_ioctl_ops[] = {
 	UMR_IOCTL_OP(MLX5_UMR_CMD_INFO, MLX5_UMR_IOCTL_INFO,
 		     umr_cmd_info,
-		     struct mlx5_umr_ioc_info, out_name),
+		     struct mlx5_umr_ioc_info, MLX5_UMR_IOC_INFO_SIZE_VER1),
 	UMR_IOCTL_OP_PREP(MLX5_UMR_CMD_REG_MR, MLX5_UMR_IOCTL_REG_MR,
 			  umr_cmd_reg_mr, umr_prep_reg_mr, umr_release_reg_mr,
-			  struct mlx5_umr_ioc_reg_mr, __reserved2),
+			  struct mlx5_umr_ioc_reg_mr,
+			  MLX5_UMR_IOC_REG_MR_SIZE_VER1),
 	UMR_IOCTL_OP(MLX5_UMR_CMD_ALLOC_MKEY, MLX5_UMR_IOCTL_ALLOC_MKEY,
 		     umr_cmd_alloc_mkey,
-		     struct mlx5_umr_ioc_alloc_mkey, __reserved),
+		     struct mlx5_umr_ioc_alloc_mkey,
+		     MLX5_UMR_IOC_ALLOC_MKEY_SIZE_VER1),
 	UMR_IOCTL_OP_PREP(MLX5_UMR_CMD_CONFIGURE, MLX5_UMR_IOCTL_CONFIGURE,
 			  umr_cmd_configure, umr_prep_configure,
 			  umr_release_configure,
-			  struct mlx5_umr_ioc_configure, out_length),
+			  struct mlx5_umr_ioc_configure,
+			  MLX5_UMR_IOC_CONFIGURE_SIZE_VER1),
 	UMR_IOCTL_OP(MLX5_UMR_CMD_INVALIDATE, MLX5_UMR_IOCTL_INVALIDATE,
 		     umr_cmd_invalidate,
-		     struct mlx5_umr_ioc_invalidate, __reserved),
+		     struct mlx5_umr_ioc_invalidate,
+		     MLX5_UMR_IOC_INVALIDATE_SIZE_VER1),
 	UMR_IOCTL_OP(MLX5_UMR_CMD_DESTROY, MLX5_UMR_IOCTL_DESTROY,
 		     umr_cmd_destroy,
-		     struct mlx5_umr_ioc_destroy, __reserved),
+		     struct mlx5_umr_ioc_destroy,
+		     MLX5_UMR_IOC_DESTROY_SIZE_VER1),
 	UMR_IOCTL_OP_PREP(MLX5_UMR_CMD_BATCH, MLX5_UMR_IOCTL_BATCH,
 			  umr_cmd_batch, umr_prep_batch, umr_release_batch,
-			  struct mlx5_umr_ioc_batch, out_failed),
+			  struct mlx5_umr_ioc_batch, MLX5_UMR_IOC_BATCH_SIZE_VER1),
 	UMR_IOCTL_OP(MLX5_UMR_CMD_SET_PD, MLX5_UMR_IOCTL_SET_PD,
 		     umr_cmd_set_pd,
-		     struct mlx5_umr_ioc_set_pd, __reserved),
+		     struct mlx5_umr_ioc_set_pd, MLX5_UMR_IOC_SET_PD_SIZE_VER1),
 	UMR_IOCTL_OP(MLX5_UMR_CMD_SIG_CHECK, MLX5_UMR_IOCTL_SIG_CHECK,
 		     umr_cmd_sig_check,
-		     struct mlx5_umr_ioc_sig_check, out_errors),
+		     struct mlx5_umr_ioc_sig_check,
+		     MLX5_UMR_IOC_SIG_CHECK_SIZE_VER1),
 	UMR_IOCTL_OP(MLX5_UMR_CMD_SIG_REPORT, MLX5_UMR_IOCTL_SIG_REPORT,
 		     umr_cmd_sig_report,
-		     struct mlx5_umr_ioc_sig_report, __reserved),
+		     struct mlx5_umr_ioc_sig_report,
+		     MLX5_UMR_IOC_SIG_REPORT_SIZE_VER1),
 	UMR_IOCTL_OP_PREP(MLX5_UMR_CMD_DEK_CREATE, MLX5_UMR_IOCTL_DEK_CREATE,
 			  umr_cmd_dek_create, umr_prep_dek_create,
 			  umr_release_dek_create,
-			  struct mlx5_umr_ioc_dek_create, __reserved),
+			  struct mlx5_umr_ioc_dek_create,
+			  MLX5_UMR_IOC_DEK_CREATE_SIZE_VER1),
 #ifdef MLX5_UMR_TESTING
 	/* A production build has no such entries: ENOTTY. */
 	UMR_IOCTL_OP(MLX5_UMR_CMD_TEST_INFO, MLX5_UMR_TEST_IOCTL_INFO,
 		     umr_cmd_test_info,
-		     struct mlx5_umr_test_info, out_max_xfer),
+		     struct mlx5_umr_test_info,
+		     offsetofend(struct mlx5_umr_test_info, out_max_xfer)),
 	UMR_IOCTL_OP(MLX5_UMR_CMD_TEST_XFER, MLX5_UMR_TEST_IOCTL_XFER,
 		     umr_cmd_test_xfer,
-		     struct mlx5_umr_test_xfer, __reserved2),
+		     struct mlx5_umr_test_xfer,
+		     offsetofend(struct mlx5_umr_test_xfer, __reserved2)),
 #endif
 };
 
@@ -371,6 +474,7 @@ static long umr_fops_ioctl(struct file *filp, unsigned int cmd,
 	const struct umr_ioctl_op *op;
 	union umr_ucmd_buffer buf;
 	struct umr_ucmd ucmd = {
+		.filp = filp,
 		.ctx = ctx,
 		.ubuf = (void __user *)arg,
 		.cmd = &buf,
@@ -392,6 +496,8 @@ static long umr_fops_ioctl(struct file *filp, unsigned int cmd,
 		return ret;
 	if (ucmd.user_size < op->min_size)
 		return -EINVAL;
+	if (ucmd.user_size > UMR_UAPI_MAX_STRUCT)
+		return -E2BIG;
 	ucmd.size = op->size;
 	ret = copy_struct_from_user(ucmd.cmd, op->size, ucmd.ubuf,
 				    ucmd.user_size);
@@ -430,6 +536,7 @@ static void umr_udev_release(struct kref *kref)
 	struct umr_udev *ud = container_of(kref, struct umr_udev, kref);
 
 	mutex_destroy(&ud->lock);
+	umr_udev_pd_destroy(ud);
 	kfree(ud);
 }
 
@@ -447,20 +554,21 @@ static int umr_fops_open(struct inode *inode, struct file *filp)
 	xa_init_flags(&ctx->keys, XA_FLAGS_ACCOUNT);
 	ctx->ud = ud;
 
-	/* the read side keeps umr_uapi_remove() (and ud->dead) out */
-	down_read(&ud->rwsem);
-	ret = ud->dead ? -ENODEV : umr_uctx_pd_init(ctx);
-	if (ret) {
-		up_read(&ud->rwsem);
-		kfree(ctx);
-		/* a firmware status is no errno of open() either */
-		return ret == -EREMOTEIO ? -EIO : ret;
-	}
+	umr_uctx_pd_init(ctx);
+
+	/* no firmware command here: open() holds misc_mtx (uapi_pd.c) */
 	mutex_lock(&ud->lock);
-	kref_get(&ud->kref);
-	list_add_tail(&ctx->node, &ud->ctxs);
+	ret = ud->dead ? -ENODEV : 0;
+	if (!ret) {
+		kref_get(&ud->kref);
+		list_add_tail(&ctx->node, &ud->ctxs);
+	}
 	mutex_unlock(&ud->lock);
-	up_read(&ud->rwsem);
+	if (ret) {
+		mutex_destroy(&ctx->pd_lock);
+		kfree(ctx);
+		return ret;
+	}
 
 	filp->private_data = ctx;
 	return nonseekable_open(inode, filp);
@@ -512,8 +620,10 @@ static int umr_uapi_add(struct mlx5_umr_dev *dev)
 	init_rwsem(&ud->rwsem);
 	mutex_init(&ud->lock);
 	INIT_LIST_HEAD(&ud->ctxs);
-	atomic_set(&ud->share, MLX5_UMR_IOC_MAX_INFLIGHT_BBS);
-	init_waitqueue_head(&ud->share_wait);
+	spin_lock_init(&ud->share_lock);
+	ud->share = MLX5_UMR_IOC_MAX_INFLIGHT_BBS;
+	INIT_LIST_HEAD(&ud->share_waiters);
+	umr_udev_pd_init(ud);
 	snprintf(ud->name, sizeof(ud->name), "mlx5_umr_%s",
 		 mlx5_umr_dev_name(dev));
 	snprintf(ud->nodename, sizeof(ud->nodename), "mlx5_umr/%s",

@@ -51,7 +51,7 @@ int umr_cmd_alloc_mkey(struct umr_ucmd *ucmd)
 	struct umr_uctx *ctx = ucmd->ctx;
 	struct mlx5_umr_mkey *mkey;
 	struct umr_umkey *mk;
-	u32 flags = 0;
+	u32 flags = 0, pdn;
 	int ret;
 
 	if (cmd->flags & ~(MLX5_UMR_IOC_MKEY_REMOTE_INVALIDATE |
@@ -78,16 +78,30 @@ int umr_cmd_alloc_mkey(struct umr_ucmd *ucmd)
 	ret = umr_mkey_charge(ctx, mk->xlt_bytes);
 	if (ret)
 		goto err_free;
+	ret = umr_uctx_pd_get(ctx, &pdn);
+	if (ret)
+		goto err_uncharge;
+	/*
+	 * A signature mkey only in the file's own PD: the caller's number
+	 * may be a kernel ULP's PD, whose mlx5_ib CQ oopses on the SIG_ERR
+	 * CQE of a service mkey, as mlx5_umr_alloc_mkey_in() says. Stable
+	 * between umr_uctx_pd_get() and umr_uctx_pd_put().
+	 */
+	if ((flags & MLX5_UMR_MKEY_SIGNATURE) && ctx->pd_borrowed) {
+		ret = -EOPNOTSUPP;
+		goto err_pd;
+	}
 	mkey = mlx5_umr_alloc_mkey_pd(ctx->ud->dev, cmd->max_entries, flags,
-				      umr_uctx_pdn(ctx));
+				      pdn);
 	if (IS_ERR_OR_NULL(mkey)) {
 		ret = mkey ? PTR_ERR(mkey) : -ENOMEM;
-		goto err_uncharge;
+		goto err_pd;
 	}
 	mk->obj.mkey = mkey;
 	ret = umr_uobj_insert(ctx, &mk->obj);
 	if (ret)
 		goto err_mkey;
+	umr_uctx_pd_put(ctx, true);
 
 	cmd->out_handle = mk->obj.handle;
 	cmd->out_key = mkey->key;
@@ -97,6 +111,8 @@ int umr_cmd_alloc_mkey(struct umr_ucmd *ucmd)
 err_mkey:
 	/* Not configured yet: nothing to keep should its destroy fail. */
 	mlx5_umr_free_mkey(mkey);
+err_pd:
+	umr_uctx_pd_put(ctx, false);
 err_uncharge:
 	umr_mkey_uncharge(ctx, mk->xlt_bytes);
 err_free:
@@ -117,11 +133,13 @@ static void umr_put_refs(struct umr_uobj **refs, u32 n)
 
 /*
  * Reference the registration @lkey names and check that it contains
- * [@addr, @addr + @len), without computing its end (it may be 2^64). On
- * success *@ref holds the reference.
+ * [@addr, @addr + @len), without computing its end (it may be 2^64), and
+ * that it grants every right of the layout's @access: a write through the
+ * mkey into memory pinned read-only is refused here, not left to the HCA's
+ * check of the inner key. *@ref holds the reference once it is found.
  */
 static int umr_ref_range(struct umr_uctx *ctx, u32 lkey, u64 addr, u64 len,
-			 struct umr_uobj **ref)
+			 u32 access, struct umr_uobj **ref)
 {
 	struct umr_uobj *obj;
 	struct umr_umr *mr;
@@ -135,6 +153,8 @@ static int umr_ref_range(struct umr_uctx *ctx, u32 lkey, u64 addr, u64 len,
 	off = addr - mr->iova;
 	if (addr < mr->iova || off >= mr->length || len > mr->length - off)
 		return -ERANGE;
+	if (access & ~mr->access)
+		return -EACCES;
 	return 0;
 }
 
@@ -143,7 +163,7 @@ static int umr_ref_range(struct umr_uctx *ctx, u32 lkey, u64 addr, u64 len,
  * they name, fill the service's entries.
  */
 static int umr_parse_list(struct umr_uctx *ctx,
-			  const struct mlx5_umr_ioc_sge *ent, u32 n,
+			  const struct mlx5_umr_ioc_sge *ent, u32 n, u32 access,
 			  struct mlx5_umr_sge *out, struct umr_uobj **refs,
 			  u64 *length)
 {
@@ -157,7 +177,7 @@ static int umr_parse_list(struct umr_uctx *ctx,
 		out[i].key = ent[i].lkey;
 		ret = mlx5_umr_precheck_sge(&out[i]) ?:
 		      umr_ref_range(ctx, ent[i].lkey, ent[i].addr,
-				    ent[i].length, &refs[i]);
+				    ent[i].length, access, &refs[i]);
 		if (ret)
 			return ret;
 		total += ent[i].length;
@@ -172,7 +192,7 @@ static int umr_parse_list(struct umr_uctx *ctx,
  */
 static int umr_parse_interleaved(struct umr_uctx *ctx,
 				 const struct mlx5_umr_ioc_interleaved *ent,
-				 u32 n, u32 repeat,
+				 u32 n, u32 repeat, u32 access,
 				 struct mlx5_umr_interleaved *out,
 				 struct umr_uobj **refs, u64 *length)
 {
@@ -194,7 +214,7 @@ static int umr_parse_interleaved(struct umr_uctx *ctx,
 		span = ((u64)ent[i].bytes_count + ent[i].bytes_skip) *
 		       (repeat - 1) + ent[i].bytes_count;
 		ret = umr_ref_range(ctx, ent[i].lkey, ent[i].addr, span,
-				    &refs[i]);
+				    access, &refs[i]);
 		if (ret)
 			return ret;
 		cycle += ent[i].bytes_count;
@@ -414,15 +434,16 @@ static int umr_config_parse(struct umr_uctx *ctx,
 	if (wr->layout == MLX5_UMR_LAYOUT_LIST) {
 		wr->list.sge = r->kent;
 		wr->list.num_sge = cmd->num_entries;
-		return umr_parse_list(ctx, r->uent, cmd->num_entries, r->kent,
-				      r->refs, &r->length);
+		return umr_parse_list(ctx, r->uent, cmd->num_entries,
+				      cmd->access, r->kent, r->refs,
+				      &r->length);
 	}
 	wr->interleaved.ent = r->kent;
 	wr->interleaved.num_entries = cmd->num_entries;
 	wr->interleaved.repeat_count = cmd->repeat_count;
 	return umr_parse_interleaved(ctx, r->uent, cmd->num_entries,
-				     cmd->repeat_count, r->kent, r->refs,
-				     &r->length);
+				     cmd->repeat_count, cmd->access, r->kent,
+				     r->refs, &r->length);
 }
 
 static int umr_ref_cmp(const void *a, const void *b)

@@ -112,9 +112,9 @@ static int umr_mr_account(struct umr_umr *mr)
 	return 0;
 }
 
-/* Point the MTT mkey at the mapped pages (an XLT update), in the file's PD. */
+/* Point the MTT mkey at the mapped pages (an XLT update), in PD @pdn. */
 static int umr_mr_post(struct umr_uctx *ctx, struct umr_umr *mr,
-		       u32 access)
+		       u32 access, u32 pdn)
 {
 	struct mlx5_umr_wr wr = {};
 	struct sg_dma_page_iter it;
@@ -141,7 +141,7 @@ static int umr_mr_post(struct umr_uctx *ctx, struct umr_umr *mr,
 	wr.op = MLX5_UMR_OP_REG_PAGES;
 	wr.flags = MLX5_UMR_WR_SET_ACCESS | MLX5_UMR_WR_SET_PD;
 	wr.access = access;
-	wr.pdn = umr_uctx_pdn(ctx);
+	wr.pdn = pdn;
 	wr.pages.addrs = addrs;
 	wr.pages.npages = mr->npages;
 	wr.pages.offset = offset_in_page(mr->iova);
@@ -194,6 +194,7 @@ int umr_prep_reg_mr(struct umr_ucmd *ucmd)
 	mr->obj.type = UMR_UOBJ_MR;
 	mr->iova = cmd->addr;
 	mr->length = cmd->length;
+	mr->access = cmd->access;
 	mr->npages = (PAGE_ALIGN(end) - (cmd->addr & PAGE_MASK)) >> PAGE_SHIFT;
 	mr->mm = current->mm;
 	mmgrab(mr->mm);
@@ -236,7 +237,8 @@ int umr_cmd_reg_mr(struct umr_ucmd *ucmd)
 	struct umr_uctx *ctx = ucmd->ctx;
 	struct umr_udev *ud = ctx->ud;
 	struct mlx5_umr_mkey *mkey;
-	int ret;
+	int ret, kept;
+	u32 pdn;
 
 	/* what the HCA supports (atomic) */
 	ret = umr_check_access(ud, cmd->access);
@@ -251,12 +253,16 @@ int umr_cmd_reg_mr(struct umr_ucmd *ucmd)
 		goto err_unmap;
 	}
 	mr->obj.mkey = mkey;
-	ret = umr_mr_post(ctx, mr, cmd->access);
+	ret = umr_uctx_pd_get(ctx, &pdn);
 	if (ret)
 		goto err_mkey;
+	ret = umr_mr_post(ctx, mr, cmd->access, pdn);
+	if (ret)
+		goto err_pd;
 	ret = umr_uobj_insert(ctx, &mr->obj);
 	if (ret)
-		goto err_mkey;
+		goto err_pd;
+	umr_uctx_pd_put(ctx, true);
 	/* From here on the object owns the pages. */
 	ucmd->priv = NULL;
 	atomic64_add(mr->npages, &ctx->pinned);
@@ -268,8 +274,15 @@ int umr_cmd_reg_mr(struct umr_ucmd *ucmd)
 	umr_uobj_publish(ctx, &mr->obj);
 	return umr_ucmd_respond_created(ucmd, &mr->obj);
 
+err_pd:
+	/* destroyed before the PD may change */
+	kept = mlx5_umr_free_mkey(mkey);
+	umr_uctx_pd_put(ctx, false);
+	goto err_kept;
 err_mkey:
-	if (mlx5_umr_free_mkey(mkey)) {
+	kept = mlx5_umr_free_mkey(mkey);
+err_kept:
+	if (kept) {
 		/* It may still map the pages: keep them pinned and mapped. */
 		ucmd->priv = NULL;
 		umr_mr_leak(ud, mr);

@@ -2,14 +2,24 @@
 /*
  * mlx5-umr uapi: the protection domain of an open file.
  *
- * Each file gets its own PD at open and creates every mkey in it, so the
- * NIC itself keeps files apart. MLX5_UMR_IOCTL_SET_PD puts the file's
- * mkeys in the caller's own verbs PD instead, so that its ibv_qp can use
- * them. The number is not proven to be the caller's (no exported kernel
- * interface maps a uverbs PD handle to the HCA's PD): safety comes from the
- * file's key lookup, which lets a layout name only memory the same file
- * registered, so an mkey in any PD reaches only the caller's own memory
- * (Documentation/uapi.rst, "Keys in the caller's PD").
+ * Each file gets its own PD when its first object needs one and creates
+ * every mkey in it, so the NIC itself keeps files apart.
+ * MLX5_UMR_IOCTL_SET_PD puts the file's mkeys in the caller's own verbs PD
+ * instead, so that its ibv_qp can use them. The number is not proven to be
+ * the caller's (no exported kernel interface maps a uverbs PD handle to
+ * the HCA's PD): safety comes from the file's key lookup, which lets a
+ * layout name only memory the same file registered, so an mkey in any PD
+ * reaches only the caller's own memory (Documentation/uapi.rst, "Keys in
+ * the caller's PD").
+ *
+ * What must never happen is an object in another file's own PD: that
+ * file's QPs do not exist, but its close could not free the PD. A file's
+ * own PD is allocated and entered in ud->own_pds under ud->pd_rwsem held
+ * for write; SET_PD checks the number and creates its probe mkey, and
+ * every creation in a caller's PD checks it again and creates the object,
+ * under the same lock held for read. A number is therefore either a
+ * file's own PD, known as such, or not one for the whole of a check and
+ * the creation that follows it.
  *
  * Copyright (c) 2026 The mlx5-umr authors.
  */
@@ -19,16 +29,61 @@
 #include "uapi_priv.h"
 
 /**
- * umr_uctx_pd_init() - give a new file its own PD
- * @ctx: the file, not yet listed
- *
- * Context: process context, ud->rwsem held for read.
- * Return: 0 or -errno.
+ * umr_udev_pd_init() - the device's record of the files' own PDs
+ * @ud: the device
  */
-int umr_uctx_pd_init(struct umr_uctx *ctx)
+void umr_udev_pd_init(struct umr_udev *ud)
+{
+	init_rwsem(&ud->pd_rwsem);
+	xa_init(&ud->own_pds);
+}
+
+/**
+ * umr_udev_pd_destroy() - forget the record (the last file is closed)
+ * @ud: the device
+ */
+void umr_udev_pd_destroy(struct umr_udev *ud)
+{
+	WARN_ON(!xa_empty(&ud->own_pds));
+	xa_destroy(&ud->own_pds);
+}
+
+/**
+ * umr_uctx_pd_init() - a new file, without a PD yet
+ * @ctx: the file
+ *
+ * Opening the device runs no firmware command (open() holds the misc
+ * device lock of the whole system): the PD comes with the first object.
+ */
+void umr_uctx_pd_init(struct umr_uctx *ctx)
 {
 	mutex_init(&ctx->pd_lock);
-	return mlx5_umr_pd_alloc(ctx->ud->dev, &ctx->pdn);
+}
+
+/* Free an own PD and forget it; the caller holds nothing of uapi_pd.c. */
+static void umr_own_pd_free(struct umr_udev *ud, u32 pdn)
+{
+	down_write(&ud->pd_rwsem);
+	mlx5_umr_pd_free(ud->dev, pdn);
+	xa_erase(&ud->own_pds, pdn);
+	up_write(&ud->pd_rwsem);
+}
+
+/* Allocate an own PD, entered in @ud->own_pds before anyone sees it. */
+static int umr_own_pd_alloc(struct umr_udev *ud, u32 *pdn)
+{
+	int ret;
+
+	down_write(&ud->pd_rwsem);
+	ret = mlx5_umr_pd_alloc(ud->dev, pdn);
+	if (ret)
+		goto out;
+	ret = xa_insert(&ud->own_pds, *pdn, xa_mk_value(0), GFP_KERNEL);
+	if (ret)
+		mlx5_umr_pd_free(ud->dev, *pdn);
+out:
+	up_write(&ud->pd_rwsem);
+	return ret;
 }
 
 /**
@@ -42,54 +97,88 @@ int umr_uctx_pd_init(struct umr_uctx *ctx)
  */
 void umr_uctx_pd_release(struct umr_uctx *ctx)
 {
-	if (!ctx->pd_borrowed)
-		mlx5_umr_pd_free(ctx->ud->dev, ctx->pdn);
+	if (ctx->pd_owned)
+		umr_own_pd_free(ctx->ud, ctx->pdn);
+	ctx->pd_owned = false;
 }
 
 /**
- * umr_uctx_pdn() - the PD of an object the file creates now
+ * umr_uctx_pd_get() - the PD of an object the file is about to create
  * @ctx: the file
+ * @pdn: set to the PD number
  *
- * From the first call on the file's PD no longer changes
- * (MLX5_UMR_IOCTL_SET_PD then answers EBUSY): every object of a file is in
- * one PD, so a layout never names a key of another PD than its mkey's.
+ * Allocates the file's own PD if it has none yet. For the caller's PD
+ * (MLX5_UMR_IOCTL_SET_PD) it checks that the number did not become
+ * another file's own PD since (its owner freed it and a file got the
+ * number), and holds ud->pd_rwsem for read until umr_uctx_pd_put(), so
+ * that it cannot become one before the object exists. The PD does not
+ * change until umr_uctx_pd_put().
  *
- * Context: process context, may sleep.
- * Return: the PD number.
+ * Context: process context, may sleep; ud->rwsem held for read.
+ * Return: 0, -EACCES, or an error of the PD allocation.
  */
-u32 umr_uctx_pdn(struct umr_uctx *ctx)
-{
-	u32 pdn;
-
-	mutex_lock(&ctx->pd_lock);
-	ctx->pd_frozen = true;
-	pdn = ctx->pdn;
-	mutex_unlock(&ctx->pd_lock);
-	return pdn;
-}
-
-/* The service's own PD, or another open file's own PD. */
-static bool umr_pd_is_service(struct umr_uctx *ctx, u32 pdn)
+int umr_uctx_pd_get(struct umr_uctx *ctx, u32 *pdn)
 {
 	struct umr_udev *ud = ctx->ud;
-	struct umr_uctx *c;
-	bool found;
+	bool raced;
+	u32 own;
+	int ret;
 
-	if (pdn == mlx5_umr_dev_caps(ud->dev)->pdn)
-		return true;
-	found = false;
-	mutex_lock(&ud->lock);
-	list_for_each_entry(c, &ud->ctxs, node) {
-		if (c == ctx)
-			continue;
-		mutex_lock(&c->pd_lock);
-		found = !c->pd_borrowed && c->pdn == pdn;
-		mutex_unlock(&c->pd_lock);
-		if (found)
+	for (;;) {
+		mutex_lock(&ctx->pd_lock);
+		if (ctx->pd_borrowed || ctx->pd_owned) {
+			ctx->pd_users++;
+			*pdn = ctx->pdn;
+			mutex_unlock(&ctx->pd_lock);
 			break;
+		}
+		mutex_unlock(&ctx->pd_lock);
+		/* outside pd_lock: SET_PD takes pd_rwsem, then pd_lock */
+		ret = umr_own_pd_alloc(ud, &own);
+		if (ret)
+			return ret;
+		mutex_lock(&ctx->pd_lock);
+		raced = ctx->pd_borrowed || ctx->pd_owned;
+		if (!raced) {
+			ctx->pdn = own;
+			ctx->pd_owned = true;
+		}
+		mutex_unlock(&ctx->pd_lock);
+		/* another thread of the file was first */
+		if (raced)
+			umr_own_pd_free(ud, own);
 	}
-	mutex_unlock(&ud->lock);
-	return found;
+	if (!ctx->pd_borrowed)
+		return 0;
+	down_read(&ud->pd_rwsem);
+	if (xa_load(&ud->own_pds, *pdn)) {
+		umr_uctx_pd_put(ctx, false);
+		return -EACCES;
+	}
+	return 0;
+}
+
+/**
+ * umr_uctx_pd_put() - the creation that umr_uctx_pd_get() began is over
+ * @ctx: the file
+ * @created: an object now exists in the PD: it never changes again
+ *	(MLX5_UMR_IOCTL_SET_PD answers EBUSY), so that a layout never names
+ *	a key of another PD than its mkey's
+ *
+ * Context: process context, after a successful umr_uctx_pd_get().
+ */
+void umr_uctx_pd_put(struct umr_uctx *ctx, bool created)
+{
+	bool borrowed;
+
+	mutex_lock(&ctx->pd_lock);
+	/* stable while pd_users is not 0: SET_PD answers EBUSY */
+	borrowed = ctx->pd_borrowed;
+	ctx->pd_frozen |= created;
+	ctx->pd_users--;
+	mutex_unlock(&ctx->pd_lock);
+	if (borrowed)
+		up_read(&ctx->ud->pd_rwsem);
 }
 
 /**
@@ -97,8 +186,8 @@ static bool umr_pd_is_service(struct umr_uctx *ctx, u32 pdn)
  * @ucmd: the ioctl
  *
  * The PD must exist on the HCA: a one-entry mkey is created in it and
- * destroyed (ENOENT when the HCA refuses the PD). The file's own PD,
- * empty, is freed.
+ * destroyed (ENOENT when the HCA refuses the PD). The file's own PD, if
+ * it has one yet (an earlier creation failed), is empty and freed.
  *
  * Context: process context, ud->rwsem held for read.
  * Return: 0 or -errno.
@@ -107,27 +196,33 @@ int umr_cmd_set_pd(struct umr_ucmd *ucmd)
 {
 	struct mlx5_umr_ioc_set_pd *cmd = ucmd->cmd;
 	struct umr_uctx *ctx = ucmd->ctx;
-	struct mlx5_umr_dev *dev = ctx->ud->dev;
+	struct umr_udev *ud = ctx->ud;
 	struct mlx5_umr_mkey *probe;
-	u32 own;
+	bool had_own = false;
+	u32 own = 0;
 	int ret;
 
 	if (cmd->flags)
 		return -EOPNOTSUPP;
 	if (cmd->__reserved || !cmd->pdn || cmd->pdn > MLX5_UMR_PDN_MAX)
 		return -EINVAL;
-	if (umr_pd_is_service(ctx, cmd->pdn))
+	if (cmd->pdn == mlx5_umr_dev_caps(ud->dev)->pdn)
 		return -EACCES;
 
+	/* from the check to the probe, no file's own PD comes or goes */
+	down_read(&ud->pd_rwsem);
+	ret = -EACCES;
+	if (xa_load(&ud->own_pds, cmd->pdn))
+		goto out_rwsem;
 	mutex_lock(&ctx->pd_lock);
 	ret = -EBUSY;
-	if (ctx->pd_frozen)
+	if (ctx->pd_frozen || ctx->pd_users)
 		goto out;
-	if (ctx->pdn == cmd->pdn) {
-		ret = ctx->pd_borrowed ? 0 : -EACCES;
+	if (ctx->pd_borrowed && ctx->pdn == cmd->pdn) {
+		ret = 0;
 		goto out;
 	}
-	probe = mlx5_umr_alloc_mkey_pd(dev, 1, 0, cmd->pdn);
+	probe = mlx5_umr_alloc_mkey_pd(ud->dev, 1, 0, cmd->pdn);
 	if (IS_ERR_OR_NULL(probe)) {
 		ret = probe ? PTR_ERR(probe) : -ENOMEM;
 		/* the HCA's status for an unknown PD */
@@ -137,13 +232,17 @@ int umr_cmd_set_pd(struct umr_ucmd *ucmd)
 	}
 	/* never configured: nothing to keep should its destroy fail */
 	mlx5_umr_free_mkey(probe);
+	had_own = ctx->pd_owned;
 	own = ctx->pdn;
+	ctx->pd_owned = false;
 	ctx->pdn = cmd->pdn;
-	if (!ctx->pd_borrowed)
-		mlx5_umr_pd_free(dev, own);
 	ctx->pd_borrowed = true;
 	ret = 0;
 out:
 	mutex_unlock(&ctx->pd_lock);
+out_rwsem:
+	up_read(&ud->pd_rwsem);
+	if (had_own)
+		umr_own_pd_free(ud, own);
 	return ret;
 }

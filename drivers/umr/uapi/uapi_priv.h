@@ -41,6 +41,13 @@
  */
 #define UMR_UAPI_MAX_BATCH	128
 #define UMR_UAPI_MAX_BATCH_BYTES	SZ_1M
+/*
+ * Largest size of an extensible structure userspace passes (an ioctl's,
+ * a batch's request stride): its unknown tail is checked to be zero byte
+ * by byte, which must not take a CPU for long. clone3(), openat2() and
+ * sched_setattr() refuse more than a page with E2BIG too.
+ */
+#define UMR_UAPI_MAX_STRUCT	PAGE_SIZE
 
 /**
  * struct umr_udev - the character device of one HCA
@@ -58,9 +65,16 @@
  * @nobjs: live objects of all files
  * @pinned: pages pinned by all files
  * @leaked: objects kept, never freed, because the HCA may still use them
+ * @share_lock: protects @share and @share_waiters
  * @share: send queue basic blocks the files' work requests may still take
  *	of MLX5_UMR_IOC_MAX_INFLIGHT_BBS (umr_share_take())
- * @share_wait: calls waiting for @share
+ * @share_waiters: calls waiting for @share, served in order
+ * @pd_rwsem: orders the files' own PDs against the PDs callers name
+ *	(uapi_pd.c): held for write while an own PD is allocated and entered
+ *	in @own_pds, or freed and removed; for read by MLX5_UMR_IOCTL_SET_PD
+ *	from its check to its probe mkey, and by every creation in a
+ *	caller's PD from its check to the object's creation
+ * @own_pds: PD number -> the files' own PDs, under @pd_rwsem
  */
 struct umr_udev {
 	struct mlx5_umr_dev *dev;
@@ -76,8 +90,11 @@ struct umr_udev {
 	atomic_t nobjs;
 	atomic64_t pinned;
 	atomic_t leaked;
-	atomic_t share;
-	wait_queue_head_t share_wait;
+	spinlock_t share_lock;		/* @share, @share_waiters */
+	u32 share;
+	struct list_head share_waiters;
+	struct rw_semaphore pd_rwsem;	/* see @pd_rwsem above */
+	struct xarray own_pds;
 };
 
 /**
@@ -92,12 +109,15 @@ struct umr_udev {
  * @pinned: pinned pages
  * @pdn: the file's PD: every mkey of the file is in it, so that the
  *	NIC itself keeps files apart (a QP of one file's PD cannot use
- *	another file's keys). Its own, freed at close or when the device
- *	goes away, or the caller's (@pd_borrowed, MLX5_UMR_IOCTL_SET_PD);
- *	read through umr_uctx_pdn() (uapi_pd.c)
- * @pd_lock: protects @pdn, @pd_borrowed, @pd_frozen
+ *	another file's keys). None until the first object needs one; its
+ *	own (@pd_owned: allocated then, freed at close or when the device
+ *	goes away), or the caller's (@pd_borrowed, MLX5_UMR_IOCTL_SET_PD);
+ *	taken through umr_uctx_pd_get() (uapi_pd.c)
+ * @pd_lock: protects @pdn, @pd_owned, @pd_borrowed, @pd_frozen, @pd_users
+ * @pd_owned: @pdn is the file's own PD
  * @pd_borrowed: @pdn is the caller's verbs PD, never freed by the file
- * @pd_frozen: an object was (being) created in @pdn: it cannot change
+ * @pd_frozen: an object was created in @pdn: it cannot change
+ * @pd_users: creations between umr_uctx_pd_get() and umr_uctx_pd_put()
  * @nmkeys: live indirect mkeys, at most MLX5_UMR_IOC_MAX_FD_MKEYS
  * @xlt_bytes: their translation bytes, at most
  *	MLX5_UMR_IOC_MAX_FD_XLT_BYTES
@@ -109,9 +129,11 @@ struct umr_uctx {
 	struct xarray keys;
 	struct list_head node;
 	u32 pdn;
-	struct mutex pd_lock; /* @pdn, @pd_borrowed, @pd_frozen */
+	struct mutex pd_lock; /* @pdn, @pd_owned, @pd_borrowed, ... */
+	bool pd_owned;
 	bool pd_borrowed;
 	bool pd_frozen;
+	u32 pd_users;
 	atomic_t nobjs;
 	atomic64_t pinned;
 	atomic_t nmkeys;
@@ -148,6 +170,8 @@ struct umr_uobj {
  * @obj: the object
  * @iova: user address of the first byte, also the mkey's address
  * @length: bytes
+ * @access: MLX5_UMR_IOC_ACCESS_* it was registered with; a layout naming
+ *	it may grant no more
  * @npages: pinned pages, as accounted to @mm->pinned_vm
  * @mm: the address space that was charged
  * @sgt: the pinned pages, mapped for the HCA
@@ -157,6 +181,7 @@ struct umr_umr {
 	struct umr_uobj obj;
 	u64 iova;
 	u64 length;
+	u32 access;
 	unsigned long npages;
 	struct mm_struct *mm;
 	struct sg_append_table sgt;
@@ -245,7 +270,8 @@ struct umr_mreq {
 
 /**
  * struct umr_ucmd - one ioctl being executed
- * @ctx: the file
+ * @filp: the file, whose opener's credentials decide what it may see
+ * @ctx: its context
  * @ubuf: the user's structure
  * @user_size: its size field
  * @cmd: the kernel copy (the larger of the two sizes is zero-filled)
@@ -261,6 +287,7 @@ struct umr_mreq {
  *	requests) after the device lock is released, before @cmd
  */
 struct umr_ucmd {
+	struct file *filp;
 	struct umr_uctx *ctx;
 	void __user *ubuf;
 	u32 user_size;
@@ -328,9 +355,12 @@ int umr_prep_batch(struct umr_ucmd *ucmd);
 void umr_release_batch(struct umr_ucmd *ucmd);
 int umr_cmd_batch(struct umr_ucmd *ucmd);
 /* uapi_pd.c: the file's PD */
-int umr_uctx_pd_init(struct umr_uctx *ctx);
+void umr_udev_pd_init(struct umr_udev *ud);
+void umr_udev_pd_destroy(struct umr_udev *ud);
+void umr_uctx_pd_init(struct umr_uctx *ctx);
 void umr_uctx_pd_release(struct umr_uctx *ctx);
-u32 umr_uctx_pdn(struct umr_uctx *ctx);
+int umr_uctx_pd_get(struct umr_uctx *ctx, u32 *pdn);
+void umr_uctx_pd_put(struct umr_uctx *ctx, bool created);
 int umr_cmd_set_pd(struct umr_ucmd *ucmd);
 /* uapi_sig.c: block signature */
 u32 umr_sig_info_flags(struct umr_udev *ud);

@@ -203,13 +203,14 @@ static struct umr_uobj *umr_sig_get(struct umr_uctx *ctx, u32 handle)
 }
 
 /*
- * Read and clear the status; the re-arm it may post takes its part of the
- * files' share of the send queue, and waits behind a configure of the
- * mkey.
+ * Read and clear the status; the re-arm it may post takes its blocks of
+ * the files' share of the send queue, and waits behind a configure of the
+ * mkey. Every wait ends with a signal, before anything is posted.
  */
 static int umr_sig_check_mkey(struct umr_uctx *ctx, struct umr_umkey *mk,
 			      struct mlx5_umr_sig_status *st)
 {
+	u16 bbs = mlx5_umr_sig_rearm_bbs(mk->obj.mkey);
 	int ret;
 
 	if (mutex_lock_interruptible(&mk->lock))
@@ -218,11 +219,11 @@ static int umr_sig_check_mkey(struct umr_uctx *ctx, struct umr_umkey *mk,
 		ret = -EBUSY;
 		goto out_unlock;
 	}
-	ret = umr_share_take(ctx->ud, MLX5_UMR_SIG_CHECK_BBS);
+	ret = umr_share_take(ctx->ud, bbs);
 	if (ret)
 		goto out_unlock;
-	ret = mlx5_umr_sig_check(mk->obj.mkey, st);
-	umr_share_put(ctx->ud, MLX5_UMR_SIG_CHECK_BBS);
+	ret = mlx5_umr_sig_check_interruptible(mk->obj.mkey, st);
+	umr_share_put(ctx->ud, bbs);
 out_unlock:
 	mutex_unlock(&mk->lock);
 	return ret;
