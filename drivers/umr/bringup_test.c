@@ -22,6 +22,7 @@
 #include <linux/mlx5/device.h>
 #include <linux/mlx5/qp.h>
 #include <linux/mlx5/cq.h>
+#include <linux/mlx5_umr_ifc.h>
 #include <rdma/ib_verbs.h>
 #include <linux/mlx5_umr.h>
 #include <linux/mlx5_umr_fake.h>
@@ -344,6 +345,20 @@ static void bu_check_bringup(struct kunit *test)
 	/* The fake reports 1, so CREATE_QP's user_index is exercised. */
 	KUNIT_EXPECT_EQ(test, c->cqe_version, 1);
 	c->sq_ts_format = MLX5_GET(cmd_hca_cap, hcap, sq_ts_format);
+
+	/*
+	 * The crypto caps, only where the device reports crypto and DEK
+	 * objects (rdma-core verbs.c query_crypto_caps()): op_mod crypto.
+	 */
+	if (MLX5_GET(mlx5_umr_hca_cap_crypto, hcap, crypto) &&
+	    (MLX5_GET64(cmd_hca_cap, hcap, general_obj_types) &
+	     MLX5_HCA_CAP_GENERAL_OBJECT_TYPES_ENCRYPTION_KEY)) {
+		r = bu_next(test, UMR_KUNIT_REC_CMD, MLX5_CMD_OP_QUERY_HCA_CAP);
+		MLX5_SET(query_hca_cap_in, in, op_mod,
+			 MLX5_UMR_CAP_CRYPTO << 1 | HCA_CAP_OPMOD_GET_CUR);
+		bu_cmp(test, "QUERY_HCA_CAP crypto", in,
+		       MLX5_ST_SZ_BYTES(query_hca_cap_in), r);
+	}
 
 	bu_check_simple(test, "ALLOC_PD", MLX5_CMD_OP_ALLOC_PD, 0);
 	c->pdn = MLX5_GET(alloc_pd_out, c->rh->rec[c->cur - 1].out, pd);
@@ -797,6 +812,8 @@ static void bu_unwind(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, c->rh->hca.umr);
 
 	bu_next(test, UMR_KUNIT_REC_CMD, MLX5_CMD_OP_QUERY_HCA_CAP);
+	/* the crypto caps: the fake reports crypto (its default profile) */
+	bu_next(test, UMR_KUNIT_REC_CMD, MLX5_CMD_OP_QUERY_HCA_CAP);
 	r = bu_next(test, UMR_KUNIT_REC_CMD, MLX5_CMD_OP_ALLOC_PD);
 	pdn = MLX5_GET(alloc_pd_out, r->out, pd);
 	r = bu_next(test, UMR_KUNIT_REC_CMD, MLX5_CMD_OP_CREATE_MKEY);
@@ -1008,6 +1025,37 @@ static void bu_fail_one(struct kunit *test, const struct bu_op *ops,
 	bu_expect_nothing_held(test, "after the retry");
 }
 
+/* The second QUERY_HCA_CAP of bring-up reads the crypto caps. */
+static bool bu_is_crypto_caps(const struct bu_op *ops, unsigned int i)
+{
+	return i > 0 && ops[i].opcode == MLX5_CMD_OP_QUERY_HCA_CAP &&
+	       ops[i - 1].opcode == MLX5_CMD_OP_QUERY_HCA_CAP;
+}
+
+/*
+ * The crypto caps query failing is not fatal (rdma-core verbs.c
+ * query_crypto_caps() leaves crypto off): the device comes up without
+ * crypto, usable, and goes down holding nothing.
+ */
+static void bu_fail_crypto_caps(struct kunit *test, unsigned int k,
+				u8 status, int err)
+{
+	struct bu_ctx *c = test->priv;
+	struct umr_kunit_rec_hca *rh = c->rh;
+
+	umr_kunit_rec_reset(rh);
+	c->cur = 0;
+	umr_kunit_rec_fail(rh, k, status, 0x5eedcc, err);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_register_hca(&rh->hca), 0);
+	KUNIT_ASSERT_NOT_NULL(test, rh->hca.umr);
+	KUNIT_EXPECT_FALSE(test, rh->hca.umr->caps.crypto);
+	KUNIT_EXPECT_EQ(test, rh->hca.umr->caps.crypto_engine,
+			MLX5_UMR_CRYPTO_ENGINE_MULTI_BLOCK);
+	bu_expect_usable(test);
+	mlx5_umr_unregister_hca(&rh->hca);
+	bu_expect_nothing_held(test, "after a bring-up without crypto caps");
+}
+
 /*
  * Fail, in turn, each command of bring-up (@cmds) or each buffer or UAR
  * allocation, on a device nothing else uses.
@@ -1032,7 +1080,9 @@ static void bu_fail_each(struct kunit *test, bool cmds, u8 status, int err)
 	for (i = 0; i < n; i++) {
 		if (!ops[i].failable)
 			continue;
-		if (bu_op_is_cmd(&ops[i]) == cmds) {
+		if (bu_op_is_cmd(&ops[i]) == cmds && bu_is_crypto_caps(ops, i)) {
+			bu_fail_crypto_caps(test, k, status, err);
+		} else if (bu_op_is_cmd(&ops[i]) == cmds) {
 			bu_fail_one(test, ops, i, k, status, err);
 			failed++;
 		}
