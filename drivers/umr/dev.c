@@ -14,6 +14,7 @@
 #include <linux/mlx5/device.h>
 #include <linux/mlx5/qp.h>
 #include <linux/mlx5/cq.h>
+#include <linux/mlx5_umr_ifc.h>
 
 #include "umr.h"
 #include "key.h"
@@ -117,6 +118,8 @@ static int mlx5_umr_query_caps(struct mlx5_umr_dev *dev, u8 *cqe_version,
 		MLX5_GET(cmd_hca_cap, hcap, umr_indirect_mkey_disabled);
 	caps->atomic = MLX5_GET(cmd_hca_cap, hcap, atomic);
 	caps->sig = MLX5_GET(cmd_hca_cap, hcap, sho);
+	caps->sig_err_domain = MLX5_GET(mlx5_umr_hca_cap_sig, hcap,
+					sigerr_domain_and_sig_type);
 	/* DEKs are general objects (Documentation/crypto.rst) */
 	caps->crypto = !!(MLX5_GET64(cmd_hca_cap, hcap, general_obj_types) &
 			  MLX5_HCA_CAP_GENERAL_OBJECT_TYPES_ENCRYPTION_KEY);

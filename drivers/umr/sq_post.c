@@ -187,6 +187,8 @@ static int mlx5_umr_sq_push(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr,
 		wr->prev_pdn = wr->mkey->pdn;
 		WRITE_ONCE(wr->mkey->pdn, wr->pdn);
 	}
+	if (unlikely(wr->mkey->flags & MLX5_UMR_MKEY_SIGNATURE))
+		wr->sigerr = mlx5_umr_sig_armed(wr->mkey);
 	if (unlikely(wr->layout == MLX5_UMR_LAYOUT_SGT && !wr->sgt.lkey &&
 		     !wr->mkey->dma_lkey))
 		err = -EINVAL;

@@ -43,6 +43,9 @@ struct mlx5_sig_err_cqe;
  *	indirect mkey, every such request is refused with -EOPNOTSUPP
  * @sig: block signature (caps bit sho, signature handover, as mlx5_ib's
  *	IB_DEVICE_INTEGRITY_HANDOVER): MLX5_UMR_MKEY_SIGNATURE is available
+ * @sig_err_domain: SIG_ERR CQEs name the domain and signature type of
+ *	the failed check (cmd_hca_cap sigerr_domain_and_sig_type); the status
+ *	then decodes each domain's error by its own signature
  * @crypto: AES-XTS crypto mkeys and DEKs (128 and 256-bit keys, keytags,
  *	the data unit sizes of enum mlx5_umr_block_size), plaintext import
  *	only: the HCA has ENCRYPTION_KEY general objects
@@ -60,6 +63,7 @@ struct mlx5_umr_caps {
 	bool umr_modify_atomic_disabled;
 	bool umr_indirect_mkey_disabled;
 	bool sig;
+	bool sig_err_domain;
 	bool crypto;
 };
 
@@ -271,6 +275,8 @@ enum mlx5_umr_layout {
  *	an mkey with both signature and crypto writes in its BSF (@sig, none
  *	with MLX5_UMR_WR_RESET_SIG, else the one the mkey keeps), set when the
  *	request is posted
+ * @sigerr: private to the service: the expected_sigerr_count a request
+ *	writing a signature BSF arms its mkey with, set when it is posted
  */
 struct mlx5_umr_wr {
 	struct mlx5_umr_mkey *mkey;
@@ -317,6 +323,7 @@ struct mlx5_umr_wr {
 	const struct mlx5_umr_crypto_attr *crypto;
 	u32 prev_pdn;
 	const struct mlx5_umr_sig_attr *bsf_sig;
+	u8 sigerr;
 };
 
 int mlx5_umr_validate(struct mlx5_umr_dev *dev, const struct mlx5_umr_wr *wr);

@@ -192,6 +192,10 @@ enum mlx5_umr_fake_cmd_synd {
  * @umr_ptr_rlky: pointer-mode UMR may use the reserved lkey
  * @log_max_qp_sz: log2 of the largest SQ in WQEBBs
  * @log_max_cq_sz: log2 of the largest CQ in CQEs
+ * @sigerr_domain_and_sig_type: cmd_hca_cap bit 0x480 (rdma-core
+ *	mlx5_ifc.h): SIG_ERR CQEs name the signature type and the domain of
+ *	the failed check in bytes 34-35; without it they are zero (a
+ *	device of before that bit, as mlx5_ib's struct mlx5_sig_err_cqe)
  */
 struct mlx5_umr_fake_caps {
 	u8 log_max_klm_list_size;
@@ -206,6 +210,9 @@ struct mlx5_umr_fake_caps {
 	bool umr_ptr_rlky;
 	u8 log_max_qp_sz;
 	u8 log_max_cq_sz;
+
+	/* block signature */
+	bool sigerr_domain_and_sig_type;
 };
 
 /*
