@@ -497,10 +497,11 @@ enum mlx5_umr_sig_err_type {
  * struct mlx5_umr_sig_status - the signature status of an mkey
  *	(struct mlx5dv_mkey_err, struct ib_sig_err)
  * @err_type: enum mlx5_umr_sig_err_type
- * @expected: the value the block's protection field carried (guard: 16
- *	bits for T10 DIF, 32 for CRC32/CRC32C, 64 for CRC64_XP10; tags: 16
- *	or 32 bits), as hardware names it in the SIG_ERR CQE
- * @actual: the value computed from the data, or the tag configured
+ * @expected: the value computed from the data (guard), or the tag
+ *	configured (guard: 16 bits for T10 DIF, 32 for CRC32/CRC32C, 64 for
+ *	CRC64_XP10, a CRC's PI bytes read big endian; tags: 16 or 32 bits),
+ *	as ConnectX names it in the SIG_ERR CQE (Documentation/signature.rst)
+ * @actual: the value the block's protection field carried, same width
  * @offset: offset of the failing block (err_offset of the SIG_ERR CQE)
  * @key: the key the CQE named
  * @errors: SIG_ERR CQEs reported since the last check (the first is kept)
