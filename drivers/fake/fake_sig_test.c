@@ -820,25 +820,30 @@ static void fake_sig_access_limits(struct kunit *test)
 	fs_teardown(f);
 }
 
-#define FAKE_SIG_CASES_LIST \
-	KUNIT_CASE_PARAM(fake_sig_round_trip, fs_pair_gen), \
-	KUNIT_CASE_PARAM(fake_sig_hw_values, fs_hw_gen_params), \
-	KUNIT_CASE(fake_sig_read_errors), \
-	KUNIT_CASE(fake_sig_write_and_crc_errors), \
-	KUNIT_CASE(fake_sig_arming), \
-	KUNIT_CASE(fake_sig_escapes), \
-	KUNIT_CASE(fake_sig_masks), \
-	KUNIT_CASE_PARAM(fake_sig_bsf_refused, fs_rej_gen_params), \
-	KUNIT_CASE(fake_sig_access_limits),
-
 static struct kunit_case fake_sig_cases[] = {
-	FAKE_SIG_CASES_LIST
+	KUNIT_CASE_PARAM(fake_sig_round_trip, fs_pair_gen),
+	KUNIT_CASE_PARAM(fake_sig_hw_values, fs_hw_gen_params),
+	KUNIT_CASE(fake_sig_read_errors),
+	KUNIT_CASE(fake_sig_write_and_crc_errors),
+	KUNIT_CASE(fake_sig_arming),
+	KUNIT_CASE(fake_sig_escapes),
+	KUNIT_CASE(fake_sig_masks),
+	KUNIT_CASE_PARAM(fake_sig_bsf_refused, fs_rej_gen_params),
+	KUNIT_CASE(fake_sig_access_limits),
 	{}
 };
 
 /* the same cases on fakes without sigerr_domain_and_sig_type */
 static struct kunit_case fake_sig_cases_legacy[] = {
-	FAKE_SIG_CASES_LIST
+	KUNIT_CASE_PARAM(fake_sig_round_trip, fs_pair_gen),
+	KUNIT_CASE_PARAM(fake_sig_hw_values, fs_hw_gen_params),
+	KUNIT_CASE(fake_sig_read_errors),
+	KUNIT_CASE(fake_sig_write_and_crc_errors),
+	KUNIT_CASE(fake_sig_arming),
+	KUNIT_CASE(fake_sig_escapes),
+	KUNIT_CASE(fake_sig_masks),
+	KUNIT_CASE_PARAM(fake_sig_bsf_refused, fs_rej_gen_params),
+	KUNIT_CASE(fake_sig_access_limits),
 	{}
 };
 

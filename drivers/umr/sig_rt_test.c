@@ -502,24 +502,28 @@ static void rt_keep_reset(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, get_unaligned_be16(c->back + RT_BS + 2), RT_APP);
 }
 
-#define RT_CASES_LIST \
-	KUNIT_CASE_PARAM(rt_round_trip, rt_round_trip_gen_params), \
-	KUNIT_CASE(rt_bad_guard), \
-	KUNIT_CASE(rt_bad_ref), \
-	KUNIT_CASE(rt_bad_app), \
-	KUNIT_CASE(rt_wire_domain_width), \
-	KUNIT_CASE(rt_escape), \
-	KUNIT_CASE(rt_rearm), \
-	KUNIT_CASE(rt_keep_reset),
-
 static struct kunit_case rt_cases[] = {
-	RT_CASES_LIST
+	KUNIT_CASE_PARAM(rt_round_trip, rt_round_trip_gen_params),
+	KUNIT_CASE(rt_bad_guard),
+	KUNIT_CASE(rt_bad_ref),
+	KUNIT_CASE(rt_bad_app),
+	KUNIT_CASE(rt_wire_domain_width),
+	KUNIT_CASE(rt_escape),
+	KUNIT_CASE(rt_rearm),
+	KUNIT_CASE(rt_keep_reset),
 	{}
 };
 
 /* the same cases on fakes without sigerr_domain_and_sig_type */
 static struct kunit_case rt_cases_legacy[] = {
-	RT_CASES_LIST
+	KUNIT_CASE_PARAM(rt_round_trip, rt_round_trip_gen_params),
+	KUNIT_CASE(rt_bad_guard),
+	KUNIT_CASE(rt_bad_ref),
+	KUNIT_CASE(rt_bad_app),
+	KUNIT_CASE(rt_wire_domain_width),
+	KUNIT_CASE(rt_escape),
+	KUNIT_CASE(rt_rearm),
+	KUNIT_CASE(rt_keep_reset),
 	{}
 };
 

@@ -337,23 +337,26 @@ static void ss_not_in_ib_pd(struct kunit *test)
 	mlx5_umr_fake_ib_pd_free(ibpd);
 }
 
-#define SS_CASES_LIST \
-	KUNIT_CASE(ss_alloc_free), \
-	KUNIT_CASE(ss_set_reset_keep), \
-	KUNIT_CASE(ss_chain_error), \
-	KUNIT_CASE(ss_status), \
-	KUNIT_CASE(ss_arm), \
-	KUNIT_CASE(ss_not_sig), \
-	KUNIT_CASE(ss_not_in_ib_pd),
-
 static struct kunit_case ss_cases[] = {
-	SS_CASES_LIST
+	KUNIT_CASE(ss_alloc_free),
+	KUNIT_CASE(ss_set_reset_keep),
+	KUNIT_CASE(ss_chain_error),
+	KUNIT_CASE(ss_status),
+	KUNIT_CASE(ss_arm),
+	KUNIT_CASE(ss_not_sig),
+	KUNIT_CASE(ss_not_in_ib_pd),
 	{}
 };
 
 /* the same cases on fakes without sigerr_domain_and_sig_type */
 static struct kunit_case ss_cases_legacy[] = {
-	SS_CASES_LIST
+	KUNIT_CASE(ss_alloc_free),
+	KUNIT_CASE(ss_set_reset_keep),
+	KUNIT_CASE(ss_chain_error),
+	KUNIT_CASE(ss_status),
+	KUNIT_CASE(ss_arm),
+	KUNIT_CASE(ss_not_sig),
+	KUNIT_CASE(ss_not_in_ib_pd),
 	{}
 };
 
