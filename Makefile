@@ -13,8 +13,9 @@
 #                     and the KUnit suites and the benchmark on a KUnit
 #                     kernel. Give it to `make install` too to install them.
 #   make install      the modules of the build (updates/mlx5-umr), the tools
+#                     (INSTALL_MOD_PATH= and DESTDIR= for a staging root)
 #   make install-headers  <linux/mlx5_umr.h> only (the test ioctls'
-#                     drivers/umr/uapi_testing.h is never installed)
+#                     drivers/umr/uapi/uapi_testing.h is never installed)
 #   make check        every test: KUnit on UML, selftests in a QEMU VM (each
 #                     on both supported kernel lines, 6.1 and 6.12), the DKMS
 #                     round trip and the test bed's own proofs
@@ -69,7 +70,7 @@ clean:
 install: modules
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=updates/mlx5-umr modules_install
 	test ! -f tools/Makefile || $(MAKE) -C tools install PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)
-	depmod -a $(KVER)
+	depmod -a $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KVER)
 
 install-headers:
 	install -D -m 0644 uapi/linux/mlx5_umr.h $(DESTDIR)$(PREFIX)/include/linux/mlx5_umr.h

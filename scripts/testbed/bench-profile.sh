@@ -18,7 +18,8 @@ layout=${PROFILE_LAYOUT:-0} batch=${PROFILE_BATCH:-32}
 uapi=${PROFILE_UAPI:-}
 sec=${PROFILE_SEC:-5} top=${PROFILE_TOP:-40}
 
-uml=$("$TESTBED/uml-kernel.sh" "$TESTBED/uml-bench.kunitconfig")
+cfg=$(tb_bench_config)
+uml=$("$TESTBED/uml-kernel.sh" "$cfg")
 tree=$(MLX5_UMR_BUILD=$BUILD/bench "$TESTBED/uml-modules.sh" "$uml" MLX5_UMR_BENCH=1)
 mods=$("$TESTBED/kunit-modules.sh" "$tree" "$tree/tests/bench/mlx5_umr_bench.ko")
 kmodargs="mlx5_umr_bench:profile_sec=$sec:profile_layout=$layout:profile_batch=$batch"

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # make bench: build the modules for the UML kernel without sanitizers
-# (uml-bench.kunitconfig), boot it once with the service, the fake and
+# (uml-bench-config.sh: the KUnit kernel's options less the sanitizers),
+# boot it once with the service, the fake and
 # mlx5_umr_bench.ko (which measures from module_init and prints its tables),
 # judge the log, and rewrite the results section of Documentation/bench.rst.
 # Not part of make check: numbers are reported, never judged.
@@ -20,7 +21,8 @@ san=${MLX5_UMR_BENCH_SANITIZERS:-}
 if [ -n "$san" ]; then
 	uml=$("$TESTBED/uml-kernel.sh") copy=$BUILD/bench-sanitizers
 else
-	uml=$("$TESTBED/uml-kernel.sh" "$TESTBED/uml-bench.kunitconfig") copy=$BUILD/bench
+	cfg=$(tb_bench_config)
+	uml=$("$TESTBED/uml-kernel.sh" "$cfg") copy=$BUILD/bench
 fi
 # Its own build copy: the KUnit kernel's modules stay where they are.
 tree=$(MLX5_UMR_BUILD=$copy "$TESTBED/uml-modules.sh" "$uml" MLX5_UMR_BENCH=1)

@@ -24,6 +24,16 @@ uapi_header() {	# the uapi header compiles standalone as C and as C++
 	echo '#include <linux/mlx5_umr.h>' | g++ -Wall -Werror -I"$TOP/uapi" -x c++ -fsyntax-only - && ok=$((ok + 1))
 	tb_result $ok $((2 - ok)) 0 "uapi header standalone C and C++"
 }
+demo_step() {	# make demo as the README gives it, judged by its last line
+	local log=$BUILD/logs/demo-check.log
+	mkdir -p "$BUILD/logs"
+	if MLX5_UMR_KLINE=6.1 "$TESTBED/demo.sh" >"$log" 2>&1 &&
+		grep -q '^demo: all steps behaved as expected' "$log"; then
+		tb_result 1 0 0 "make demo"
+	else
+		tail -n 30 "$log"; tb_result 0 1 0 "make demo (log: $log)"
+	fi
+}
 # Per kernel line (lib.sh KLINES): its UML kernel must start init on this
 # host before the steps that boot it run.
 declare -A uml_ok
@@ -45,6 +55,10 @@ uml_step() {	# uml_step LINE NAME CMD...: a step that boots the UML kernel of LI
 step checkpatch "$TESTBED/checkpatch.sh"
 step uapi-header uapi_header
 step kernel-doc "$TESTBED/kernel-doc.sh"
+# make bench's kernel keeps what the modules need (it is not built here).
+step bench-config "$TESTBED/uml-bench-config.sh" --check
+# Every command the README and Documentation/ show has its check.
+step user-commands "$TESTBED/user-commands.sh"
 for line in $KLINES; do
 	step "uml-kernel $line" uml_kernel "$line"
 	uml_step "$line" "kunit $line" "$TESTBED/kunit-all.sh"
@@ -55,6 +69,7 @@ uml_step 6.1 uapi-uml "$TOP/selftests/uapi/uml-sanitizers.sh"
 # Failure sweeps, random ioctls, hot unplug: bounded (make soak: long).
 uml_step 6.1 soak "$TESTBED/soak.sh"
 step dkms "$TESTBED/dkms-check.sh"
+step demo demo_step
 uml_step 6.1 proofs "$TESTBED/proofs.sh"
 echo "=== summary ($(($(date +%s) - start)) s)"
 awk '{w = $4; for (i = 5; i <= NF; i++) w = w " " $i;

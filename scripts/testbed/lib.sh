@@ -34,6 +34,31 @@ uml_patches_hash() {
 	cat "$TESTBED"/uml-patches/*.patch 2>/dev/null | sha256sum | cut -c1-12
 }
 
+# uml_config_missing FRAGMENT CONFIG: fails, naming each, when an option of
+# FRAGMENT is not as asked in CONFIG (kunit.py config drops options whose
+# dependencies are missing, silently).
+uml_config_missing() {
+	local line opt missing=0
+	while read -r line; do
+		case "$line" in
+		CONFIG_*=*)
+			grep -qx "$line" "$2" || { tb_log "NOT SET after olddefconfig: $line"; missing=1; } ;;
+		"# CONFIG_"*" is not set")
+			opt=${line#\# }; opt=${opt%% *}
+			! grep -q "^$opt=" "$2" || { tb_log "SET after olddefconfig: $line"; missing=1; } ;;
+		esac
+	done <"$1"
+	return $missing
+}
+
+# tb_bench_config: the benchmark kernel's config fragment, derived from the
+# KUnit kernel's (uml-bench-config.sh); prints its path.
+tb_bench_config() {
+	mkdir -p "$BUILD"
+	"$TESTBED/uml-bench-config.sh" "$BUILD/uml-bench.kunitconfig" &&
+		echo "$BUILD/uml-bench.kunitconfig"
+}
+
 # Source tree of linux-source-$KLINE with the test bed's patches applied,
 # unpacked once into the cache (ksrc.sh).
 ksrc_dir() {

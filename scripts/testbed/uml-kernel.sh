@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # Build (or reuse) the User-Mode-Linux KUnit kernel with sanitizers, or the
-# kernel of another config fragment (uml-bench.kunitconfig: no sanitizers),
+# kernel of another config fragment (uml-bench-config.sh: no sanitizers),
 # from linux-source-$KLINE (MLX5_UMR_KLINE, lib.sh).
 # The build lives outside the repo, keyed by the hash of the config fragment,
 # the kernel source package version and the test bed's patches to it
@@ -30,17 +30,7 @@ if [ ! -f "$out/.built" ] || [ ! -f "$out/linux" ]; then
 	(cd "$src" && python3 tools/testing/kunit/kunit.py config --build_dir="$out" \
 		--kunitconfig="$out/.kunitconfig") >&2
 	# kunit.py silently drops options whose dependencies are missing: insist.
-	missing=0
-	while read -r line; do
-		case "$line" in
-		CONFIG_*=*)
-			grep -qx "$line" "$out/.config" || { log "NOT SET after olddefconfig: $line"; missing=1; } ;;
-		"# CONFIG_"*" is not set")
-			opt=${line#\# }; opt=${opt%% *}
-			! grep -q "^$opt=" "$out/.config" || { log "SET after olddefconfig: $line"; missing=1; } ;;
-		esac
-	done < "$out/.kunitconfig"
-	[ $missing -eq 0 ] || exit 1
+	uml_config_missing "$out/.kunitconfig" "$out/.config" || exit 1
 	make -C "$src" ARCH=um O="$out" -j"$(nproc)" >"$out/build.log" 2>&1 || {
 		tail -30 "$out/build.log" >&2; log "UML build failed"; exit 1; }
 	touch "$out/.built"

@@ -78,10 +78,10 @@ ABI(MLX5_UMR_IOCTL_DEK_CREATE == 0xee8a);
 
 #ifdef MLX5_UMR_CHECK_TESTING
 /*
- * The test ioctls (drivers/umr/uapi_testing.h, not installed), built the
+ * The test ioctls (drivers/umr/uapi/uapi_testing.h, not installed), built the
  * same two ways with MLX5_UMR_CHECK_TESTING by the Makefile.
  */
-#include "../../drivers/umr/uapi_testing.h"
+#include "../../drivers/umr/uapi/uapi_testing.h"
 ABI(sizeof(struct mlx5_umr_test_info) == 24);
 /* the first version ended with __reserved2, at 48; the second (signature) */
 ABI(sizeof(struct mlx5_umr_test_xfer) == 120);

@@ -20,7 +20,7 @@
 #include <sys/sysmacros.h>
 #include <linux/mlx5_umr.h>
 /* The test ioctls, which a test build of mlx5_umr.ko answers (not installed). */
-#include "../../drivers/umr/uapi_testing.h"
+#include "../../drivers/umr/uapi/uapi_testing.h"
 
 #define UMR_DEV_DIR	"/dev/mlx5_umr"
 #define PAGE		4096UL

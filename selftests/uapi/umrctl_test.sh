@@ -17,8 +17,15 @@ cleanup() {
 trap cleanup EXIT
 n=0 pass=0 fail=0
 
+# The umrctl examples of Documentation/ as written (doc-examples.sh made
+# them at install), from a copy of the source tree's tools/demo.
+EX=$(dirname "$0")/doc-examples
+[ -d "$EX" ] || { EX=$T/doc-examples; "$(dirname "$0")/doc-examples.sh" "$EX" \
+	"$(dirname "$0")"/../../Documentation/*.rst; }
+nex=$(ls "$EX"/*.sh 2>/dev/null | wc -l)
+
 echo "TAP version 13"
-echo "1..36"
+echo "1..$((36 + nex))"
 ok() {
 	n=$((n + 1))
 	if [ "$1" = 0 ]; then
@@ -389,6 +396,17 @@ printf '%s\n' 'reg buf --length 4096' "dek d --key-file $T/v4.key --keytag 01020
 rc=$?
 [ $rc = 0 ] || sed 's/^/# /' "$T/out"
 ok $rc "crypto --json, a DEK with a keytag"
+
+for ex in "$EX"/*.sh; do
+	[ -f "$ex" ] || continue
+	mkdir -p "$T/top/tools/demo"
+	cp "$V4/xts-v4.key" "$V4/xts-v4.ct" "$T/top/tools/demo/"
+	(cd "$T/top" && PATH=$(dirname "$UMRCTL"):$PATH sh -e "$ex") >"$T/out" 2>&1
+	rc=$?
+	[ $rc = 0 ] || sed 's/^/# /' "$T/out"
+	ok $rc "Documentation example $(basename "$ex" .sh) runs as written"
+done
+[ "$nex" -gt 0 ] || { echo "Bail out! no umrctl example found in Documentation/"; exit 1; }
 
 # Nothing is left behind once the sessions are gone.
 "$UMRCTL" -d "$dev" info >"$T/out" 2>&1 &&

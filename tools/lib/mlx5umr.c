@@ -15,7 +15,7 @@
 #include <sys/ioctl.h>
 #include <linux/mlx5_umr.h>
 /* The test ioctls: answered by a test build of mlx5_umr.ko only. */
-#include "../../drivers/umr/uapi_testing.h"
+#include "../../drivers/umr/uapi/uapi_testing.h"
 
 #include "mlx5umr.h"
 
