@@ -496,7 +496,7 @@ static void fake_sig_arming(struct kunit *test)
 	ft_umr_ok(f->ft, f->w, size);
 	fs_xfer(f, key, 0, f->data, NBLK * BS, true, &out);
 	KUNIT_ASSERT_FALSE(test, out.sig_err);
-	f->b1.cpu[5] ^= 1;
+	((u8 *)f->b1.cpu)[5] ^= 1;
 	fs_xfer(f, key, 0, f->tmp, NBLK * BS, false, &out);
 	KUNIT_EXPECT_FALSE(test, out.sig_err);
 	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_query_psv(f->ft->fake, f->mpsv,

@@ -270,8 +270,9 @@ static void umr_encode_bsf(struct umr_hdr_fields *f, void *bsf,
 	bool pair = wr->mkey->flags & MLX5_UMR_MKEY_SIGNATURE;
 
 	f->mask |= MLX5_MKEY_MASK_BSF_EN;
-	if (pair || (wr->flags & MLX5_UMR_WR_SET_SIG)) {
-		/* arm SIG_ERR (mlx5_umr_sig_armed()) */
+	if ((wr->flags & MLX5_UMR_WR_SET_SIG) ||
+	    (pair && (wr->flags & MLX5_UMR_WR_SET_CRYPTO))) {
+		/* a signature BSF: arm SIG_ERR (mlx5_umr_sig_armed()) */
 		f->mask |= MLX5_MKEY_MASK_EN_SIGERR;
 		f->flags_pd |= (u32)(wr->sigerr & 1) <<
 			       MLX5_UMR_MKEY_SIGERR_SHIFT;
