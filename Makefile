@@ -20,6 +20,10 @@
 #                     on both supported kernel lines, 6.1 and 6.12), the DKMS
 #                     round trip and the test bed's own proofs
 #   make demo         the main job on the fake HCA, in a VM
+#   make deb          the Debian packages (debian/) in build/deb/: mlx5-umr-dkms,
+#                     libmlx5umr0, libmlx5umr-dev, mlx5umr-tools
+#   make deb-check    make deb, then the packages installed on this host,
+#                     loaded on each kernel line in the VM, purged (in make check)
 #   KLINE=6.12        demo, kunit and vmtest on the 6.12 kernel (default 6.1)
 #   make bench        cost per UMR configure on UML without sanitizers;
 #                     rewrites the results in Documentation/bench.rst
@@ -51,7 +55,7 @@ DESTDIR ?=
 
 .PHONY: all modules clean install uninstall install-headers tools \
 	checkpatch api-doc check kunit vmtest dkms-check testbed-proofs demo bench bench-profile deps \
-	hwcheck
+	hwcheck deb deb-check
 
 all: modules
 
@@ -87,34 +91,56 @@ tools:
 checkpatch:
 	@$(TESTBED)/checkpatch.sh
 
-api-doc: deps
+# Each target installs the Debian packages it needs (deps.sh -t TARGET).
+DEPS = @MLX5_UMR_KLINE=$(KLINE) $(TESTBED)/deps.sh -t
+
+api-doc:
+	$(DEPS) $@
 	@$(TESTBED)/kernel-doc.sh
 
 deps:
-	@$(TESTBED)/deps.sh
+	$(DEPS) check
 
-kunit: deps
+kunit:
+	$(DEPS) $@
 	@MLX5_UMR_KLINE=$(KLINE) $(TESTBED)/kunit-all.sh
 
-vmtest: deps
+vmtest:
+	$(DEPS) $@
 	@MLX5_UMR_KLINE=$(KLINE) $(TESTBED)/vm-all.sh
 
-dkms-check: deps
+dkms-check:
+	$(DEPS) $@
 	@$(TESTBED)/dkms-check.sh
 
-testbed-proofs: deps
+# The Debian packages (debian/), built in a copy of the tree: build/deb/*.deb.
+deb:
+	$(DEPS) $@
+	@$(TESTBED)/deb-build.sh
+
+# The packages installed, loaded on each kernel line in the VM, purged.
+deb-check:
+	$(DEPS) $@
+	@$(TESTBED)/deb-check.sh
+
+testbed-proofs:
+	$(DEPS) $@
 	@$(TESTBED)/proofs.sh
 
-check: deps
+check:
+	$(DEPS) $@
 	@$(TESTBED)/check.sh
 
-demo: deps
+demo:
+	$(DEPS) $@
 	@MLX5_UMR_KLINE=$(KLINE) $(TESTBED)/demo.sh
 
-bench: deps
+bench:
+	$(DEPS) $@
 	@$(TESTBED)/bench.sh
 
-bench-profile: deps
+bench-profile:
+	$(DEPS) $@
 	@$(TESTBED)/bench-profile.sh
 
 # Not deps: a NIC host is not changed unasked; it says what is missing.
@@ -123,5 +149,6 @@ hwcheck:
 
 # The random ioctl sequence and the unplug soak, for long.
 .PHONY: soak
-soak: deps
+soak:
+	$(DEPS) $@
 	@$(TESTBED)/soak.sh soak

@@ -26,3 +26,9 @@ endif
 ifneq ($(shell grep -s 'mlx5_comp_eqn_get' $(srctree)/include/linux/mlx5/driver.h),)
 ccflags-y += -DMLX5_UMR_HAVE_COMP_EQN_GET
 endif
+
+# struct mlx5_ifc_crypto_cap_bits, cmd_hca_cap.crypto and SYNC_CRYPTO (6.2+;
+# mlx5_umr_ifc.h checks its overlays against them). Drop with 6.1.
+ifneq ($(shell grep -s 'struct mlx5_ifc_crypto_cap_bits {' $(srctree)/include/linux/mlx5/mlx5_ifc.h),)
+ccflags-y += -DMLX5_UMR_HAVE_IFC_CRYPTO_CAP
+endif

@@ -164,8 +164,8 @@ struct mlx5_umr_fake {
 	struct xarray psvs;
 	/* DEKs (struct fake_dek, fake_crypto.c): their keys live only there */
 	struct xarray deks;
-	/* the DEK number xa_alloc_cyclic() tries next */
-	u32 next_dek;
+	/* destroyed DEKs whose keys the device caches until SYNC_CRYPTO */
+	struct xarray stale_deks;
 
 	/*
 	 * Buffers from alloc_dma_buf not yet freed (struct fake_dma_buf),
@@ -328,12 +328,14 @@ struct fake_dek;
  * struct fake_xts - a crypto BSF, decoded (fake_crypto_decode()) and bound
  *	to its DEK (fake_crypto_bind())
  * @dek: the DEK (valid under fd->lock)
+ * @tfm: the key the device uses for its number (valid under fd->lock)
  * @du: data unit bytes
  * @order: enc_order, MLX5_UMR_ENC_ORDER_*
  * @tweak: xts_init_tweak, a little-endian 128-bit number
  */
 struct fake_xts {
 	struct fake_dek *dek;
+	struct crypto_sync_skcipher *tfm;
 	u32 du;
 	u8 order;
 	u8 tweak[16];
@@ -342,10 +344,16 @@ struct fake_xts {
 int fake_gobj_cmd(struct mlx5_umr_fake *fd, u16 opcode, const void *in,
 		  int inlen, void *out, int outlen);
 unsigned int fake_crypto_reset(struct mlx5_umr_fake *fd);
+void fake_crypto_hca_caps(struct mlx5_umr_fake *fd, void *cap);
+void fake_crypto_caps(struct mlx5_umr_fake *fd, void *cap);
+int fake_sync_crypto(struct mlx5_umr_fake *fd, const void *in, int inlen,
+		     void *out, int outlen);
 bool fake_crypto_pd_busy(struct mlx5_umr_fake *fd, u32 pdn);
 bool fake_mkey_crypto(const struct fake_mkey *mk);
-int fake_crypto_decode(const struct mlx5_umr_crypto_bsf *b, bool in_pair,
+int fake_crypto_decode(const struct mlx5_umr_fake *fd,
+		       const struct mlx5_umr_crypto_bsf *b, bool in_pair,
 		       struct fake_xts *x);
+bool fake_crypto_units_ok(const struct mlx5_umr_fake *fd, u64 len, u32 du);
 int fake_crypto_bind(struct mlx5_umr_fake *fd, const struct fake_mkey *mk,
 		     const struct mlx5_umr_crypto_bsf *b, struct fake_xts *x);
 int fake_xts_run(const struct fake_xts *x, u8 *data, u64 len, u64 unit0,

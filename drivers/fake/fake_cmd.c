@@ -66,12 +66,19 @@ static int fake_query_hca_cap(struct fake_cmd *c)
 		     MLX5_ST_SZ_BYTES(query_hca_cap_out)))
 		return -EREMOTEIO;
 	op_mod = MLX5_GET(query_hca_cap_in, c->in, op_mod);
-	if ((op_mod >> 1) != MLX5_CAP_GENERAL)
+	if ((op_mod >> 1) != MLX5_CAP_GENERAL &&
+	    ((op_mod >> 1) != MLX5_UMR_CAP_CRYPTO ||
+	     caps->crypto == MLX5_UMR_FAKE_CRYPTO_NONE))
 		return FAIL(c, BAD_PARAM_ERR, BAD_CAP_TYPE);
 	if (MLX5_GET(query_hca_cap_in, c->in, other_function))
 		return FAIL(c, BAD_PARAM_ERR, BAD_FIELD);
 
 	cap = MLX5_ADDR_OF(query_hca_cap_out, c->out, capability);
+	if ((op_mod >> 1) == MLX5_UMR_CAP_CRYPTO) {
+		fake_crypto_caps(c->fd, cap);
+		return 0;
+	}
+	fake_crypto_hca_caps(c->fd, cap);
 	MLX5_SET(cmd_hca_cap, cap, log_max_qp_sz, caps->log_max_qp_sz);
 	/* What ConnectX reports; mlx5_ib's calc_sq_size() honours it. */
 	MLX5_SET(cmd_hca_cap, cap, max_wqe_sz_sq, MLX5_SEND_WQE_MAX_SIZE);
@@ -889,6 +896,9 @@ static int fake_dispatch(struct fake_cmd *c, u16 opcode)
 	case MLX5_CMD_OP_DESTROY_GENERAL_OBJECT:
 		return fake_gobj_cmd(c->fd, opcode, c->in, c->inlen, c->out,
 				     c->outlen);
+	case MLX5_UMR_CMD_OP_SYNC_CRYPTO:
+		return fake_sync_crypto(c->fd, c->in, c->inlen, c->out,
+					c->outlen);
 	default:
 		return FAIL(c, BAD_OP_ERR, BAD_OPCODE);
 	}

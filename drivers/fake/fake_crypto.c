@@ -30,6 +30,7 @@ struct fake_dek {
 	u8 key_size;		/* MLX5_GENERAL_OBJECT_TYPE_ENCRYPTION_KEY_KEY_SIZE_* */
 	bool has_keytag;
 	u8 keytag[FAKE_KEYTAG_LEN];
+	bool used;		/* an access loaded the key: it is cached */
 	struct crypto_sync_skcipher *tfm;
 };
 
@@ -69,8 +70,15 @@ static int fake_dek_create(struct mlx5_umr_fake *fd, const void *in,
 		return GFAIL(out, BAD_INP_LEN_ERR, BAD_INLEN);
 	if (outlen < MLX5_ST_SZ_BYTES(general_obj_out_cmd_hdr))
 		return GFAIL(out, BAD_OUTP_LEN_ERR, BAD_OUTLEN);
+	/*
+	 * AES-XTS keys need an AES-XTS engine, and plaintext ones a device
+	 * that does not require wrapped import (rdma-core verbs.c
+	 * _mlx5dv_dek_create(), check_dek_import_method()).
+	 */
 	if (MLX5_GET(mlx5_umr_dek, obj, key_purpose) !=
-	    MLX5_UMR_ENCRYPTION_KEY_PURPOSE_AES_XTS)
+	    MLX5_UMR_ENCRYPTION_KEY_PURPOSE_AES_XTS ||
+	    fd->caps.crypto == MLX5_UMR_FAKE_CRYPTO_NONE ||
+	    fd->caps.crypto_wrapped_import)
 		return GFAIL(out, BAD_PARAM_ERR, BAD_FIELD);
 	switch (MLX5_GET(mlx5_umr_dek, obj, key_size)) {
 	case MLX5_GENERAL_OBJECT_TYPE_ENCRYPTION_KEY_KEY_SIZE_128:
@@ -115,11 +123,12 @@ static int fake_dek_create(struct mlx5_umr_fake *fd, const void *in,
 		return GFAIL(out, BAD_PARAM_ERR, BAD_FIELD);
 	}
 	/*
-	 * Numbers go round: a BSF that still names a destroyed DEK finds no
-	 * DEK (an access error) rather than the next DEK created.
+	 * The lowest free number: a destroyed DEK's number is reused at once,
+	 * so a key the device still caches for it (fake_crypto_bind()) shows
+	 * unless SYNC_CRYPTO ran in between (6.12 lib/crypto.c reuses freed
+	 * DEKs only after mlx5_crypto_cmd_sync_crypto()).
 	 */
-	if (xa_alloc_cyclic_irq(&fd->deks, &id, dek, FAKE_DEK_LIMIT,
-				&fd->next_dek, GFP_KERNEL) < 0)
+	if (xa_alloc_irq(&fd->deks, &id, dek, FAKE_DEK_LIMIT, GFP_KERNEL) < 0)
 		goto err_nores;
 	dek->id = id;
 	spin_lock_irqsave(&fd->lock, flags);
@@ -136,8 +145,9 @@ err_nores:
 static int fake_dek_destroy(struct mlx5_umr_fake *fd, const void *in,
 			    int inlen, void *out, int outlen)
 {
-	struct fake_dek *dek;
+	struct fake_dek *dek, *stale;
 	unsigned long flags;
+	bool found;
 	u32 id;
 
 	if (inlen < MLX5_ST_SZ_BYTES(general_obj_in_cmd_hdr))
@@ -147,16 +157,153 @@ static int fake_dek_destroy(struct mlx5_umr_fake *fd, const void *in,
 	id = MLX5_GET(general_obj_in_cmd_hdr, in, obj_id);
 	spin_lock_irqsave(&fd->lock, flags);
 	dek = xa_load(&fd->deks, id);
+	found = !!dek;
 	if (dek) {
 		fake_xa_erase(fd, &fd->deks, id);
 		fd->cnt.deks--;
+		/*
+		 * A key an access loaded stays cached under its number until
+		 * SYNC_CRYPTO, on a device that has it (crypto_cap
+		 * synchronize_dek; 6.12 lib/crypto.c).
+		 */
+		if (dek->used && fd->caps.crypto_synchronize_dek) {
+			stale = xa_store(&fd->stale_deks, id, dek, GFP_ATOMIC);
+			if (xa_is_err(stale))
+				stale = dek;	/* out of memory: forget it */
+			dek = stale;
+		}
 	}
 	spin_unlock_irqrestore(&fd->lock, flags);
-	if (!dek)
+	if (!found)
 		return GFAIL(out, BAD_RES_ERR, BAD_DEK);
 	fake_dek_free(dek);
 	return 0;
 }
+
+/* Drop the cached keys of destroyed DEKs. Context: cmd_lock held. */
+static void fake_stale_drop(struct mlx5_umr_fake *fd)
+{
+	struct fake_dek *dek;
+	unsigned long flags, i;
+
+	xa_for_each(&fd->stale_deks, i, dek) {
+		spin_lock_irqsave(&fd->lock, flags);
+		fake_xa_erase(fd, &fd->stale_deks, i);
+		spin_unlock_irqrestore(&fd->lock, flags);
+		fake_dek_free(dek);
+	}
+}
+
+/**
+ * fake_sync_crypto() - SYNC_CRYPTO
+ * @fd: the fake
+ * @in: input mailbox
+ * @inlen: its length
+ * @out: output mailbox (zeroed by the caller)
+ * @outlen: its length
+ *
+ * 6.12 mlx5_ifc.h struct mlx5_ifc_sync_crypto_in_bits; crypto_type is a
+ * mask of key purposes, BIT(0) all of them (lib/crypto.c
+ * MLX5_CRYPTO_DEK_ALL_TYPE, mlx5_crypto_dek_sync_work_fn()). Without
+ * crypto_cap.synchronize_dek the device does not know the command.
+ * Context: process, cmd_lock held.
+ * Return: 0, or -EREMOTEIO with status and syndrome in @out.
+ */
+int fake_sync_crypto(struct mlx5_umr_fake *fd, const void *in, int inlen,
+		     void *out, int outlen)
+{
+	u32 type;
+
+	if (!fd->caps.crypto_synchronize_dek)
+		return GFAIL(out, BAD_OP_ERR, BAD_OPCODE);
+	if (inlen < MLX5_ST_SZ_BYTES(mlx5_umr_sync_crypto_in))
+		return GFAIL(out, BAD_INP_LEN_ERR, BAD_INLEN);
+	if (outlen < MLX5_ST_SZ_BYTES(general_obj_out_cmd_hdr))
+		return GFAIL(out, BAD_OUTP_LEN_ERR, BAD_OUTLEN);
+	type = MLX5_GET(mlx5_umr_sync_crypto_in, in, crypto_type);
+	if (!type)
+		return GFAIL(out, BAD_PARAM_ERR, BAD_FIELD);
+	/* the fake's keys are all AES-XTS: another purpose syncs none */
+	if (type & (BIT(0) | BIT(MLX5_UMR_ENCRYPTION_KEY_PURPOSE_AES_XTS)))
+		fake_stale_drop(fd);
+	return 0;
+}
+
+/**
+ * fake_crypto_hca_caps() - the crypto bits of cmd_hca_cap
+ * @fd: the fake
+ * @cap: the cmd_hca_cap of a QUERY_HCA_CAP answer
+ *
+ * Each profile reports what a device of its generation reports
+ * (Documentation/fake.rst, "Crypto profiles"). rdma-core verbs.c
+ * get_hca_general_caps() takes multi block from the big-endian bit and
+ * makes it imply single block, so that profile sets both.
+ */
+void fake_crypto_hca_caps(struct mlx5_umr_fake *fd, void *cap)
+{
+	u8 p = fd->caps.crypto;
+
+	if (p == MLX5_UMR_FAKE_CRYPTO_NONE)
+		return;
+	MLX5_SET(mlx5_umr_hca_cap_crypto, cap, crypto, 1);
+	MLX5_SET(mlx5_umr_hca_cap_crypto, cap, aes_xts_single_block_le_tweak,
+		 p == MLX5_UMR_FAKE_CRYPTO_SINGLE_LE ||
+		 p == MLX5_UMR_FAKE_CRYPTO_MULTI_BE);
+	MLX5_SET(mlx5_umr_hca_cap_crypto, cap, aes_xts_multi_block_le_tweak,
+		 p == MLX5_UMR_FAKE_CRYPTO_MULTI_LE);
+	MLX5_SET(mlx5_umr_hca_cap_crypto, cap, aes_xts_multi_block_be_tweak,
+		 p == MLX5_UMR_FAKE_CRYPTO_MULTI_BE);
+}
+
+/**
+ * fake_crypto_caps() - the crypto caps (QUERY_HCA_CAP op_mod CRYPTO)
+ * @fd: the fake, with a crypto profile
+ * @cap: the capability of the answer
+ */
+void fake_crypto_caps(struct mlx5_umr_fake *fd, void *cap)
+{
+	MLX5_SET(mlx5_umr_crypto_cap, cap, synchronize_dek,
+		 fd->caps.crypto_synchronize_dek);
+	MLX5_SET(mlx5_umr_crypto_cap, cap, wrapped_import_method,
+		 fd->caps.crypto_wrapped_import ?
+		 MLX5_UMR_CRYPTO_WRAPPED_IMPORT_AES_XTS : 0);
+}
+
+/**
+ * mlx5_umr_fake_set_crypto() - give fake caps a crypto device generation
+ * @caps: the caps of a struct mlx5_umr_fake_attr
+ * @profile: the generation
+ *
+ * Every crypto profile has synchronize_dek and plaintext import, as the
+ * devices rdma-core and SPDK drive with plaintext DEKs.
+ */
+void mlx5_umr_fake_set_crypto(struct mlx5_umr_fake_caps *caps,
+			      enum mlx5_umr_fake_crypto profile)
+{
+	caps->crypto = profile;
+	caps->crypto_wrapped_import = false;
+	caps->crypto_synchronize_dek = profile != MLX5_UMR_FAKE_CRYPTO_NONE;
+}
+EXPORT_SYMBOL(mlx5_umr_fake_set_crypto);
+
+/**
+ * mlx5_umr_fake_crypto_name() - a crypto profile's name, for test names
+ * @profile: the profile
+ *
+ * Return: a constant string.
+ */
+const char *mlx5_umr_fake_crypto_name(enum mlx5_umr_fake_crypto profile)
+{
+	static const char * const names[MLX5_UMR_FAKE_CRYPTO_NR] = {
+		[MLX5_UMR_FAKE_CRYPTO_NONE] = "none",
+		[MLX5_UMR_FAKE_CRYPTO_SINGLE_LE] = "single-block-le",
+		[MLX5_UMR_FAKE_CRYPTO_MULTI_LE] = "multi-block-le",
+		[MLX5_UMR_FAKE_CRYPTO_MULTI_BE] = "multi-block-be",
+	};
+
+	return profile < MLX5_UMR_FAKE_CRYPTO_NR ? names[profile] : "?";
+}
+EXPORT_SYMBOL(mlx5_umr_fake_crypto_name);
 
 /**
  * fake_gobj_cmd() - CREATE/DESTROY_GENERAL_OBJECT
@@ -204,6 +351,11 @@ unsigned int fake_crypto_reset(struct mlx5_umr_fake *fd)
 		n++;
 	}
 	xa_destroy(&fd->deks);
+	xa_for_each(&fd->stale_deks, i, dek) {
+		xa_erase_irq(&fd->stale_deks, i);
+		fake_dek_free(dek);
+	}
+	xa_destroy(&fd->stale_deks);
 	return n;
 }
 
@@ -266,17 +418,17 @@ static void fake_tweak_add(u8 tweak[16], u64 n)
 	}
 }
 
-static int fake_xts_unit(struct fake_dek *dek, u8 *data, u32 len,
-			 const u8 tweak[16], bool encrypt)
+static int fake_xts_unit(struct crypto_sync_skcipher *tfm, u8 *data,
+			 u32 len, const u8 tweak[16], bool encrypt)
 {
-	SYNC_SKCIPHER_REQUEST_ON_STACK(req, dek->tfm);
+	SYNC_SKCIPHER_REQUEST_ON_STACK(req, tfm);
 	struct scatterlist sg;
 	u8 iv[16];
 	int err;
 
 	memcpy(iv, tweak, sizeof(iv));
 	sg_init_one(&sg, data, len);
-	skcipher_request_set_sync_tfm(req, dek->tfm);
+	skcipher_request_set_sync_tfm(req, tfm);
 	skcipher_request_set_callback(req, 0, NULL, NULL);
 	skcipher_request_set_crypt(req, &sg, &sg, len, iv);
 	err = encrypt ? crypto_skcipher_encrypt(req) :
@@ -306,10 +458,28 @@ int fake_xts_run(const struct fake_xts *x, u8 *data, u64 len, u64 unit0,
 	memcpy(tweak, x->tweak, sizeof(tweak));
 	fake_tweak_add(tweak, unit0);
 	for (done = 0; done < len && !err; done += x->du) {
-		err = fake_xts_unit(x->dek, data + done, x->du, tweak, encrypt);
+		err = fake_xts_unit(x->tfm, data + done, x->du, tweak, encrypt);
 		fake_tweak_add(tweak, 1);
 	}
 	return err;
+}
+
+/**
+ * fake_crypto_units_ok() - whether the engine takes an access of @len
+ *	bytes of crypto stream
+ * @fd: the fake
+ * @len: bytes the access moves through the engine
+ * @du: the data unit
+ *
+ * A single-block engine does one data unit per mkey (rdma-core qp.c
+ * crypto_umr_wqe_finalize() refuses a longer mkey there; SPDK's lib/mlx5
+ * posts one UMR per block on such devices): an access spanning two is
+ * refused.
+ * Return: true when it may run.
+ */
+bool fake_crypto_units_ok(const struct mlx5_umr_fake *fd, u64 len, u32 du)
+{
+	return fd->caps.crypto != MLX5_UMR_FAKE_CRYPTO_SINGLE_LE || len <= du;
 }
 
 #define ERR_BAD		fake_wqe_err(MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR, \
@@ -317,28 +487,32 @@ int fake_xts_run(const struct fake_xts *x, u8 *data, u64 len, u64 unit0,
 
 /**
  * fake_crypto_decode() - check a crypto BSF's fields
+ * @fd: the fake (its crypto profile)
  * @b: the BSF
  * @in_pair: it follows a signature BSF
  * @x: receives data unit, order and tweak (not the DEK)
  *
- * As rdma-core's mlx5_umr_fill_crypto_bsf() writes it: size field
- * WITH_INLINE, type crypto, a known order, standard AES-XTS, a data unit
- * size of bs_to_bs_selector(), a 24-bit DEK number, every reserved byte
- * zero. After a signature BSF the size field may also say SIG_AND_CRYPTO,
- * as SPDK writes it (lib/mlx5 set_umr_crypto_bsf_seg_with_sig()): the two
- * NVIDIA encoders differ there, and the fake takes both.
+ * As rdma-core's mlx5_umr_fill_crypto_bsf() (providers/mlx5/qp.c) writes
+ * it: size field WITH_INLINE alone, SIG_AND_CRYPTO after a signature BSF
+ * (since rdma-core b38f3439a983 "mlx5: Adjust Crypto BSF size if signature
+ * is used", v42: WITH_INLINE there "will obstruct crypto traffic in more
+ * recent HCA's such as CX6Dx and onwards"; SPDK's pair encoder writes
+ * SIG_AND_CRYPTO too), type crypto, a known order, standard AES-XTS, a
+ * data unit size of bs_to_bs_selector(), a 24-bit DEK number, every
+ * reserved byte zero. On a big-endian-tweak device (profile MULTI_BE) the
+ * tweak is a big-endian number (rdma-core dd8a5576c06a byte-reverses it
+ * there): @x gets it little endian, as xts(aes) takes its IV.
  * Return: 0, or fake_wqe_err() of a malformed BSF.
  */
-int fake_crypto_decode(const struct mlx5_umr_crypto_bsf *b, bool in_pair,
+int fake_crypto_decode(const struct mlx5_umr_fake *fd,
+		       const struct mlx5_umr_crypto_bsf *b, bool in_pair,
 		       struct fake_xts *x)
 {
-	u8 size = b->bsf_size_type >> MLX5_UMR_BSF_SIZE_SHIFT;
+	unsigned int i;
 
 	memset(x, 0, sizeof(*x));
-	if ((size != MLX5_UMR_BSF_SIZE_WITH_INLINE &&
-	     (!in_pair || size != MLX5_UMR_BSF_SIZE_SIG_AND_CRYPTO)) ||
-	    (b->bsf_size_type & ~(3 << MLX5_UMR_BSF_SIZE_SHIFT)) !=
-	    MLX5_UMR_BSF_TYPE_CRYPTO ||
+	if (b->bsf_size_type != (in_pair ? MLX5_UMR_CRYPTO_BSF_IN_PAIR :
+				 MLX5_UMR_CRYPTO_BSF_ALONE) ||
 	    b->enc_order > MLX5_UMR_ENC_ORDER_ENCRYPTED_RAW_MEMORY ||
 	    b->rsvd0 || b->enc_standard != MLX5_UMR_ENC_STANDARD_AES_XTS ||
 	    memchr_inv(b->rsvd1, 0, sizeof(b->rsvd1)) ||
@@ -350,7 +524,11 @@ int fake_crypto_decode(const struct mlx5_umr_crypto_bsf *b, bool in_pair,
 	if (!x->du)
 		return ERR_BAD;
 	x->order = b->enc_order;
-	memcpy(x->tweak, b->xts_init_tweak, sizeof(x->tweak));
+	if (fd->caps.crypto == MLX5_UMR_FAKE_CRYPTO_MULTI_BE)
+		for (i = 0; i < sizeof(x->tweak); i++)
+			x->tweak[i] = b->xts_init_tweak[sizeof(x->tweak) - 1 - i];
+	else
+		memcpy(x->tweak, b->xts_init_tweak, sizeof(x->tweak));
 	return 0;
 }
 
@@ -362,6 +540,9 @@ int fake_crypto_decode(const struct mlx5_umr_crypto_bsf *b, bool in_pair,
  * @b: the BSF
  * @x: decoded by fake_crypto_decode(); receives the DEK
  *
+ * The key is the one the device cached for the DEK's number: that of a
+ * destroyed DEK it still holds (fake_dek_destroy()) until SYNC_CRYPTO.
+ *
  * Context: fd->lock held.
  * Return: FAKE_X_OK, FAKE_X_KEY (no such DEK, or another keytag) or
  * FAKE_X_PD (a DEK of another PD).
@@ -369,11 +550,11 @@ int fake_crypto_decode(const struct mlx5_umr_crypto_bsf *b, bool in_pair,
 int fake_crypto_bind(struct mlx5_umr_fake *fd, const struct fake_mkey *mk,
 		     const struct mlx5_umr_crypto_bsf *b, struct fake_xts *x)
 {
-	struct fake_dek *dek;
+	u32 id = be32_to_cpu(b->dek_pointer) & MLX5_UMR_CRYPTO_DEK_PTR_MASK;
+	struct fake_dek *dek, *cached;
 
 	lockdep_assert_held(&fd->lock);
-	dek = xa_load(&fd->deks,
-		      be32_to_cpu(b->dek_pointer) & MLX5_UMR_CRYPTO_DEK_PTR_MASK);
+	dek = xa_load(&fd->deks, id);
 	if (!dek)
 		return FAKE_X_KEY;
 	if (dek->pdn != MLX5_GET(mkc, mk->mkc, pd))
@@ -381,7 +562,10 @@ int fake_crypto_bind(struct mlx5_umr_fake *fd, const struct fake_mkey *mk,
 	if (dek->has_keytag &&
 	    memcmp(dek->keytag, b->keytag, sizeof(dek->keytag)))
 		return FAKE_X_KEY;
+	cached = xa_load(&fd->stale_deks, id);
 	x->dek = dek;
+	x->tfm = cached ? cached->tfm : dek->tfm;
+	dek->used = true;
 	return FAKE_X_OK;
 }
 
@@ -427,12 +611,12 @@ int fake_crypto_xfer(struct mlx5_umr_fake *fd, struct fake_mkey *mk, u32 key,
 	    MLX5_UMR_BSF_TYPE_CRYPTO)
 		return fake_sig_crypto_xfer(fd, mk, key, offset, buf, len,
 					    write, remote, pdn, out);
-	if (fake_crypto_decode(b, false, &x))
+	if (fake_crypto_decode(fd, b, false, &x))
 		return FAKE_X_MODE;
 	err = fake_crypto_bind(fd, mk, b, &x);
 	if (err)
 		return err;
-	if (offset % x.du || len % x.du)
+	if (offset % x.du || len % x.du || !fake_crypto_units_ok(fd, len, x.du))
 		return FAKE_X_BOUNDS;
 	/* the data bytes the BSF lets the mkey move, as fake_sig_xfer() */
 	rds = be32_to_cpu(b->raw_data_size);

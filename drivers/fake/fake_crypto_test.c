@@ -237,6 +237,19 @@ static int dek_destroy(struct ft *ft, u32 id, u32 *out)
 		      MLX5_ST_SZ_BYTES(general_obj_out_cmd_hdr));
 }
 
+/* SYNC_CRYPTO of @type (6.12 lib/crypto.c mlx5_crypto_cmd_sync_crypto()) */
+static int dek_sync(struct ft *ft, u16 type, u32 *out)
+{
+	u32 in[MLX5_ST_SZ_DW(mlx5_umr_sync_crypto_in)] = {};
+
+	MLX5_SET(mlx5_umr_sync_crypto_in, in, opcode,
+		 MLX5_UMR_CMD_OP_SYNC_CRYPTO);
+	MLX5_SET(mlx5_umr_sync_crypto_in, in, crypto_type, type);
+	memset(out, 0, MLX5_ST_SZ_BYTES(general_obj_out_cmd_hdr));
+	return ft_cmd(ft, in, sizeof(in), out,
+		      MLX5_ST_SZ_BYTES(general_obj_out_cmd_hdr));
+}
+
 /*
  * CREATE_MKEY of a free KLM mkey with crypto_en @en and room for @oct BSF
  * octowords (bsf_en with any room)
@@ -279,10 +292,41 @@ static u32 crypto_mkey(struct ft *ft)
 	return crypto_mkey_oct(ft, MLX5_MKEY_BSF_OCTO_SIZE);
 }
 
+/*
+ * The crypto generation of the suite running (suites run one after the
+ * other; each suite's init sets it): every fake of a case is of it.
+ */
+static enum mlx5_umr_fake_crypto fct_profile = MLX5_UMR_FAKE_CRYPTO_MULTI_LE;
+
+static struct ft *fct_ft(struct kunit *test)
+{
+	struct mlx5_umr_fake_attr attr;
+
+	mlx5_umr_fake_attr_init(&attr);
+	mlx5_umr_fake_set_crypto(&attr.caps, fct_profile);
+	return ft_setup(test, MLX5_UMR_FAKE_F_SYNC, &attr.caps, 6, 6);
+}
+
+/*
+ * The 128-bit little-endian tweak @le into @b as the generation reads it:
+ * byte-reversed for a big-endian-tweak engine (rdma-core dd8a5576c06a).
+ */
+static void bsf_tweak(struct mlx5_umr_crypto_bsf *b, const u8 le[16])
+{
+	unsigned int i;
+
+	for (i = 0; i < 16; i++)
+		b->xts_init_tweak[i] = fct_profile ==
+				       MLX5_UMR_FAKE_CRYPTO_MULTI_BE ?
+				       le[15 - i] : le[i];
+}
+
 /* the crypto BSF as rdma-core's mlx5_umr_fill_crypto_bsf() writes it */
 static void bsf_fill(struct mlx5_umr_crypto_bsf *b, u8 order, u8 bs,
 		     u64 tweak, u32 dek, const u8 *keytag)
 {
+	u8 le[16] = {};
+
 	memset(b, 0, sizeof(*b));
 	b->bsf_size_type = MLX5_UMR_BSF_SIZE_WITH_INLINE <<
 			   MLX5_UMR_BSF_SIZE_SHIFT | MLX5_UMR_BSF_TYPE_CRYPTO;
@@ -290,7 +334,8 @@ static void bsf_fill(struct mlx5_umr_crypto_bsf *b, u8 order, u8 bs,
 	b->enc_standard = MLX5_UMR_ENC_STANDARD_AES_XTS;
 	b->raw_data_size = cpu_to_be32(U32_MAX);
 	b->bs_pointer = bs;
-	put_unaligned_le64(tweak, b->xts_init_tweak);
+	put_unaligned_le64(tweak, le);
+	bsf_tweak(b, le);
 	b->dek_pointer = cpu_to_be32(dek);
 	if (keytag)
 		memcpy(b->keytag, keytag, 8);
@@ -334,7 +379,7 @@ static struct ct *ct_setup(struct kunit *test, const u8 *key, size_t klen,
 	struct ct *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
-	t->ft = ft_setup(test, MLX5_UMR_FAKE_F_SYNC, NULL, 6, 6);
+	t->ft = fct_ft(test);
 	t->mr_key = ft_mr(t->ft, &t->mr, 4 * DU, 0x10000, FT_LW);
 	t->key = crypto_mkey(t->ft);
 	t->dek = dek_create(t->ft, key, klen, keytag);
@@ -470,7 +515,7 @@ static void fake_crypto_round_trip(struct kunit *test)
 	unsigned int i, o;
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
-	t->ft = ft_setup(test, MLX5_UMR_FAKE_F_SYNC, NULL, 6, 6);
+	t->ft = fct_ft(test);
 	t->mr_key = ft_mr(t->ft, &t->mr, 4 * PAGE_SIZE, 0x10000, FT_LW);
 	t->key = crypto_mkey(t->ft);
 	t->dek = dek_create(t->ft, xts_v10_key, sizeof(xts_v10_key), NULL);
@@ -553,7 +598,7 @@ static void fake_crypto_tweak_carry(struct kunit *test)
 		     tweak1, true);
 	bsf_fill(&b, MLX5_UMR_ENC_ORDER_ENCRYPTED_RAW_MEMORY,
 		 MLX5_UMR_BS_SELECTOR_512, 0, t->dek, NULL);
-	memcpy(b.xts_init_tweak, tweak0, sizeof(tweak0));
+	bsf_tweak(&b, tweak0);
 	crypto_umr(t, 2 * DU, &b);
 	KUNIT_ASSERT_EQ(test, xfer(t, pt, 2 * DU, true), 0);
 	KUNIT_EXPECT_EQ(test, memcmp(mem, want, DU), 0);
@@ -642,8 +687,9 @@ static void fake_crypto_keytag(struct kunit *test)
 
 /*
  * Accesses the fake refuses, moving nothing: part of a data unit, a
- * destroyed DEK (also once another DEK was created), a crypto mkey
- * reached through another mkey.
+ * destroyed DEK, a crypto mkey reached through another mkey. Then the
+ * DEK cache: a new DEK takes the freed number at once, and until
+ * SYNC_CRYPTO the device still uses the key it cached for that number.
  */
 static void fake_crypto_refused(struct kunit *test)
 {
@@ -653,6 +699,7 @@ static void fake_crypto_refused(struct kunit *test)
 	struct ft_umr *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
 	struct mlx5_umr_crypto_bsf b;
 	struct mlx5_klm klm = {};
+	u8 key2[32];
 	u32 outer, old;
 	size_t size;
 
@@ -685,14 +732,32 @@ static void fake_crypto_refused(struct kunit *test)
 						 DU, true, true),
 			MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
 	KUNIT_EXPECT_TRUE(test, !memchr_inv(t->mr.cpu, 0, 2 * DU));
-	/* nor once a new DEK exists: its number is not the old one's */
+	/* a new DEK (another key) gets the number; the old key is cached */
 	old = t->dek;
-	t->dek = dek_create(t->ft, xts_v4_key, sizeof(xts_v4_key), NULL);
-	KUNIT_EXPECT_NE(test, t->dek, old);
-	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_xfer(t->ft->fake, t->key, 0, pt,
-						 DU, true, true),
-			MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
-	KUNIT_EXPECT_TRUE(test, !memchr_inv(t->mr.cpu, 0, 2 * DU));
+	for (size = 0; size < sizeof(key2); size++)
+		key2[size] = 0x40 + size;
+	t->dek = dek_create(t->ft, key2, sizeof(key2), NULL);
+	KUNIT_EXPECT_EQ(test, t->dek, old);
+	xts_ptext(pt, DU);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_xfer(t->ft->fake, t->key, 0, pt,
+						 DU, true, true), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(t->mr.cpu, xts_v4_ctext, DU), 0);
+	/* SYNC_CRYPTO of another key purpose only: still cached */
+	KUNIT_EXPECT_EQ(test, dek_sync(t->ft, BIT(1), out), 0);
+	memset(t->mr.cpu, 0, DU);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_xfer(t->ft->fake, t->key, 0, pt,
+						 DU, true, true), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(t->mr.cpu, xts_v4_ctext, DU), 0);
+	/* after SYNC_CRYPTO the number names the new key */
+	KUNIT_EXPECT_EQ(test, dek_sync(t->ft,
+				       BIT(MLX5_UMR_ENCRYPTION_KEY_PURPOSE_AES_XTS),
+				       out), 0);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_xfer(t->ft->fake, t->key, 0, pt,
+						 DU, true, true), 0);
+	memcpy(pt, t->mr.cpu, DU);
+	ref_xts_key(test, key2, sizeof(key2), pt, DU, DU, 0, false);
+	for (size = 0; size < DU; size++)
+		KUNIT_ASSERT_EQ(test, pt[size], size & 0xff);
 	ct_teardown(t);
 }
 
@@ -872,7 +937,7 @@ static struct pc *pc_setup(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, p);
 	t = &p->t;
-	t->ft = ft_setup(test, MLX5_UMR_FAKE_F_SYNC, NULL, 6, 6);
+	t->ft = fct_ft(test);
 	t->mr_key = ft_mr(t->ft, &t->mr, 4 * DU, 0x10000, FT_LW);
 	t->key = pair_mkey(t->ft);
 	t->dek = dek_create(t->ft, xts_v4_key, sizeof(xts_v4_key), NULL);
@@ -904,8 +969,9 @@ static void pair_dom(struct fs_dom *d, bool on)
 /*
  * The pair as crypto_umr_wqe_finalize() lays it out: the signature BSF
  * (memory and wire DIF as asked) with size SIG_AND_CRYPTO, then the crypto
- * BSF of @order, data unit @sel, tweak @tweak, size WITH_INLINE as
- * rdma-core's mlx5_umr_fill_crypto_bsf() writes it.
+ * BSF of @order, data unit @sel, tweak @tweak, size SIG_AND_CRYPTO too, as
+ * rdma-core's mlx5_umr_fill_crypto_bsf() writes it since b38f3439a983
+ * and SPDK's pair encoder does.
  */
 static void pair_fill(struct pc *p, u8 *bsf, bool mem, bool wire, u8 order,
 		      u8 sel, u64 tweak)
@@ -918,6 +984,7 @@ static void pair_fill(struct pc *p, u8 *bsf, bool mem, bool wire, u8 order,
 	fs_bsf((void *)bsf, &m, p->mpsv, &w, p->wpsv);
 	((struct mlx5_bsf *)bsf)->basic.bsf_size_sbs = PAIR_SIZE;
 	bsf_fill(cb, order, sel, tweak, p->t.dek, NULL);
+	cb->bsf_size_type = MLX5_UMR_CRYPTO_BSF_IN_PAIR;
 }
 
 /* UMR: the mkey covers @len memory bytes of the MR, with @oct of @bsf */
@@ -988,32 +1055,6 @@ static void fake_crypto_pair_raw_wire(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, pair_xfer(p, 0, got, PB, true, &out), 0);
 	KUNIT_EXPECT_TRUE(test, out.sig_err);
 	KUNIT_EXPECT_EQ(test, be16_to_cpu(out.cqe.syndrome), BIT(13));
-	pc_teardown(p);
-}
-
-/*
- * SPDK writes the crypto half of a pair with size SIG_AND_CRYPTO
- * (set_umr_crypto_bsf_seg_with_sig()), rdma-core with WITH_INLINE: the
- * fake takes both, and the pair moves vector 4 the same way.
- */
-static void fake_crypto_pair_spdk_size(struct kunit *test)
-{
-	struct pc *p = pc_setup(test);
-	struct mlx5_umr_test_xfer_out out;
-	u8 *got = kunit_kzalloc(test, PB, GFP_KERNEL);
-	u8 bsf[128], want[DIF];
-
-	KUNIT_ASSERT_NOT_NULL(test, got);
-	pair_fill(p, bsf, false, true, MLX5_UMR_ENC_ORDER_ENCRYPTED_RAW_WIRE,
-		  MLX5_UMR_BS_SELECTOR_512, 0);
-	bsf[64] = PAIR_SIZE | MLX5_UMR_BSF_TYPE_CRYPTO;
-	ft_umr_ok(p->t.ft, p->w, pair_umr(p, DU, bsf, 8));
-	xts_ptext(p->t.mr.cpu, DU);
-	KUNIT_ASSERT_EQ(test, pair_xfer(p, 0, got, PB, false, &out), 0);
-	KUNIT_EXPECT_EQ(test, memcmp(got, xts_v4_ctext, DU), 0);
-	ref_dif(want, xts_v4_ctext, 0);
-	KUNIT_EXPECT_EQ(test, memcmp(got + DU, want, DIF), 0);
-	KUNIT_EXPECT_FALSE(test, out.sig_err);
 	pc_teardown(p);
 }
 
@@ -1240,6 +1281,7 @@ static void fake_crypto_pair_ref_proof(struct kunit *test)
  * @off: byte of the 128 to change, or -1
  * @val: its new value
  * @vsynd: the vendor syndrome (LOCAL_QP_OP_ERR)
+ * @alone: send the (changed) crypto half alone, 4 octowords
  */
 struct pair_rej {
 	const char *name;
@@ -1249,6 +1291,7 @@ struct pair_rej {
 	int off;
 	u8 val;
 	u8 vsynd;
+	bool alone;
 };
 
 static const struct pair_rej pair_rejs[] = {
@@ -1256,6 +1299,11 @@ static const struct pair_rej pair_rejs[] = {
 	  MLX5_UMR_FAKE_VS_BSF_BAD },
 	{ "crypto size EXTENDED", false, 0, 8, 64, 1 << 6 | 1,
 	  MLX5_UMR_FAKE_VS_BSF_BAD },
+	/* rdma-core before b38f3439a983 (v42): obstructs CX6Dx and later */
+	{ "crypto size WITH_INLINE", false, 0, 8, 64, 2 << 6 | 1,
+	  MLX5_UMR_FAKE_VS_BSF_BAD },
+	{ "crypto BSF alone on a pair mkey", false, 0, 4, 64, 2 << 6 | 1,
+	  MLX5_UMR_FAKE_VS_BSF_BAD, true },
 	{ "crypto type 0", false, 0, 8, 64, PAIR_SIZE,
 	  MLX5_UMR_FAKE_VS_BSF_BAD },
 	{ "enc_order 4", false, 0, 8, 65, 4, MLX5_UMR_FAKE_VS_BSF_BAD },
@@ -1293,6 +1341,8 @@ static void fake_crypto_pair_refused(struct kunit *test)
 	pair_fill(p, bsf, r->mem, true, r->order, MLX5_UMR_BS_SELECTOR_512, 0);
 	if (r->off >= 0)
 		bsf[r->off] = r->val;
+	if (r->alone)
+		memmove(bsf, bsf + 64, 64);
 	ft_expect_err(p->t.ft, p->w, pair_umr(p, PB, bsf, r->oct),
 		      MLX5_OPCODE_UMR, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR,
 		      r->vsynd);
@@ -1310,7 +1360,7 @@ static void fake_crypto_pair_refused(struct kunit *test)
 /* DEK commands: what firmware refuses, with its status */
 static void fake_crypto_dek_cmds(struct kunit *test)
 {
-	struct ft *ft = ft_setup(test, MLX5_UMR_FAKE_F_SYNC, NULL, 6, 6);
+	struct ft *ft = fct_ft(test);
 	u32 out[MLX5_ST_SZ_DW(general_obj_out_cmd_hdr)];
 	u32 in[MLX5_ST_SZ_DW(general_obj_in_cmd_hdr)] = {};
 	struct mlx5_umr_fake_counters cnt;
@@ -1371,7 +1421,7 @@ static void fake_crypto_dek_cmds(struct kunit *test)
  */
 static void fake_crypto_dek_equal_keys(struct kunit *test)
 {
-	struct ft *ft = ft_setup(test, MLX5_UMR_FAKE_F_SYNC, NULL, 6, 6);
+	struct ft *ft = fct_ft(test);
 	u32 out[MLX5_ST_SZ_DW(general_obj_out_cmd_hdr)];
 	struct mlx5_umr_fake_counters cnt;
 	u8 key[64];
@@ -1411,7 +1461,7 @@ static void fake_crypto_dek_equal_keys(struct kunit *test)
 static void fake_crypto_mkey_create(struct kunit *test)
 {
 	static const u32 bad[] = { 0, 1, 2, 3, 5, 6, 7, 12, 16 };
-	struct ft *ft = ft_setup(test, MLX5_UMR_FAKE_F_SYNC, NULL, 6, 6);
+	struct ft *ft = fct_ft(test);
 	u32 out[MLX5_ST_SZ_DW(create_mkey_out)];
 	struct mlx5_umr_fake_counters cnt;
 	unsigned int i;
@@ -1447,7 +1497,7 @@ static void fake_crypto_mkey_create(struct kunit *test)
  */
 static void fake_crypto_dek_pd_busy(struct kunit *test)
 {
-	struct ft *ft = ft_setup(test, MLX5_UMR_FAKE_F_SYNC, NULL, 6, 6);
+	struct ft *ft = fct_ft(test);
 	u32 out[MLX5_ST_SZ_DW(general_obj_out_cmd_hdr)];
 	u32 pout[MLX5_ST_SZ_DW(dealloc_pd_out)];
 	u32 pdn = ft_alloc_pd(ft), id;
@@ -1589,25 +1639,55 @@ static void fake_crypto_no_key_in_debugfs(struct kunit *test)
 	ct_teardown(t);
 }
 
+/*
+ * A single-block engine (aes_xts_single_block_le_tweak only) encrypts one
+ * data unit per access: two are refused and move nothing, one at either
+ * offset moves. The multi-block generations take both.
+ */
+static void fake_crypto_single_block(struct kunit *test)
+{
+	struct ct *t = ct_setup(test, xts_v4_key, sizeof(xts_v4_key), NULL);
+	bool single = fct_profile == MLX5_UMR_FAKE_CRYPTO_SINGLE_LE;
+	u8 *pt = kunit_kzalloc(test, 2 * DU, GFP_KERNEL);
+	struct mlx5_umr_crypto_bsf b;
+
+	KUNIT_ASSERT_NOT_NULL(test, pt);
+	xts_ptext(pt, DU);
+	xts_ptext(pt + DU, DU);
+	bsf_fill(&b, MLX5_UMR_ENC_ORDER_ENCRYPTED_MEMORY_SIGNATURE,
+		 MLX5_UMR_BS_SELECTOR_512, 0, t->dek, NULL);
+	crypto_umr(t, 2 * DU, &b);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_xfer(t->ft->fake, t->key, 0, pt,
+						 2 * DU, true, true),
+			single ? MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR : 0);
+	if (single)
+		KUNIT_EXPECT_TRUE(test, !memchr_inv(t->mr.cpu, 0, 2 * DU));
+	else
+		KUNIT_EXPECT_EQ(test, memcmp(t->mr.cpu, xts_v4_ctext, DU), 0);
+	memset(t->mr.cpu, 0, 2 * DU);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_xfer(t->ft->fake, t->key, 0, pt,
+						 DU, true, true), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(t->mr.cpu, xts_v4_ctext, DU), 0);
+	ct_teardown(t);
+}
+
+/*
+ * The same cases on each generation. Those of accesses over several data
+ * units (from fake_crypto_xts256_vector10 on) only on the multi-block
+ * ones: a single-block engine refuses them (fake_crypto_single_block).
+ */
 static struct kunit_case fake_crypto_cases[] = {
 	KUNIT_CASE(fake_crypto_xts128_vector4),
-	KUNIT_CASE(fake_crypto_xts256_vector10),
 	KUNIT_CASE(fake_crypto_encrypt_on_tx),
-	KUNIT_CASE(fake_crypto_round_trip),
-	KUNIT_CASE(fake_crypto_tweak_carry),
 	KUNIT_CASE(fake_crypto_wrong_key_tweak),
 	KUNIT_CASE(fake_crypto_keytag),
 	KUNIT_CASE(fake_crypto_refused),
-	KUNIT_CASE(fake_crypto_raw_data_size),
 	KUNIT_CASE_PARAM(fake_crypto_bsf_refused,
 			 fake_crypto_bsf_refused_gen_params),
 	KUNIT_CASE(fake_crypto_pair_ref_proof),
-	KUNIT_CASE(fake_crypto_pair_spdk_size),
 	KUNIT_CASE(fake_crypto_pair_raw_wire),
 	KUNIT_CASE(fake_crypto_pair_raw_memory),
 	KUNIT_CASE(fake_crypto_pair_raw_other_side),
-	KUNIT_CASE(fake_crypto_pair_wire_signature),
-	KUNIT_CASE(fake_crypto_pair_memory_signature),
 	KUNIT_CASE(fake_crypto_pair_both_domains),
 	KUNIT_CASE(fake_crypto_pair_no_signature),
 	KUNIT_CASE_PARAM(fake_crypto_pair_refused,
@@ -1617,15 +1697,111 @@ static struct kunit_case fake_crypto_cases[] = {
 	KUNIT_CASE(fake_crypto_dek_equal_keys),
 	KUNIT_CASE(fake_crypto_dek_pd_busy),
 	KUNIT_CASE(fake_crypto_no_key_in_debugfs),
+	KUNIT_CASE(fake_crypto_single_block),
+	KUNIT_CASE(fake_crypto_xts256_vector10),
+	KUNIT_CASE(fake_crypto_round_trip),
+	KUNIT_CASE(fake_crypto_tweak_carry),
+	KUNIT_CASE(fake_crypto_raw_data_size),
+	KUNIT_CASE(fake_crypto_pair_wire_signature),
+	KUNIT_CASE(fake_crypto_pair_memory_signature),
 	{}
 };
 
+static struct kunit_case fake_crypto_be_cases[] = {
+	KUNIT_CASE(fake_crypto_xts128_vector4),
+	KUNIT_CASE(fake_crypto_encrypt_on_tx),
+	KUNIT_CASE(fake_crypto_wrong_key_tweak),
+	KUNIT_CASE(fake_crypto_keytag),
+	KUNIT_CASE(fake_crypto_refused),
+	KUNIT_CASE_PARAM(fake_crypto_bsf_refused,
+			 fake_crypto_bsf_refused_gen_params),
+	KUNIT_CASE(fake_crypto_pair_ref_proof),
+	KUNIT_CASE(fake_crypto_pair_raw_wire),
+	KUNIT_CASE(fake_crypto_pair_raw_memory),
+	KUNIT_CASE(fake_crypto_pair_raw_other_side),
+	KUNIT_CASE(fake_crypto_pair_both_domains),
+	KUNIT_CASE(fake_crypto_pair_no_signature),
+	KUNIT_CASE_PARAM(fake_crypto_pair_refused,
+			 fake_crypto_pair_refused_gen_params),
+	KUNIT_CASE(fake_crypto_mkey_create),
+	KUNIT_CASE(fake_crypto_dek_cmds),
+	KUNIT_CASE(fake_crypto_dek_equal_keys),
+	KUNIT_CASE(fake_crypto_dek_pd_busy),
+	KUNIT_CASE(fake_crypto_no_key_in_debugfs),
+	KUNIT_CASE(fake_crypto_single_block),
+	KUNIT_CASE(fake_crypto_xts256_vector10),
+	KUNIT_CASE(fake_crypto_round_trip),
+	KUNIT_CASE(fake_crypto_tweak_carry),
+	KUNIT_CASE(fake_crypto_raw_data_size),
+	KUNIT_CASE(fake_crypto_pair_wire_signature),
+	KUNIT_CASE(fake_crypto_pair_memory_signature),
+	{}
+};
+
+static struct kunit_case fake_crypto_single_cases[] = {
+	KUNIT_CASE(fake_crypto_xts128_vector4),
+	KUNIT_CASE(fake_crypto_encrypt_on_tx),
+	KUNIT_CASE(fake_crypto_wrong_key_tweak),
+	KUNIT_CASE(fake_crypto_keytag),
+	KUNIT_CASE(fake_crypto_refused),
+	KUNIT_CASE_PARAM(fake_crypto_bsf_refused,
+			 fake_crypto_bsf_refused_gen_params),
+	KUNIT_CASE(fake_crypto_pair_ref_proof),
+	KUNIT_CASE(fake_crypto_pair_raw_wire),
+	KUNIT_CASE(fake_crypto_pair_raw_memory),
+	KUNIT_CASE(fake_crypto_pair_raw_other_side),
+	KUNIT_CASE(fake_crypto_pair_both_domains),
+	KUNIT_CASE(fake_crypto_pair_no_signature),
+	KUNIT_CASE_PARAM(fake_crypto_pair_refused,
+			 fake_crypto_pair_refused_gen_params),
+	KUNIT_CASE(fake_crypto_mkey_create),
+	KUNIT_CASE(fake_crypto_dek_cmds),
+	KUNIT_CASE(fake_crypto_dek_equal_keys),
+	KUNIT_CASE(fake_crypto_dek_pd_busy),
+	KUNIT_CASE(fake_crypto_no_key_in_debugfs),
+	KUNIT_CASE(fake_crypto_single_block),
+	{}
+};
+
+static int fct_init_le(struct kunit *test)
+{
+	fct_profile = MLX5_UMR_FAKE_CRYPTO_MULTI_LE;
+	return 0;
+}
+
+static int fct_init_be(struct kunit *test)
+{
+	fct_profile = MLX5_UMR_FAKE_CRYPTO_MULTI_BE;
+	return 0;
+}
+
+static int fct_init_single(struct kunit *test)
+{
+	fct_profile = MLX5_UMR_FAKE_CRYPTO_SINGLE_LE;
+	return 0;
+}
+
+/* the same cases on each crypto generation (Documentation/fake.rst) */
 static struct kunit_suite fake_crypto_suite = {
 	.name = "mlx5_umr_fake_crypto",
+	.init = fct_init_le,
 	.test_cases = fake_crypto_cases,
 };
 
-kunit_test_suite(fake_crypto_suite);
+static struct kunit_suite fake_crypto_be_suite = {
+	.name = "mlx5_umr_fake_crypto_multi_be",
+	.init = fct_init_be,
+	.test_cases = fake_crypto_be_cases,
+};
+
+static struct kunit_suite fake_crypto_single_suite = {
+	.name = "mlx5_umr_fake_crypto_single_le",
+	.init = fct_init_single,
+	.test_cases = fake_crypto_single_cases,
+};
+
+kunit_test_suites(&fake_crypto_suite, &fake_crypto_be_suite,
+		  &fake_crypto_single_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the fake mlx5 HCA's DEKs and AES-XTS data path");
 MODULE_LICENSE("Dual BSD/GPL");

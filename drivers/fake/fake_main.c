@@ -125,7 +125,8 @@ static const struct mlx5_umr_test_hca_ops fake_test_ops = {
 /**
  * mlx5_umr_fake_attr_init() - default attributes (test-only)
  * @attr: filled with workqueue completions, no registration and the
- *	capabilities of a ConnectX-6-like HCA
+ *	capabilities of a ConnectX-6-like HCA, crypto profile
+ *	MLX5_UMR_FAKE_CRYPTO_MULTI_LE
  */
 void mlx5_umr_fake_attr_init(struct mlx5_umr_fake_attr *attr)
 {
@@ -137,6 +138,7 @@ void mlx5_umr_fake_attr_init(struct mlx5_umr_fake_attr *attr)
 	attr->caps.umr_ptr_rlky = true;
 	attr->caps.log_max_qp_sz = 15;
 	attr->caps.log_max_cq_sz = 22;
+	mlx5_umr_fake_set_crypto(&attr->caps, MLX5_UMR_FAKE_CRYPTO_MULTI_LE);
 	/* rdma-core offers signature only with it (get_hca_sig_caps()) */
 	attr->caps.sigerr_domain_and_sig_type = true;
 }
@@ -196,6 +198,7 @@ struct mlx5_umr_fake *mlx5_umr_fake_create(const struct mlx5_umr_fake_attr *attr
 	xa_init_flags(&fd->mkeys, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&fd->psvs, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&fd->deks, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
+	xa_init_flags(&fd->stale_deks, XA_FLAGS_LOCK_IRQ);
 	/* all xarrays of this file share one lock class: keep every use irq-safe */
 	INIT_LIST_HEAD(&fd->dma_bufs);
 	xa_init_flags(&fd->iommu, XA_FLAGS_LOCK_IRQ);

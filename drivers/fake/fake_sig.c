@@ -251,7 +251,8 @@ int fake_bsf_pair_decode(struct mlx5_umr_fake *fd, const u8 *bsf, u32 oct,
 	err = fake_sig_decode_as(fd, bsf, FAKE_BSF_SIZE_SIG_AND_CRYPTO, s);
 	if (err)
 		return err;
-	err = fake_crypto_decode((const void *)(bsf + sizeof(struct mlx5_bsf)),
+	err = fake_crypto_decode(fd, (const void *)(bsf +
+						     sizeof(struct mlx5_bsf)),
 				 true, x);
 	if (err)
 		return err;
@@ -554,6 +555,7 @@ int fake_sig_xfer(struct mlx5_umr_fake *fd, struct fake_mkey *mk, u32 key,
  * @mb: memory bytes per block (data and memory PI)
  * @wb: wire bytes per block (data and wire PI)
  * @k: blocks per chunk: whole data units of the crypto stream
+ * @eb: crypto stream bytes per block
  * @raw: the signature is over ciphertext and the crypto over data only
  *	(ENCRYPTED_RAW_*); else the crypto covers its side's PI too
  * @mem_side: the crypto runs on the memory format (signature after crypto
@@ -565,7 +567,7 @@ int fake_sig_xfer(struct mlx5_umr_fake *fd, struct fake_mkey *mk, u32 key,
 struct fake_sc {
 	struct fake_sig s;
 	struct fake_xts x;
-	u32 bs, mb, wb, k;
+	u32 bs, mb, wb, k, eb;
 	bool raw, mem_side, encrypt;
 	u8 *dbuf;
 };
@@ -658,6 +660,7 @@ static int fake_sc_setup(struct mlx5_umr_fake *fd, struct fake_mkey *mk,
 			       MLX5_UMR_ENC_ORDER_ENCRYPTED_WIRE_SIGNATURE ||
 			       c->x.order == MLX5_UMR_ENC_ORDER_ENCRYPTED_RAW_WIRE);
 	eb = c->raw ? c->bs : c->mem_side ? c->mb : c->wb;
+	c->eb = eb;
 	c->k = c->x.du / gcd(eb, c->x.du);
 	if ((u64)c->k * max(c->mb, c->wb) > FAKE_SC_MAX_CHUNK)
 		return FAKE_X_MODE;
@@ -713,7 +716,8 @@ int fake_sig_crypto_xfer(struct mlx5_umr_fake *fd, struct fake_mkey *mk,
 	blk0 = offset;
 	n = len / c.wb;
 	if (do_div(offset, c.k) || n % c.k ||
-	    (blk0 + n) * c.bs > c.s.raw_data_size)
+	    (blk0 + n) * c.bs > c.s.raw_data_size ||
+	    !fake_crypto_units_ok(fd, (u64)n * c.eb, c.x.du))
 		return FAKE_X_BOUNDS;
 	err = fake_access_crypto(fd, key, start + blk0 * c.mb, NULL,
 				 (u64)n * c.mb, write, remote, pdn, true);

@@ -230,7 +230,8 @@ static int fake_umr_check_mkey(struct fake_umr *u, struct fake_mkey *mk,
  * it: on a signature mkey the signature BSF (fake_sig.c), naming live
  * PSVs; on a crypto mkey the crypto BSF alone (4 octowords) or the
  * signature and crypto pair (8), as rdma-core's crypto_umr_wqe_finalize()
- * writes them, and no other size. The DEK, its PD and keytag are looked
+ * writes them, and no other size (the pair only: 8 on an mkey with room
+ * for it). The DEK, its PD and keytag are looked
  * up at the access (fake_crypto_bind()), as the DEK may come and go.
  */
 static int fake_umr_check_bsf(struct fake_umr *u, const struct fake_mkey *mk)
@@ -245,7 +246,15 @@ static int fake_umr_check_bsf(struct fake_umr *u, const struct fake_mkey *mk)
 		return fake_sig_decode(u->fd, bsf, u->bsf_oct, &s);
 	switch (u->bsf_oct) {
 	case FAKE_CRYPTO_BSF_OCT:
-		return fake_crypto_decode((const void *)bsf, false, &x);
+		/*
+		 * An mkey made with room for the pair has a signature
+		 * context: rdma-core (verbs.c mlx5dv_create_mkey() sizes the
+		 * BSF so, qp.c crypto_umr_wqe_finalize() writes the signature
+		 * BSF before the crypto one) never sends the crypto BSF alone.
+		 */
+		if (mk->bsf_oct == FAKE_PAIR_BSF_OCT)
+			return ERR_OP(BSF_BAD);
+		return fake_crypto_decode(u->fd, (const void *)bsf, false, &x);
 	case FAKE_PAIR_BSF_OCT:
 		return fake_bsf_pair_decode(u->fd, bsf, u->bsf_oct, &s, &x);
 	default:

@@ -47,6 +47,32 @@ static void mlx5_umr_dek_fill(void *in, const struct mlx5_umr_dek_attr *attr,
 		memcpy(key + klen, attr->keytag, sizeof(attr->keytag));
 }
 
+/*
+ * SYNC_CRYPTO after DEKs were destroyed, before the next one is created:
+ * the device may give a new DEK a freed DEK's number while it still caches
+ * the old key (6.12 lib/crypto.c syncs freed DEKs before reusing them,
+ * mlx5_crypto_dek_sync_work_fn(), crypto_type BIT(key_purpose)). Only on a
+ * device with crypto_cap.synchronize_dek. Context: mkeys_lock held.
+ */
+static int mlx5_umr_dek_sync(struct mlx5_umr_dev *dev)
+{
+	u32 out[MLX5_ST_SZ_DW(general_obj_out_cmd_hdr)] = {};
+	u32 in[MLX5_ST_SZ_DW(mlx5_umr_sync_crypto_in)] = {};
+	int err;
+
+	lockdep_assert_held(&dev->mkeys_lock);
+	if (!dev->dek_unsynced)
+		return 0;
+	MLX5_SET(mlx5_umr_sync_crypto_in, in, opcode,
+		 MLX5_UMR_CMD_OP_SYNC_CRYPTO);
+	MLX5_SET(mlx5_umr_sync_crypto_in, in, crypto_type,
+		 BIT(MLX5_UMR_ENCRYPTION_KEY_PURPOSE_AES_XTS));
+	err = mlx5_umr_cmd(dev, in, sizeof(in), out, sizeof(out));
+	if (!err)
+		dev->dek_unsynced = false;
+	return err;
+}
+
 /**
  * mlx5_umr_dek_create() - load a data encryption key into the device
  * @dev: the device; its caps must say crypto
@@ -57,7 +83,8 @@ static void mlx5_umr_dek_fill(void *in, const struct mlx5_umr_dek_attr *attr,
  * Return: the DEK, or ERR_PTR(): -EOPNOTSUPP (no crypto on the device),
  * -EINVAL (key size, PD number), -ENOMEM, -ENODEV after the device was
  * unregistered, or the command's error (the backend's cmd_exec: a PD the
- * device does not know is -EREMOTEIO from the fake).
+ * device does not know is -EREMOTEIO from the fake), that of SYNC_CRYPTO
+ * included.
  */
 struct mlx5_umr_dek *mlx5_umr_dek_create(struct mlx5_umr_dev *dev,
 					 struct mlx5_umr_dek_attr *attr)
@@ -89,7 +116,11 @@ struct mlx5_umr_dek *mlx5_umr_dek_create(struct mlx5_umr_dev *dev,
 		goto out;
 	}
 	mlx5_umr_dek_fill(in, attr, klen);
-	err = mlx5_umr_cmd(dev, in, inlen, out, sizeof(out));
+	/* no number a destroyed DEK had before the device forgot its key */
+	mutex_lock(&dev->mkeys_lock);
+	err = mlx5_umr_dek_sync(dev) ?:
+	      mlx5_umr_cmd(dev, in, inlen, out, sizeof(out));
+	mutex_unlock(&dev->mkeys_lock);
 	percpu_ref_put(&dev->users);
 	if (err)
 		goto out;
@@ -139,6 +170,9 @@ int mlx5_umr_dek_destroy(struct mlx5_umr_dek *dek)
 	mutex_lock(&dev->mkeys_lock);
 	if (dev->hca)
 		err = mlx5_umr_cmd(dev, in, sizeof(in), out, sizeof(out));
+	/* a failed DESTROY may still have freed the number */
+	if (dev->caps.crypto_synchronize_dek)
+		dev->dek_unsynced = true;
 	mutex_unlock(&dev->mkeys_lock);
 	kfree(dek);
 	mlx5_umr_dev_put(dev);

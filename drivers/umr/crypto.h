@@ -22,25 +22,17 @@
 #define MLX5_UMR_CRYPTO_BSF_BYTES	sizeof(struct mlx5_umr_crypto_bsf)
 static_assert(sizeof(struct mlx5_umr_crypto_bsf) == 64);
 
-/* Bytes of key1 | key2 for a key size (0: not one), uapi's values too. */
-static inline unsigned int mlx5_umr_dek_key_len(u32 key_size)
-{
-	switch (key_size) {
-	case MLX5_UMR_CRYPTO_KEY_SIZE_128:
-		return 32;
-	case MLX5_UMR_CRYPTO_KEY_SIZE_256:
-		return 64;
-	default:
-		return 0;
-	}
-}
-
 u8 mlx5_umr_crypto_bs_selector(enum mlx5_umr_block_size bs);
+u32 mlx5_umr_crypto_du_bytes(enum mlx5_umr_block_size bs);
 int mlx5_umr_crypto_enc_order(const struct mlx5_umr_crypto_attr *attr);
 void mlx5_umr_crypto_fill_bsf(struct mlx5_umr_crypto_bsf *bsf,
-			      const struct mlx5_umr_crypto_attr *attr);
+			      const struct mlx5_umr_crypto_attr *attr,
+			      const struct mlx5_umr_caps *caps, bool pair);
 
-/* Rule C1: the device can do it (caps->crypto). */
+/*
+ * Rule C1: the device can do it (caps->crypto: cmd_hca_cap.crypto, an
+ * AES-XTS engine, plaintext import; dev.c mlx5_umr_query_crypto_caps()).
+ */
 static inline int mlx5_umr_crypto_rule_device(const struct mlx5_umr_caps *caps)
 {
 	return caps->crypto ? 0 : -EOPNOTSUPP;
@@ -170,6 +162,22 @@ mlx5_umr_crypto_wr_sig(const struct mlx5_umr_wr *wr)
 }
 
 /*
+ * Rule C12: on a single-block engine the mkey is at most one data unit
+ * long once the request ran (rdma-core qp.c crypto_umr_wqe_finalize():
+ * "Length must fit block size in single block encryption", EINVAL).
+ * @len: its length then: the layout's, else the one it keeps.
+ */
+static inline int mlx5_umr_crypto_rule_single(const struct mlx5_umr_caps *caps,
+					      const struct mlx5_umr_crypto_attr *attr,
+					      u64 len)
+{
+	if (caps->crypto_engine != MLX5_UMR_CRYPTO_ENGINE_SINGLE_BLOCK)
+		return 0;
+	return len > mlx5_umr_crypto_du_bytes(attr->data_unit_size) ?
+	       -EINVAL : 0;
+}
+
+/*
  * Rule C7: crypto attributes only on a CONFIGURE of a crypto mkey
  * (rdma-core: the setter on an mkey without MLX5DV_MKEY_INIT_ATTR_FLAGS_CRYPTO
  * is EINVAL).
@@ -184,9 +192,10 @@ static inline int mlx5_umr_crypto_rule_mkey(const struct mlx5_umr_wr *wr)
 }
 
 /*
- * Rule C8: every CONFIGURE of a crypto mkey carries its attributes, as
- * rdma-core writes the crypto BSF in every configure once it was set
- * (crypto_umr_wqe_finalize()): the WQE never relies on a BSF the HCA kept.
+ * Rule C8: every CONFIGURE of a crypto mkey carries its attributes, so
+ * that every one writes the BSF whole (rdma-core's
+ * crypto_umr_wqe_finalize() writes it when a half changes, from the
+ * attributes it keeps): the WQE never relies on a BSF the HCA kept.
  */
 static inline int mlx5_umr_crypto_rule_every(const struct mlx5_umr_wr *wr)
 {
@@ -213,7 +222,8 @@ static inline int mlx5_umr_crypto_rule_room(const struct mlx5_umr_caps *caps,
 
 /**
  * mlx5_umr_crypto_check() - the crypto rules of one request: C7, C8, then
- * with MLX5_UMR_WR_SET_CRYPTO C1 to C6, C11, C9 and C10
+ * with MLX5_UMR_WR_SET_CRYPTO C1 to C6, C11, C12 (a layout given), C9 and
+ * C10
  * @caps: the device's caps
  * @wr: the request, past the rules of its operation
  *
@@ -244,6 +254,13 @@ mlx5_umr_crypto_check(const struct mlx5_umr_caps *caps,
 	err = mlx5_umr_crypto_rule_length(wr);
 	if (err)
 		return err;
+	/* a layout given is checked now, a kept length when posted */
+	if (wr->layout != MLX5_UMR_LAYOUT_NONE) {
+		err = mlx5_umr_crypto_rule_single(caps, wr->crypto,
+						  mlx5_umr_layout_len(wr));
+		if (err)
+			return err;
+	}
 	err = mlx5_umr_crypto_rule_room(caps, wr);
 	if (err)
 		return err;

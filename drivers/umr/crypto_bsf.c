@@ -39,6 +39,32 @@ u8 mlx5_umr_crypto_bs_selector(enum mlx5_umr_block_size bs)
 EXPORT_SYMBOL_IF_MLX5_UMR_TESTING(mlx5_umr_crypto_bs_selector);
 
 /**
+ * mlx5_umr_crypto_du_bytes() - bytes of a data unit
+ * @bs: MLX5_UMR_BLOCK_SIZE_*
+ *
+ * rdma-core qp.c block_size_to_bytes().
+ * Return: the bytes, 0 for an unknown size.
+ */
+u32 mlx5_umr_crypto_du_bytes(enum mlx5_umr_block_size bs)
+{
+	switch (bs) {
+	case MLX5_UMR_BLOCK_SIZE_512:
+		return 512;
+	case MLX5_UMR_BLOCK_SIZE_520:
+		return 520;
+	case MLX5_UMR_BLOCK_SIZE_4048:
+		return 4048;
+	case MLX5_UMR_BLOCK_SIZE_4096:
+		return 4096;
+	case MLX5_UMR_BLOCK_SIZE_4160:
+		return 4160;
+	default:
+		return 0;
+	}
+}
+EXPORT_SYMBOL_IF_MLX5_UMR_TESTING(mlx5_umr_crypto_du_bytes);
+
+/**
  * mlx5_umr_crypto_enc_order() - the BSF's enc_order
  * @attr: the attributes
  *
@@ -75,22 +101,30 @@ EXPORT_SYMBOL_IF_MLX5_UMR_TESTING(mlx5_umr_crypto_enc_order);
  * @bsf: 64 bytes in the WQE: after the translation, after the signature
  *	BSF when the mkey has both
  * @attr: attributes that passed mlx5_umr_crypto_rules()
+ * @caps: the device's caps (the tweak's byte order)
+ * @pair: the mkey has a signature: a signature BSF comes first
  *
- * The size field is WITH_INLINE after a signature BSF too: rdma-core's
- * mlx5_umr_fill_crypto_bsf() writes it so whatever the mkey has (only the
- * signature BSF says SIG_AND_CRYPTO); SPDK writes SIG_AND_CRYPTO in both
- * (Documentation/crypto.rst, "Signature and crypto").
- * Every byte is written (the ring slot's old contents never leak through).
+ * The size field says SIG_AND_CRYPTO (0xc1 with the type) after a
+ * signature BSF, WITH_INLINE (0x81) alone, as rdma-core's
+ * mlx5_umr_fill_crypto_bsf() writes it since b38f3439a983 ("mlx5: Adjust
+ * Crypto BSF size if signature is used", v42) and SPDK's pair encoder
+ * does. The initial tweak is the caller's little-endian 128-bit number;
+ * a device that reads it big endian (@caps->crypto_tweak_be) gets the 16
+ * bytes reversed, as rdma-core does since dd8a5576c06a ("mlx5: Add
+ * support for multi-block AES-XTS encryption", v44). Every byte is
+ * written (the ring slot's old contents never leak through).
  * raw_data_size is all ones as rdma-core writes it; the mkey length must
  * then fit 32 bits (rule C11).
  */
 void mlx5_umr_crypto_fill_bsf(struct mlx5_umr_crypto_bsf *bsf,
-			      const struct mlx5_umr_crypto_attr *attr)
+			      const struct mlx5_umr_crypto_attr *attr,
+			      const struct mlx5_umr_caps *caps, bool pair)
 {
+	unsigned int i, n = sizeof(bsf->xts_init_tweak);
+
 	*bsf = (struct mlx5_umr_crypto_bsf) {
-		.bsf_size_type = MLX5_UMR_BSF_SIZE_WITH_INLINE <<
-				 MLX5_UMR_BSF_SIZE_SHIFT |
-				 MLX5_UMR_BSF_TYPE_CRYPTO,
+		.bsf_size_type = pair ? MLX5_UMR_CRYPTO_BSF_IN_PAIR :
+					MLX5_UMR_CRYPTO_BSF_ALONE,
 		.enc_order = mlx5_umr_crypto_enc_order(attr),
 		.enc_standard = MLX5_UMR_ENC_STANDARD_AES_XTS,
 		.raw_data_size = cpu_to_be32(U32_MAX),
@@ -98,8 +132,11 @@ void mlx5_umr_crypto_fill_bsf(struct mlx5_umr_crypto_bsf *bsf,
 		.dek_pointer = cpu_to_be32(attr->dek->id &
 					   MLX5_UMR_CRYPTO_DEK_PTR_MASK),
 	};
-	memcpy(bsf->xts_init_tweak, attr->initial_tweak,
-	       sizeof(bsf->xts_init_tweak));
+	if (caps->crypto_tweak_be)
+		for (i = 0; i < n; i++)
+			bsf->xts_init_tweak[i] = attr->initial_tweak[n - 1 - i];
+	else
+		memcpy(bsf->xts_init_tweak, attr->initial_tweak, n);
 	memcpy(bsf->keytag, attr->keytag, sizeof(bsf->keytag));
 }
 EXPORT_SYMBOL_IF_MLX5_UMR_TESTING(mlx5_umr_crypto_fill_bsf);

@@ -25,6 +25,15 @@
 #define POISON	0xa5
 
 static const struct mlx5_umr_dek test_dek = { .id = 0x01abcdef };
+/* a device that reads the tweak little endian, and one big endian */
+static const struct mlx5_umr_caps le_caps = {
+	.crypto = true, .crypto_engine = MLX5_UMR_CRYPTO_ENGINE_MULTI_BLOCK,
+};
+
+static const struct mlx5_umr_caps be_caps = {
+	.crypto = true, .crypto_engine = MLX5_UMR_CRYPTO_ENGINE_MULTI_BLOCK,
+	.crypto_tweak_be = true,
+};
 
 /*
  * encrypt_on_tx, SIGNATURE_BEFORE_CRYPTO_ON_TX, 4096, tweak 00..0f, DEK
@@ -74,7 +83,7 @@ static void crypto_bsf_bytes(struct kunit *test)
 	for (i = 0; i < 16; i++)
 		a.initial_tweak[i] = i;
 	memset(buf, POISON, sizeof(buf));
-	mlx5_umr_crypto_fill_bsf((void *)buf, &a);
+	mlx5_umr_crypto_fill_bsf((void *)buf, &a, &le_caps, false);
 	KUNIT_EXPECT_EQ(test, memcmp(buf, bsf_tx_before_4096, 64), 0);
 	KUNIT_EXPECT_TRUE(test, !memchr_inv(buf + 64, POISON, 16));
 
@@ -87,9 +96,42 @@ static void crypto_bsf_bytes(struct kunit *test)
 		.dek = &test_dek,
 	};
 	memset(buf, POISON, sizeof(buf));
-	mlx5_umr_crypto_fill_bsf((void *)buf, &a);
+	mlx5_umr_crypto_fill_bsf((void *)buf, &a, &le_caps, false);
 	KUNIT_EXPECT_EQ(test, memcmp(buf, bsf_rx_after_520, 64), 0);
 	KUNIT_EXPECT_TRUE(test, !memchr_inv(buf + 64, POISON, 16));
+}
+
+/*
+ * A big-endian-tweak device (aes_xts_multi_block_be_tweak): rdma-core
+ * dd8a5576c06a mlx5_umr_fill_crypto_bsf() writes
+ * xts_init_tweak[i] = initial_tweak[15 - i]; nothing else changes. The
+ * tweak 00..0f of bsf_tx_before_4096 becomes 0f..00.
+ */
+static void crypto_bsf_tweak_be(struct kunit *test)
+{
+	struct mlx5_umr_crypto_attr a = {
+		.crypto_standard = MLX5_UMR_CRYPTO_STANDARD_AES_XTS,
+		.encrypt_on_tx = true,
+		.signature_crypto_order =
+			MLX5_UMR_SIG_CRYPTO_ORDER_SIGNATURE_BEFORE_CRYPTO_ON_TX,
+		.data_unit_size = MLX5_UMR_BLOCK_SIZE_4096,
+		.dek = &test_dek,
+		.keytag = { 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h' },
+	};
+	u8 buf[64], want[64];
+	unsigned int i;
+
+	for (i = 0; i < 16; i++)
+		a.initial_tweak[i] = i;
+	memcpy(want, bsf_tx_before_4096, 64);
+	for (i = 0; i < 16; i++)
+		want[16 + i] = 15 - i;
+	mlx5_umr_crypto_fill_bsf((void *)buf, &a, &be_caps, false);
+	KUNIT_EXPECT_EQ(test, memcmp(buf, want, 64), 0);
+	/* a pair on that device: the size field of the pair, same tweak */
+	want[0] = 0xc1;
+	mlx5_umr_crypto_fill_bsf((void *)buf, &a, &be_caps, true);
+	KUNIT_EXPECT_EQ(test, memcmp(buf, want, 64), 0);
 }
 
 /* rdma-core get_crypto_order(), the four combinations */
@@ -230,8 +272,9 @@ static void pair_crypto_attr(struct mlx5_umr_crypto_attr *a)
  * rp_inv_seed REPEAT_BLOCK 0x80 | BSF_SEED 0x08 (bg != 0), rsvd 0,
  * inc_ref_guard_check INC_REFTAG 0x40, app bitmask 0xffff; m_inl zero.
  * Crypto BSF, mlx5_umr_fill_crypto_bsf(seg, crypto, block):
- * bsf_size_type WITH_INLINE 2 << 6 | MLX5_BSF_TYPE_CRYPTO 1 = 0x81 (the
- * same as alone: only the signature BSF says SIG_AND_CRYPTO); enc_order
+ * bsf_size_type (block != NULL) MLX5_BSF_SIZE_SIG_AND_CRYPTO 3 << 6 |
+ * MLX5_BSF_TYPE_CRYPTO 1 = 0xc1 (since rdma-core b38f3439a983; 0x81
+ * before it, v41 and older); enc_order
  * get_crypto_order(true, BEFORE, block) = ENCRYPTED_WIRE_SIGNATURE 0;
  * enc_standard AES_XTS 0; raw_data_size all ones; bs_pointer
  * bs_to_bs_selector(520) = 2; the tweak by memcpy; rsvd_dek_ptr
@@ -244,7 +287,7 @@ static const u8 pair_bsf[128] = {
 	0xc0, 0x00, 0x12, 0x34, 0x00, 0x00, 0x56, 0x78,
 	0x01, 0x88, 0x00, 0x00, 0x00, 0x40, 0xff, 0xff,
 	[48 ... 63] = 0,
-	0x81, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff,
+	0xc1, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff,
 	0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
 	0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07,
 	0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f,
@@ -283,7 +326,7 @@ static void crypto_pair_bsf_bytes(struct kunit *test)
 	pair_crypto_attr(&a);
 	memset(buf, POISON, sizeof(buf));
 	mlx5_umr_sig_fill_bsf((void *)buf, &pair_sig, psv, true);
-	mlx5_umr_crypto_fill_bsf((void *)(buf + 64), &a);
+	mlx5_umr_crypto_fill_bsf((void *)(buf + 64), &a, &le_caps, true);
 	expect_same(test, buf, pair_bsf, 128, "pair");
 	KUNIT_EXPECT_TRUE(test, !memchr_inv(buf + 128, POISON, 32));
 }
@@ -482,14 +525,42 @@ static void crypto_pair_rule(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mlx5_umr_wr_check(&p->caps, &p->wr), r->err);
 }
 
+/* The service cases run on every crypto generation of the fake. */
+static const enum mlx5_umr_fake_crypto crypto_profiles[] = {
+	MLX5_UMR_FAKE_CRYPTO_SINGLE_LE,
+	MLX5_UMR_FAKE_CRYPTO_MULTI_LE,
+	MLX5_UMR_FAKE_CRYPTO_MULTI_BE,
+};
+
+static void crypto_profile_desc(const enum mlx5_umr_fake_crypto *p,
+				char *desc)
+{
+	strscpy(desc, mlx5_umr_fake_crypto_name(*p), KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(crypto_profile, crypto_profiles, crypto_profile_desc);
+
+static bool crypto_single(struct kunit *test)
+{
+	return *(const enum mlx5_umr_fake_crypto *)test->param_value ==
+	       MLX5_UMR_FAKE_CRYPTO_SINGLE_LE;
+}
+
 /*
- * A registered fake for one case, destroyed by crypto_exit() whatever the
- * case did: a fake left registered keeps its service device, whose
- * watchdog timer then fires after mlx5_umr.ko is gone.
+ * A registered fake of the case's generation, destroyed by crypto_exit()
+ * whatever the case did: a fake left registered keeps its service device,
+ * whose watchdog timer then fires after mlx5_umr.ko is gone.
  */
 static struct mlx5_umr_fake *crypto_fake(struct kunit *test)
 {
-	test->priv = umr_kunit_fake_registered(test, MLX5_UMR_FAKE_F_SYNC);
+	struct mlx5_umr_fake_attr attr;
+
+	mlx5_umr_fake_attr_init(&attr);
+	attr.flags = MLX5_UMR_FAKE_F_SYNC;
+	mlx5_umr_fake_set_crypto(&attr.caps,
+				 *(const enum mlx5_umr_fake_crypto *)
+				 test->param_value);
+	test->priv = umr_kunit_fake_registered_attr(test, &attr);
 	return test->priv;
 }
 
@@ -613,7 +684,8 @@ static void crypto_service_vector4(struct kunit *test)
 	w->uc.bsf_octowords = cpu_to_be16(MLX5_MKEY_BSF_OCTO_SIZE);
 	w->uc.mkey_mask |= cpu_to_be64(MLX5_MKEY_MASK_BSF_EN);
 	MLX5_SET(mkc, &w->mkey, bsf_en, 1);
-	mlx5_umr_crypto_fill_bsf((void *)(w->xlt + 64), &ca);
+	mlx5_umr_crypto_fill_bsf((void *)(w->xlt + 64), &ca,
+				 mlx5_umr_dev_caps(dev), false);
 	ft_umr_ok(ft, w, size + MLX5_UMR_CRYPTO_BSF_BYTES);
 
 	for (i = 0; i < 512; i++)
@@ -727,13 +799,18 @@ static void crypto_service_configure(struct kunit *test)
 	ca.data_unit_size = MLX5_UMR_BLOCK_SIZE_4160 + 1;
 	KUNIT_EXPECT_EQ(test, mlx5_umr_validate(dev, &wr), -EINVAL);
 	ca.data_unit_size = MLX5_UMR_BLOCK_SIZE_512;
-	/* C9: 49 KLMs and the BSF do not fit one WQE */
+	/*
+	 * C9: 49 KLMs and the BSF do not fit one WQE; a single-block
+	 * engine refuses 48 data units first (C12, as rdma-core's order)
+	 */
 	for (i = 1; i < 49; i++)
 		sge[i] = sge[0];
 	wr.list.num_sge = 49;
-	KUNIT_EXPECT_EQ(test, mlx5_umr_validate(dev, &wr), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_validate(dev, &wr),
+			crypto_single(test) ? -EINVAL : -ENOMEM);
 	wr.list.num_sge = 48;
-	KUNIT_EXPECT_EQ(test, mlx5_umr_validate(dev, &wr), 0);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_validate(dev, &wr),
+			crypto_single(test) ? -EINVAL : 0);
 	wr.list.num_sge = 1;
 	/* C7: crypto attributes on an mkey allocated without crypto */
 	wr.mkey = plain;
@@ -782,7 +859,8 @@ static void crypto_service_pair(struct kunit *test)
 		.data_unit_size = MLX5_UMR_BLOCK_SIZE_512,
 	};
 	u8 *buf = kunit_kzalloc(test, 520, GFP_KERNEL);
-	u8 mkc[MLX5_ST_SZ_BYTES(mkc)], bsf[128], bsf2[128], dif[8];
+	u8 *bsf2 = kunit_kzalloc(test, 128, GFP_KERNEL);
+	u8 mkc[MLX5_ST_SZ_BYTES(mkc)], bsf[128], dif[8];
 	struct mlx5_umr_dek *dek, *dek2;
 	struct mlx5_umr_sge sge = {}, bad;
 	struct mlx5_umr_wr wr = {}, w1, w2, *wrs[] = { &w1, &w2 };
@@ -793,6 +871,7 @@ static void crypto_service_pair(struct kunit *test)
 	u32 pdn2;
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, bsf2);
 	KUNIT_ASSERT_TRUE(test, caps->sig);
 	memcpy(attr.key, xts_v4_key, sizeof(xts_v4_key));
 	dek = mlx5_umr_dek_create(dev, &attr);
@@ -840,7 +919,7 @@ static void crypto_service_pair(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_query_bsf(fake, mk->key, bsf,
 						      sizeof(bsf)), 8);
 	KUNIT_EXPECT_EQ(test, bsf[0], 0xc0);
-	KUNIT_EXPECT_EQ(test, bsf[64], 0x81);
+	KUNIT_EXPECT_EQ(test, bsf[64], 0xc1);
 	KUNIT_EXPECT_EQ(test, bsf[65], MLX5_UMR_ENC_ORDER_ENCRYPTED_RAW_WIRE);
 	KUNIT_EXPECT_EQ(test, get_unaligned_be32(bsf + 8) & 0xffffff,
 			mk->psv[1]);
@@ -858,7 +937,7 @@ static void crypto_service_pair(struct kunit *test)
 	wr.flags = MLX5_UMR_WR_SET_ACCESS | MLX5_UMR_WR_SET_CRYPTO;
 	KUNIT_ASSERT_EQ(test, mlx5_umr_exec(dev, &wr, 0), 0);
 	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_query_bsf(fake, mk->key, bsf2,
-						      sizeof(bsf2)), 8);
+						      128), 8);
 	KUNIT_EXPECT_EQ(test, memcmp(bsf, bsf2, 128), 0);
 	memset(buf, 0, 520);
 	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_xfer(fake, mk->key, 0, buf, 520,
@@ -883,7 +962,7 @@ static void crypto_service_pair(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mlx5_umr_post(dev, wrs, 2), -EOVERFLOW);
 	KUNIT_ASSERT_EQ(test, mlx5_umr_exec(dev, &wr, 0), 0);
 	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_query_bsf(fake, mk->key, bsf2,
-						      sizeof(bsf2)), 8);
+						      128), 8);
 	KUNIT_EXPECT_EQ(test, memcmp(bsf, bsf2, 128), 0);
 
 	/* C10 on the kept signature (both domains): only known at post */
@@ -894,11 +973,14 @@ static void crypto_service_pair(struct kunit *test)
 	ca.signature_crypto_order =
 		MLX5_UMR_SIG_CRYPTO_ORDER_SIGNATURE_BEFORE_CRYPTO_ON_TX;
 	sge.length = 520;
-	KUNIT_ASSERT_EQ(test, mlx5_umr_exec(dev, &wr, 0), 0);
+	/* 520 memory bytes are more than one data unit of 512 (C12) */
+	KUNIT_ASSERT_EQ(test, mlx5_umr_exec(dev, &wr, 0),
+			crypto_single(test) ? -EINVAL : 0);
 	ca.signature_crypto_order =
 		MLX5_UMR_SIG_CRYPTO_ORDER_SIGNATURE_AFTER_CRYPTO_ON_TX;
 	wr.flags = MLX5_UMR_WR_SET_ACCESS | MLX5_UMR_WR_SET_CRYPTO;
-	KUNIT_EXPECT_EQ(test, mlx5_umr_validate(dev, &wr), 0);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_validate(dev, &wr),
+			crypto_single(test) ? -EINVAL : 0);
 	KUNIT_EXPECT_EQ(test, mlx5_umr_exec(dev, &wr, 0), -EINVAL);
 
 	/* RESET_SIG: the signature half empty, data crypto only */
@@ -907,7 +989,7 @@ static void crypto_service_pair(struct kunit *test)
 		   MLX5_UMR_WR_SET_CRYPTO;
 	KUNIT_ASSERT_EQ(test, mlx5_umr_exec(dev, &wr, 0), 0);
 	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_query_bsf(fake, mk->key, bsf2,
-						      sizeof(bsf2)), 8);
+						      128), 8);
 	KUNIT_EXPECT_EQ(test, memcmp(bsf2, pair_sig_reset, 64), 0);
 	memset(buf, 0, 520);
 	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_xfer(fake, mk->key, 0, buf, 512,
@@ -952,6 +1034,7 @@ static void crypto_service_pair(struct kunit *test)
 
 static struct kunit_case crypto_cases[] = {
 	KUNIT_CASE(crypto_bsf_bytes),
+	KUNIT_CASE(crypto_bsf_tweak_be),
 	KUNIT_CASE(crypto_bsf_order),
 	KUNIT_CASE(crypto_bsf_selector),
 	KUNIT_CASE(crypto_rules),
@@ -959,10 +1042,10 @@ static struct kunit_case crypto_cases[] = {
 	KUNIT_CASE(crypto_pair_wqe),
 	KUNIT_CASE(crypto_pair_keep_reset),
 	KUNIT_CASE_PARAM(crypto_pair_rule, crypto_pair_rule_gen_params),
-	KUNIT_CASE(crypto_dek_service),
-	KUNIT_CASE(crypto_service_vector4),
-	KUNIT_CASE(crypto_service_configure),
-	KUNIT_CASE(crypto_service_pair),
+	KUNIT_CASE_PARAM(crypto_dek_service, crypto_profile_gen_params),
+	KUNIT_CASE_PARAM(crypto_service_vector4, crypto_profile_gen_params),
+	KUNIT_CASE_PARAM(crypto_service_configure, crypto_profile_gen_params),
+	KUNIT_CASE_PARAM(crypto_service_pair, crypto_profile_gen_params),
 	{}
 };
 

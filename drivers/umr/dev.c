@@ -83,6 +83,82 @@ static u8 mlx5_umr_fence_mode(u8 cap)
 	}
 }
 
+/*
+ * The AES-XTS engine (Documentation/crypto.rst, "Device capabilities"):
+ * rdma-core verbs.c get_hca_general_caps() takes single block from
+ * aes_xts_single_block_le_tweak and multi block (big-endian tweak) from
+ * aes_xts_multi_block_be_tweak; a multi-block engine that reads the tweak
+ * little endian (aes_xts_multi_block_le_tweak) is taken as mlx5_ib's
+ * posted mlx5r_crypto_caps_init() and SPDK take it. With both multi-block
+ * bits the tweak goes big endian, as rdma-core writes it.
+ */
+static void mlx5_umr_crypto_engine(struct mlx5_umr_caps *caps,
+				   const void *hcap)
+{
+	bool single = MLX5_GET(mlx5_umr_hca_cap_crypto, hcap,
+			       aes_xts_single_block_le_tweak);
+	bool mbe = MLX5_GET(mlx5_umr_hca_cap_crypto, hcap,
+			    aes_xts_multi_block_be_tweak);
+	bool mle = MLX5_GET(mlx5_umr_hca_cap_crypto, hcap,
+			    aes_xts_multi_block_le_tweak);
+
+	caps->crypto_tweak_be = mbe;
+	if (mbe || mle)
+		caps->crypto_engine = MLX5_UMR_CRYPTO_ENGINE_MULTI_BLOCK;
+	else if (single)
+		caps->crypto_engine = MLX5_UMR_CRYPTO_ENGINE_SINGLE_BLOCK;
+	else
+		caps->crypto_engine = MLX5_UMR_CRYPTO_ENGINE_NONE;
+}
+
+/*
+ * Crypto mkeys need cmd_hca_cap.crypto, ENCRYPTION_KEY objects, an AES-XTS
+ * engine and plaintext import (rdma-core verbs.c _mlx5dv_dek_create() and
+ * check_dek_import_method(); kTLS, IPsec and MACsec devices have
+ * ENCRYPTION_KEY objects too). The crypto caps are read only with
+ * cmd_hca_cap.crypto, as rdma-core does.
+ */
+static int mlx5_umr_query_crypto_caps(struct mlx5_umr_dev *dev,
+				      const void *hcap)
+{
+	u32 in[MLX5_ST_SZ_DW(query_hca_cap_in)] = {};
+	int outlen = MLX5_ST_SZ_BYTES(query_hca_cap_out);
+	struct mlx5_umr_caps *caps = &dev->caps;
+	void *out, *ccap;
+	int err;
+
+	mlx5_umr_crypto_engine(caps, hcap);
+	caps->crypto = false;
+	if (!MLX5_GET(mlx5_umr_hca_cap_crypto, hcap, crypto) ||
+	    !(MLX5_GET64(cmd_hca_cap, hcap, general_obj_types) &
+	      MLX5_HCA_CAP_GENERAL_OBJECT_TYPES_ENCRYPTION_KEY))
+		return 0;
+	out = kzalloc(outlen, GFP_KERNEL);
+	if (!out)
+		return -ENOMEM;
+	MLX5_SET(query_hca_cap_in, in, opcode, MLX5_CMD_OP_QUERY_HCA_CAP);
+	MLX5_SET(query_hca_cap_in, in, op_mod,
+		 MLX5_UMR_CAP_CRYPTO << 1 | HCA_CAP_OPMOD_GET_CUR);
+	err = mlx5_umr_cmd(dev, in, sizeof(in), out, outlen);
+	if (err) {
+		/* as rdma-core's query_crypto_caps(): no crypto, not fatal */
+		dev_warn(dev->hca->dev, "umr: no crypto caps (%d)\n", err);
+		err = 0;
+		goto out;
+	}
+	ccap = MLX5_ADDR_OF(query_hca_cap_out, out, capability);
+	caps->crypto_wrapped_import =
+		!!(MLX5_GET(mlx5_umr_crypto_cap, ccap, wrapped_import_method) &
+		   MLX5_UMR_CRYPTO_WRAPPED_IMPORT_AES_XTS);
+	caps->crypto_synchronize_dek =
+		MLX5_GET(mlx5_umr_crypto_cap, ccap, synchronize_dek);
+	caps->crypto = caps->crypto_engine != MLX5_UMR_CRYPTO_ENGINE_NONE &&
+		       !caps->crypto_wrapped_import;
+out:
+	kfree(out);
+	return err;
+}
+
 static int mlx5_umr_query_caps(struct mlx5_umr_dev *dev, u8 *cqe_version,
 			       u8 *ts_format)
 {
@@ -120,9 +196,9 @@ static int mlx5_umr_query_caps(struct mlx5_umr_dev *dev, u8 *cqe_version,
 	caps->sig = MLX5_GET(cmd_hca_cap, hcap, sho);
 	caps->sig_err_domain = MLX5_GET(mlx5_umr_hca_cap_sig, hcap,
 					sigerr_domain_and_sig_type);
-	/* DEKs are general objects (Documentation/crypto.rst) */
-	caps->crypto = !!(MLX5_GET64(cmd_hca_cap, hcap, general_obj_types) &
-			  MLX5_HCA_CAP_GENERAL_OBJECT_TYPES_ENCRYPTION_KEY);
+	err = mlx5_umr_query_crypto_caps(dev, hcap);
+	if (err)
+		goto out;
 	caps->max_klm_entries =
 		1U << MLX5_GET(cmd_hca_cap, hcap, log_max_klm_list_size);
 	/*

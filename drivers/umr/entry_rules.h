@@ -7,8 +7,8 @@
  * function to its own representation: validation (validate.c, a whole
  * request before it is posted), the encoder (wqe.c, each entry as it
  * writes it, so the submission path reads every entry once) and the uapi
- * (uapi_mkey.c, each entry a user hands in, before it looks up the memory
- * the entry names).
+ * (through umr_uapi.c, each entry a user hands in, before it looks up the
+ * memory the entry names).
  *
  * Copyright (c) 2026 The mlx5-umr authors.
  */

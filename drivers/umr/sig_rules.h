@@ -135,10 +135,10 @@ static inline int mlx5_umr_rule_sig_room(const struct mlx5_umr_caps *caps,
 }
 
 /*
- * The layout @wr gives is longer than a BSF's raw_data_size, 32 bits (no
- * layout: not). Entries not yet checked count as they are.
+ * Bytes of the layout @wr gives (0 without one, U64_MAX when they do not
+ * fit 64 bits). Entries not yet checked count as they are.
  */
-static inline bool mlx5_umr_layout_over_u32(const struct mlx5_umr_wr *wr)
+static inline u64 mlx5_umr_layout_len(const struct mlx5_umr_wr *wr)
 {
 	u64 len = 0, cycle = 0;
 	u32 i;
@@ -153,7 +153,7 @@ static inline bool mlx5_umr_layout_over_u32(const struct mlx5_umr_wr *wr)
 			cycle += wr->interleaved.ent[i].bytes_count;
 		if (check_mul_overflow(cycle, (u64)wr->interleaved.repeat_count,
 				       &len))
-			return true;
+			return U64_MAX;
 		break;
 	case MLX5_UMR_LAYOUT_SGT:
 		len = wr->sgt.length;
@@ -161,7 +161,13 @@ static inline bool mlx5_umr_layout_over_u32(const struct mlx5_umr_wr *wr)
 	default:
 		break;
 	}
-	return len > U32_MAX;
+	return len;
+}
+
+/* The layout @wr gives is longer than a BSF's raw_data_size, 32 bits. */
+static inline bool mlx5_umr_layout_over_u32(const struct mlx5_umr_wr *wr)
+{
+	return mlx5_umr_layout_len(wr) > U32_MAX;
 }
 
 /*

@@ -20,6 +20,7 @@
 #include <linux/mlx5/qp.h>
 
 #include "umr.h"
+#include "umr_uapi.h"
 #include "trace.h"
 #include "wr_rules.h"
 #include "key.h"
@@ -125,6 +126,8 @@ static bool mlx5_umr_wr_sets_sig(const struct mlx5_umr_wr *wr)
 /* What mlx5_umr_sq_push() changed in the mkey, as it was (reverse order). */
 static void mlx5_umr_unpush(struct mlx5_umr_wr *wr)
 {
+	if (unlikely(wr->flags & MLX5_UMR_WR_SET_CRYPTO))
+		to_priv(wr->mkey)->crypto_len = wr->prev_len;
 	if (unlikely(mlx5_umr_wr_sets_sig(wr)))
 		mlx5_umr_sig_unstage(wr);
 	if (unlikely(wr->flags & MLX5_UMR_WR_SET_PD)) {
@@ -137,14 +140,23 @@ static void mlx5_umr_unpush(struct mlx5_umr_wr *wr)
 
 /*
  * The rules on a crypto request that depend on what the requests posted
- * before it left, now known: C6 on the PD the mkey is in, C10 on the
- * signature a pair keeps (wr->bsf_sig, which the encoder writes).
+ * before it left, now known: C6 on the PD the mkey is in, C12 on the
+ * length it keeps, C10 on the signature a pair keeps (wr->bsf_sig, which
+ * the encoder writes). The length a layout gives is the mkey's from here
+ * (mlx5_umr_unpush() puts the old one back).
  */
-static int mlx5_umr_crypto_posted_rules(struct mlx5_umr_wr *wr)
+static int mlx5_umr_crypto_posted_rules(struct mlx5_umr_dev *dev,
+					struct mlx5_umr_wr *wr)
 {
+	struct mlx5_umr_mkey_priv *mp = to_priv(wr->mkey);
+	u64 len = wr->layout != MLX5_UMR_LAYOUT_NONE ?
+		  mlx5_umr_layout_len(wr) : mp->crypto_len;
+
 	wr->bsf_sig = NULL;
-	if (wr->crypto->dek->pdn != wr->mkey->pdn)
+	if (wr->crypto->dek->pdn != wr->mkey->pdn ||
+	    mlx5_umr_crypto_rule_single(&dev->caps, wr->crypto, len))
 		return -EINVAL;
+	mp->crypto_len = len;
 	if (!(wr->mkey->flags & MLX5_UMR_MKEY_SIGNATURE))
 		return 0;
 	if (wr->flags & MLX5_UMR_WR_SET_SIG)
@@ -187,13 +199,16 @@ static int mlx5_umr_sq_push(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr,
 		wr->prev_pdn = wr->mkey->pdn;
 		WRITE_ONCE(wr->mkey->pdn, wr->pdn);
 	}
+	/* what mlx5_umr_unpush() puts back, whichever check fails */
+	if (unlikely(wr->flags & MLX5_UMR_WR_SET_CRYPTO))
+		wr->prev_len = to_priv(wr->mkey)->crypto_len;
 	if (unlikely(wr->mkey->flags & MLX5_UMR_MKEY_SIGNATURE))
 		wr->sigerr = mlx5_umr_sig_armed(wr->mkey);
 	if (unlikely(wr->layout == MLX5_UMR_LAYOUT_SGT && !wr->sgt.lkey &&
 		     !wr->mkey->dma_lkey))
 		err = -EINVAL;
 	else if (unlikely(wr->flags & MLX5_UMR_WR_SET_CRYPTO))
-		err = mlx5_umr_crypto_posted_rules(wr) ?:
+		err = mlx5_umr_crypto_posted_rules(dev, wr) ?:
 		      mlx5_umr_sq_write(dev, wr, size, fm, db);
 	else
 		err = mlx5_umr_sq_write(dev, wr, size, fm, db);
@@ -334,37 +349,82 @@ int mlx5_umr_validate(struct mlx5_umr_dev *dev, const struct mlx5_umr_wr *wr)
 EXPORT_SYMBOL(mlx5_umr_validate);
 
 /*
- * Check and size every request; *@nbb is the batch's basic blocks, *@xlts
- * whether a request needs its mkey's translation table.
+ * The rules on @wr but those on each entry of a list or interleaved layout,
+ * which the encoder applies as it writes them (mlx5_umr_wr_prepare(),
+ * inline: see wr_rules.h); then its size, in ->wqe_bytes.
  */
-static int mlx5_umr_check_batch(struct mlx5_umr_dev *dev,
-				struct mlx5_umr_wr **wrs, unsigned int n,
-				unsigned int *nbb, bool *xlts)
+static __always_inline int mlx5_umr_wr_size(struct mlx5_umr_dev *dev,
+					    struct mlx5_umr_wr *wr)
+{
+	int size, err;
+
+	err = mlx5_umr_wr_rules(&dev->caps, wr, false);
+	if (err)
+		return err;
+	size = mlx5_umr_wqe_bytes(&dev->caps, wr);
+	if (!size || size % MLX5_SEND_WQE_BB || size > MLX5_SEND_WQE_MAX_SIZE)
+		return -EINVAL;
+	wr->wqe_bytes = size;
+	return 0;
+}
+
+/**
+ * mlx5_umr_admit() - check a request once, for a later post of it
+ * @dev: the device
+ * @wr: the request, its entries already checked one by one
+ *	(mlx5_umr_precheck_sge(), mlx5_umr_precheck_il())
+ *
+ * The rules mlx5_umr_post() applies to a request before writing it; the
+ * posts of umr_uapi.h then take @wr as checked, as long as it is not
+ * changed. The encoder still applies the entry rules as it writes them.
+ *
+ * Context: any.
+ * Return: the basic blocks of the request's WQEs, its footprint on the
+ * send queue; or -EINVAL (no mkey, an mkey of another device, or a
+ * malformed request), -ENOMEM, -EOPNOTSUPP or -EOVERFLOW.
+ */
+int mlx5_umr_admit(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr)
+{
+	int err;
+
+	if (!wr || !wr->mkey || wr->mkey->dev != dev)
+		return -EINVAL;
+	err = mlx5_umr_wr_size(dev, wr);
+	return err ?: wr->wqe_bytes / MLX5_SEND_WQE_BB;
+}
+EXPORT_SYMBOL_IF_MLX5_UMR_TESTING(mlx5_umr_admit);
+
+/*
+ * Check and size every request (those @admitted by mlx5_umr_admit() are
+ * sized already); *@nbb is the batch's basic blocks, *@xlts whether a
+ * request needs its mkey's translation table.
+ */
+static __always_inline int mlx5_umr_check_batch(struct mlx5_umr_dev *dev,
+						struct mlx5_umr_wr **wrs,
+						unsigned int n,
+						unsigned int *nbb, bool *xlts,
+						bool admitted)
 {
 	unsigned int i, total = 0;
 	bool any = false;
-	int size, err;
+	int err;
 
 	for (i = 0; i < n; i++) {
 		struct mlx5_umr_wr *wr = wrs[i];
 
 		if (!wr || !wr->mkey || wr->mkey->dev != dev || !wr->done)
 			return -EINVAL;
-		/* mlx5_umr_wr_prepare(), inline: see wr_rules.h */
-		err = mlx5_umr_wr_rules(&dev->caps, wr, false);
-		if (err)
-			return err;
-		size = mlx5_umr_wqe_bytes(&dev->caps, wr);
-		if (!size || size % MLX5_SEND_WQE_BB ||
-		    size > MLX5_SEND_WQE_MAX_SIZE)
-			return -EINVAL;
-		wr->wqe_bytes = size;
+		if (!admitted) {
+			err = mlx5_umr_wr_size(dev, wr);
+			if (err)
+				return err;
+		}
 		wr->holds_xlt = false;
 		if (unlikely(wr->flags & MLX5_UMR_WR_NEW_KEY))
 			wr->new_key = (wr->mkey->key & ~0xffU) |
 				      mlx5_umr_key_byte(wr->mkey->key & 0xff);
 		any |= mlx5_umr_wr_uses_xlt(wr);
-		total += size / MLX5_SEND_WQE_BB;
+		total += wr->wqe_bytes / MLX5_SEND_WQE_BB;
 	}
 	if (total > dev->sq.bbs)
 		return -EINVAL;
@@ -416,41 +476,10 @@ static int mlx5_umr_sq_post_batch(struct mlx5_umr_dev *dev,
 	return 0;
 }
 
-/**
- * mlx5_umr_post() - post a batch of UMR work requests
- * @dev: the device
- * @wrs: the requests, executed in order
- * @n: how many
- *
- * Every request is validated before anything is published: the rules on
- * each request first, for the whole batch, then the rules on each entry of
- * a list or interleaved layout while the entry is written into the send
- * queue (so each is read once); a bad entry discards what the batch wrote.
- * All are announced with one doorbell. Only the last
- * WQE of the batch (and one every MLX5_UMR_SIGNAL_BBS basic blocks) asks
- * for a CQE: a CQE covers the unsignalled WQEs before it. Each WQE after a
- * UMR carries the UMR fence mode the HCA reports.
- *
- * Each request's done() is called exactly once, with ->status set, unless
- * this function returns an error, in which case none is called. The
- * requests and the memory they point to (entry arrays, scatterlists) must
- * stay valid until then. Two requests of one batch may not rewrite the
- * translation of the same pointer-mode mkey (-EINVAL).
- *
- * Context: process or softirq context, also with interrupts disabled or a
- * caller's spinlock held; not hard IRQ or NMI. Does not sleep. done() is
- * never called from within this function (nor from inside the doorbell),
- * but may run in another context before it returns.
- * Return: 0 when the whole batch was posted; -EINVAL, -ENOMEM, -EOPNOTSUPP
- * or -EOVERFLOW when a request (or the batch) is invalid (for a bad entry
- * only once the queue has room and is usable: mlx5_umr_validate() checks
- * everything up front); -EBUSY when the send queue has
- * no room for the batch right now, is being recovered, or a pointer-mode
- * mkey's table is still in use (retry after a completion); -EIO when the
- * device is in internal error; -ENODEV after the device was unregistered.
- */
-int mlx5_umr_post(struct mlx5_umr_dev *dev, struct mlx5_umr_wr **wrs,
-		  unsigned int n)
+/* mlx5_umr_post(); the requests @admitted by mlx5_umr_admit() or not. */
+static __always_inline int __mlx5_umr_post(struct mlx5_umr_dev *dev,
+					   struct mlx5_umr_wr **wrs,
+					   unsigned int n, bool admitted)
 {
 	struct mlx5_umr_sq *sq = &dev->sq;
 	unsigned int total;
@@ -462,7 +491,7 @@ int mlx5_umr_post(struct mlx5_umr_dev *dev, struct mlx5_umr_wr **wrs,
 		return 0;
 	if (!percpu_ref_tryget_live(&dev->users))
 		return -ENODEV;
-	err = mlx5_umr_check_batch(dev, wrs, n, &total, &xlts);
+	err = mlx5_umr_check_batch(dev, wrs, n, &total, &xlts, admitted);
 	if (err)
 		goto out;
 	if (mlx5_umr_hca_dead(dev)) {
@@ -514,6 +543,45 @@ out:
 	percpu_ref_put(&dev->users);
 	return err;
 }
+
+/**
+ * mlx5_umr_post() - post a batch of UMR work requests
+ * @dev: the device
+ * @wrs: the requests, executed in order
+ * @n: how many
+ *
+ * Every request is validated before anything is published: the rules on
+ * each request first, for the whole batch, then the rules on each entry of
+ * a list or interleaved layout while the entry is written into the send
+ * queue (so each is read once); a bad entry discards what the batch wrote.
+ * All are announced with one doorbell. Only the last
+ * WQE of the batch (and one every MLX5_UMR_SIGNAL_BBS basic blocks) asks
+ * for a CQE: a CQE covers the unsignalled WQEs before it. Each WQE after a
+ * UMR carries the UMR fence mode the HCA reports.
+ *
+ * Each request's done() is called exactly once, with ->status set, unless
+ * this function returns an error, in which case none is called. The
+ * requests and the memory they point to (entry arrays, scatterlists) must
+ * stay valid until then. Two requests of one batch may not rewrite the
+ * translation of the same pointer-mode mkey (-EINVAL).
+ *
+ * Context: process or softirq context, also with interrupts disabled or a
+ * caller's spinlock held; not hard IRQ or NMI. Does not sleep. done() is
+ * never called from within this function (nor from inside the doorbell),
+ * but may run in another context before it returns.
+ * Return: 0 when the whole batch was posted; -EINVAL, -ENOMEM, -EOPNOTSUPP
+ * or -EOVERFLOW when a request (or the batch) is invalid (for a bad entry
+ * only once the queue has room and is usable: mlx5_umr_validate() checks
+ * everything up front); -EBUSY when the send queue has
+ * no room for the batch right now, is being recovered, or a pointer-mode
+ * mkey's table is still in use (retry after a completion); -EIO when the
+ * device is in internal error; -ENODEV after the device was unregistered.
+ */
+int mlx5_umr_post(struct mlx5_umr_dev *dev, struct mlx5_umr_wr **wrs,
+		  unsigned int n)
+{
+	return __mlx5_umr_post(dev, wrs, n, false);
+}
 EXPORT_SYMBOL(mlx5_umr_post);
 
 static void mlx5_umr_exec_done(struct mlx5_umr_wr *wr)
@@ -523,7 +591,7 @@ static void mlx5_umr_exec_done(struct mlx5_umr_wr *wr)
 
 static int mlx5_umr_post_wait(struct mlx5_umr_dev *dev,
 			      struct mlx5_umr_wr **wrs, unsigned int n,
-			      unsigned long deadline, bool intr)
+			      unsigned long deadline, bool intr, bool admitted)
 {
 	int err;
 
@@ -532,7 +600,7 @@ static int mlx5_umr_post_wait(struct mlx5_umr_dev *dev,
 		unsigned long seen = READ_ONCE(dev->sq.events);
 		long left;
 
-		err = mlx5_umr_post(dev, wrs, n);
+		err = __mlx5_umr_post(dev, wrs, n, admitted);
 		if (err != -EBUSY)
 			return err;
 		if (time_after_eq(jiffies, deadline))
@@ -556,7 +624,7 @@ static int mlx5_umr_post_wait(struct mlx5_umr_dev *dev,
 /**
  * mlx5_umr_post_wait_room() - mlx5_umr_post(), waiting for room
  * @dev: the device
- * @wrs: the requests
+ * @wrs: the requests, each admitted (mlx5_umr_admit())
  * @n: how many
  * @deadline: in jiffies, when to give up waiting for room
  *
@@ -571,7 +639,7 @@ static int mlx5_umr_post_wait(struct mlx5_umr_dev *dev,
 int mlx5_umr_post_wait_room(struct mlx5_umr_dev *dev, struct mlx5_umr_wr **wrs,
 			    unsigned int n, unsigned long deadline)
 {
-	return mlx5_umr_post_wait(dev, wrs, n, deadline, true);
+	return mlx5_umr_post_wait(dev, wrs, n, deadline, true, true);
 }
 
 /**
@@ -608,7 +676,7 @@ void mlx5_umr_wait_posted(struct mlx5_umr_dev *dev, struct completion *done,
 }
 
 static int __mlx5_umr_exec(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr,
-			   unsigned int timeout_ms, bool intr)
+			   unsigned int timeout_ms, bool intr, bool admitted)
 {
 	DECLARE_COMPLETION_ONSTACK(done);
 	void (*saved_done)(struct mlx5_umr_wr *wr) = wr->done;
@@ -621,7 +689,7 @@ static int __mlx5_umr_exec(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr,
 	wr->done = mlx5_umr_exec_done;
 	wr->context = &done;
 
-	err = mlx5_umr_post_wait(dev, &wr, 1, jiffies + tmo, intr);
+	err = mlx5_umr_post_wait(dev, &wr, 1, jiffies + tmo, intr, admitted);
 	if (!err) {
 		/*
 		 * Posted: @wr and what it points to belong to the service
@@ -653,7 +721,7 @@ static int __mlx5_umr_exec(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr,
 int mlx5_umr_exec(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr,
 		  unsigned int timeout_ms)
 {
-	return __mlx5_umr_exec(dev, wr, timeout_ms, false);
+	return __mlx5_umr_exec(dev, wr, timeout_ms, false, false);
 }
 EXPORT_SYMBOL(mlx5_umr_exec);
 
@@ -675,6 +743,23 @@ int mlx5_umr_exec_interruptible(struct mlx5_umr_dev *dev,
 				struct mlx5_umr_wr *wr,
 				unsigned int timeout_ms)
 {
-	return __mlx5_umr_exec(dev, wr, timeout_ms, true);
+	return __mlx5_umr_exec(dev, wr, timeout_ms, true, false);
 }
 EXPORT_SYMBOL_IF_MLX5_UMR_TESTING(mlx5_umr_exec_interruptible);
+
+/**
+ * mlx5_umr_exec_admitted() - mlx5_umr_exec_interruptible() of a request
+ *	mlx5_umr_admit() checked
+ * @dev: the device
+ * @wr: the request, admitted
+ * @timeout_ms: as for mlx5_umr_exec()
+ *
+ * Context: process context, may sleep.
+ * Return: as mlx5_umr_exec_interruptible().
+ */
+int mlx5_umr_exec_admitted(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr,
+			   unsigned int timeout_ms)
+{
+	return __mlx5_umr_exec(dev, wr, timeout_ms, true, true);
+}
+EXPORT_SYMBOL_IF_MLX5_UMR_TESTING(mlx5_umr_exec_admitted);

@@ -20,6 +20,8 @@
 #include <linux/mlx5_umr_fake.h>
 
 #include "umr.h"
+#include "umr_uapi.h"
+#include "wqe.h"
 #include "umr_kunit.h"
 
 #define ACC_ALL (MLX5_UMR_ACCESS_LOCAL_WRITE | MLX5_UMR_ACCESS_REMOTE_READ | \
@@ -800,6 +802,59 @@ static void svc_flow_control(struct kunit *test)
 	mlx5_umr_free_mkey(mk);
 }
 
+/*
+ * Admission (umr_uapi.h): the rules of mlx5_umr_validate(), once, and the
+ * request's footprint in basic blocks; the admitted request then posts
+ * and runs as any other.
+ */
+static void svc_admit(struct kunit *test)
+{
+	struct svc_ctx *c = test->priv;
+	struct mlx5_umr_sge sge[] = { { MR_IOVA, 64, c->mr[0].mkey->key } };
+	struct mlx5_umr_fake_counters before, after;
+	struct mlx5_umr_sge *many;
+	struct mlx5_umr_mkey *mk, *big;
+	struct mlx5_umr_wr wr;
+	unsigned int i;
+
+	many = kunit_kcalloc(test, 100, sizeof(*many), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, many);
+	for (i = 0; i < 100; i++)
+		many[i] = sge[0];
+	mk = mlx5_umr_alloc_mkey(c->dev, 1, 0);
+	big = mlx5_umr_alloc_mkey(c->dev, 100, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mk));
+	KUNIT_ASSERT_FALSE(test, IS_ERR(big));
+
+	KUNIT_EXPECT_EQ(test, mlx5_umr_admit(c->dev, NULL), -EINVAL);
+	/* one inline KLM: the two header blocks and one of translation */
+	svc_wr_list(&wr, mk, sge, 1, ACC_ALL);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_admit(c->dev, &wr), 3);
+	KUNIT_EXPECT_EQ(test, wr.wqe_bytes, 3 * MLX5_SEND_WQE_BB);
+	/* a pointer-mode table: the encoder's size */
+	svc_wr_list(&wr, big, many, 100, ACC_ALL);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_admit(c->dev, &wr),
+			(int)(mlx5_umr_wqe_size(&c->dev->caps, &wr) /
+			      MLX5_SEND_WQE_BB));
+	/* refused as mlx5_umr_validate() refuses it */
+	svc_wr_list(&wr, mk, many, 2, ACC_ALL);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_validate(c->dev, &wr), -ENOMEM);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_admit(c->dev, &wr), -ENOMEM);
+	svc_wr_list(&wr, mk, sge, 1, ACC_ALL | BIT(7));
+	KUNIT_EXPECT_EQ(test, mlx5_umr_admit(c->dev, &wr), -EINVAL);
+
+	/* admitted, posted once, one WQE on the wire */
+	svc_wr_list(&wr, mk, sge, 1, ACC_ALL);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_admit(c->dev, &wr), 3);
+	mlx5_umr_fake_get_counters(c->fake, &before);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_exec_admitted(c->dev, &wr, 0), 0);
+	mlx5_umr_fake_get_counters(c->fake, &after);
+	KUNIT_EXPECT_EQ(test, after.wqes - before.wqes, 1ULL);
+	KUNIT_EXPECT_EQ(test, wr.status, 0);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_free_mkey(mk), 0);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_free_mkey(big), 0);
+}
+
 /* Nothing reaches the ring when one request of a batch is refused. */
 static void svc_batch_refused(struct kunit *test)
 {
@@ -1192,6 +1247,7 @@ static struct kunit_case svc_cases[] = {
 	KUNIT_CASE(svc_recover_1000),
 	KUNIT_CASE(svc_flow_control),
 	KUNIT_CASE(svc_batch_refused),
+	KUNIT_CASE(svc_admit),
 	KUNIT_CASE(svc_watchdog),
 	KUNIT_CASE(svc_irq_off_completion),
 	KUNIT_CASE(svc_internal_error),

@@ -166,6 +166,8 @@ struct mlx5_umr_client_ctx {
  *	deallocated (pd.c), under @mkeys_lock
  * @keep_all_pds: such an mkey's PD is unknown: no PD is deallocated, under
  *	@mkeys_lock
+ * @dek_unsynced: a DEK was destroyed since the last SYNC_CRYPTO (crypto.c),
+ *	under @mkeys_lock
  */
 struct mlx5_umr_dev {
 	struct list_head list;
@@ -197,6 +199,7 @@ struct mlx5_umr_dev {
 	struct list_head mkeys;
 	unsigned long timeout;
 	bool qp_lost;
+	bool dek_unsynced;
 	atomic_t leaked;
 	struct xarray sig_mkeys;
 	struct xarray kept_pds;
@@ -212,6 +215,8 @@ struct mlx5_umr_dev {
  * @xlt_busy: a posted WQE uses @xlt (bit 0)
  * @hw: the mkey exists on the HCA
  * @sig: MLX5_UMR_MKEY_SIGNATURE: its signature state (sig.h)
+ * @crypto_len: MLX5_UMR_MKEY_CRYPTO: bytes of the layout of the last
+ *	CONFIGURE posted (rule C12), under the SQ lock
  */
 struct mlx5_umr_mkey_priv {
 	struct mlx5_umr_mkey pub;
@@ -221,6 +226,7 @@ struct mlx5_umr_mkey_priv {
 	unsigned long xlt_busy;
 	bool hw;
 	struct mlx5_umr_sig_mkey *sig;
+	u64 crypto_len;
 };
 
 static inline struct mlx5_umr_mkey_priv *to_priv(struct mlx5_umr_mkey *m)
@@ -294,10 +300,6 @@ static inline bool mlx5_umr_hca_dead(struct mlx5_umr_dev *dev)
 /* sq_post.c: posting and ringing */
 void mlx5_umr_sq_init(struct mlx5_umr_dev *dev);
 void mlx5_umr_sq_resubmit(struct mlx5_umr_dev *dev);
-int mlx5_umr_post_wait_room(struct mlx5_umr_dev *dev, struct mlx5_umr_wr **wrs,
-			    unsigned int n, unsigned long deadline);
-void mlx5_umr_wait_posted(struct mlx5_umr_dev *dev, struct completion *done,
-			  unsigned long tmo);
 int mlx5_umr_exec_interruptible(struct mlx5_umr_dev *dev,
 				struct mlx5_umr_wr *wr,
 				unsigned int timeout_ms);

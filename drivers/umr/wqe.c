@@ -260,11 +260,12 @@ static const struct mlx5_umr_sig_attr *umr_pair_sig(const struct mlx5_umr_wr *wr
  * bit of rdma-core's umr_enable_bsf(), and with a signature BSF the mkey
  * armed for SIG_ERR. A signature alone: its BSF, or
  * (reset) the BSF disabled (umr_wqe_finalize()). Crypto: its BSF; on an
- * mkey with both, after the signature BSF of umr_pair_sig(), whose size
- * field says SIG_AND_CRYPTO, and the BSF enabled even when the signature
- * is reset (crypto_umr_wqe_finalize()).
+ * mkey with both, after the signature BSF of umr_pair_sig(), both size
+ * fields saying SIG_AND_CRYPTO, and the BSF enabled even when the
+ * signature is reset (crypto_umr_wqe_finalize()).
  */
 static void umr_encode_bsf(struct umr_hdr_fields *f, void *bsf,
+			   const struct mlx5_umr_caps *caps,
 			   const struct mlx5_umr_wr *wr)
 {
 	bool pair = wr->mkey->flags & MLX5_UMR_MKEY_SIGNATURE;
@@ -289,7 +290,7 @@ static void umr_encode_bsf(struct umr_hdr_fields *f, void *bsf,
 				      true);
 		bsf += MLX5_UMR_SIG_BSF_SIZE;
 	}
-	mlx5_umr_crypto_fill_bsf(bsf, wr->crypto);
+	mlx5_umr_crypto_fill_bsf(bsf, wr->crypto, caps, pair);
 	f->flags_pd |= MLX5_MKEY_BSF_EN;
 }
 
@@ -317,6 +318,14 @@ static __always_inline int umr_encode_op(struct umr_hdr_fields *f, void *t,
 
 			if (err)
 				return err;
+		} else if (wr->flags & MLX5_UMR_WR_SET_CRYPTO) {
+			/*
+			 * Free bit in the mask, clear: a (re-)keyed mkey is
+			 * enabled, as rdma-core's mlx5_send_wr_mkey_configure()
+			 * (qp.c: mkey_mask MLX5_WQE_UMR_CTRL_MKEY_MASK_FREE,
+			 * mk->free 0, no CHECK flag) enables it.
+			 */
+			f->mask |= MLX5_MKEY_MASK_FREE;
 		} else if (wr->flags & ~MLX5_UMR_WR_SIG_ONLY) {
 			/* 2 << 5 is "fail if free", as umr.c rereg_pd_access */
 			f->umr_flags = MLX5_UMR_CHECK_FREE;
@@ -382,7 +391,7 @@ int mlx5_umr_wqe_encode(const struct mlx5_umr_wqe_ctx *ctx,
 	if (err)
 		return err;
 	if (unlikely(wr->flags & (MLX5_UMR_WR_SIG_ONLY | MLX5_UMR_WR_SET_CRYPTO)))
-		umr_encode_bsf(&f, t + padded, wr);
+		umr_encode_bsf(&f, t + padded, caps, wr);
 
 	/* a fresh key byte: mlx5_umr_post() put it in the mkey's key */
 	if (unlikely(wr->flags & MLX5_UMR_WR_NEW_KEY))

@@ -9,7 +9,7 @@
  * and mlx5_umr_wr_prepare() (validate.c) apply, and what mlx5_umr_post()
  * applies to each request of a batch without a call per request
  * (Documentation/bench.rst). The uapi applies the same functions to what a
- * user hands in before it looks anything up (uapi_*.c). The errnos follow
+ * user hands in before it looks anything up (umr_uapi.c). The errnos follow
  * rdma-core's mlx5 provider. The rare layouts (scatterlist, page
  * registration) are checked out of line, in validate.c.
  *

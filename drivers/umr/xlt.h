@@ -17,9 +17,6 @@
 
 #include "sig.h"
 
-/* mkc.pd is 24 bits wide: the low bits of the mkey segment's flags_pd. */
-#define MLX5_UMR_PDN_MAX	0xffffffU
-
 /* ctrl (16) + UMR ctrl (48) + mkey (64) segments: two basic blocks. */
 #define MLX5_UMR_WQE_HDR_SIZE		(2 * MLX5_SEND_WQE_BB)
 

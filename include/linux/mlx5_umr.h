@@ -47,9 +47,18 @@ struct mlx5_sig_err_cqe;
  *	the failed check (cmd_hca_cap sigerr_domain_and_sig_type); the status
  *	then decodes each domain's error by its own signature
  * @crypto: AES-XTS crypto mkeys and DEKs (128 and 256-bit keys, keytags,
- *	the data unit sizes of enum mlx5_umr_block_size), plaintext import
- *	only: the HCA has ENCRYPTION_KEY general objects
- *	(Documentation/crypto.rst)
+ *	the data unit sizes of enum mlx5_umr_block_size): the HCA has
+ *	cmd_hca_cap.crypto, ENCRYPTION_KEY general objects, an AES-XTS engine
+ *	(@crypto_engine) and takes plaintext keys (not @crypto_wrapped_import),
+ *	as rdma-core and SPDK require (Documentation/crypto.rst)
+ * @crypto_engine: MLX5_UMR_CRYPTO_ENGINE_*, whether or not @crypto
+ * @crypto_tweak_be: the HCA reads the BSF's initial tweak big endian
+ *	(aes_xts_multi_block_be_tweak): the service byte-reverses the
+ *	caller's little-endian tweak into the BSF
+ * @crypto_wrapped_import: DEKs must be imported wrapped (crypto_cap
+ *	wrapped_import_method AES-XTS), which the service does not offer
+ * @crypto_synchronize_dek: crypto_cap.synchronize_dek: the service runs
+ *	SYNC_CRYPTO after destroying DEKs, before the next DEK is created
  */
 struct mlx5_umr_caps {
 	u32 max_klm_entries;
@@ -65,6 +74,26 @@ struct mlx5_umr_caps {
 	bool sig;
 	bool sig_err_domain;
 	bool crypto;
+	u8 crypto_engine;
+	bool crypto_tweak_be;
+	bool crypto_wrapped_import;
+	bool crypto_synchronize_dek;
+};
+
+/**
+ * enum mlx5_umr_crypto_engine - the AES-XTS engine of a device
+ * @MLX5_UMR_CRYPTO_ENGINE_NONE: none
+ * @MLX5_UMR_CRYPTO_ENGINE_SINGLE_BLOCK: one data unit per mkey
+ *	(aes_xts_single_block_le_tweak alone): a CONFIGURE that leaves a
+ *	crypto mkey longer than its data unit is refused (-EINVAL), as
+ *	rdma-core's crypto_umr_wqe_finalize() does
+ * @MLX5_UMR_CRYPTO_ENGINE_MULTI_BLOCK: any number of data units
+ *	(aes_xts_multi_block_le_tweak or aes_xts_multi_block_be_tweak)
+ */
+enum mlx5_umr_crypto_engine {
+	MLX5_UMR_CRYPTO_ENGINE_NONE,
+	MLX5_UMR_CRYPTO_ENGINE_SINGLE_BLOCK,
+	MLX5_UMR_CRYPTO_ENGINE_MULTI_BLOCK,
 };
 
 /**
@@ -158,6 +187,8 @@ struct mlx5_umr_mkey {
 
 /* struct mlx5_umr_mkey.pdn after a move that may or may not have run */
 #define MLX5_UMR_PDN_UNKNOWN	U32_MAX
+/* The largest PD number: mkc.pd is 24 bits wide (rule 9). */
+#define MLX5_UMR_PDN_MAX	0xffffffU
 
 struct mlx5_umr_mkey *mlx5_umr_alloc_mkey(struct mlx5_umr_dev *dev,
 					  u32 max_entries, u32 flags);
@@ -275,6 +306,8 @@ enum mlx5_umr_layout {
  *	an mkey with both signature and crypto writes in its BSF (@sig, none
  *	with MLX5_UMR_WR_RESET_SIG, else the one the mkey keeps), set when the
  *	request is posted
+ * @prev_len: private to the service: the crypto mkey's length before the
+ *	request
  * @sigerr: private to the service: the expected_sigerr_count a request
  *	writing a signature BSF arms its mkey with, set when it is posted
  */
@@ -323,6 +356,7 @@ struct mlx5_umr_wr {
 	const struct mlx5_umr_crypto_attr *crypto;
 	u32 prev_pdn;
 	const struct mlx5_umr_sig_attr *bsf_sig;
+	u64 prev_len;
 	u8 sigerr;
 };
 
@@ -579,6 +613,19 @@ enum mlx5_umr_crypto_key_size {
 
 #define MLX5_UMR_CRYPTO_KEY_MAX		64	/* key1 | key2, AES-256 */
 #define MLX5_UMR_CRYPTO_KEYTAG_LEN	8
+
+/* Bytes of key1 | key2 for a key size (0: not one), uapi's values too. */
+static inline unsigned int mlx5_umr_dek_key_len(u32 key_size)
+{
+	switch (key_size) {
+	case MLX5_UMR_CRYPTO_KEY_SIZE_128:
+		return 32;
+	case MLX5_UMR_CRYPTO_KEY_SIZE_256:
+		return 64;
+	default:
+		return 0;
+	}
+}
 
 /**
  * struct mlx5_umr_dek_attr - a data encryption key to create

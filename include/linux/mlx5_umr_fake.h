@@ -192,6 +192,14 @@ enum mlx5_umr_fake_cmd_synd {
  * @umr_ptr_rlky: pointer-mode UMR may use the reserved lkey
  * @log_max_qp_sz: log2 of the largest SQ in WQEBBs
  * @log_max_cq_sz: log2 of the largest CQ in CQEs
+ * @crypto: the device generation's AES-XTS engine, an
+ *	MLX5_UMR_FAKE_CRYPTO_* profile (Documentation/fake.rst, "Crypto
+ *	profiles"); set it with mlx5_umr_fake_set_crypto()
+ * @crypto_wrapped_import: crypto_cap.wrapped_import_method says AES-XTS:
+ *	the device takes only wrapped DEKs (and the fake refuses plaintext
+ *	ones)
+ * @crypto_synchronize_dek: crypto_cap.synchronize_dek: the device caches
+ *	keys per DEK number until SYNC_CRYPTO
  * @sigerr_domain_and_sig_type: cmd_hca_cap bit 0x480 (rdma-core
  *	mlx5_ifc.h): SIG_ERR CQEs name the signature type and the domain of
  *	the failed check in bytes 34-35; without it they are zero (a
@@ -210,9 +218,33 @@ struct mlx5_umr_fake_caps {
 	bool umr_ptr_rlky;
 	u8 log_max_qp_sz;
 	u8 log_max_cq_sz;
+	/* crypto (issue 27, crypto half): keep the signature flags apart */
+	u8 crypto;
+	bool crypto_wrapped_import;
+	bool crypto_synchronize_dek;
 
 	/* block signature */
 	bool sigerr_domain_and_sig_type;
+};
+
+/**
+ * enum mlx5_umr_fake_crypto - crypto device generations of the fake
+ * @MLX5_UMR_FAKE_CRYPTO_NONE: no cmd_hca_cap.crypto (ENCRYPTION_KEY
+ *	objects still reported, as on a kTLS/IPsec device)
+ * @MLX5_UMR_FAKE_CRYPTO_SINGLE_LE: aes_xts_single_block_le_tweak only:
+ *	an access may not span two data units
+ * @MLX5_UMR_FAKE_CRYPTO_MULTI_LE: aes_xts_multi_block_le_tweak
+ * @MLX5_UMR_FAKE_CRYPTO_MULTI_BE: aes_xts_multi_block_be_tweak (with
+ *	single block, as rdma-core's verbs.c reads it): the BSF's tweak is a
+ *	big-endian number
+ * @MLX5_UMR_FAKE_CRYPTO_NR: the number of profiles
+ */
+enum mlx5_umr_fake_crypto {
+	MLX5_UMR_FAKE_CRYPTO_NONE,
+	MLX5_UMR_FAKE_CRYPTO_SINGLE_LE,
+	MLX5_UMR_FAKE_CRYPTO_MULTI_LE,
+	MLX5_UMR_FAKE_CRYPTO_MULTI_BE,
+	MLX5_UMR_FAKE_CRYPTO_NR,
 };
 
 /*
@@ -294,6 +326,9 @@ struct mlx5_umr_fake_counters {
 };
 
 void mlx5_umr_fake_attr_init(struct mlx5_umr_fake_attr *attr);
+void mlx5_umr_fake_set_crypto(struct mlx5_umr_fake_caps *caps,
+			      enum mlx5_umr_fake_crypto profile);
+const char *mlx5_umr_fake_crypto_name(enum mlx5_umr_fake_crypto profile);
 struct mlx5_umr_fake *mlx5_umr_fake_create(const struct mlx5_umr_fake_attr *attr);
 void mlx5_umr_fake_destroy(struct mlx5_umr_fake *fake);
 struct mlx5_umr_hca *mlx5_umr_fake_hca(struct mlx5_umr_fake *fake);

@@ -46,7 +46,7 @@
  * AES-XTS key purpose, has_keytag, mkc crypto_en or the crypto BSF; 6.1's
  * encryption_key_obj holds only 256 bits of key (an XTS-256 key is 512).
  * Layouts from rdma-core providers/mlx5/mlx5_ifc.h (struct
- * mlx5_ifc_dek_bits, mlx5_ifc_mkc_bits.crypto_en) and wqe.h (struct
+ * mlx5_ifc_encryption_key_obj_bits, mlx5_ifc_mkc_bits.crypto_en) and wqe.h (struct
  * mlx5_crypto_bsf, MLX5_BSF_*, MLX5_ENCRYPTION_*), as qp.c
  * mlx5_umr_fill_crypto_bsf() fills them. Where both kernels name a field
  * (general_obj_in_cmd_hdr, key_size, pd, key from bit 0x200) the offsets
@@ -125,6 +125,13 @@ struct mlx5_umr_crypto_bsf {
  */
 #define MLX5_UMR_BSF_SIZE_SIG_AND_CRYPTO	3
 #define MLX5_UMR_BSF_TYPE_CRYPTO	1
+/* whole bsf_size_type of a crypto BSF alone (0x81) and after a sig BSF (0xc1) */
+#define MLX5_UMR_CRYPTO_BSF_ALONE \
+	(MLX5_UMR_BSF_SIZE_WITH_INLINE << MLX5_UMR_BSF_SIZE_SHIFT | \
+	 MLX5_UMR_BSF_TYPE_CRYPTO)
+#define MLX5_UMR_CRYPTO_BSF_IN_PAIR \
+	(MLX5_UMR_BSF_SIZE_SIG_AND_CRYPTO << MLX5_UMR_BSF_SIZE_SHIFT | \
+	 MLX5_UMR_BSF_TYPE_CRYPTO)
 #define MLX5_UMR_BSF_TYPE_MASK		0x3
 /* enc_order: which side holds ciphertext, and where the signature is */
 #define MLX5_UMR_ENC_ORDER_ENCRYPTED_WIRE_SIGNATURE	0x0
@@ -134,6 +141,97 @@ struct mlx5_umr_crypto_bsf {
 #define MLX5_UMR_ENC_STANDARD_AES_XTS	0x0
 #define MLX5_UMR_CRYPTO_DEK_PTR_MASK	0xffffff
 /* bs_pointer: the MLX5_UMR_BS_SELECTOR_* of the signature BSF below */
+
+/*
+ * Crypto capabilities. cmd_hca_cap: 6.1 has none of these bits, 6.12 only
+ * `crypto` (0x469). aes_xts_single_block_le_tweak (0x3f1) and
+ * aes_xts_multi_block_be_tweak (0x3f2) from rdma-core
+ * providers/mlx5/mlx5_ifc.h (struct mlx5_ifc_cmd_hca_cap_bits, added with
+ * dd8a5576c06a "mlx5: Add support for multi-block AES-XTS encryption"),
+ * which names `crypto` at 0x469 too; aes_xts_multi_block_le_tweak (0x468)
+ * from the mlx5_ifc.h patch of the mlx5 "block device crypto" series
+ * posted to linux-rdma (2023, not merged by 6.12), which SPDK's
+ * lib/mlx5/mlx5_crypto.c mlx5_query_crypto_caps() also reads.
+ */
+struct mlx5_ifc_mlx5_umr_hca_cap_crypto_bits {
+	u8         reserved_at_0[0x3f1];
+	u8         aes_xts_single_block_le_tweak[0x1];
+	u8         aes_xts_multi_block_be_tweak[0x1];
+	u8         reserved_at_3f3[0x75];
+	u8         aes_xts_multi_block_le_tweak[0x1];
+	u8         crypto[0x1];
+	u8         reserved_at_46a[0x396];
+};
+
+static_assert(sizeof(struct mlx5_ifc_mlx5_umr_hca_cap_crypto_bits) ==
+	      sizeof(struct mlx5_ifc_cmd_hca_cap_bits));
+/* the neighbours both kernels name, so the bits cannot drift */
+static_assert(__mlx5_bit_off(cmd_hca_cap, log_max_current_mc_list) == 0x3f3);
+static_assert(__mlx5_bit_off(cmd_hca_cap, log_max_uctx) == 0x463);
+static_assert(__mlx5_bit_off(cmd_hca_cap, ipsec_offload) == 0x46a);
+#ifdef MLX5_UMR_HAVE_IFC_CRYPTO_CAP
+static_assert(__mlx5_bit_off(mlx5_umr_hca_cap_crypto, crypto) ==
+	      __mlx5_bit_off(cmd_hca_cap, crypto));
+#endif
+
+/*
+ * QUERY_HCA_CAP op_mod of the crypto caps (6.12 device.h MLX5_CAP_CRYPTO;
+ * rdma-core MLX5_SET_HCA_CAP_OP_MOD_CRYPTO) and their layout:
+ * synchronize_dek from 6.12 mlx5_ifc.h struct mlx5_ifc_crypto_cap_bits,
+ * wrapped_import_method from rdma-core providers/mlx5/mlx5_ifc.h struct
+ * mlx5_ifc_crypto_caps_bits (bit MLX5_CRYPTO_CAPS_WRAPPED_IMPORT_METHOD_AES
+ * set: DEKs must be imported wrapped, verbs.c check_dek_import_method()).
+ */
+#define MLX5_UMR_CAP_CRYPTO			0x1a
+#define MLX5_UMR_CRYPTO_WRAPPED_IMPORT_AES_XTS	0x4
+
+struct mlx5_ifc_mlx5_umr_crypto_cap_bits {
+	u8         wrapped_crypto_operational[0x1];
+	u8         wrapped_crypto_going_to_commissioning[0x1];
+	u8         reserved_at_2[0x1];
+	u8         synchronize_dek[0x1];
+	u8         reserved_at_4[0x14];
+	u8         wrapped_import_method[0x8];
+
+	u8         reserved_at_20[0x7e0];
+};
+
+#ifdef MLX5_UMR_HAVE_IFC_CRYPTO_CAP
+static_assert(MLX5_UMR_CAP_CRYPTO == MLX5_CAP_CRYPTO);
+static_assert(__mlx5_bit_off(mlx5_umr_crypto_cap, synchronize_dek) ==
+	      __mlx5_bit_off(crypto_cap, synchronize_dek));
+static_assert(sizeof(struct mlx5_ifc_mlx5_umr_crypto_cap_bits) ==
+	      sizeof(struct mlx5_ifc_crypto_cap_bits));
+#endif
+
+/*
+ * SYNC_CRYPTO (6.12 mlx5_ifc.h MLX5_CMD_OP_SYNC_CRYPTO, struct
+ * mlx5_ifc_sync_crypto_in_bits; lib/crypto.c mlx5_crypto_cmd_sync_crypto()
+ * with crypto_type BIT(key_purpose)): the device drops the keys it cached
+ * for DEKs that were freed, so their numbers may name new keys.
+ */
+#define MLX5_UMR_CMD_OP_SYNC_CRYPTO	0xb12
+
+struct mlx5_ifc_mlx5_umr_sync_crypto_in_bits {
+	u8         opcode[0x10];
+	u8         uid[0x10];
+
+	u8         reserved_at_20[0x10];
+	u8         op_mod[0x10];
+
+	u8         reserved_at_40[0x20];
+
+	u8         reserved_at_60[0x10];
+	u8         crypto_type[0x10];
+
+	u8         reserved_at_80[0x80];
+};
+
+#ifdef MLX5_UMR_HAVE_IFC_CRYPTO_CAP
+static_assert(MLX5_UMR_CMD_OP_SYNC_CRYPTO == MLX5_CMD_OP_SYNC_CRYPTO);
+static_assert(__mlx5_bit_off(mlx5_umr_sync_crypto_in, crypto_type) ==
+	      __mlx5_bit_off(sync_crypto_in, crypto_type));
+#endif
 
 /*
  * Block signature (BSF, SET_PSV, SIG_ERR CQE). qp.h has struct mlx5_bsf,

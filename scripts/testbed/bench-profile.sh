@@ -11,7 +11,7 @@
 # PROFILE_BATCH (32), PROFILE_SEC (5), PROFILE_TOP (40 lines).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-"$TESTBED/deps.sh" linux-perf
+"$TESTBED/deps.sh" -t bench-profile linux-perf
 layout=${PROFILE_LAYOUT:-0} batch=${PROFILE_BATCH:-32}
 # PROFILE_UAPI=1: instead, MLX5_UMR_IOCTL_BATCH of 32 list-1 configures from
 # tests/bench/uapi_bench against the module's null device.

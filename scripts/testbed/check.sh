@@ -53,6 +53,7 @@ uml_step() {	# uml_step LINE NAME CMD...: a step that boots the UML kernel of LI
 	fi
 }
 step checkpatch "$TESTBED/checkpatch.sh"
+step commit-subjects "$TESTBED/commit-subjects.sh"
 step uapi-header uapi_header
 step kernel-doc "$TESTBED/kernel-doc.sh"
 # make bench's kernel keeps what the modules need (it is not built here).
@@ -70,6 +71,8 @@ uml_step 6.1 uapi-uml "$TOP/selftests/uapi/uml-sanitizers.sh"
 uml_step 6.1 soak "$TESTBED/soak.sh"
 step dkms "$TESTBED/dkms-check.sh"
 step demo demo_step
+# Debian packages: make deb, install, load on both lines in the VM, purge.
+step deb "$TESTBED/deb-check.sh"
 uml_step 6.1 proofs "$TESTBED/proofs.sh"
 echo "=== summary ($(($(date +%s) - start)) s)"
 awk '{w = $4; for (i = 5; i <= NF; i++) w = w " " $i;

@@ -23,9 +23,11 @@ shown() {
 		# Inline literals of the README and the pages.
 		grep -ohE '`[^`]+`' "$TOP/README.md" | tr -d '`'
 		grep -ohE '``[^`]+``' "$TOP"/Documentation/*.rst | sed 's/``//g'
-		# Literal blocks of the pages: root prompts, and commands.
-		sed -n 's/^[[:space:]]\{2,\}# \(.*\)/\1/p' "$TOP"/Documentation/*.rst
-		grep -hE '^[[:space:]]{2,}(make|umrctl|modprobe|dkms) ' "$TOP"/Documentation/*.rst
+		# Literal blocks (after "::") of the pages: root prompts and
+		# commands.
+		awk '/::$/ { want = 1; next } want && /^$/ { next }
+			want && /^  / { print; next } { want = 0 }' "$TOP"/Documentation/*.rst |
+			sed -n 's/^[[:space:]]*\(# \)\{0,1\}\(\(make\|umrctl\|modprobe\|dkms\|apt\|apt-get\) .*\)/\2/p' 
 	} | sed 's/ && /\n/g' | awk '
 	{
 		n = 0
@@ -41,7 +43,7 @@ shown() {
 		} else if (c == "umrctl" && n > 1) {
 			for (i = 2; i < n && w[i] == "-d"; i += 2);
 			print c " " w[i]
-		} else if (c ~ /^(modprobe|dkms)$/ && n > 1) {
+		} else if (c ~ /^(modprobe|dkms|apt|apt-get)$/ && n > 1) {
 			print c " " w[2]
 		} else if (c ~ /^(scripts|selftests|tools)\/.*\.sh$/) {
 			print c

@@ -1,13 +1,18 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # Build the VM's busybox initramfs for Debian kernel KVER:
-#   vm-initramfs.sh KVER MODULE_TREE SELFTEST_DIR OUT.cpio.gz
+#   vm-initramfs.sh KVER MODULE_TREE SELFTEST_DIR OUT.cpio.gz [HOST_FILE...]
 # Holds busybox, our modules (under extra/) with their real dependencies and
 # depmod data, the Debian modules the tests use, /usr/bin/rdma with its
-# libraries, the tools and the installed selftests.
+# libraries, the tools and the installed selftests. MODULE_TREE "-": none
+# of the tree's modules and tools (nor the demo and the RDMA additions);
+# each HOST_FILE (modules of this host's /lib/modules/KVER, programs) is
+# copied to its own path, a program with its libraries (deb-check.sh: what
+# the Debian packages installed).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 K=$1 tree=$2 tests=$3 out=$4
+shift 4
 S=$(mktemp -d "${TMPDIR:-/tmp}/mlx5-umr-irfs.XXXXXX")
 trap 'rm -rf "$S"' EXIT
 # mktemp -d made $S 0700: it becomes the VM's /, which every uid must be
@@ -26,29 +31,39 @@ done | sort -u | while read -r f; do
 	mkdir -p "$S/$(dirname "$f")"; cp "$f" "$S/$f"
 done
 cp /lib/modules/"$K"/modules.{order,builtin,builtin.modinfo} "$S/lib/modules/$K/"
-find "$tree" -name '*.ko' ! -name '*_test.ko' -path '*/drivers/*' \
+[ "$tree" = - ] || find "$tree" -name '*.ko' ! -name '*_test.ko' -path '*/drivers/*' \
 	-exec cp {} "$S/lib/modules/$K/extra/" \;
-depmod -b "$S" "$K"
-# Dynamic host binaries with their library closure.
+# Host files at their own paths; dynamic programs with their library closure.
 copy_bin() {
 	local b=$1 l
-	[ -x "$b" ] || return 0
+	[ -e "$b" ] || return 0
 	mkdir -p "$S/$(dirname "$b")"; cp -L "$b" "$S/$b"
 	for l in $(ldd "$b" 2>/dev/null | grep -o '/[^ ]*'); do
 		mkdir -p "$S/$(dirname "$l")"; cp -L "$l" "$S/$l"
 	done
 }
+for f in "$@"; do
+	copy_bin "$f"
+done
+depmod -b "$S" "$K"
 copy_bin /usr/bin/rdma
-[ -x "$TOP/tools/umrctl/umrctl" ] && cp "$TOP/tools/umrctl/umrctl" "$S/usr/bin/"
-# The demo: the tools' walk-through once it exists, else the module smoke.
-if [ -x "$TOP/tools/demo/demo.sh" ]; then
-	cp -r "$TOP/tools/demo" "$S/demo"
-else
-	mkdir -p "$S/demo"; cp "$TESTBED/demo-modules.sh" "$S/demo/demo.sh"
+# Coreutils' install, which busybox lacks: Documentation/uapi.rst's
+# examples use it and umrctl_test.sh runs them as written.
+copy_bin /usr/bin/install
+# The tree's tools and the demo: the tools' walk-through once it exists,
+# else the module smoke.
+if [ "$tree" != - ]; then
+	[ -x "$TOP/tools/umrctl/umrctl" ] && cp "$TOP/tools/umrctl/umrctl" "$S/usr/bin/"
+	if [ -x "$TOP/tools/demo/demo.sh" ]; then
+		cp -r "$TOP/tools/demo" "$S/demo"
+	else
+		mkdir -p "$S/demo"; cp "$TESTBED/demo-modules.sh" "$S/demo/demo.sh"
+	fi
 fi
 mkdir -p "$S/selftests"
 [ -d "$tests" ] && cp -r "$tests/." "$S/selftests/"
-"$TESTBED/vm-initramfs-rdma.sh" "$K" "$S" "$tree"	# hwcheck --rxe, its test module
+[ "$tree" = - ] ||	# hwcheck --rxe, its test module
+	"$TESTBED/vm-initramfs-rdma.sh" "$K" "$S" "$tree"
 cp "$TESTBED/vm-init.sh" "$S/init"
 chmod +x "$S/init"
 # Users for the unprivileged selftests (selftests/uapi/unpriv_test.c):

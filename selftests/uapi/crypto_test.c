@@ -6,7 +6,7 @@
  * xts(aes) (Documentation/fake.rst).
  *
  * The bytes are asserted against IEEE Std 1619-2007's XTS-AES vector 4
- * (tests/kunit/xts_vectors.h), not against the fake's output. A peer's
+ * (tests/vectors/xts_vectors.h), not against the fake's output. A peer's
  * RDMA WRITE (XFER write) brings wire data into memory; an RDMA READ (XFER
  * read) takes memory to the wire. Without MLX5_UMR_IOC_CRYPTO_ENCRYPT_ON_TX
  * memory holds ciphertext and the wire plaintext: writing the vector's
@@ -31,7 +31,7 @@
 
 /* The project's one copy of the vector (a KUnit header: its u8). */
 typedef __u8 u8;
-#include "../../tests/kunit/xts_vectors.h"
+#include "xts_vectors.h"
 
 #define DU		512		/* the vector's data unit */
 #define BUF_LEN		(2 * PAGE)
@@ -248,6 +248,11 @@ TEST_F(crypto, info)
 	EXPECT_EQ(MLX5_UMR_IOC_MAX_FD_DEKS, info.out_max_fd_deks);
 	EXPECT_EQ(1, info.out_fd_deks);
 	EXPECT_EQ(4, info.out_fd_objects);
+	/* the fake's default generation: multi block, LE tweak, sync */
+	EXPECT_EQ(MLX5_UMR_IOC_CRYPTO_ENGINE_MULTI_BLOCK,
+		  info.out_crypto_engine);
+	EXPECT_EQ(MLX5_UMR_IOC_CRYPTO_CAP_SYNCHRONIZE_DEK,
+		  info.out_crypto_caps);
 	ASSERT_EQ(0, dek_create(self->fd, MLX5_UMR_IOC_CRYPTO_KEY_SIZE_128,
 				xts_v4_key, KEY128, 0, NULL, &d));
 	ASSERT_EQ(0, umr_info(self->fd, &info));
@@ -263,6 +268,16 @@ TEST_F(crypto, info)
 	ASSERT_EQ(0, umr_ioctl(self->fd, MLX5_UMR_IOCTL_INFO, &info));
 	EXPECT_EQ(0xa5a5a5a5, info.out_crypto_key_sizes);
 	EXPECT_EQ(0xa5a5a5a5, info.out_fd_deks);
+	/* nor one of the third the engine fields */
+	memset(&info, 0xa5, sizeof(info));
+	info.size = offsetof(struct mlx5_umr_ioc_info, out_crypto_engine);
+	info.flags = 0;
+	info.__reserved = 0;
+	info.__reserved2 = 0;
+	ASSERT_EQ(0, umr_ioctl(self->fd, MLX5_UMR_IOCTL_INFO, &info));
+	EXPECT_EQ(2, info.out_fd_deks);
+	EXPECT_EQ(0xa5a5a5a5, info.out_crypto_engine);
+	EXPECT_EQ(0xa5a5a5a5, info.out_crypto_caps);
 }
 
 /* DEKs of both sizes, with and without keytag: created, used, destroyed. */

@@ -14,14 +14,50 @@
 
 #include "kselftest_harness.h"
 #include "mlx5umr.h"
+#include "mlx5umr_testing.h"
 #include "umr_util.h"
 
 /* IEEE 1619-2007 vector 4, the one copy the KUnit suites use too. */
 typedef __u8 u8;
-#include "../../tests/kunit/xts_vectors.h"
+#include "xts_vectors.h"
 
 #define ACCESS (IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | \
 		IBV_ACCESS_REMOTE_READ)
+
+/* mlx5umr_mkey_configure() of a list layout */
+static int cfg_list(struct mlx5umr_mkey *mk, __u32 access, __u32 flags,
+		    const struct mlx5dv_sig_block_attr *sig,
+		    const struct mlx5umr_crypto_attr *crypto, __u32 n,
+		    const struct ibv_sge *sge)
+{
+	struct mlx5umr_configure_attr attr = {
+		.access = access,
+		.flags = flags,
+		.layout = MLX5UMR_LAYOUT_LIST,
+		.num_entries = n,
+		.sge = sge,
+		.sig = sig,
+		.crypto = crypto,
+	};
+
+	return mlx5umr_mkey_configure(mk, &attr);
+}
+
+/* mlx5umr_batch_configure() of a list layout */
+static int batch_list(struct mlx5umr_batch *b, struct mlx5umr_mkey *mk,
+		      __u32 access, __u32 flags, __u32 n,
+		      const struct ibv_sge *sge)
+{
+	struct mlx5umr_configure_attr attr = {
+		.access = access,
+		.flags = flags,
+		.layout = MLX5UMR_LAYOUT_LIST,
+		.num_entries = n,
+		.sge = sge,
+	};
+
+	return mlx5umr_batch_configure(b, mk, &attr);
+}
 
 FIXTURE(lib) {
 	struct mlx5umr_context *ctx;
@@ -123,6 +159,51 @@ TEST_F(lib, seed_interleaved)
 	EXPECT_EQ(0x11, self->b1[512]);
 }
 
+/*
+ * The attribute struct's own fields are refused before any ioctl: the
+ * mkey keeps its layout (none) and the batch stays empty.
+ */
+TEST_F(lib, configure_attr)
+{
+	struct ibv_sge sge = { (uintptr_t)self->b1, 64, self->mr1->lkey };
+	struct mlx5dv_sig_block_attr sig = { 0 };
+	struct mlx5umr_configure_attr attr = {
+		.access = ACCESS,
+		.layout = MLX5UMR_LAYOUT_LIST,
+		.num_entries = 1,
+		.sge = &sge,
+		.comp_mask = 1,
+	};
+	struct mlx5umr_batch *b;
+
+	EXPECT_EQ(EINVAL, mlx5umr_mkey_configure(self->mk, &attr));
+	EXPECT_EQ(EINVAL, errno);
+	attr.comp_mask = 0;
+	attr.layout = (enum mlx5umr_layout)2;
+	EXPECT_EQ(EINVAL, mlx5umr_mkey_configure(self->mk, &attr));
+	attr.layout = MLX5UMR_LAYOUT_LIST;
+	attr.flags = 1 << 2;
+	EXPECT_EQ(EOPNOTSUPP, mlx5umr_mkey_configure(self->mk, &attr));
+	EXPECT_EQ(0, self->mk->length);
+
+	b = mlx5umr_batch_create(self->ctx);
+	ASSERT_NE(NULL, b);
+	/* a batch carries neither RESET_SIG nor a signature */
+	attr.flags = MLX5UMR_RESET_SIG;
+	EXPECT_EQ(EOPNOTSUPP, mlx5umr_batch_configure(b, self->mk, &attr));
+	attr.flags = 0;
+	attr.sig = &sig;
+	EXPECT_EQ(EOPNOTSUPP, mlx5umr_batch_configure(b, self->mk, &attr));
+	EXPECT_EQ(0, mlx5umr_batch_count(b));
+	attr.sig = NULL;
+	EXPECT_EQ(0, mlx5umr_batch_configure(b, self->mk, &attr));
+	EXPECT_EQ(1, mlx5umr_batch_count(b));
+	EXPECT_EQ(0, mlx5umr_batch_submit(b, NULL));
+	EXPECT_EQ(0, mlx5umr_batch_status(b, 0));
+	EXPECT_EQ(64, self->mk->length);
+	mlx5umr_batch_destroy(b);
+}
+
 /* mlx5dv_wr_mkey_configure(3): 64 bytes of mr1, then 4096 of mr2. */
 TEST_F(lib, seed_list)
 {
@@ -156,8 +237,8 @@ TEST_F(lib, new_key)
 	__u32 k0 = self->mk->rkey, k1, st = 1;
 	__u8 in[8] = { 1, 2, 3 };
 
-	ASSERT_EQ(0, mlx5umr_mkey_configure_list_ex(self->mk, ACCESS,
-						    MLX5UMR_NEW_KEY, 1, &sge));
+	ASSERT_EQ(0, cfg_list(self->mk, ACCESS, MLX5UMR_NEW_KEY, NULL, NULL, 1,
+			      &sge));
 	k1 = self->mk->rkey;
 	EXPECT_EQ(k1, self->mk->lkey);
 	EXPECT_EQ(k0 >> 8, k1 >> 8);
@@ -219,8 +300,7 @@ TEST_F(lib, signature)
 		data[i] = (__u8)(i * 3);
 	sk = mlx5umr_create_mkey(self->ctx, 4, MLX5UMR_MKEY_SIGNATURE);
 	ASSERT_NE(NULL, sk);
-	ASSERT_EQ(0, mlx5umr_mkey_configure_list_sig(sk, ACCESS, 0, &attr, 1,
-						     &sge));
+	ASSERT_EQ(0, cfg_list(sk, ACCESS, 0, &attr, NULL, 1, &sge));
 	EXPECT_EQ(2 * 520, sk->length);
 	ASSERT_EQ(0, mlx5umr_xfer_sig(self->ctx, sk->rkey, 0, data,
 				      sizeof(data), MLX5UMR_XFER_WRITE, &st,
@@ -232,8 +312,7 @@ TEST_F(lib, signature)
 
 	/* the wire gets CRC32C: read out, the T10-DIF checked */
 	attr.wire = &wire;
-	ASSERT_EQ(0, mlx5umr_mkey_configure_list_sig(sk, ACCESS, 0, &attr, 1,
-						     &sge));
+	ASSERT_EQ(0, cfg_list(sk, ACCESS, 0, &attr, NULL, 1, &sge));
 	ASSERT_EQ(0, mlx5umr_xfer_sig(self->ctx, sk->rkey, 0, wb, sizeof(wb),
 				      0, &st, &sig_err, NULL));
 	EXPECT_EQ(0, sig_err);
@@ -265,14 +344,11 @@ TEST_F(lib, signature)
 
 	/* refusals keep rdma-core's errno conventions */
 	EXPECT_EQ(EINVAL, mlx5umr_mkey_check(self->mk, &e));
-	EXPECT_EQ(EINVAL, mlx5umr_mkey_configure_list_sig(self->mk, ACCESS, 0,
-							  &attr, 1, &sge));
+	EXPECT_EQ(EINVAL, cfg_list(self->mk, ACCESS, 0, &attr, NULL, 1, &sge));
 	EXPECT_EQ(EINVAL, errno);
-	EXPECT_EQ(EOPNOTSUPP, mlx5umr_mkey_configure_list_sig(sk, ACCESS, 4,
-							      &attr, 1, &sge));
-	ASSERT_EQ(0, mlx5umr_mkey_configure_list_sig(sk, ACCESS,
-						     MLX5UMR_RESET_SIG, NULL,
-						     1, &sge));
+	EXPECT_EQ(EOPNOTSUPP, cfg_list(sk, ACCESS, 4, &attr, NULL, 1, &sge));
+	ASSERT_EQ(0, cfg_list(sk, ACCESS, MLX5UMR_RESET_SIG, NULL, NULL, 1,
+			      &sge));
 	EXPECT_EQ(0, mlx5umr_destroy_mkey(sk));
 }
 
@@ -364,8 +440,7 @@ TEST_F(lib, crypto_vector4)
 	ck = mlx5umr_create_mkey(self->ctx, 4, MLX5UMR_MKEY_CRYPTO);
 	ASSERT_NE(NULL, ck);
 	ca.dek = dek;
-	ASSERT_EQ(0, mlx5umr_mkey_configure_list_crypto(ck, ACCESS, 0, NULL,
-							&ca, 1, &sge));
+	ASSERT_EQ(0, cfg_list(ck, ACCESS, 0, NULL, &ca, 1, &sge));
 	EXPECT_EQ(1024, ck->length);
 	ASSERT_EQ(0, mlx5umr_xfer(self->ctx, ck->rkey, 0, pt, 1024,
 				  MLX5UMR_XFER_WRITE, &st));
@@ -382,8 +457,7 @@ TEST_F(lib, crypto_vector4)
 
 	/* initial tweak 1 (byte 0: little endian) encrypts as unit 1 did */
 	ca.initial_tweak[0] = 1;
-	ASSERT_EQ(0, mlx5umr_mkey_configure_list_crypto(ck, ACCESS, 0, NULL,
-							&ca, 1, &sge2));
+	ASSERT_EQ(0, cfg_list(ck, ACCESS, 0, NULL, &ca, 1, &sge2));
 	ASSERT_EQ(0, mlx5umr_xfer(self->ctx, ck->rkey, 0, pt, 512,
 				  MLX5UMR_XFER_WRITE, &st));
 	ASSERT_EQ(0, st);
@@ -392,8 +466,7 @@ TEST_F(lib, crypto_vector4)
 	/* encrypt_on_tx: memory plaintext, the wire's ciphertext decrypted */
 	ca.initial_tweak[0] = 0;
 	ca.encrypt_on_tx = true;
-	ASSERT_EQ(0, mlx5umr_mkey_configure_list_crypto(ck, ACCESS, 0, NULL,
-							&ca, 1, &sge2));
+	ASSERT_EQ(0, cfg_list(ck, ACCESS, 0, NULL, &ca, 1, &sge2));
 	ASSERT_EQ(0, mlx5umr_xfer(self->ctx, ck->rkey, 0, (void *)xts_v4_ctext,
 				  512, MLX5UMR_XFER_WRITE, &st));
 	ASSERT_EQ(0, st);
@@ -435,8 +508,7 @@ TEST_F(lib, crypto_keytag)
 	ck = mlx5umr_create_mkey(self->ctx, 1, MLX5UMR_MKEY_CRYPTO);
 	ASSERT_NE(NULL, ck);
 	memcpy(ca.keytag, tag, sizeof(tag));
-	ASSERT_EQ(0, mlx5umr_mkey_configure_list_crypto(ck, ACCESS, 0, NULL,
-							&ca, 1, &sge));
+	ASSERT_EQ(0, cfg_list(ck, ACCESS, 0, NULL, &ca, 1, &sge));
 	ASSERT_EQ(0, mlx5umr_xfer(self->ctx, ck->rkey, 0, pt, 512,
 				  MLX5UMR_XFER_WRITE, &st));
 	EXPECT_EQ(0, st);
@@ -448,8 +520,7 @@ TEST_F(lib, crypto_keytag)
 	EXPECT_EQ(0, memcmp(out, pt, 512));
 	memset(self->b1, 0x11, 512);
 	ca.keytag[7] ^= 1;
-	ASSERT_EQ(0, mlx5umr_mkey_configure_list_crypto(ck, ACCESS, 0, NULL,
-							&ca, 1, &sge));
+	ASSERT_EQ(0, cfg_list(ck, ACCESS, 0, NULL, &ca, 1, &sge));
 	ASSERT_EQ(0, mlx5umr_xfer(self->ctx, ck->rkey, 0, pt, 512,
 				  MLX5UMR_XFER_WRITE, &st));
 	EXPECT_NE(0, st);
@@ -521,8 +592,7 @@ TEST_F(lib, crypto_with_signature)
 	ASSERT_NE(NULL, sk);
 	ca.dek = v4_dek(self->ctx, NULL);
 	ASSERT_NE(NULL, ca.dek);
-	ASSERT_EQ(0, mlx5umr_mkey_configure_list_crypto(sk, ACCESS, 0, &sig,
-							&ca, 1, &sge));
+	ASSERT_EQ(0, cfg_list(sk, ACCESS, 0, &sig, &ca, 1, &sge));
 	ASSERT_EQ(0, mlx5umr_xfer_sig(self->ctx, sk->rkey, 0,
 				      (void *)xts_v4_ctext, 512,
 				      MLX5UMR_XFER_WRITE, &st, &sig_err, NULL));
@@ -616,33 +686,26 @@ TEST_F(lib, crypto_refusals)
 
 	/* unknown data unit size, standard, order; comp_mask; no DEK */
 	ca.data_unit_size = (enum mlx5dv_block_size)7;
-	EXPECT_EQ(EINVAL, mlx5umr_mkey_configure_list_crypto(ck, ACCESS, 0, NULL,
-							     &ca, 1, &sge));
+	EXPECT_EQ(EINVAL, cfg_list(ck, ACCESS, 0, NULL, &ca, 1, &sge));
 	ca.data_unit_size = MLX5DV_BLOCK_SIZE_512;
 	ca.crypto_standard = (enum mlx5dv_crypto_standard)1;
-	EXPECT_EQ(EINVAL, mlx5umr_mkey_configure_list_crypto(ck, ACCESS, 0, NULL,
-							     &ca, 1, &sge));
+	EXPECT_EQ(EINVAL, cfg_list(ck, ACCESS, 0, NULL, &ca, 1, &sge));
 	ca.crypto_standard = MLX5DV_CRYPTO_STANDARD_AES_XTS;
 	ca.signature_crypto_order = (enum mlx5dv_signature_crypto_order)2;
-	EXPECT_EQ(EINVAL, mlx5umr_mkey_configure_list_crypto(ck, ACCESS, 0, NULL,
-							     &ca, 1, &sge));
+	EXPECT_EQ(EINVAL, cfg_list(ck, ACCESS, 0, NULL, &ca, 1, &sge));
 	ca.signature_crypto_order =
 		MLX5DV_SIGNATURE_CRYPTO_ORDER_SIGNATURE_AFTER_CRYPTO_ON_TX;
 	ca.comp_mask = 1;
-	EXPECT_EQ(EINVAL, mlx5umr_mkey_configure_list_crypto(ck, ACCESS, 0, NULL,
-							     &ca, 1, &sge));
+	EXPECT_EQ(EINVAL, cfg_list(ck, ACCESS, 0, NULL, &ca, 1, &sge));
 	ca.comp_mask = 0;
 	/* a crypto mkey without crypto, crypto on another mkey */
 	EXPECT_EQ(EINVAL, mlx5umr_mkey_configure_list(ck, ACCESS, 1, &sge));
-	EXPECT_EQ(EINVAL, mlx5umr_mkey_configure_list_crypto(self->mk, ACCESS,
-							     0, NULL, &ca, 1,
-							     &sge));
+	EXPECT_EQ(EINVAL, cfg_list(self->mk, ACCESS, 0, NULL, &ca, 1, &sge));
 	/* a handle that is not a DEK of this file; another context's DEK */
 	forged = *dek;
 	forged.handle = ck->handle;
 	ca.dek = &forged;
-	EXPECT_EQ(ENOENT, mlx5umr_mkey_configure_list_crypto(ck, ACCESS, 0, NULL,
-							     &ca, 1, &sge));
+	EXPECT_EQ(ENOENT, cfg_list(ck, ACCESS, 0, NULL, &ca, 1, &sge));
 	/*
 	 * The other context's DEK has the handle of this context's: the
 	 * kernel would take it as this context's DEK, the library refuses.
@@ -658,16 +721,14 @@ TEST_F(lib, crypto_refusals)
 	ASSERT_NE(NULL, other);
 	ASSERT_EQ(dek->handle, other->handle);
 	ca.dek = other;
-	EXPECT_EQ(ENOENT, mlx5umr_mkey_configure_list_crypto(ck, ACCESS, 0, NULL,
-							     &ca, 1, &sge));
+	EXPECT_EQ(ENOENT, cfg_list(ck, ACCESS, 0, NULL, &ca, 1, &sge));
 	EXPECT_EQ(0, ck->length);
 	ASSERT_EQ(0, mlx5umr_close(ctx2));	/* its objects go with it */
 	for (i = 0; i + 1 < dek->handle; i++)
 		free(pad[i]);
 	free(other);
 	ca.dek = NULL;
-	EXPECT_EQ(EINVAL, mlx5umr_mkey_configure_list_crypto(ck, ACCESS, 0, NULL,
-							     &ca, 1, &sge));
+	EXPECT_EQ(EINVAL, cfg_list(ck, ACCESS, 0, NULL, &ca, 1, &sge));
 	/* nothing configured: every access fails */
 	EXPECT_EQ(0, ck->length);
 	ASSERT_EQ(0, mlx5umr_xfer(self->ctx, ck->rkey, 0, key64, 8,
@@ -678,7 +739,7 @@ TEST_F(lib, crypto_refusals)
 	/* a crypto mkey's configure is not batched; its invalidate is */
 	b = mlx5umr_batch_create(self->ctx);
 	ASSERT_NE(NULL, b);
-	ASSERT_EQ(0, mlx5umr_batch_configure_list(b, ck, ACCESS, 1, &sge));
+	ASSERT_EQ(0, batch_list(b, ck, ACCESS, 0, 1, &sge));
 	EXPECT_EQ(EOPNOTSUPP, mlx5umr_batch_submit(b, &index));
 	EXPECT_EQ(0, index);
 	ASSERT_EQ(0, mlx5umr_batch_invalidate(b, ck));
@@ -701,8 +762,7 @@ TEST_F(lib, batch_new_key)
 	ASSERT_NE(NULL, b);
 	ASSERT_NE(NULL, mk2);
 	k2 = mk2->rkey;
-	ASSERT_EQ(0, mlx5umr_batch_configure_list_ex(b, self->mk, ACCESS,
-						     MLX5UMR_NEW_KEY, 1, &sge));
+	ASSERT_EQ(0, batch_list(b, self->mk, ACCESS, MLX5UMR_NEW_KEY, 1, &sge));
 	ASSERT_EQ(0, mlx5umr_batch_invalidate_ex(b, mk2, MLX5UMR_NEW_KEY));
 	ASSERT_EQ(0, mlx5umr_batch_submit(b, &index));
 	EXPECT_EQ(0, mlx5umr_batch_status(b, 0));
@@ -789,7 +849,7 @@ TEST_F(lib, batch)
 	ASSERT_NE(NULL, b);
 	ASSERT_NE(NULL, mk2);
 	ASSERT_EQ(0, mlx5umr_mkey_configure_list(self->mk, ACCESS, 1, &sge2));
-	EXPECT_EQ(0, mlx5umr_batch_configure_list(b, mk2, ACCESS, 1, &sge1));
+	EXPECT_EQ(0, batch_list(b, mk2, ACCESS, 0, 1, &sge1));
 	EXPECT_EQ(0, mlx5umr_batch_invalidate(b, self->mk));
 	EXPECT_EQ(EEXIST, mlx5umr_batch_invalidate(b, mk2));
 	EXPECT_EQ(2, mlx5umr_batch_count(b));
@@ -810,9 +870,8 @@ TEST_F(lib, batch)
 	EXPECT_NE(0, status);
 
 	/* refused at request 1: request 0 was not applied either */
-	EXPECT_EQ(0, mlx5umr_batch_configure_list(b, self->mk, ACCESS, 1,
-						  &sge1));
-	EXPECT_EQ(0, mlx5umr_batch_configure_list(b, mk2, ACCESS, 1, &bad));
+	EXPECT_EQ(0, batch_list(b, self->mk, ACCESS, 0, 1, &sge1));
+	EXPECT_EQ(0, batch_list(b, mk2, ACCESS, 0, 1, &bad));
 	EXPECT_EQ(ERANGE, mlx5umr_batch_submit(b, &index));
 	EXPECT_EQ(1, index);
 	EXPECT_EQ(0, self->mk->length);

@@ -119,6 +119,11 @@ static void chk_pointer_list(void)
  */
 static void chk_batch(void)
 {
+	struct mlx5umr_configure_attr attr = {
+		.access = ACC_ALL,
+		.layout = MLX5UMR_LAYOUT_LIST,
+		.num_entries = 4,
+	};
 	struct hc_ent ent[BATCH_KEYS][4];
 	struct hc_key k[BATCH_KEYS];
 	struct mlx5umr_batch *b;
@@ -154,7 +159,8 @@ static void chk_batch(void)
 			s[j].lkey = H.reg[3].lkey;
 		}
 		k[i].lay = (struct hc_layout){ 0, 1, 4, ent[i] };
-		ret = mlx5umr_batch_configure_list(b, k[i].mkey, ACC_ALL, 4, s);
+		attr.sge = s;
+		ret = mlx5umr_batch_configure(b, k[i].mkey, &attr);
 		if (ret) {
 			fail_err("batch add", ret);
 			goto out;

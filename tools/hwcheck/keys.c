@@ -107,6 +107,11 @@ static struct mlx5dv_mr_interleaved *to_ilv(const struct hc_layout *l)
 int key_configure(struct hc_key *k, const struct hc_layout *l,
 		  uint32_t flags)
 {
+	struct mlx5umr_configure_attr attr = {
+		.access = ACC_ALL,
+		.flags = flags,
+		.num_entries = l->n,
+	};
 	int ret;
 
 	k->lay = *l;
@@ -119,17 +124,19 @@ int key_configure(struct hc_key *k, const struct hc_layout *l,
 
 		if (!d)
 			return errno;
-		ret = mlx5umr_mkey_configure_interleaved_ex(k->mkey, ACC_ALL,
-							    flags, l->repeat,
-							    l->n, d);
+		attr.layout = MLX5UMR_LAYOUT_INTERLEAVED;
+		attr.interleaved = d;
+		attr.repeat_count = l->repeat;
+		ret = mlx5umr_mkey_configure(k->mkey, &attr);
 		free(d);
 	} else {
 		struct ibv_sge *s = to_sges(l);
 
 		if (!s)
 			return errno;
-		ret = mlx5umr_mkey_configure_list_ex(k->mkey, ACC_ALL, flags,
-						     l->n, s);
+		attr.layout = MLX5UMR_LAYOUT_LIST;
+		attr.sge = s;
+		ret = mlx5umr_mkey_configure(k->mkey, &attr);
 		free(s);
 	}
 	if (!ret) {

@@ -18,6 +18,7 @@
 #include "../../drivers/umr/uapi/uapi_testing.h"
 
 #include "mlx5umr.h"
+#include "mlx5umr_testing.h"
 
 #define MLX5UMR_DEV_DIR "/dev/mlx5_umr"
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -369,68 +370,101 @@ static int configure(struct mlx5umr_mkey *mkey,
 	return 0;
 }
 
-int mlx5umr_mkey_configure_list(struct mlx5umr_mkey *mkey, uint32_t access,
-				uint32_t num_sges, const struct ibv_sge *sge)
+/*
+ * The checks of the library's own fields of @attr, accepting @flags.
+ * Return: 0 or a negative errno.
+ */
+static int configure_attr_check(const struct mlx5umr_configure_attr *attr,
+				uint32_t flags)
 {
-	return mlx5umr_mkey_configure_list_ex(mkey, access, 0, num_sges, sge);
+	if (!attr || attr->comp_mask)
+		return -EINVAL;
+	if (attr->flags & ~flags)
+		return -EOPNOTSUPP;
+	if (attr->layout != MLX5UMR_LAYOUT_LIST &&
+	    attr->layout != MLX5UMR_LAYOUT_INTERLEAVED)
+		return -EINVAL;
+	return 0;
 }
 
-int mlx5umr_mkey_configure_list_ex(struct mlx5umr_mkey *mkey, uint32_t access,
-				   uint32_t flags, uint32_t num_sges,
-				   const struct ibv_sge *sge)
+/*
+ * The entries of @attr's layout in the kernel's format (copied: the
+ * padding of the caller's array need not be zero), *@bytes their size; the
+ * layout and counts into *@layout, *@num_entries, *@repeat_count. NULL
+ * when out of memory.
+ */
+static void *layout_entries(const struct mlx5umr_configure_attr *attr,
+			    uint32_t *layout, uint32_t *num_entries,
+			    uint32_t *repeat_count, uint64_t *bytes)
 {
-	if (flags & ~MLX5UMR_NEW_KEY)
-		return fail(EOPNOTSUPP);
-	return mlx5umr_mkey_configure_list_sig(mkey, access, flags, NULL,
-					       num_sges, sge);
+	uint32_t i, n = attr->num_entries;
+	struct mlx5_umr_ioc_interleaved *il;
+	struct mlx5_umr_ioc_sge *sge;
+
+	*num_entries = n;
+	if (attr->layout == MLX5UMR_LAYOUT_LIST) {
+		*layout = MLX5_UMR_IOC_LAYOUT_LIST;
+		*bytes = (uint64_t)n * sizeof(*sge);
+		sge = calloc(n ? n : 1, sizeof(*sge));
+		for (i = 0; sge && i < n; i++) {
+			sge[i].addr = attr->sge[i].addr;
+			sge[i].length = attr->sge[i].length;
+			sge[i].lkey = attr->sge[i].lkey;
+		}
+		return sge;
+	}
+	*layout = MLX5_UMR_IOC_LAYOUT_INTERLEAVED;
+	*repeat_count = attr->repeat_count;
+	*bytes = (uint64_t)n * sizeof(*il);
+	il = calloc(n ? n : 1, sizeof(*il));
+	for (i = 0; il && i < n; i++) {
+		il[i].addr = attr->interleaved[i].addr;
+		il[i].bytes_count = attr->interleaved[i].bytes_count;
+		il[i].bytes_skip = attr->interleaved[i].bytes_skip;
+		il[i].lkey = attr->interleaved[i].lkey;
+	}
+	return il;
 }
 
-int mlx5umr_mkey_configure_list_sig(struct mlx5umr_mkey *mkey,
-				    uint32_t access, uint32_t flags,
-				    const struct mlx5dv_sig_block_attr *sig,
-				    uint32_t num_sges,
-				    const struct ibv_sge *sge)
+int mlx5umr_mkey_configure(struct mlx5umr_mkey *mkey,
+			   const struct mlx5umr_configure_attr *attr)
 {
-	return mlx5umr_mkey_configure_list_crypto(mkey, access, flags, sig,
-						  NULL, num_sges, sge);
-}
-
-int mlx5umr_mkey_configure_list_crypto(struct mlx5umr_mkey *mkey,
-				       uint32_t access, uint32_t flags,
-				       const struct mlx5dv_sig_block_attr *sig,
-				       const struct mlx5umr_crypto_attr *crypto,
-				       uint32_t num_sges,
-				       const struct ibv_sge *sge)
-{
-	struct mlx5_umr_ioc_configure cmd = {
-		.flags = key_flags(flags),
-		.access = access,
-		.layout = MLX5_UMR_IOC_LAYOUT_LIST,
-		.num_entries = num_sges,
-	};
-	struct mlx5_umr_ioc_sge *ent;
-	uint32_t i;
+	struct mlx5_umr_ioc_configure cmd = {};
+	uint64_t bytes;
+	void *ent;
 	int ret;
 
-	if (flags & ~(MLX5UMR_NEW_KEY | MLX5UMR_RESET_SIG))
-		return fail(EOPNOTSUPP);
-	ret = sig_block(sig, &cmd);
-	if (!ret)
-		ret = crypto_attr(mkey, crypto, &cmd);
+	ret = configure_attr_check(attr, MLX5UMR_NEW_KEY | MLX5UMR_RESET_SIG);
 	if (ret)
 		return fail(-ret);
-	ent = calloc(num_sges ? num_sges : 1, sizeof(*ent));
+	cmd.flags = key_flags(attr->flags);
+	cmd.access = attr->access;
+	ret = sig_block(attr->sig, &cmd);
+	if (!ret)
+		ret = crypto_attr(mkey, attr->crypto, &cmd);
+	if (ret)
+		return fail(-ret);
+	ent = layout_entries(attr, &cmd.layout, &cmd.num_entries,
+			     &cmd.repeat_count, &bytes);
 	if (!ent)
 		return fail(ENOMEM);
-	for (i = 0; i < num_sges; i++) {
-		ent[i].addr = sge[i].addr;
-		ent[i].length = sge[i].length;
-		ent[i].lkey = sge[i].lkey;
-	}
 	cmd.entries = (uintptr_t)ent;
 	ret = configure(mkey, &cmd);
 	free(ent);
 	return ret ? fail(ret) : 0;
+}
+
+int mlx5umr_mkey_configure_list(struct mlx5umr_mkey *mkey, uint32_t access,
+				uint32_t num_sges, const struct ibv_sge *sge)
+{
+	struct mlx5umr_configure_attr attr = {
+		.access = access,
+		.layout = MLX5UMR_LAYOUT_LIST,
+		.num_entries = num_sges,
+		.sge = sge,
+	};
+
+	return mlx5umr_mkey_configure(mkey, &attr);
 }
 
 int mlx5umr_mkey_configure_interleaved(struct mlx5umr_mkey *mkey,
@@ -438,77 +472,15 @@ int mlx5umr_mkey_configure_interleaved(struct mlx5umr_mkey *mkey,
 				       uint32_t num_interleaved,
 				       const struct mlx5dv_mr_interleaved *data)
 {
-	return mlx5umr_mkey_configure_interleaved_ex(mkey, access, 0,
-						     repeat_count,
-						     num_interleaved, data);
-}
-
-int mlx5umr_mkey_configure_interleaved_ex(struct mlx5umr_mkey *mkey,
-					  uint32_t access, uint32_t flags,
-					  uint32_t repeat_count,
-					  uint32_t num_interleaved,
-					  const struct mlx5dv_mr_interleaved *data)
-{
-	if (flags & ~MLX5UMR_NEW_KEY)
-		return fail(EOPNOTSUPP);
-	return mlx5umr_mkey_configure_interleaved_sig(mkey, access, flags,
-						      NULL, repeat_count,
-						      num_interleaved, data);
-}
-
-int mlx5umr_mkey_configure_interleaved_sig(struct mlx5umr_mkey *mkey,
-					   uint32_t access, uint32_t flags,
-					   const struct mlx5dv_sig_block_attr *sig,
-					   uint32_t repeat_count,
-					   uint32_t num_interleaved,
-					   const struct mlx5dv_mr_interleaved *data)
-{
-	return mlx5umr_mkey_configure_interleaved_crypto(mkey, access, flags,
-							 sig, NULL,
-							 repeat_count,
-							 num_interleaved, data);
-}
-
-int mlx5umr_mkey_configure_interleaved_crypto(struct mlx5umr_mkey *mkey,
-					      uint32_t access, uint32_t flags,
-					      const struct mlx5dv_sig_block_attr *sig,
-					      const struct mlx5umr_crypto_attr *crypto,
-					      uint32_t repeat_count,
-					      uint32_t num_interleaved,
-					      const struct mlx5dv_mr_interleaved *data)
-{
-	struct mlx5_umr_ioc_configure cmd = {
-		.flags = key_flags(flags),
+	struct mlx5umr_configure_attr attr = {
 		.access = access,
-		.layout = MLX5_UMR_IOC_LAYOUT_INTERLEAVED,
+		.layout = MLX5UMR_LAYOUT_INTERLEAVED,
 		.num_entries = num_interleaved,
+		.interleaved = data,
 		.repeat_count = repeat_count,
 	};
-	struct mlx5_umr_ioc_interleaved *ent;
-	uint32_t i;
-	int ret;
 
-	if (flags & ~(MLX5UMR_NEW_KEY | MLX5UMR_RESET_SIG))
-		return fail(EOPNOTSUPP);
-	ret = sig_block(sig, &cmd);
-	if (!ret)
-		ret = crypto_attr(mkey, crypto, &cmd);
-	if (ret)
-		return fail(-ret);
-	/* Copied: the padding of the caller's array need not be zero. */
-	ent = calloc(num_interleaved ? num_interleaved : 1, sizeof(*ent));
-	if (!ent)
-		return fail(ENOMEM);
-	for (i = 0; i < num_interleaved; i++) {
-		ent[i].addr = data[i].addr;
-		ent[i].bytes_count = data[i].bytes_count;
-		ent[i].bytes_skip = data[i].bytes_skip;
-		ent[i].lkey = data[i].lkey;
-	}
-	cmd.entries = (uintptr_t)ent;
-	ret = configure(mkey, &cmd);
-	free(ent);
-	return ret ? fail(ret) : 0;
+	return mlx5umr_mkey_configure(mkey, &attr);
 }
 
 int mlx5umr_mkey_invalidate(struct mlx5umr_mkey *mkey)
@@ -731,90 +703,37 @@ static void batch_commit(struct mlx5umr_batch *b, struct mlx5umr_mkey *mkey,
 	b->n++;
 }
 
-int mlx5umr_batch_configure_list(struct mlx5umr_batch *batch,
-				 struct mlx5umr_mkey *mkey, uint32_t access,
-				 uint32_t num_sges, const struct ibv_sge *sge)
+int mlx5umr_batch_configure(struct mlx5umr_batch *batch,
+			    struct mlx5umr_mkey *mkey,
+			    const struct mlx5umr_configure_attr *attr)
 {
-	return mlx5umr_batch_configure_list_ex(batch, mkey, access, 0, num_sges,
-					       sge);
-}
-
-int mlx5umr_batch_configure_list_ex(struct mlx5umr_batch *batch,
-				    struct mlx5umr_mkey *mkey, uint32_t access,
-				    uint32_t flags, uint32_t num_sges,
-				    const struct ibv_sge *sge)
-{
-	uint64_t bytes = (uint64_t)num_sges * sizeof(struct mlx5_umr_ioc_sge);
 	struct mlx5_umr_ioc_batch_req *req;
-	struct mlx5_umr_ioc_sge *ent;
-	uint32_t i;
+	struct mlx5_umr_ioc_batch_req r = {};
+	uint64_t bytes;
+	void *ent;
 	int ret;
 
-	ret = batch_slot(batch, mkey, bytes, &req);
+	ret = configure_attr_check(attr, MLX5UMR_NEW_KEY);
 	if (ret)
-		return ret;
-	ent = calloc(num_sges ? num_sges : 1, sizeof(*ent));
+		return fail(-ret);
+	/* the batch ioctl carries no signature nor crypto attributes */
+	if (attr->sig || attr->crypto)
+		return fail(EOPNOTSUPP);
+	ent = layout_entries(attr, &r.layout, &r.num_entries, &r.repeat_count,
+			     &bytes);
 	if (!ent)
 		return fail(ENOMEM);
-	for (i = 0; i < num_sges; i++) {
-		ent[i].addr = sge[i].addr;
-		ent[i].length = sge[i].length;
-		ent[i].lkey = sge[i].lkey;
-	}
-	req->op = MLX5_UMR_IOC_BATCH_CONFIGURE;
-	req->flags = key_flags(flags);
-	req->access = access;
-	req->layout = MLX5_UMR_IOC_LAYOUT_LIST;
-	req->num_entries = num_sges;
-	req->entries = (uintptr_t)ent;
-	batch_commit(batch, mkey, ent, bytes);
-	return 0;
-}
-
-int mlx5umr_batch_configure_interleaved(struct mlx5umr_batch *batch,
-					struct mlx5umr_mkey *mkey,
-					uint32_t access, uint32_t repeat_count,
-					uint32_t num_interleaved,
-					const struct mlx5dv_mr_interleaved *data)
-{
-	return mlx5umr_batch_configure_interleaved_ex(batch, mkey, access, 0,
-						      repeat_count,
-						      num_interleaved, data);
-}
-
-int mlx5umr_batch_configure_interleaved_ex(struct mlx5umr_batch *batch,
-					   struct mlx5umr_mkey *mkey,
-					   uint32_t access, uint32_t flags,
-					   uint32_t repeat_count,
-					   uint32_t num_interleaved,
-					   const struct mlx5dv_mr_interleaved *data)
-{
-	uint64_t bytes = (uint64_t)num_interleaved *
-			 sizeof(struct mlx5_umr_ioc_interleaved);
-	struct mlx5_umr_ioc_batch_req *req;
-	struct mlx5_umr_ioc_interleaved *ent;
-	uint32_t i;
-	int ret;
-
 	ret = batch_slot(batch, mkey, bytes, &req);
-	if (ret)
+	if (ret) {
+		free(ent);
 		return ret;
-	/* Copied: the padding of the caller's array need not be zero. */
-	ent = calloc(num_interleaved ? num_interleaved : 1, sizeof(*ent));
-	if (!ent)
-		return fail(ENOMEM);
-	for (i = 0; i < num_interleaved; i++) {
-		ent[i].addr = data[i].addr;
-		ent[i].bytes_count = data[i].bytes_count;
-		ent[i].bytes_skip = data[i].bytes_skip;
-		ent[i].lkey = data[i].lkey;
 	}
 	req->op = MLX5_UMR_IOC_BATCH_CONFIGURE;
-	req->flags = key_flags(flags);
-	req->access = access;
-	req->layout = MLX5_UMR_IOC_LAYOUT_INTERLEAVED;
-	req->num_entries = num_interleaved;
-	req->repeat_count = repeat_count;
+	req->flags = key_flags(attr->flags);
+	req->access = attr->access;
+	req->layout = r.layout;
+	req->num_entries = r.num_entries;
+	req->repeat_count = r.repeat_count;
 	req->entries = (uintptr_t)ent;
 	batch_commit(batch, mkey, ent, bytes);
 	return 0;

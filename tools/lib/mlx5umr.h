@@ -186,20 +186,15 @@ enum {
 };
 
 /*
- * Flags of the _ex configure and invalidate calls: install a fresh, random
- * key byte; mkey->lkey and mkey->rkey then hold the new key and the old
- * one is refused (ib_update_fast_reg_key() per registration, as NVMe-oF).
+ * Flags of a configure and of the _ex invalidate calls: install a fresh,
+ * random key byte; mkey->lkey and mkey->rkey then hold the new key and the
+ * old one is refused (ib_update_fast_reg_key() per registration, as
+ * NVMe-oF).
  */
 enum {
 	MLX5UMR_NEW_KEY = 1 << 0,
 	/* MLX5DV_MKEY_CONF_FLAG_RESET_SIG_ATTR: drop the signature */
 	MLX5UMR_RESET_SIG = 1 << 1,
-};
-
-/* Flags of mlx5umr_xfer(). */
-enum {
-	MLX5UMR_XFER_WRITE = 1 << 0,	/* else a read */
-	MLX5UMR_XFER_LOCAL = 1 << 1,	/* through an lkey, else an rkey */
 };
 
 struct mlx5umr_context {
@@ -262,6 +257,38 @@ struct mlx5umr_mkey *mlx5umr_create_mkey(struct mlx5umr_context *ctx,
 					 uint32_t max_entries, uint32_t flags);
 int mlx5umr_destroy_mkey(struct mlx5umr_mkey *mkey);
 
+/* The layouts of struct mlx5umr_configure_attr. */
+enum mlx5umr_layout {
+	MLX5UMR_LAYOUT_LIST,		/* mlx5dv_wr_mr_list() */
+	MLX5UMR_LAYOUT_INTERLEAVED,	/* mlx5dv_wr_mr_interleaved() */
+};
+
+struct mlx5dv_sig_block_attr;
+struct mlx5umr_crypto_attr;
+
+/*
+ * One configure of an indirect mkey: its access rights and layout, as
+ * mlx5dv_wr_mr_list() or mlx5dv_wr_mr_interleaved() take them, with
+ * MLX5UMR_NEW_KEY and MLX5UMR_RESET_SIG in @flags; @sig and @crypto as
+ * below (NULL: none). comp_mask must be 0 (EINVAL); unknown @flags are
+ * refused (EOPNOTSUPP).
+ */
+struct mlx5umr_configure_attr {
+	uint32_t access;		/* IBV_ACCESS_* */
+	uint32_t flags;			/* MLX5UMR_NEW_KEY, MLX5UMR_RESET_SIG */
+	enum mlx5umr_layout layout;
+	uint32_t num_entries;		/* of @sge or @interleaved */
+	const struct ibv_sge *sge;	/* MLX5UMR_LAYOUT_LIST */
+	const struct mlx5dv_mr_interleaved *interleaved;
+	uint32_t repeat_count;		/* MLX5UMR_LAYOUT_INTERLEAVED */
+	const struct mlx5dv_sig_block_attr *sig;
+	const struct mlx5umr_crypto_attr *crypto;
+	uint64_t comp_mask;
+};
+
+int mlx5umr_mkey_configure(struct mlx5umr_mkey *mkey,
+			   const struct mlx5umr_configure_attr *attr);
+/* mlx5umr_mkey_configure() with rdma-core's arguments, and no flags. */
 int mlx5umr_mkey_configure_list(struct mlx5umr_mkey *mkey, uint32_t access,
 				uint32_t num_sges, const struct ibv_sge *sge);
 int mlx5umr_mkey_configure_interleaved(struct mlx5umr_mkey *mkey,
@@ -270,38 +297,19 @@ int mlx5umr_mkey_configure_interleaved(struct mlx5umr_mkey *mkey,
 				       const struct mlx5dv_mr_interleaved *data);
 int mlx5umr_mkey_invalidate(struct mlx5umr_mkey *mkey);
 /* As above, with MLX5UMR_NEW_KEY in @flags. */
-int mlx5umr_mkey_configure_list_ex(struct mlx5umr_mkey *mkey, uint32_t access,
-				   uint32_t flags, uint32_t num_sges,
-				   const struct ibv_sge *sge);
-int mlx5umr_mkey_configure_interleaved_ex(struct mlx5umr_mkey *mkey,
-					  uint32_t access, uint32_t flags,
-					  uint32_t repeat_count,
-					  uint32_t num_interleaved,
-					  const struct mlx5dv_mr_interleaved *data);
 int mlx5umr_mkey_invalidate_ex(struct mlx5umr_mkey *mkey, uint32_t flags);
 
 /*
- * Block signature (mkeys created with MLX5UMR_MKEY_SIGNATURE): the _sig
- * calls configure as the _ex ones and, with @sig, set the signature as
- * mlx5dv_wr_set_mkey_sig_block(3) does, in the same request; with
- * MLX5UMR_RESET_SIG in @flags (and @sig NULL) they drop it; otherwise the
- * mkey keeps the signature it has. mlx5umr_mkey_check() is
+ * Block signature (mkeys created with MLX5UMR_MKEY_SIGNATURE): a configure
+ * with @sig sets the signature as mlx5dv_wr_set_mkey_sig_block(3) does, in
+ * the same request; with MLX5UMR_RESET_SIG in @flags (and @sig NULL) it
+ * drops it; otherwise the mkey keeps the signature it has.
+ * mlx5umr_mkey_check() is
  * mlx5dv_mkey_check(3): the first error since the last check, which it
  * clears (and the HCA's check is re-armed). An error is reported by the
  * SIG_ERR CQE of the QP that accessed the mkey: mlx5umr_sig_report() hands
  * those 64 bytes in, and gives the mkey's handle.
  */
-int mlx5umr_mkey_configure_list_sig(struct mlx5umr_mkey *mkey,
-				    uint32_t access, uint32_t flags,
-				    const struct mlx5dv_sig_block_attr *sig,
-				    uint32_t num_sges,
-				    const struct ibv_sge *sge);
-int mlx5umr_mkey_configure_interleaved_sig(struct mlx5umr_mkey *mkey,
-					   uint32_t access, uint32_t flags,
-					   const struct mlx5dv_sig_block_attr *sig,
-					   uint32_t repeat_count,
-					   uint32_t num_interleaved,
-					   const struct mlx5dv_mr_interleaved *data);
 int mlx5umr_mkey_check(struct mlx5umr_mkey *mkey,
 		       struct mlx5dv_mkey_err *err_info);
 int mlx5umr_sig_report(struct mlx5umr_context *ctx, const void *cqe,
@@ -367,7 +375,7 @@ struct mlx5umr_crypto_attr {
 };
 
 /*
- * Configure a crypto mkey: as the _sig calls, plus @crypto
+ * Configure a crypto mkey: with @crypto in struct mlx5umr_configure_attr
  * (mlx5dv_wr_set_mkey_crypto(3)), which every configure of a crypto mkey
  * carries (EINVAL without it, or with it on another mkey). @sig, for an
  * mkey created with both MLX5UMR_MKEY_SIGNATURE and MLX5UMR_MKEY_CRYPTO,
@@ -376,19 +384,6 @@ struct mlx5umr_crypto_attr {
  * unit size; ENOENT: a DEK of another context; ENOMEM: a layout that does
  * not fit one work request with the BSFs. Crypto is not set in a batch.
  */
-int mlx5umr_mkey_configure_list_crypto(struct mlx5umr_mkey *mkey,
-				       uint32_t access, uint32_t flags,
-				       const struct mlx5dv_sig_block_attr *sig,
-				       const struct mlx5umr_crypto_attr *crypto,
-				       uint32_t num_sges,
-				       const struct ibv_sge *sge);
-int mlx5umr_mkey_configure_interleaved_crypto(struct mlx5umr_mkey *mkey,
-					      uint32_t access, uint32_t flags,
-					      const struct mlx5dv_sig_block_attr *sig,
-					      const struct mlx5umr_crypto_attr *crypto,
-					      uint32_t repeat_count,
-					      uint32_t num_interleaved,
-					      const struct mlx5dv_mr_interleaved *data);
 
 /*
  * A batch: consecutive configure and invalidate requests on distinct mkeys
@@ -410,52 +405,21 @@ struct mlx5umr_batch;
 
 struct mlx5umr_batch *mlx5umr_batch_create(struct mlx5umr_context *ctx);
 void mlx5umr_batch_destroy(struct mlx5umr_batch *batch);
-int mlx5umr_batch_configure_list(struct mlx5umr_batch *batch,
-				 struct mlx5umr_mkey *mkey, uint32_t access,
-				 uint32_t num_sges, const struct ibv_sge *sge);
-int mlx5umr_batch_configure_interleaved(struct mlx5umr_batch *batch,
-					struct mlx5umr_mkey *mkey,
-					uint32_t access, uint32_t repeat_count,
-					uint32_t num_interleaved,
-					const struct mlx5dv_mr_interleaved *data);
+/*
+ * A configure as mlx5umr_mkey_configure()'s, with MLX5UMR_NEW_KEY only
+ * (the mkey's keys after submit) and no signature or crypto (EOPNOTSUPP).
+ */
+int mlx5umr_batch_configure(struct mlx5umr_batch *batch,
+			    struct mlx5umr_mkey *mkey,
+			    const struct mlx5umr_configure_attr *attr);
 int mlx5umr_batch_invalidate(struct mlx5umr_batch *batch,
 			     struct mlx5umr_mkey *mkey);
 /* As above, with MLX5UMR_NEW_KEY in @flags: the mkey's keys after submit. */
-int mlx5umr_batch_configure_list_ex(struct mlx5umr_batch *batch,
-				    struct mlx5umr_mkey *mkey, uint32_t access,
-				    uint32_t flags, uint32_t num_sges,
-				    const struct ibv_sge *sge);
-int mlx5umr_batch_configure_interleaved_ex(struct mlx5umr_batch *batch,
-					   struct mlx5umr_mkey *mkey,
-					   uint32_t access, uint32_t flags,
-					   uint32_t repeat_count,
-					   uint32_t num_interleaved,
-					   const struct mlx5dv_mr_interleaved *data);
 int mlx5umr_batch_invalidate_ex(struct mlx5umr_batch *batch,
 				struct mlx5umr_mkey *mkey, uint32_t flags);
 uint32_t mlx5umr_batch_count(const struct mlx5umr_batch *batch);
 int mlx5umr_batch_submit(struct mlx5umr_batch *batch, uint32_t *index);
 int mlx5umr_batch_status(const struct mlx5umr_batch *batch, uint32_t i);
-
-/*
- * Fake HCAs of a test build of the module only (MLX5_UMR_TESTING=1; ENOTTY
- * from a production build): an RDMA WRITE (MLX5UMR_XFER_WRITE) or READ of
- * @len bytes at @offset of @key's address space, as a remote peer. Returns
- * 0 when the transfer was attempted, with *@status the CQE syndrome
- * (0 = success).
- */
-int mlx5umr_xfer(struct mlx5umr_context *ctx, uint32_t key, uint64_t offset,
-		 void *buf, size_t len, uint32_t flags, uint32_t *status);
-/*
- * As mlx5umr_xfer(); through a signature mkey @offset and @len are in the
- * wire view. *@sig_err (if not NULL) is set when a signature check failed
- * (the transfer completed): its SIG_ERR CQE was reported to the service
- * (mlx5umr_mkey_check() finds it) or, with @sig_cqe not NULL, copied
- * there (64 bytes) for mlx5umr_sig_report().
- */
-int mlx5umr_xfer_sig(struct mlx5umr_context *ctx, uint32_t key,
-		     uint64_t offset, void *buf, size_t len, uint32_t flags,
-		     uint32_t *status, int *sig_err, void *sig_cqe);
 
 /*
  * Put the context's registrations and mkeys in the caller's own verbs PD,

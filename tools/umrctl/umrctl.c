@@ -19,6 +19,7 @@
 #include <sys/mman.h>
 
 #include "mlx5umr.h"
+#include "mlx5umr_testing.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -826,24 +827,23 @@ static int defer_configure(const struct obj *ob, bool list, uint32_t access,
 			   const struct ibv_sge *sge,
 			   const struct mlx5dv_mr_interleaved *il)
 {
+	struct mlx5umr_configure_attr attr = {
+		.access = access,
+		.flags = kflags,
+		.layout = list ? MLX5UMR_LAYOUT_LIST : MLX5UMR_LAYOUT_INTERLEAVED,
+		.num_entries = n,
+		.sge = sge,
+		.interleaved = il,
+		.repeat_count = repeat,
+	};
+
 	cur_def->ob = ob;
 	cur_def->inval = false;
 	cur_def->list = list;
 	cur_def->access = access;
 	cur_def->repeat = repeat;
 	cur_def->n = n;
-	if (list)
-		return defer_added(mlx5umr_batch_configure_list_ex(ubatch,
-								   ob->mk,
-								   access,
-								   kflags, n,
-								   sge));
-	return defer_added(mlx5umr_batch_configure_interleaved_ex(ubatch,
-								  ob->mk,
-								  access,
-								  kflags,
-								  repeat, n,
-								  il));
+	return defer_added(mlx5umr_batch_configure(ubatch, ob->mk, &attr));
 }
 
 static int defer_invalidate(const struct obj *ob, uint32_t kflags)
@@ -1159,6 +1159,7 @@ static int cmd_configure(const struct opts *o)
 			  IBV_ACCESS_REMOTE_READ;
 	const struct mlx5dv_sig_block_attr *sa = NULL;
 	const struct mlx5umr_crypto_attr *ca = NULL;
+	struct mlx5umr_configure_attr attr;
 	static struct crypto_spec crypto;
 	static struct sig_spec sig;
 	uint32_t kflags;
@@ -1231,13 +1232,18 @@ static int cmd_configure(const struct opts *o)
 	if (deferring)
 		return defer_configure(ob, list, access, kflags, repeat, n, sge,
 				       il);
-	if (list)
-		ret = mlx5umr_mkey_configure_list_crypto(ob->mk, access, kflags,
-							 sa, ca, n, sge);
-	else
-		ret = mlx5umr_mkey_configure_interleaved_crypto(ob->mk, access,
-								kflags, sa, ca,
-								repeat, n, il);
+	attr = (struct mlx5umr_configure_attr){
+		.access = access,
+		.flags = kflags,
+		.layout = list ? MLX5UMR_LAYOUT_LIST : MLX5UMR_LAYOUT_INTERLEAVED,
+		.num_entries = n,
+		.sge = sge,
+		.interleaved = il,
+		.repeat_count = repeat,
+		.sig = sa,
+		.crypto = ca,
+	};
+	ret = mlx5umr_mkey_configure(ob->mk, &attr);
 	if (ret)
 		return report_errno("configure", ret, false);
 	print_configured(ob, list, access, repeat, n,

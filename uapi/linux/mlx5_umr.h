@@ -177,6 +177,10 @@ enum mlx5_umr_ioc_access {
  *	(1 << MLX5_UMR_IOC_SIG_BLOCK_*) per crypto data unit size; else 0
  * @out_max_fd_deks: MLX5_UMR_IOC_MAX_FD_DEKS
  * @out_fd_deks: DEKs this file holds
+ * @out_crypto_engine: the HCA's AES-XTS engine, MLX5_UMR_IOC_CRYPTO_ENGINE_*,
+ *	reported with or without MLX5_UMR_IOC_INFO_CRYPTO (a device that
+ *	takes only wrapped keys has an engine but no crypto here)
+ * @out_crypto_caps: MLX5_UMR_IOC_CRYPTO_CAP_* bits of the HCA
  */
 struct mlx5_umr_ioc_info {
 	__u32 size;
@@ -204,6 +208,8 @@ struct mlx5_umr_ioc_info {
 	__u32 out_crypto_data_unit_sizes;
 	__u32 out_max_fd_deks;
 	__u32 out_fd_deks;
+	__u32 out_crypto_engine;
+	__u32 out_crypto_caps;
 };
 
 #define MLX5_UMR_IOCTL_INFO	_IO(MLX5_UMR_IOC_TYPE, MLX5_UMR_CMD_INFO)
@@ -542,6 +548,31 @@ struct mlx5_umr_ioc_sig_block {
 /* MLX5_UMR_IOCTL_INFO out_flags: AES-XTS crypto mkeys (plaintext DEKs). */
 enum mlx5_umr_ioc_info_crypto_flags {
 	MLX5_UMR_IOC_INFO_CRYPTO = 1 << 9,
+};
+
+/*
+ * MLX5_UMR_IOCTL_INFO out_crypto_engine (Documentation/crypto.rst, "Device
+ * capabilities"): none; SINGLE_BLOCK (aes_xts_single_block_le_tweak
+ * only): a CONFIGURE that leaves a crypto mkey longer than its data unit
+ * is EINVAL; MULTI_BLOCK: any length.
+ */
+enum mlx5_umr_ioc_crypto_engine {
+	MLX5_UMR_IOC_CRYPTO_ENGINE_NONE = 0,
+	MLX5_UMR_IOC_CRYPTO_ENGINE_SINGLE_BLOCK = 1,
+	MLX5_UMR_IOC_CRYPTO_ENGINE_MULTI_BLOCK = 2,
+};
+
+/*
+ * MLX5_UMR_IOCTL_INFO out_crypto_caps: the HCA reads the initial tweak big
+ * endian (the service reverses the caller's little-endian tweak, which
+ * keeps its meaning); DEKs must be imported wrapped (then no
+ * MLX5_UMR_IOC_INFO_CRYPTO); SYNC_CRYPTO runs before a destroyed DEK's
+ * number can be reused.
+ */
+enum mlx5_umr_ioc_crypto_caps {
+	MLX5_UMR_IOC_CRYPTO_CAP_TWEAK_BE = 1 << 0,
+	MLX5_UMR_IOC_CRYPTO_CAP_WRAPPED_IMPORT = 1 << 1,
+	MLX5_UMR_IOC_CRYPTO_CAP_SYNCHRONIZE_DEK = 1 << 2,
 };
 
 /* A file holds at most this many DEKs. */

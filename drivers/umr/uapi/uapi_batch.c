@@ -27,7 +27,7 @@
 #include <linux/uaccess.h>
 
 #include "uapi_priv.h"
-#include "umr.h"
+#include "../umr_uapi.h"
 
 /**
  * struct umr_batch - one MLX5_UMR_IOCTL_BATCH being executed
@@ -265,16 +265,22 @@ static int umr_batch_prepare(struct umr_batch *b)
 	int ret = 0;
 
 	for (i = 0; i < b->ncopied && !ret; i++) {
+		struct umr_mreq *r = &b->req[i];
+
 		b->cmd->out_index = i;
 		b->ngathered = i + 1;
-		b->wrs[i] = &b->req[i].wr;
+		b->wrs[i] = &r->wr;
 		ret = umr_batch_gather(b, i) ?:
-		      umr_mreq_claim(&b->req[i], b) ?:
-		      umr_mreq_reserve(&b->req[i]) ?:
-		      mlx5_umr_validate(dev, &b->req[i].wr);
-		if (!ret)
-			b->req[i].bbs = umr_share_bbs(b->ctx->ud,
-						      &b->req[i].wr);
+		      umr_mreq_claim(r, b) ?:
+		      umr_mreq_reserve(r);
+		if (ret)
+			break;
+		/* checked once: the post takes it as admitted */
+		ret = mlx5_umr_admit(dev, &r->wr);
+		if (ret > 0) {
+			r->bbs = ret;
+			ret = 0;
+		}
 	}
 	if (!ret && b->err) {
 		b->cmd->out_index = b->ncopied;

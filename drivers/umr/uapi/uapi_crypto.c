@@ -28,7 +28,6 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
-#include "crypto.h"
 #include "uapi_priv.h"
 
 /* The uapi passes these values through unchanged (both are rdma-core's). */
@@ -48,6 +47,11 @@ UMR_CRYPTO_SAME(MLX5_UMR_IOC_SIG_BLOCK_520, MLX5_UMR_BLOCK_SIZE_520);
 UMR_CRYPTO_SAME(MLX5_UMR_IOC_SIG_BLOCK_4048, MLX5_UMR_BLOCK_SIZE_4048);
 UMR_CRYPTO_SAME(MLX5_UMR_IOC_SIG_BLOCK_4096, MLX5_UMR_BLOCK_SIZE_4096);
 UMR_CRYPTO_SAME(MLX5_UMR_IOC_SIG_BLOCK_4160, MLX5_UMR_BLOCK_SIZE_4160);
+UMR_CRYPTO_SAME(MLX5_UMR_IOC_CRYPTO_ENGINE_NONE, MLX5_UMR_CRYPTO_ENGINE_NONE);
+UMR_CRYPTO_SAME(MLX5_UMR_IOC_CRYPTO_ENGINE_SINGLE_BLOCK,
+		MLX5_UMR_CRYPTO_ENGINE_SINGLE_BLOCK);
+UMR_CRYPTO_SAME(MLX5_UMR_IOC_CRYPTO_ENGINE_MULTI_BLOCK,
+		MLX5_UMR_CRYPTO_ENGINE_MULTI_BLOCK);
 static_assert(sizeof_field(struct mlx5_umr_ioc_crypto, initial_tweak) ==
 	      sizeof_field(struct mlx5_umr_crypto_attr, initial_tweak));
 static_assert(sizeof_field(struct mlx5_umr_ioc_crypto, keytag) ==
@@ -90,12 +94,20 @@ u32 umr_crypto_info_flags(struct umr_udev *ud)
  */
 void umr_crypto_info(struct umr_uctx *ctx, struct mlx5_umr_ioc_info *cmd)
 {
-	bool crypto = umr_crypto_dev(ctx->ud);
+	const struct mlx5_umr_caps *caps = mlx5_umr_dev_caps(ctx->ud->dev);
+	bool crypto = caps->crypto;
 
 	cmd->out_crypto_key_sizes = crypto ? UMR_CRYPTO_KEY_SIZES : 0;
 	cmd->out_crypto_data_unit_sizes = crypto ? UMR_CRYPTO_DU_SIZES : 0;
 	cmd->out_max_fd_deks = MLX5_UMR_IOC_MAX_FD_DEKS;
 	cmd->out_fd_deks = atomic_read(&ctx->ndeks);
+	cmd->out_crypto_engine = caps->crypto_engine;
+	cmd->out_crypto_caps =
+		(caps->crypto_tweak_be ? MLX5_UMR_IOC_CRYPTO_CAP_TWEAK_BE : 0) |
+		(caps->crypto_wrapped_import ?
+		 MLX5_UMR_IOC_CRYPTO_CAP_WRAPPED_IMPORT : 0) |
+		(caps->crypto_synchronize_dek ?
+		 MLX5_UMR_IOC_CRYPTO_CAP_SYNCHRONIZE_DEK : 0);
 }
 
 /**

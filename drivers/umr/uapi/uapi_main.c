@@ -16,9 +16,7 @@
 #include <linux/uaccess.h>
 
 #include "uapi_priv.h"
-#include "umr.h"
-#include "wr_rules.h"
-#include "xlt.h"
+#include "../umr_uapi.h"
 
 /* Protects umr_udevs. */
 static DEFINE_MUTEX(umr_udevs_lock);
@@ -84,22 +82,33 @@ static void umr_ucmd_undo_create(struct umr_ucmd *ucmd)
 	up_read(&ud->rwsem);
 }
 
+/* The uapi's own rule on access rights (ib_check_mr_access()). */
+static int umr_check_access_own(u32 access)
+{
+	if ((access & (MLX5_UMR_ACCESS_REMOTE_WRITE |
+		       MLX5_UMR_ACCESS_REMOTE_ATOMIC)) &&
+	    !(access & MLX5_UMR_ACCESS_LOCAL_WRITE))
+		return -EINVAL;
+	return 0;
+}
+
 /**
  * umr_check_access() - validate MLX5_UMR_IOC_ACCESS_* bits
  * @ud: the device
  * @access: from userspace
  *
- * The service's access rules (7 and 8 of Documentation/validation.rst,
- * wr_rules.h), and the uapi's own: remote write and atomic need local
- * write, as ib_check_mr_access() says.
+ * The uapi's own rule: remote write and atomic need local write, as
+ * ib_check_mr_access() says; then the service's access rules (7 and 8 of
+ * Documentation/validation.rst). Rule 7 and the uapi's both answer
+ * EINVAL, so their order does not show.
  *
  * Return: 0, -EINVAL or -EOPNOTSUPP (atomic where the HCA or its UMR may
  * not set it).
  */
 int umr_check_access(struct umr_udev *ud, u32 access)
 {
-	return umr_check_access_bits(access) ?:
-	       mlx5_umr_rule_atomic(mlx5_umr_dev_caps(ud->dev), access);
+	return umr_check_access_own(access) ?:
+	       mlx5_umr_precheck_access(mlx5_umr_dev_caps(ud->dev), access);
 }
 
 /**
@@ -110,26 +119,9 @@ int umr_check_access(struct umr_udev *ud, u32 access)
  */
 int umr_check_access_bits(u32 access)
 {
-	int ret;
-
-	BUILD_BUG_ON(MLX5_UMR_IOC_ACCESS_LOCAL_WRITE !=
-		     MLX5_UMR_ACCESS_LOCAL_WRITE);
-	BUILD_BUG_ON(MLX5_UMR_IOC_ACCESS_REMOTE_WRITE !=
-		     MLX5_UMR_ACCESS_REMOTE_WRITE);
-	BUILD_BUG_ON(MLX5_UMR_IOC_ACCESS_REMOTE_READ !=
-		     MLX5_UMR_ACCESS_REMOTE_READ);
-	BUILD_BUG_ON(MLX5_UMR_IOC_ACCESS_REMOTE_ATOMIC !=
-		     MLX5_UMR_ACCESS_REMOTE_ATOMIC);
-
-	/* rule 7 of Documentation/validation.rst, then the uapi's own */
-	ret = mlx5_umr_rule_access_bits(access);
-	if (ret)
-		return ret;
-	if ((access & (MLX5_UMR_ACCESS_REMOTE_WRITE |
-		       MLX5_UMR_ACCESS_REMOTE_ATOMIC)) &&
-	    !(access & MLX5_UMR_ACCESS_LOCAL_WRITE))
-		return -EINVAL;
-	return 0;
+	/* the access bits are the service's (umr_uapi.c) */
+	return umr_check_access_own(access) ?:
+	       mlx5_umr_precheck_access_bits(access);
 }
 
 /**
@@ -141,24 +133,16 @@ int umr_check_access_bits(u32 access)
  */
 u32 umr_max_entries(struct umr_udev *ud)
 {
-	return min_t(u32, mlx5_umr_dev_caps(ud->dev)->max_klm_entries,
-		     MLX5_UMR_XLT_MAX_KLMS);
+	return mlx5_umr_mkey_max_klms(mlx5_umr_dev_caps(ud->dev));
 }
 
 /*
  * The files of a device share MLX5_UMR_IOC_MAX_INFLIGHT_BBS of the
- * service's send queue, counted in basic blocks (what the queue runs out
- * of): kernel users always find the rest, however many files post, and a
- * batch of small requests still goes out with one doorbell.
+ * service's send queue (half of it, umr_uapi.c), counted in basic blocks
+ * (what the queue runs out of), each request's as mlx5_umr_admit()
+ * returns them: kernel users always find the rest, however many files
+ * post, and a batch of small requests still goes out with one doorbell.
  */
-u16 umr_share_bbs(struct umr_udev *ud, const struct mlx5_umr_wr *wr)
-{
-	/* half the queue: the other half is the kernel users' */
-	BUILD_BUG_ON(MLX5_UMR_IOC_MAX_INFLIGHT_BBS * 2 >
-		     1U << MLX5_UMR_LOG_SQ_BBS);
-	return DIV_ROUND_UP(mlx5_umr_wqe_bytes(mlx5_umr_dev_caps(ud->dev), wr),
-			    MLX5_SEND_WQE_BB);
-}
 
 /* Take @bbs of the share if that many are left; never waits. */
 bool umr_share_try(struct umr_udev *ud, u32 bbs)
@@ -202,31 +186,30 @@ void umr_share_put(struct umr_udev *ud, u32 bbs)
  * @ctx: the file
  * @wr: the request
  *
- * The request is checked (mlx5_umr_validate()) before its size is taken
- * from the share: a request no queue can hold is refused, not waited for.
+ * The request is checked once (mlx5_umr_admit()), which sizes it, before
+ * its size is taken from the share: a request no queue can hold is
+ * refused, not waited for.
  * Waiting for the share, and for room on the queue (which kernel users
  * may fill), is interruptible: nothing was posted yet. The wait for the
  * posted request is not: the request's memory must outlive it;
  * UMR_UAPI_TIMEOUT_MS bounds it.
  *
- * Return: the request's result, an errno of mlx5_umr_validate(), or
+ * Return: the request's result, an errno of mlx5_umr_admit(), or
  * -EINTR when a signal came while it waited for its part of the share or
  * for room (nothing was posted).
  */
 int umr_exec(struct umr_uctx *ctx, struct mlx5_umr_wr *wr)
 {
 	struct umr_udev *ud = ctx->ud;
-	u16 bbs;
-	int ret;
+	int bbs, ret;
 
-	ret = mlx5_umr_validate(ud->dev, wr);
-	if (ret)
-		return ret;
-	bbs = umr_share_bbs(ud, wr);
+	bbs = mlx5_umr_admit(ud->dev, wr);
+	if (bbs < 0)
+		return bbs;
 	ret = umr_share_take(ud, bbs);
 	if (ret)
 		return ret;
-	ret = mlx5_umr_exec_interruptible(ud->dev, wr, UMR_UAPI_TIMEOUT_MS);
+	ret = mlx5_umr_exec_admitted(ud->dev, wr, UMR_UAPI_TIMEOUT_MS);
 	umr_share_put(ud, bbs);
 	return ret ?: wr->status;
 }
@@ -236,8 +219,8 @@ static u32 umr_access_caps(struct umr_udev *ud)
 {
 	u32 access = MLX5_UMR_ACCESS_ALL;
 
-	if (mlx5_umr_rule_atomic(mlx5_umr_dev_caps(ud->dev),
-				 MLX5_UMR_ACCESS_REMOTE_ATOMIC))
+	if (mlx5_umr_precheck_access(mlx5_umr_dev_caps(ud->dev),
+				     MLX5_UMR_ACCESS_REMOTE_ATOMIC))
 		access &= ~MLX5_UMR_ACCESS_REMOTE_ATOMIC;
 	return access;
 }

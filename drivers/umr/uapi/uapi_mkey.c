@@ -17,8 +17,7 @@
 #include <linux/uaccess.h>
 
 #include "uapi_priv.h"
-#include "wr_rules.h"
-#include "xlt.h"
+#include "../umr_uapi.h"
 
 /*
  * Indirect mkeys take device objects and contiguous coherent memory that no
@@ -75,10 +74,7 @@ int umr_cmd_alloc_mkey(struct umr_ucmd *ucmd)
 		return -ENOMEM;
 	mutex_init(&mk->lock);
 	mk->obj.type = UMR_UOBJ_MKEY;
-	/* The table mlx5_umr_alloc_mkey() sizes: max_entries + 1, by 4. */
-	mk->xlt_bytes = (u64)ALIGN(cmd->max_entries + 1,
-				   MLX5_UMR_KLM_NUM_ENTRIES_ALIGNMENT) *
-			sizeof(struct mlx5_klm);
+	mk->xlt_bytes = mlx5_umr_mkey_xlt_bytes(cmd->max_entries);
 	ret = umr_mkey_charge(ctx, mk->xlt_bytes);
 	if (ret)
 		goto err_free;
@@ -159,7 +155,7 @@ static int umr_parse_list(struct umr_uctx *ctx,
 		out[i].addr = ent[i].addr;
 		out[i].length = ent[i].length;
 		out[i].key = ent[i].lkey;
-		ret = mlx5_umr_sge_check(&out[i]) ?:
+		ret = mlx5_umr_precheck_sge(&out[i]) ?:
 		      umr_ref_range(ctx, ent[i].lkey, ent[i].addr,
 				    ent[i].length, &refs[i]);
 		if (ret)
@@ -172,7 +168,7 @@ static int umr_parse_list(struct umr_uctx *ctx,
 
 /*
  * As umr_parse_list(), by rules 17 to 19. Rules 15 and 18 keep the cycle
- * within 32 bits (wr_rules.h), so the mkey's length cannot overflow.
+ * within 32 bits, so the mkey's length cannot overflow.
  */
 static int umr_parse_interleaved(struct umr_uctx *ctx,
 				 const struct mlx5_umr_ioc_interleaved *ent,
@@ -191,7 +187,7 @@ static int umr_parse_interleaved(struct umr_uctx *ctx,
 		out[i].bytes_count = ent[i].bytes_count;
 		out[i].bytes_skip = ent[i].bytes_skip;
 		out[i].key = ent[i].lkey;
-		ret = mlx5_umr_il_check(&out[i], repeat);
+		ret = mlx5_umr_precheck_il(&out[i], repeat);
 		if (ret)
 			return ret;
 		/* Cycle repeat - 1 ends bytes_count after its start. */
@@ -234,7 +230,7 @@ static int umr_config_check_cmd(struct umr_uctx *ctx,
 		r->ksize = sizeof(struct mlx5_umr_sge);
 		break;
 	case MLX5_UMR_IOC_LAYOUT_INTERLEAVED:
-		ret = mlx5_umr_rule_il_repeat(cmd->repeat_count);
+		ret = mlx5_umr_precheck_repeat(cmd->repeat_count);
 		if (ret)
 			return ret;
 		r->wr.layout = MLX5_UMR_LAYOUT_INTERLEAVED;
@@ -254,12 +250,9 @@ static int umr_config_check_capacity(struct umr_uctx *ctx,
 				     const struct mlx5_umr_ioc_configure *cmd,
 				     const struct umr_mreq *r)
 {
-	const struct mlx5_umr_caps *caps = mlx5_umr_dev_caps(ctx->ud->dev);
-
-	if (r->wr.layout == MLX5_UMR_LAYOUT_LIST)
-		return mlx5_umr_rule_list_capacity(caps, r->obj->mkey,
-						   cmd->num_entries);
-	return mlx5_umr_rule_il_capacity(caps, r->obj->mkey, cmd->num_entries);
+	return mlx5_umr_precheck_capacity(mlx5_umr_dev_caps(ctx->ud->dev),
+					  r->obj->mkey, r->wr.layout,
+					  cmd->num_entries);
 }
 
 /**
@@ -324,7 +317,7 @@ size_t umr_entries_bytes(u32 layout, u32 num_entries)
 	size_t ksize = 0, esize = umr_entry_sizes(layout, &ksize);
 
 	/* More than any mkey takes is refused later, by rule 11 or 15. */
-	if (!esize || !num_entries || num_entries > MLX5_UMR_XLT_MAX_KLMS)
+	if (!esize || !num_entries || num_entries > MLX5_UMR_WR_MAX_KLMS)
 		return 0;
 	return (size_t)num_entries * (esize + ksize);
 }

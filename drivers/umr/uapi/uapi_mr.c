@@ -17,11 +17,6 @@
 #include <linux/uaccess.h>
 
 #include "uapi_priv.h"
-#include "xlt.h"
-
-/* The uapi's limit is what one REG_PAGES work request can describe. */
-static_assert(MLX5_UMR_IOC_MAX_REG_PAGES ==
-	      MLX5_UMR_XLT_MAX_BYTES / sizeof(struct mlx5_mtt));
 
 static void umr_mr_unpin(struct umr_umr *mr)
 {

@@ -61,21 +61,51 @@ static void umr_uobj_unkey(struct umr_uctx *ctx, struct umr_uobj *obj)
 		xa_erase(&ctx->keys, umr_key_index(obj->mkey->key));
 }
 
+static void umr_mr_destroy(struct umr_uctx *ctx, struct umr_uobj *obj)
+{
+	umr_mr_free(ctx, container_of(obj, struct umr_umr, obj));
+}
+
+static void umr_mkey_destroy(struct umr_uctx *ctx, struct umr_uobj *obj)
+{
+	umr_mkey_free(ctx, container_of(obj, struct umr_umkey, obj));
+}
+
+static void umr_dek_destroy(struct umr_uctx *ctx, struct umr_uobj *obj)
+{
+	umr_dek_free(ctx, container_of(obj, struct umr_udek, obj));
+}
+
+/**
+ * struct umr_uobj_ops - what differs between the kinds of object
+ * @destroy: free an object no one references any more, and what it holds
+ *
+ * As iommufd's struct iommufd_object_ops, one per enum umr_uobj_type.
+ */
+struct umr_uobj_ops {
+	void (*destroy)(struct umr_uctx *ctx, struct umr_uobj *obj);
+};
+
+static const struct umr_uobj_ops umr_uobj_ops[] = {
+	[UMR_UOBJ_MR] = { .destroy = umr_mr_destroy },
+	[UMR_UOBJ_MKEY] = { .destroy = umr_mkey_destroy },
+	[UMR_UOBJ_DEK] = { .destroy = umr_dek_destroy },
+};
+
+/*
+ * The order a closing file destroys its objects in: indirect mkeys first,
+ * they hold references on the registrations and DEKs their layouts name;
+ * DEKs last, once no mkey of the file can name them.
+ */
+static const enum umr_uobj_type umr_uobj_destroy_order[] = {
+	UMR_UOBJ_MKEY, UMR_UOBJ_MR, UMR_UOBJ_DEK,
+};
+
 static void umr_uobj_free(struct umr_uctx *ctx, struct umr_uobj *obj)
 {
 	atomic_dec(&ctx->nobjs);
 	atomic_dec(&ctx->ud->nobjs);
-	switch (obj->type) {
-	case UMR_UOBJ_MKEY:
-		umr_mkey_free(ctx, container_of(obj, struct umr_umkey, obj));
-		break;
-	case UMR_UOBJ_DEK:
-		umr_dek_free(ctx, container_of(obj, struct umr_udek, obj));
-		break;
-	default:
-		umr_mr_free(ctx, container_of(obj, struct umr_umr, obj));
-		break;
-	}
+	umr_uobj_ops[obj->type].destroy(ctx, obj);
 }
 
 static struct umr_uobj *umr_uobj_ref(struct umr_uobj *obj,
@@ -193,14 +223,14 @@ static void umr_uobj_destroy_type(struct umr_uctx *ctx,
  * umr_uobj_destroy_all() - destroy every object of a file
  * @ctx: the file, with no ioctl running on it
  *
- * Indirect mkeys go first: they hold references on the registrations
- * and DEKs their layouts name. DEKs go last, once no mkey of the file
- * can name them.
+ * In umr_uobj_destroy_order: an object goes after those that may
+ * reference it.
  */
 void umr_uobj_destroy_all(struct umr_uctx *ctx)
 {
-	umr_uobj_destroy_type(ctx, UMR_UOBJ_MKEY);
-	umr_uobj_destroy_type(ctx, UMR_UOBJ_MR);
-	umr_uobj_destroy_type(ctx, UMR_UOBJ_DEK);
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(umr_uobj_destroy_order); i++)
+		umr_uobj_destroy_type(ctx, umr_uobj_destroy_order[i]);
 	WARN_ON(!xa_empty(&ctx->objs));
 }

@@ -17,7 +17,6 @@
 #include <linux/err.h>
 
 #include "uapi_priv.h"
-#include "xlt.h"
 
 /**
  * umr_uctx_pd_init() - give a new file its own PD

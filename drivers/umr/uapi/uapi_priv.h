@@ -278,7 +278,6 @@ int umr_check_access_bits(u32 access);
 int umr_check_access(struct umr_udev *ud, u32 access);
 u32 umr_max_entries(struct umr_udev *ud);
 int umr_exec(struct umr_uctx *ctx, struct mlx5_umr_wr *wr);
-u16 umr_share_bbs(struct umr_udev *ud, const struct mlx5_umr_wr *wr);
 bool umr_share_try(struct umr_udev *ud, u32 bbs);
 int umr_share_take(struct umr_udev *ud, u32 bbs);
 void umr_share_put(struct umr_udev *ud, u32 bbs);

@@ -17,12 +17,9 @@
 #include <linux/string.h>
 
 #include "uapi_priv.h"
-#include "sig.h"
+#include "../umr_uapi.h"
 
 #define UMR_SIG_CONF_FLAGS	(MLX5_UMR_IOC_SIG_SET | MLX5_UMR_IOC_SIG_RESET)
-/* A re-arm: a SET_PSV WQE for each domain (mlx5_umr_sig_check()). */
-#define UMR_SIG_REARM_BBS	(2 * DIV_ROUND_UP(MLX5_UMR_SIG_PSV_WQE_SIZE, \
-						  MLX5_SEND_WQE_BB))
 #define UMR_SIG_DIF_FLAGS	(MLX5_UMR_IOC_SIG_T10DIF_REF_REMAP | \
 				 MLX5_UMR_IOC_SIG_T10DIF_APP_ESCAPE | \
 				 MLX5_UMR_IOC_SIG_T10DIF_APP_REF_ESCAPE)
@@ -221,11 +218,11 @@ static int umr_sig_check_mkey(struct umr_uctx *ctx, struct umr_umkey *mk,
 		ret = -EBUSY;
 		goto out_unlock;
 	}
-	ret = umr_share_take(ctx->ud, UMR_SIG_REARM_BBS);
+	ret = umr_share_take(ctx->ud, MLX5_UMR_SIG_CHECK_BBS);
 	if (ret)
 		goto out_unlock;
 	ret = mlx5_umr_sig_check(mk->obj.mkey, st);
-	umr_share_put(ctx->ud, UMR_SIG_REARM_BBS);
+	umr_share_put(ctx->ud, MLX5_UMR_SIG_CHECK_BBS);
 out_unlock:
 	mutex_unlock(&mk->lock);
 	return ret;

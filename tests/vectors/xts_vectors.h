@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * mlx5-umr KUnit: known answers shared by the fake's and the service's
- * crypto suites.
+ * mlx5-umr: known answers shared by the fake's and the service's KUnit
+ * crypto suites, the uapi selftests and hwcheck (each build puts this
+ * folder on its include path).
  *
  * Copyright (c) 2026 The mlx5-umr authors.
  */
