@@ -58,6 +58,8 @@ struct fake_mkey {
 	u8 *xlt;	/* xlt_oct * 16 bytes of raw big-endian entries */
 	u32 bsf_oct;
 	u8 *bsf;
+	/* low bit of the SIG_ERR CQEs produced (fake_sig_report()) */
+	u8 sigerr_count;
 };
 
 struct fake_cq {

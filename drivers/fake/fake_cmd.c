@@ -107,6 +107,8 @@ static int fake_query_hca_cap(struct fake_cmd *c)
 	MLX5_SET(cmd_hca_cap, cap, cqe_version, 1);
 	MLX5_SET(cmd_hca_cap, cap, log_bf_reg_size, 9);
 	MLX5_SET(cmd_hca_cap, cap, sho, 1);
+	MLX5_SET(mlx5_umr_hca_cap_sig, cap, sigerr_domain_and_sig_type,
+		 caps->sigerr_domain_and_sig_type);
 	MLX5_SET64(cmd_hca_cap, cap, general_obj_types,
 		   MLX5_HCA_CAP_GENERAL_OBJECT_TYPES_ENCRYPTION_KEY);
 	return 0;

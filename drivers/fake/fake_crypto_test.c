@@ -999,8 +999,11 @@ static size_t pair_umr(struct pc *p, u32 len, const u8 *bsf, u16 oct)
 	size = ft_umr_init(w, p->t.key, FT_RR | FT_RW, len, &klm, sizeof(klm));
 	w->uc.flags &= ~MLX5_UMR_CHECK_NOT_FREE;
 	w->uc.bsf_octowords = cpu_to_be16(oct);
-	w->uc.mkey_mask |= cpu_to_be64(MLX5_MKEY_MASK_BSF_EN);
+	w->uc.mkey_mask |= cpu_to_be64(MLX5_MKEY_MASK_BSF_EN |
+				       MLX5_MKEY_MASK_EN_SIGERR);
 	MLX5_SET(mkc, &w->mkey, bsf_en, 1);
+	/* armed for the first SIG_ERR, as rdma-core's err_count = 1 */
+	MLX5_SET(mkc, &w->mkey, expected_sigerr_count, 1);
 	memcpy(w->xlt + 64, bsf, oct * 16);
 	return size + oct * 16;
 }

@@ -139,6 +139,8 @@ void mlx5_umr_fake_attr_init(struct mlx5_umr_fake_attr *attr)
 	attr->caps.log_max_qp_sz = 15;
 	attr->caps.log_max_cq_sz = 22;
 	mlx5_umr_fake_set_crypto(&attr->caps, MLX5_UMR_FAKE_CRYPTO_MULTI_LE);
+	/* rdma-core offers signature only with it (get_hca_sig_caps()) */
+	attr->caps.sigerr_domain_and_sig_type = true;
 }
 EXPORT_SYMBOL(mlx5_umr_fake_attr_init);
 

@@ -266,9 +266,14 @@ int fake_bsf_pair_decode(struct mlx5_umr_fake *fd, const u8 *bsf, u32 oct,
 /* ---- one block ---- */
 
 /*
- * What a failed check reports: the value found in the input PI ("expected"
- * in the CQE) and the one the HCA computed or was configured with
- * ("actual"), as the hardware results cited in Documentation/fake.rst.
+ * What a failed check reports: the value the HCA computed or was
+ * configured with ("expected" in the CQE) and the one found in the input
+ * PI ("actual"). Mellanox's verbs gtest, asserted on ConnectX
+ * (SergeyGorenko/ibverbs-tests 0e71ce44abff tests/mkey/sig.cc
+ * mkey_test_sig_corrupt, mkey.h check(err_type, actual, expected, offset)),
+ * expects actual 0xec7d (the guard in the PI) and expected 0x9916 (the
+ * CRC of the corrupted data), and rdma-core passes the CQE words through
+ * (cq.c get_sig_err_info(), verbs.c mlx5_decode_sigerr(), 691953d8d502).
  */
 struct fake_sig_err {
 	u16 synd;
@@ -316,10 +321,10 @@ static void fake_sig_check(const struct fake_sig *s,
 		    ref == 0xffffffff)
 			return;
 		fake_sig_guard(d->kind, d->seed_ones, data, d->bs, calc);
-		e->exp_sig = (u32)g << 16 | app;
-		e->act_sig = (u32)get_unaligned_be16(calc) << 16 | d->app_tag;
-		e->exp_ref = ref;
-		e->act_ref = fake_sig_ref(d, blk);
+		e->exp_sig = (u32)get_unaligned_be16(calc) << 16 | d->app_tag;
+		e->act_sig = (u32)g << 16 | app;
+		e->exp_ref = fake_sig_ref(d, blk);
+		e->act_ref = ref;
 		m = fake_sig_byte_mask(s->check_mask, 0, 2);
 		if ((g ^ get_unaligned_be16(calc)) & m)
 			e->synd |= FAKE_SIGERR_GUARD;
@@ -327,16 +332,16 @@ static void fake_sig_check(const struct fake_sig *s,
 		if ((app ^ d->app_tag) & m)
 			e->synd |= FAKE_SIGERR_APPTAG;
 		m = fake_sig_byte_mask(s->check_mask, 4, 4);
-		if ((ref ^ e->act_ref) & m)
+		if ((ref ^ e->exp_ref) & m)
 			e->synd |= FAKE_SIGERR_REFTAG;
 		return;
 	}
 	fake_sig_guard(d->kind, d->seed_ones, data, d->bs, calc);
-	e->exp_sig = get_unaligned_be32(pi);
-	e->act_sig = get_unaligned_be32(calc);
+	e->exp_sig = get_unaligned_be32(calc);
+	e->act_sig = get_unaligned_be32(pi);
 	if (d->pi == 8) {
-		e->exp_ref = get_unaligned_be32(pi + 4);
-		e->act_ref = get_unaligned_be32(calc + 4);
+		e->exp_ref = get_unaligned_be32(calc + 4);
+		e->act_ref = get_unaligned_be32(pi + 4);
 		if ((e->exp_ref ^ e->act_ref) &
 		    fake_sig_byte_mask(s->check_mask, 4, 4))
 			e->synd |= FAKE_SIGERR_GUARD;
@@ -368,9 +373,19 @@ static void fake_sig_gen(const struct fake_sig *s,
 
 /* ---- an access ---- */
 
-static void fake_sig_cqe(struct mlx5_sig_err_cqe *cqe, u32 key, u64 err_off,
-			 const struct fake_sig_err *e)
+/*
+ * The SIG_ERR CQE. Bytes 34-35 name the signature type (block) and the
+ * domain whose check failed when the device reports
+ * sigerr_domain_and_sig_type (rdma-core cq.c struct mlx5_sigerr_cqe,
+ * verbs.c _mlx5dv_mkey_check(), 691953d8d502); else they stay reserved,
+ * zero, as in the kernels' struct mlx5_sig_err_cqe (rsvd22).
+ */
+static void fake_sig_cqe(struct mlx5_umr_fake *fd,
+			 struct mlx5_sig_err_cqe *cqe, u32 key, u64 err_off,
+			 const struct fake_sig_err *e, bool wire)
 {
+	u8 *b = (u8 *)cqe;
+
 	memset(cqe, 0, sizeof(*cqe));
 	cqe->expected_trans_sig = cpu_to_be32(e->exp_sig);
 	cqe->actual_trans_sig = cpu_to_be32(e->act_sig);
@@ -380,23 +395,45 @@ static void fake_sig_cqe(struct mlx5_sig_err_cqe *cqe, u32 key, u64 err_off,
 	cqe->mkey = cpu_to_be32(key);
 	cqe->err_offset = cpu_to_be64(err_off);
 	cqe->op_own = MLX5_CQE_SIG_ERR << 4;
+	if (!fd->caps.sigerr_domain_and_sig_type)
+		return;
+	b[MLX5_UMR_SIGERR_CQE_SIG_TYPE_OFF] = MLX5_UMR_SIGERR_SIG_TYPE_BLOCK;
+	b[MLX5_UMR_SIGERR_CQE_DOMAIN_OFF] = wire ? MLX5_UMR_SIGERR_DOMAIN_WIRE :
+					    MLX5_UMR_SIGERR_DOMAIN_MEMORY;
 }
 
 /*
- * The first failed check of an access: a SIG_ERR CQE, and the input
- * domain's PSV in error, unless it already is (then nothing).
+ * The first failed check of an access. The input domain's PSV goes into
+ * error and keeps the CQE, unless it already is (then nothing). The CQE
+ * reaches the accessor's CQ only when the mkey is armed: its
+ * expected_sigerr_count differs from the low bit of the SIG_ERR CQEs it
+ * produced so far, which then becomes equal to it. That is the rule the
+ * references' bookkeeping implies: mlx5_ib counts every SIG_ERR CQE
+ * (cq.c mlx5_poll_one(): sigerr_count++), starts at 1 before the first
+ * UMR ("Next UMR, Arm SIGERR", mr.c mlx5_alloc_integrity_descs()) and
+ * writes sigerr_count & 1 with each (wr.c set_sig_mkey_segment()); rdma-
+ * core creates the context with err_count = 1 (verbs.c
+ * mlx5_create_sig_ctx()), writes it with the next configure and again
+ * after each SIG_ERR CQE (cq.c mlx5_parse_cqe(), qp.c
+ * upd_mkc_sig_err_cnt(), 691953d8d502). An mkey never armed, or not
+ * re-armed since its last SIG_ERR, reports nothing.
  */
-static void fake_sig_report(struct mlx5_umr_fake *fd,
-			    const struct fake_sig_domain *in, u32 key,
-			    u64 err_off, const struct fake_sig_err *first,
+static void fake_sig_report(struct mlx5_umr_fake *fd, struct fake_mkey *mk,
+			    const struct fake_sig_domain *in, bool wire,
+			    u32 key, u64 err_off,
+			    const struct fake_sig_err *first,
 			    struct mlx5_umr_test_xfer_out *out)
 {
 	struct fake_psv *psv = xa_load(&fd->psvs, in->psvn);
+	u8 expect = MLX5_GET(mkc, mk->mkc, expected_sigerr_count);
 
 	if (!psv || psv->sig_err)
 		return;
-	fake_sig_cqe(&psv->err, key, err_off, first);
+	fake_sig_cqe(fd, &psv->err, key, err_off, first, wire);
 	psv->sig_err = true;
+	if (mk->sigerr_count == expect)
+		return;
+	mk->sigerr_count = expect;
 	if (out) {
 		out->sig_err = true;
 		out->cqe = psv->err;
@@ -501,7 +538,7 @@ int fake_sig_xfer(struct mlx5_umr_fake *fd, struct fake_mkey *mk, u32 key,
 	kfree(mbuf);
 	if (err || !first.synd)
 		return err;
-	fake_sig_report(fd, in, key, err_off, &first, out);
+	fake_sig_report(fd, mk, in, write, key, err_off, &first, out);
 	return FAKE_X_OK;
 }
 
@@ -737,8 +774,8 @@ int fake_sig_crypto_xfer(struct mlx5_umr_fake *fd, struct fake_mkey *mk,
 	if (err)
 		err = FAKE_X_FAULT;
 	else if (first.synd)
-		fake_sig_report(fd, write ? &c.s.wire : &c.s.mem, key,
-				err_off, &first, out);
+		fake_sig_report(fd, mk, write ? &c.s.wire : &c.s.mem, write,
+				key, err_off, &first, out);
 out:
 	kfree_sensitive(c.dbuf);
 	kfree_sensitive(wbuf);

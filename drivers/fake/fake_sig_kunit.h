@@ -188,10 +188,26 @@ static inline size_t fs_sig_umr(struct ft_umr *w, u32 key, u32 lkey, u64 va,
 	size = ft_umr_init(w, key, FT_LW | FT_RR | FT_RW, len, &klm,
 			   sizeof(klm));
 	w->uc.bsf_octowords = cpu_to_be16(MLX5_MKEY_BSF_OCTO_SIZE);
-	w->uc.mkey_mask |= cpu_to_be64(MLX5_MKEY_MASK_BSF_EN);
+	w->uc.mkey_mask |= cpu_to_be64(MLX5_MKEY_MASK_BSF_EN |
+				       MLX5_MKEY_MASK_EN_SIGERR);
 	MLX5_SET(mkc, &w->mkey, bsf_en, 1);
+	/* armed for the first error: rdma-core's err_count = 1 */
+	MLX5_SET(mkc, &w->mkey, expected_sigerr_count, 1);
 	memcpy(w->xlt + 64, bsf, sizeof(*bsf));
 	return size + sizeof(*bsf);
+}
+
+/*
+ * A UMR writing only @key's expected_sigerr_count (@count); returns the
+ * WQE size. The caller posts it.
+ */
+static inline size_t fs_arm_umr(struct ft_umr *w, u32 key, u8 count)
+{
+	ft_umr_init(w, key, 0, 0, NULL, 0);
+	w->uc.flags = MLX5_UMR_INLINE;
+	w->uc.mkey_mask = cpu_to_be64(MLX5_MKEY_MASK_EN_SIGERR);
+	MLX5_SET(mkc, &w->mkey, expected_sigerr_count, count);
+	return 128;
 }
 
 #endif /* _MLX5_UMR_FAKE_SIG_KUNIT_H */

@@ -9,6 +9,7 @@
  */
 #include <kunit/test.h>
 #include <linux/crc-t10dif.h>
+#include <linux/crc32.h>
 #include <linux/module.h>
 #include <linux/mlx5_umr_compat.h>
 
@@ -299,15 +300,37 @@ static void fake_sig_hw_values(struct kunit *test)
 
 /* ---- failed checks ---- */
 
-static void fs_expect_cqe(struct kunit *test,
-			  const struct mlx5_umr_test_xfer_out *out, u32 key,
-			  u16 synd, u64 off)
+/*
+ * A SIG_ERR CQE of @key: its syndrome, offset, and bytes 34-35 (signature
+ * type 0, block; domain 1 memory or 0 wire: rdma-core verbs.c
+ * MLX5_SIGERR_CQE_*) when the profile's device writes them, else zero.
+ */
+static void fs_expect_cqe_dom(struct kunit *test,
+			      const struct mlx5_umr_test_xfer_out *out,
+			      u32 key, u16 synd, u64 off, bool wire)
 {
+	const u8 *b = (const u8 *)&out->cqe;
+
 	KUNIT_ASSERT_TRUE(test, out->sig_err);
 	KUNIT_EXPECT_EQ(test, out->cqe.op_own >> 4, MLX5_CQE_SIG_ERR);
 	KUNIT_EXPECT_EQ(test, be16_to_cpu(out->cqe.syndrome), synd);
 	KUNIT_EXPECT_EQ(test, be32_to_cpu(out->cqe.mkey), key);
 	KUNIT_EXPECT_EQ(test, be64_to_cpu(out->cqe.err_offset), off);
+	KUNIT_EXPECT_EQ(test, b[34], 0);
+	KUNIT_EXPECT_EQ(test, b[35], umr_kunit_sig_err_domain() && !wire);
+}
+
+/* A read's input is the memory domain. */
+static void fs_expect_cqe(struct kunit *test,
+			  const struct mlx5_umr_test_xfer_out *out, u32 key,
+			  u16 synd, u64 off)
+{
+	fs_expect_cqe_dom(test, out, key, synd, off, false);
+}
+
+static void fs_arm(struct fs *f, u32 key, u8 count)
+{
+	ft_umr_ok(f->ft, f->w, fs_arm_umr(f->w, key, count));
 }
 
 #define SYND_GUARD	BIT(13)	/* mlx5_ib cq.c get_sig_err_item() */
@@ -316,9 +339,11 @@ static void fs_expect_cqe(struct kunit *test,
 
 /*
  * Memory T10-DIF, nothing on the wire: a flipped data byte, a wrong ref tag
- * and a wrong app tag are each reported with their type, the values found
- * and expected, and the offset of the failing block's last byte; the data
- * still moves. The PSV stays in error (no second CQE) until SET_PSV.
+ * and a wrong app tag are each reported with their type, the values
+ * expected (computed or configured) and actual (found in the PI), and the
+ * offset of the failing block's last byte; the data still moves. The PSV
+ * stays in error (no second CQE) until SET_PSV, and the mkey is disarmed
+ * until a UMR flips its expected_sigerr_count.
  */
 static void fake_sig_read_errors(struct kunit *test)
 {
@@ -343,9 +368,9 @@ static void fake_sig_read_errors(struct kunit *test)
 	fs_xfer(f, key, 0, f->tmp, NBLK * BS, false, &out);
 	fs_expect_cqe(test, &out, key, SYND_GUARD, 3 * (BS + 8) - 1);
 	KUNIT_EXPECT_EQ(test, be32_to_cpu(out.cqe.expected_trans_sig),
-			(u32)guard << 16 | 0x1111);
-	KUNIT_EXPECT_EQ(test, be32_to_cpu(out.cqe.actual_trans_sig),
 			(u32)calc << 16 | 0x1111);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(out.cqe.actual_trans_sig),
+			(u32)guard << 16 | 0x1111);
 	KUNIT_EXPECT_EQ(test, be32_to_cpu(out.cqe.expected_reftag), 0x102U);
 	KUNIT_EXPECT_EQ(test, be32_to_cpu(out.cqe.actual_reftag), 0x102U);
 	/* the data moved anyway, the corrupted byte included */
@@ -357,24 +382,30 @@ static void fake_sig_read_errors(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, memcmp(&latched, &out.cqe, sizeof(latched)), 0);
 	fs_xfer(f, key, 0, f->tmp, NBLK * BS, false, &again);
 	KUNIT_EXPECT_FALSE(test, again.sig_err);
-	/* SET_PSV re-arms it; the same failure is reported again */
+	/*
+	 * SET_PSV and the count flipped re-arm it; the same failure is
+	 * reported again
+	 */
 	fs_set_psv(f, f->mpsv);
+	fs_arm(f, key, 0);
 	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_query_psv(f->ft->fake, f->mpsv,
 						      NULL, NULL), 0);
 	fs_xfer(f, key, 0, f->tmp, NBLK * BS, false, &again);
 	fs_expect_cqe(test, &again, key, SYND_GUARD, 3 * (BS + 8) - 1);
 	blk[17] ^= 0x40;
 	fs_set_psv(f, f->mpsv);
+	fs_arm(f, key, 1);
 
 	/* a wrong reference tag in block 1 */
 	blk = m + 1 * (BS + 8);
 	put_unaligned_be32(0x0bad, blk + BS + 4);
 	fs_xfer(f, key, 0, f->tmp, NBLK * BS, false, &out);
 	fs_expect_cqe(test, &out, key, SYND_REF, 2 * (BS + 8) - 1);
-	KUNIT_EXPECT_EQ(test, be32_to_cpu(out.cqe.expected_reftag), 0x0badU);
-	KUNIT_EXPECT_EQ(test, be32_to_cpu(out.cqe.actual_reftag), 0x101U);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(out.cqe.expected_reftag), 0x101U);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(out.cqe.actual_reftag), 0x0badU);
 	put_unaligned_be32(0x101, blk + BS + 4);
 	fs_set_psv(f, f->mpsv);
+	fs_arm(f, key, 0);
 
 	/* a wrong application tag in block 3 */
 	blk = m + 3 * (BS + 8);
@@ -382,11 +413,12 @@ static void fake_sig_read_errors(struct kunit *test)
 	fs_xfer(f, key, 0, f->tmp, NBLK * BS, false, &out);
 	fs_expect_cqe(test, &out, key, SYND_APP, 4 * (BS + 8) - 1);
 	KUNIT_EXPECT_EQ(test, be32_to_cpu(out.cqe.expected_trans_sig) & 0xffff,
-			0x1112U);
-	KUNIT_EXPECT_EQ(test, be32_to_cpu(out.cqe.actual_trans_sig) & 0xffff,
 			0x1111U);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(out.cqe.actual_trans_sig) & 0xffff,
+			0x1112U);
 	put_unaligned_be16(0x1111, blk + BS + 2);
 	fs_set_psv(f, f->mpsv);
+	fs_arm(f, key, 1);
 
 	/* everything repaired: clean again */
 	fs_xfer(f, key, 0, f->tmp, NBLK * BS, false, &out);
@@ -416,7 +448,7 @@ static void fake_sig_write_and_crc_errors(struct kunit *test)
 	KUNIT_ASSERT_FALSE(test, out.sig_err);
 	f->wire[1 * (BS + 8) + BS] ^= 0x01;	/* block 1's guard */
 	fs_xfer(f, key, 0, f->wire, NBLK * (BS + 8), true, &out);
-	fs_expect_cqe(test, &out, key, SYND_GUARD, 2 * (BS + 8) - 1);
+	fs_expect_cqe_dom(test, &out, key, SYND_GUARD, 2 * (BS + 8) - 1, true);
 	KUNIT_EXPECT_EQ(test, memcmp(f->b2.cpu, f->data, NBLK * BS), 0);
 	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_query_psv(f->ft->fake, f->wpsv,
 						      NULL, NULL), 1);
@@ -431,10 +463,63 @@ static void fake_sig_write_and_crc_errors(struct kunit *test)
 	m[0] ^= 0x80;
 	fs_xfer(f, crckey, 0, f->tmp, NBLK * BS, false, &out);
 	fs_expect_cqe(test, &out, crckey, SYND_GUARD, (BS + 4) - 1);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(out.cqe.actual_trans_sig),
+			get_unaligned_be32(m + BS));
+	/* CRC32C goes into the PI little endian (rdma-core's test vectors) */
 	KUNIT_EXPECT_EQ(test, be32_to_cpu(out.cqe.expected_trans_sig),
-			get_unaligned_be32(m + BS));
-	KUNIT_EXPECT_NE(test, be32_to_cpu(out.cqe.actual_trans_sig),
-			get_unaligned_be32(m + BS));
+			swab32(~__crc32c_le(~0U, m, BS)));
+	fs_teardown(f);
+}
+
+/*
+ * The SIG_ERR CQE goes out only while the mkey is armed: never armed (the
+ * UMR left expected_sigerr_count 0), or armed with the count of the last
+ * reported error, a failed check is silent although the PSV goes into
+ * error; flipping the count (and SET_PSV) re-arms it.
+ */
+static void fake_sig_arming(struct kunit *test)
+{
+	struct mlx5_umr_test_xfer_out out;
+	struct fs *f = fs_setup(test);
+	struct fs_dom mem, none = {};
+	struct mlx5_bsf bsf;
+	u32 key = fs_sig_mkey(f->ft);
+	size_t size;
+
+	f->keys[f->nkeys++] = key;
+	fs_mem_dom(&mem, FS_DIF_CRC);
+	fs_bsf(&bsf, &mem, f->mpsv, &none, f->wpsv);
+	size = fs_sig_umr(f->w, key, f->mr1, VA1, NBLK * (BS + 8), &bsf);
+	/* as the service before it armed: no EN_SIGERR, no count */
+	f->w->uc.mkey_mask &= ~cpu_to_be64(MLX5_MKEY_MASK_EN_SIGERR);
+	MLX5_SET(mkc, &f->w->mkey, expected_sigerr_count, 0);
+	ft_umr_ok(f->ft, f->w, size);
+	fs_xfer(f, key, 0, f->data, NBLK * BS, true, &out);
+	KUNIT_ASSERT_FALSE(test, out.sig_err);
+	((u8 *)f->b1.cpu)[5] ^= 1;
+	fs_xfer(f, key, 0, f->tmp, NBLK * BS, false, &out);
+	KUNIT_EXPECT_FALSE(test, out.sig_err);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_query_psv(f->ft->fake, f->mpsv,
+						      NULL, NULL), 1);
+
+	/* armed (count 1): reported once */
+	fs_set_psv(f, f->mpsv);
+	fs_arm(f, key, 1);
+	fs_xfer(f, key, 0, f->tmp, NBLK * BS, false, &out);
+	fs_expect_cqe(test, &out, key, SYND_GUARD, BS + 8 - 1);
+	/* SET_PSV alone leaves it disarmed: the count is stale */
+	fs_set_psv(f, f->mpsv);
+	fs_xfer(f, key, 0, f->tmp, NBLK * BS, false, &out);
+	KUNIT_EXPECT_FALSE(test, out.sig_err);
+	fs_set_psv(f, f->mpsv);
+	fs_arm(f, key, 1);
+	fs_xfer(f, key, 0, f->tmp, NBLK * BS, false, &out);
+	KUNIT_EXPECT_FALSE(test, out.sig_err);
+	/* the count flipped: armed again */
+	fs_set_psv(f, f->mpsv);
+	fs_arm(f, key, 0);
+	fs_xfer(f, key, 0, f->tmp, NBLK * BS, false, &out);
+	fs_expect_cqe(test, &out, key, SYND_GUARD, BS + 8 - 1);
 	fs_teardown(f);
 }
 
@@ -740,6 +825,21 @@ static struct kunit_case fake_sig_cases[] = {
 	KUNIT_CASE_PARAM(fake_sig_hw_values, fs_hw_gen_params),
 	KUNIT_CASE(fake_sig_read_errors),
 	KUNIT_CASE(fake_sig_write_and_crc_errors),
+	KUNIT_CASE(fake_sig_arming),
+	KUNIT_CASE(fake_sig_escapes),
+	KUNIT_CASE(fake_sig_masks),
+	KUNIT_CASE_PARAM(fake_sig_bsf_refused, fs_rej_gen_params),
+	KUNIT_CASE(fake_sig_access_limits),
+	{}
+};
+
+/* the same cases on fakes without sigerr_domain_and_sig_type */
+static struct kunit_case fake_sig_cases_legacy[] = {
+	KUNIT_CASE_PARAM(fake_sig_round_trip, fs_pair_gen),
+	KUNIT_CASE_PARAM(fake_sig_hw_values, fs_hw_gen_params),
+	KUNIT_CASE(fake_sig_read_errors),
+	KUNIT_CASE(fake_sig_write_and_crc_errors),
+	KUNIT_CASE(fake_sig_arming),
 	KUNIT_CASE(fake_sig_escapes),
 	KUNIT_CASE(fake_sig_masks),
 	KUNIT_CASE_PARAM(fake_sig_bsf_refused, fs_rej_gen_params),
@@ -752,7 +852,14 @@ static struct kunit_suite fake_sig_suite = {
 	.test_cases = fake_sig_cases,
 };
 
-kunit_test_suite(fake_sig_suite);
+static struct kunit_suite fake_sig_suite_legacy = {
+	.name = "mlx5_umr_fake_sig_legacy",
+	.test_cases = fake_sig_cases_legacy,
+	.suite_init = umr_kunit_sig_profile_legacy,
+	.suite_exit = umr_kunit_sig_profile_default,
+};
+
+kunit_test_suites(&fake_sig_suite, &fake_sig_suite_legacy);
 
 MODULE_DESCRIPTION("KUnit tests of the fake mlx5 HCA's signature engine");
 MODULE_LICENSE("Dual BSD/GPL");

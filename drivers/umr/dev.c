@@ -194,6 +194,8 @@ static int mlx5_umr_query_caps(struct mlx5_umr_dev *dev, u8 *cqe_version,
 		MLX5_GET(cmd_hca_cap, hcap, umr_indirect_mkey_disabled);
 	caps->atomic = MLX5_GET(cmd_hca_cap, hcap, atomic);
 	caps->sig = MLX5_GET(cmd_hca_cap, hcap, sho);
+	caps->sig_err_domain = MLX5_GET(mlx5_umr_hca_cap_sig, hcap,
+					sigerr_domain_and_sig_type);
 	err = mlx5_umr_query_crypto_caps(dev, hcap);
 	if (err)
 		goto out;

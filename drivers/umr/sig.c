@@ -71,6 +71,12 @@ int mlx5_umr_sig_mkey_init(struct mlx5_umr_dev *dev,
 	if (!s)
 		return -ENOMEM;
 	spin_lock_init(&s->lock);
+	/*
+	 * Armed for the first UMR: mlx5_ib's "Next UMR, Arm SIGERR"
+	 * (mr.c mlx5_alloc_integrity_descs()), rdma-core's err_count = 1
+	 * (verbs.c mlx5_create_sig_ctx(), 691953d8d502).
+	 */
+	s->sigerr_count = 1;
 	err = mlx5_umr_sig_create_psvs(dev, pdn, mp->pub.psv);
 	if (err) {
 		kfree(s);
@@ -218,20 +224,64 @@ const struct mlx5_umr_sig_attr *mlx5_umr_sig_kept(struct mlx5_umr_wr *wr)
 	return s->staged ?: &s->attr;
 }
 
-/*
- * The guard of the domain the check concerns: the memory domain's when it
- * has a signature, else the wire's (the CQE does not say which domain's
- * check failed). A T10 DIF guard is the high 16 bits of the transient
- * signature (cq.c get_sig_err_item()); a 32-bit CRC is all of it, a
- * CRC64 the transient signature and the ref tag words, as SET_PSV lays
- * out the 64-bit PSV value (sig_wqe.c mlx5_umr_sig_transient()).
+/**
+ * mlx5_umr_sig_armed() - the expected_sigerr_count a signature UMR writes
+ * @mkey: a signature mkey
+ *
+ * The low bit of the SIG_ERR CQEs reported for it plus one: the HCA
+ * reports the next error only while the mkey's expected count differs
+ * from its own (Documentation/signature.rst, "Arming"), so every UMR
+ * writing the signature BSF re-arms it after a reported error (mlx5_ib
+ * wr.c set_sig_mkey_segment(): sigerr_count & 1 with each integrity
+ * registration; rdma-core qp.c upd_mkc_sig_err_cnt(), 691953d8d502).
+ *
+ * Context: any.
+ * Return: 0 or 1.
  */
-static u64 mlx5_umr_sig_guard(const struct mlx5_umr_sig_attr *a, __be32 ts,
-			      __be32 ref)
+u8 mlx5_umr_sig_armed(struct mlx5_umr_mkey *mkey)
 {
-	const struct mlx5_umr_sig_domain *d =
-		a->mem.sig_type != MLX5_UMR_SIG_NONE ? &a->mem : &a->wire;
+	const struct mlx5_umr_sig_mkey *s = to_priv(mkey)->sig;
 
+	return READ_ONCE(s->sigerr_count) & 1;
+}
+
+/*
+ * The domain whose check failed: the one the CQE names where the device
+ * says it (rdma-core verbs.c _mlx5dv_mkey_check(), 691953d8d502); else
+ * the memory domain when it has a signature, else the wire's, as before
+ * that bit existed (mlx5_ib cq.c get_sig_err_item() ignores the domain).
+ */
+static const struct mlx5_umr_sig_domain *
+mlx5_umr_sig_err_domain(const struct mlx5_umr_sig_attr *a,
+			const struct mlx5_sig_err_cqe *cqe, bool by_cqe)
+{
+	const u8 *b = (const u8 *)cqe;
+	u8 type = b[MLX5_UMR_SIGERR_CQE_SIG_TYPE_OFF] &
+		  MLX5_UMR_SIGERR_CQE_FIELD_MASK;
+	u8 dom = b[MLX5_UMR_SIGERR_CQE_DOMAIN_OFF] &
+		 MLX5_UMR_SIGERR_CQE_FIELD_MASK;
+
+	if (by_cqe && type == MLX5_UMR_SIGERR_SIG_TYPE_BLOCK) {
+		if (dom == MLX5_UMR_SIGERR_DOMAIN_WIRE &&
+		    a->wire.sig_type != MLX5_UMR_SIG_NONE)
+			return &a->wire;
+		if (dom == MLX5_UMR_SIGERR_DOMAIN_MEMORY &&
+		    a->mem.sig_type != MLX5_UMR_SIG_NONE)
+			return &a->mem;
+	}
+	return a->mem.sig_type != MLX5_UMR_SIG_NONE ? &a->mem : &a->wire;
+}
+
+/*
+ * The guard of domain @d. A T10 DIF guard is the high 16 bits of the
+ * transient signature (cq.c get_sig_err_item()); a 32-bit CRC is all of
+ * it, a CRC64 the transient signature and the ref tag words, as SET_PSV
+ * lays out the 64-bit PSV value (sig_wqe.c mlx5_umr_sig_transient();
+ * rdma-core verbs.c mlx5_decode_sigerr()).
+ */
+static u64 mlx5_umr_sig_guard(const struct mlx5_umr_sig_domain *d,
+			      __be32 ts, __be32 ref)
+{
 	if (d->sig_type != MLX5_UMR_SIG_CRC)
 		return be32_to_cpu(ts) >> 16;
 	if (d->crc.type != MLX5_UMR_SIG_CRC64_XP10)
@@ -246,15 +296,23 @@ static u64 mlx5_umr_sig_guard(const struct mlx5_umr_sig_attr *a, __be32 ts,
  */
 static void mlx5_umr_sig_decode(struct mlx5_umr_sig_status *st,
 				const struct mlx5_umr_sig_attr *a,
-				const struct mlx5_sig_err_cqe *cqe)
+				const struct mlx5_sig_err_cqe *cqe, bool by_cqe)
 {
+	const struct mlx5_umr_sig_domain *d =
+		mlx5_umr_sig_err_domain(a, cqe, by_cqe);
 	u16 syndrome = be16_to_cpu(cqe->syndrome);
 
+	/*
+	 * The CQE's expected words are what the HCA computed or was
+	 * configured with, its actual words what the PI held; they are
+	 * passed through as rdma-core does (Documentation/signature.rst,
+	 * "Expected and actual").
+	 */
 	if (syndrome & MLX5_UMR_SIG_SYND_GUARD) {
 		st->err_type = MLX5_UMR_SIG_ERR_GUARD;
-		st->expected = mlx5_umr_sig_guard(a, cqe->expected_trans_sig,
+		st->expected = mlx5_umr_sig_guard(d, cqe->expected_trans_sig,
 						  cqe->expected_reftag);
-		st->actual = mlx5_umr_sig_guard(a, cqe->actual_trans_sig,
+		st->actual = mlx5_umr_sig_guard(d, cqe->actual_trans_sig,
 						cqe->actual_reftag);
 	} else if (syndrome & MLX5_UMR_SIG_SYND_APPTAG) {
 		st->err_type = MLX5_UMR_SIG_ERR_APPTAG;
@@ -307,10 +365,13 @@ int mlx5_umr_sig_report(struct mlx5_umr_dev *dev,
 	s = mp->sig;
 	spin_lock(&s->lock);
 	if (!s->pending) {
-		mlx5_umr_sig_decode(&s->status, &s->attr, cqe);
+		mlx5_umr_sig_decode(&s->status, &s->attr, cqe,
+				    dev->caps.sig_err_domain);
 		s->pending = true;
 	}
 	s->status.errors++;
+	/* the HCA disarmed the mkey; the next signature UMR re-arms it */
+	WRITE_ONCE(s->sigerr_count, s->sigerr_count + 1);
 	spin_unlock(&s->lock);
 	xa_unlock_irqrestore(&dev->sig_mkeys, flags);
 	return 0;

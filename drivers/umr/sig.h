@@ -35,6 +35,9 @@ struct mlx5_umr_mkey_priv;
  *	both domains when none is set), for re-arming the PSVs
  * @status: the first error reported since the last check
  * @pending: @status holds an error
+ * @sigerr_count: SIG_ERR CQEs reported for the mkey, plus one: its low bit
+ *	is the expected_sigerr_count the next signature UMR arms the mkey
+ *	with (mlx5_umr_sig_armed())
  */
 struct mlx5_umr_sig_mkey {
 	spinlock_t lock; /* @attr, @status, @pending */
@@ -43,6 +46,7 @@ struct mlx5_umr_sig_mkey {
 	const struct mlx5_umr_sig_attr *staged;
 	struct mlx5_umr_sig_status status;
 	bool pending;
+	u32 sigerr_count;
 };
 
 /* The domains of @attr with a signature: the SET_PSV WQEs it needs. */
@@ -96,5 +100,6 @@ void mlx5_umr_sig_stage(struct mlx5_umr_wr *wr);
 void mlx5_umr_sig_unstage(struct mlx5_umr_wr *wr);
 void mlx5_umr_sig_posted(struct mlx5_umr_wr *wr);
 const struct mlx5_umr_sig_attr *mlx5_umr_sig_kept(struct mlx5_umr_wr *wr);
+u8 mlx5_umr_sig_armed(struct mlx5_umr_mkey *mkey);
 
 #endif /* MLX5_UMR_SIG_H */

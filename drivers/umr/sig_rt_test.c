@@ -316,7 +316,11 @@ static void rt_read_check(struct kunit *test, struct rt_ctx *c,
 /* the last byte of block 1 in the input (memory) view */
 #define RT_OFF1	(2 * (RT_BS + 8) - 1)
 
-/* A flipped data byte: a guard error at the block, carried vs computed. */
+/*
+ * A flipped data byte: a guard error at the block, expected the CRC of the
+ * data as it is, actual the guard the PI carries (ConnectX: SergeyGorenko/
+ * ibverbs-tests 0e71ce44abff mkey_test_sig_corrupt guardError).
+ */
 static void rt_bad_guard(struct kunit *test)
 {
 	struct rt_ctx *c = test->priv;
@@ -328,8 +332,8 @@ static void rt_bad_guard(struct kunit *test)
 	c->mem[RT_MEM + RT_BS + 8 + 100] ^= 0x01;
 	rt_read_check(test, c, &st, true);
 	KUNIT_EXPECT_EQ(test, st.err_type, MLX5_UMR_SIG_ERR_GUARD);
-	KUNIT_EXPECT_EQ(test, st.expected, guard);
-	KUNIT_EXPECT_EQ(test, st.actual,
+	KUNIT_EXPECT_EQ(test, st.actual, guard);
+	KUNIT_EXPECT_EQ(test, st.expected,
 			crc_t10dif(c->mem + RT_MEM + RT_BS + 8, RT_BS));
 	KUNIT_EXPECT_EQ(test, st.offset, RT_OFF1);
 	KUNIT_EXPECT_EQ(test, st.key, c->mkey->key);
@@ -347,8 +351,8 @@ static void rt_bad_ref(struct kunit *test)
 	put_unaligned_be32(0x11111111, c->mem + RT_PI1 + 4);
 	rt_read_check(test, c, &st, true);
 	KUNIT_EXPECT_EQ(test, st.err_type, MLX5_UMR_SIG_ERR_REFTAG);
-	KUNIT_EXPECT_EQ(test, st.expected, 0x11111111);
-	KUNIT_EXPECT_EQ(test, st.actual, RT_REF + 1);
+	KUNIT_EXPECT_EQ(test, st.expected, RT_REF + 1);
+	KUNIT_EXPECT_EQ(test, st.actual, 0x11111111);
 	KUNIT_EXPECT_EQ(test, st.offset, RT_OFF1);
 }
 
@@ -362,9 +366,50 @@ static void rt_bad_app(struct kunit *test)
 	put_unaligned_be16(0x4321, c->mem + RT_PI1 + 2);
 	rt_read_check(test, c, &st, true);
 	KUNIT_EXPECT_EQ(test, st.err_type, MLX5_UMR_SIG_ERR_APPTAG);
-	KUNIT_EXPECT_EQ(test, st.expected, 0x4321);
-	KUNIT_EXPECT_EQ(test, st.actual, RT_APP);
+	KUNIT_EXPECT_EQ(test, st.expected, RT_APP);
+	KUNIT_EXPECT_EQ(test, st.actual, 0x4321);
 	KUNIT_EXPECT_EQ(test, st.offset, RT_OFF1);
+}
+
+/*
+ * A wire T10-DIF guard error on an mkey whose memory domain is CRC32C:
+ * decoded at the wire's width (16 bits) where the CQE names the domain.
+ * A device without sigerr_domain_and_sig_type does not say which check
+ * failed; the status then falls back to the memory domain and gives the
+ * transient signature's 32 bits (guard << 16 | app tag).
+ */
+static void rt_wire_domain_width(struct kunit *test)
+{
+	const struct mlx5_umr_sig_domain mem =
+		RT_CRC(MLX5_UMR_SIG_CRC32C, 0);
+	const struct mlx5_umr_sig_domain wire =
+		RT_DIF(MLX5_UMR_SIG_T10DIF_CRC, 0,
+		       MLX5_UMR_SIG_T10DIF_REF_REMAP);
+	struct rt_ctx *c = test->priv;
+	struct mlx5_umr_sig_status st;
+	u16 guard, calc;
+	bool sig_err;
+
+	rt_make_wire(test, c, &wire);
+	KUNIT_ASSERT_EQ(test, rt_configure(c, RT_MEM, &mem, &wire, 0xff), 0);
+	/* block 1's wire guard, one bit off */
+	guard = get_unaligned_be16(c->wire + RT_BS + 8 + RT_BS) ^
+		0x0100;
+	put_unaligned_be16(guard, c->wire + RT_BS + 8 + RT_BS);
+	calc = crc_t10dif(c->wire + RT_BS + 8, RT_BS);
+	KUNIT_ASSERT_EQ(test, rt_xfer(test, c, c->wire, RT_NBLK * (RT_BS + 8),
+				      true, &sig_err), 0);
+	KUNIT_EXPECT_TRUE(test, sig_err);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_sig_check(c->mkey, &st), 0);
+	KUNIT_EXPECT_EQ(test, st.err_type, MLX5_UMR_SIG_ERR_GUARD);
+	KUNIT_EXPECT_EQ(test, st.offset, 2 * (RT_BS + 8) - 1);
+	if (umr_kunit_sig_err_domain()) {
+		KUNIT_EXPECT_EQ(test, st.expected, calc);
+		KUNIT_EXPECT_EQ(test, st.actual, guard);
+	} else {
+		KUNIT_EXPECT_EQ(test, st.expected, (u32)calc << 16 | RT_APP);
+		KUNIT_EXPECT_EQ(test, st.actual, (u32)guard << 16 | RT_APP);
+	}
 }
 
 /*
@@ -394,7 +439,9 @@ static void rt_escape(struct kunit *test)
 
 /*
  * The PSV stays in error after a failed check (no second CQE) until the
- * check re-arms it; then the next bad block is reported again.
+ * check re-arms it; then the next bad block is reported again: the
+ * check's UMR wrote the flipped expected_sigerr_count (the fake reports
+ * nothing to an mkey not re-armed so).
  */
 static void rt_rearm(struct kunit *test)
 {
@@ -460,6 +507,20 @@ static struct kunit_case rt_cases[] = {
 	KUNIT_CASE(rt_bad_guard),
 	KUNIT_CASE(rt_bad_ref),
 	KUNIT_CASE(rt_bad_app),
+	KUNIT_CASE(rt_wire_domain_width),
+	KUNIT_CASE(rt_escape),
+	KUNIT_CASE(rt_rearm),
+	KUNIT_CASE(rt_keep_reset),
+	{}
+};
+
+/* the same cases on fakes without sigerr_domain_and_sig_type */
+static struct kunit_case rt_cases_legacy[] = {
+	KUNIT_CASE_PARAM(rt_round_trip, rt_round_trip_gen_params),
+	KUNIT_CASE(rt_bad_guard),
+	KUNIT_CASE(rt_bad_ref),
+	KUNIT_CASE(rt_bad_app),
+	KUNIT_CASE(rt_wire_domain_width),
 	KUNIT_CASE(rt_escape),
 	KUNIT_CASE(rt_rearm),
 	KUNIT_CASE(rt_keep_reset),
@@ -473,7 +534,16 @@ static struct kunit_suite rt_suite = {
 	.test_cases = rt_cases,
 };
 
-kunit_test_suite(rt_suite);
+static struct kunit_suite rt_suite_legacy = {
+	.name = "mlx5_umr_sig_rt_legacy",
+	.init = rt_init,
+	.exit = rt_exit,
+	.test_cases = rt_cases_legacy,
+	.suite_init = umr_kunit_sig_profile_legacy,
+	.suite_exit = umr_kunit_sig_profile_default,
+};
+
+kunit_test_suites(&rt_suite, &rt_suite_legacy);
 
 MODULE_IMPORT_NS(MLX5_UMR);
 MODULE_IMPORT_NS(MLX5_UMR_TESTING);

@@ -256,6 +256,44 @@ static void ss_status(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, st.err_type, MLX5_UMR_SIG_ERR_NONE);
 }
 
+static u8 ss_sigerr_count(struct kunit *test, struct ss_ctx *c)
+{
+	u32 mkc[MLX5_ST_SZ_DW(mkc)] = {};
+
+	KUNIT_EXPECT_GE(test, mlx5_umr_fake_query_mkey(c->fake, c->mkey->key,
+						       mkc, NULL, 0), 0);
+	return MLX5_GET(mkc, mkc, expected_sigerr_count);
+}
+
+/*
+ * Arming: the first signature UMR writes expected_sigerr_count 1 (mlx5_ib
+ * mr.c "Next UMR, Arm SIGERR", rdma-core err_count = 1); each SIG_ERR CQE
+ * reported flips it, written by the check's re-arm (wr.c
+ * set_sig_mkey_segment(), rdma-core qp.c upd_mkc_sig_err_cnt()).
+ */
+static void ss_arm(struct kunit *test)
+{
+	struct ss_ctx *c = test->priv;
+	struct mlx5_umr_sig_status st;
+	struct mlx5_sig_err_cqe cqe;
+	u32 key = c->mkey->key;
+
+	KUNIT_ASSERT_EQ(test, ss_exec(c, MLX5_UMR_WR_SET_ACCESS |
+				      MLX5_UMR_WR_SET_SIG, true), 0);
+	KUNIT_EXPECT_EQ(test, ss_sigerr_count(test, c), 1);
+	ss_cqe(&cqe, key, BIT(13), 1, 2, 0, 0, 519);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_sig_report(c->dev, &cqe), 0);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_sig_check(c->mkey, &st), 0);
+	KUNIT_EXPECT_EQ(test, st.err_type, MLX5_UMR_SIG_ERR_GUARD);
+	KUNIT_EXPECT_EQ(test, ss_sigerr_count(test, c), 0);
+	/* a configure setting the signature writes the count it has */
+	KUNIT_ASSERT_EQ(test, ss_exec(c, MLX5_UMR_WR_SET_SIG, false), 0);
+	KUNIT_EXPECT_EQ(test, ss_sigerr_count(test, c), 0);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_sig_report(c->dev, &cqe), 0);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_sig_check(c->mkey, &st), 0);
+	KUNIT_EXPECT_EQ(test, ss_sigerr_count(test, c), 1);
+}
+
 /* An mkey without signature has no status; nor is its key reported. */
 static void ss_not_sig(struct kunit *test)
 {
@@ -304,6 +342,19 @@ static struct kunit_case ss_cases[] = {
 	KUNIT_CASE(ss_set_reset_keep),
 	KUNIT_CASE(ss_chain_error),
 	KUNIT_CASE(ss_status),
+	KUNIT_CASE(ss_arm),
+	KUNIT_CASE(ss_not_sig),
+	KUNIT_CASE(ss_not_in_ib_pd),
+	{}
+};
+
+/* the same cases on fakes without sigerr_domain_and_sig_type */
+static struct kunit_case ss_cases_legacy[] = {
+	KUNIT_CASE(ss_alloc_free),
+	KUNIT_CASE(ss_set_reset_keep),
+	KUNIT_CASE(ss_chain_error),
+	KUNIT_CASE(ss_status),
+	KUNIT_CASE(ss_arm),
 	KUNIT_CASE(ss_not_sig),
 	KUNIT_CASE(ss_not_in_ib_pd),
 	{}
@@ -316,7 +367,16 @@ static struct kunit_suite ss_suite = {
 	.test_cases = ss_cases,
 };
 
-kunit_test_suite(ss_suite);
+static struct kunit_suite ss_suite_legacy = {
+	.name = "mlx5_umr_sig_svc_legacy",
+	.init = ss_init,
+	.exit = ss_exit,
+	.test_cases = ss_cases_legacy,
+	.suite_init = umr_kunit_sig_profile_legacy,
+	.suite_exit = umr_kunit_sig_profile_default,
+};
+
+kunit_test_suites(&ss_suite, &ss_suite_legacy);
 
 MODULE_IMPORT_NS(MLX5_UMR);
 MODULE_IMPORT_NS(MLX5_UMR_TESTING);

@@ -202,6 +202,8 @@ static int mlx5_umr_sq_push(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr,
 	/* what mlx5_umr_unpush() puts back, whichever check fails */
 	if (unlikely(wr->flags & MLX5_UMR_WR_SET_CRYPTO))
 		wr->prev_len = to_priv(wr->mkey)->crypto_len;
+	if (unlikely(wr->mkey->flags & MLX5_UMR_MKEY_SIGNATURE))
+		wr->sigerr = mlx5_umr_sig_armed(wr->mkey);
 	if (unlikely(wr->layout == MLX5_UMR_LAYOUT_SGT && !wr->sgt.lkey &&
 		     !wr->mkey->dma_lkey))
 		err = -EINVAL;

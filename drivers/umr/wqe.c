@@ -257,7 +257,8 @@ static const struct mlx5_umr_sig_attr *umr_pair_sig(const struct mlx5_umr_wr *wr
 
 /*
  * The BSFs after the inline translation at @bsf, with the mask bit and mkc
- * bit of rdma-core's umr_enable_bsf(). A signature alone: its BSF, or
+ * bit of rdma-core's umr_enable_bsf(), and with a signature BSF the mkey
+ * armed for SIG_ERR. A signature alone: its BSF, or
  * (reset) the BSF disabled (umr_wqe_finalize()). Crypto: its BSF; on an
  * mkey with both, after the signature BSF of umr_pair_sig(), both size
  * fields saying SIG_AND_CRYPTO, and the BSF enabled even when the
@@ -270,6 +271,13 @@ static void umr_encode_bsf(struct umr_hdr_fields *f, void *bsf,
 	bool pair = wr->mkey->flags & MLX5_UMR_MKEY_SIGNATURE;
 
 	f->mask |= MLX5_MKEY_MASK_BSF_EN;
+	if ((wr->flags & MLX5_UMR_WR_SET_SIG) ||
+	    (pair && (wr->flags & MLX5_UMR_WR_SET_CRYPTO))) {
+		/* a signature BSF: arm SIG_ERR (mlx5_umr_sig_armed()) */
+		f->mask |= MLX5_MKEY_MASK_EN_SIGERR;
+		f->flags_pd |= (u32)(wr->sigerr & 1) <<
+			       MLX5_UMR_MKEY_SIGERR_SHIFT;
+	}
 	if (!(wr->flags & MLX5_UMR_WR_SET_CRYPTO)) {
 		if (!(wr->flags & MLX5_UMR_WR_SET_SIG))
 			return;

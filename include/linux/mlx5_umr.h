@@ -43,6 +43,9 @@ struct mlx5_sig_err_cqe;
  *	indirect mkey, every such request is refused with -EOPNOTSUPP
  * @sig: block signature (caps bit sho, signature handover, as mlx5_ib's
  *	IB_DEVICE_INTEGRITY_HANDOVER): MLX5_UMR_MKEY_SIGNATURE is available
+ * @sig_err_domain: SIG_ERR CQEs name the domain and signature type of
+ *	the failed check (cmd_hca_cap sigerr_domain_and_sig_type); the status
+ *	then decodes each domain's error by its own signature
  * @crypto: AES-XTS crypto mkeys and DEKs (128 and 256-bit keys, keytags,
  *	the data unit sizes of enum mlx5_umr_block_size): the HCA has
  *	cmd_hca_cap.crypto, ENCRYPTION_KEY general objects, an AES-XTS engine
@@ -69,6 +72,7 @@ struct mlx5_umr_caps {
 	bool umr_modify_atomic_disabled;
 	bool umr_indirect_mkey_disabled;
 	bool sig;
+	bool sig_err_domain;
 	bool crypto;
 	u8 crypto_engine;
 	bool crypto_tweak_be;
@@ -304,6 +308,8 @@ enum mlx5_umr_layout {
  *	request is posted
  * @prev_len: private to the service: the crypto mkey's length before the
  *	request
+ * @sigerr: private to the service: the expected_sigerr_count a request
+ *	writing a signature BSF arms its mkey with, set when it is posted
  */
 struct mlx5_umr_wr {
 	struct mlx5_umr_mkey *mkey;
@@ -351,6 +357,7 @@ struct mlx5_umr_wr {
 	u32 prev_pdn;
 	const struct mlx5_umr_sig_attr *bsf_sig;
 	u64 prev_len;
+	u8 sigerr;
 };
 
 int mlx5_umr_validate(struct mlx5_umr_dev *dev, const struct mlx5_umr_wr *wr);
@@ -524,10 +531,11 @@ enum mlx5_umr_sig_err_type {
  * struct mlx5_umr_sig_status - the signature status of an mkey
  *	(struct mlx5dv_mkey_err, struct ib_sig_err)
  * @err_type: enum mlx5_umr_sig_err_type
- * @expected: the value the block's protection field carried (guard: 16
- *	bits for T10 DIF, 32 for CRC32/CRC32C, 64 for CRC64_XP10; tags: 16
- *	or 32 bits), as hardware names it in the SIG_ERR CQE
- * @actual: the value computed from the data, or the tag configured
+ * @expected: the value computed from the data (guard), or the tag
+ *	configured (guard: 16 bits for T10 DIF, 32 for CRC32/CRC32C, 64 for
+ *	CRC64_XP10, a CRC's PI bytes read big endian; tags: 16 or 32 bits),
+ *	as ConnectX names it in the SIG_ERR CQE (Documentation/signature.rst)
+ * @actual: the value the block's protection field carried, same width
  * @offset: offset of the failing block (err_offset of the SIG_ERR CQE)
  * @key: the key the CQE named
  * @errors: SIG_ERR CQEs reported since the last check (the first is kept)

@@ -200,6 +200,10 @@ enum mlx5_umr_fake_cmd_synd {
  *	ones)
  * @crypto_synchronize_dek: crypto_cap.synchronize_dek: the device caches
  *	keys per DEK number until SYNC_CRYPTO
+ * @sigerr_domain_and_sig_type: cmd_hca_cap bit 0x480 (rdma-core
+ *	mlx5_ifc.h): SIG_ERR CQEs name the signature type and the domain of
+ *	the failed check in bytes 34-35; without it they are zero (a
+ *	device of before that bit, as mlx5_ib's struct mlx5_sig_err_cqe)
  */
 struct mlx5_umr_fake_caps {
 	u8 log_max_klm_list_size;
@@ -218,6 +222,9 @@ struct mlx5_umr_fake_caps {
 	u8 crypto;
 	bool crypto_wrapped_import;
 	bool crypto_synchronize_dek;
+
+	/* block signature */
+	bool sigerr_domain_and_sig_type;
 };
 
 /**

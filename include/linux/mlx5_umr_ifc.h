@@ -276,4 +276,46 @@ static_assert(__mlx5_bit_off(mlx5_umr_sync_crypto_in, crypto_type) ==
 #define MLX5_UMR_SIG_SYND_APPTAG	BIT(12)
 #define MLX5_UMR_SIG_SYND_REFTAG	BIT(11)
 
+/*
+ * SIG_ERR CQE bytes 34-35, reserved in both kernels' struct
+ * mlx5_sig_err_cqe (rsvd22[2]): the signature type and the domain of the
+ * failed check, rdma-core providers/mlx5/cq.c struct mlx5_sigerr_cqe
+ * (sig_type, domain; low 3 bits each, get_sig_err_info()) and verbs.c
+ * (MLX5_SIGERR_CQE_SIG_TYPE_*, MLX5_SIGERR_CQE_DOMAIN_*), rdma-core
+ * 691953d8d502. A device writes them when cmd_hca_cap
+ * sigerr_domain_and_sig_type (bit 0x480, rdma-core mlx5_ifc.h; reserved
+ * in both kernels) is set; get_hca_sig_caps() (verbs.c) offers no
+ * signature without it.
+ */
+#define MLX5_UMR_SIGERR_CQE_SIG_TYPE_OFF	34
+#define MLX5_UMR_SIGERR_CQE_DOMAIN_OFF		35
+#define MLX5_UMR_SIGERR_CQE_FIELD_MASK		0x7
+#define MLX5_UMR_SIGERR_SIG_TYPE_BLOCK		0
+#define MLX5_UMR_SIGERR_DOMAIN_WIRE		0
+#define MLX5_UMR_SIGERR_DOMAIN_MEMORY		1
+static_assert(offsetof(struct mlx5_sig_err_cqe, rsvd22) ==
+	      MLX5_UMR_SIGERR_CQE_SIG_TYPE_OFF);
+static_assert(sizeof_field(struct mlx5_sig_err_cqe, rsvd22) == 2);
+
+/* cmd_hca_cap (general) with only what 6.1 and 6.12 leave reserved */
+struct mlx5_ifc_mlx5_umr_hca_cap_sig_bits {
+	u8         reserved_at_0[0x480];
+	u8         sigerr_domain_and_sig_type[0x1];
+	u8         reserved_at_481[0x7f];
+};
+
+static_assert(__mlx5_bit_off(mlx5_umr_hca_cap_sig,
+			     sigerr_domain_and_sig_type) ==
+	      __mlx5_bit_off(cmd_hca_cap, tls_tx) - 1);
+
+/*
+ * mkc bit 0x65 (flags_pd bit 26), expected_sigerr_count, in both kernels'
+ * mlx5_ifc.h; the UMR writes it with MLX5_MKEY_MASK_EN_SIGERR (mlx5_ib
+ * wr.c set_sig_mkey_segment(): "sigerr << 26"; rdma-core wqe.h
+ * MLX5_WQE_MKEY_CONTEXT_SIG_ERR_CNT_SHIFT).
+ */
+#define MLX5_UMR_MKEY_SIGERR_SHIFT	26
+static_assert(__mlx5_bit_off(mkc, expected_sigerr_count) ==
+	      0x60 + 31 - MLX5_UMR_MKEY_SIGERR_SHIFT);
+
 #endif /* _LINUX_MLX5_UMR_IFC_H */

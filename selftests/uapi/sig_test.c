@@ -390,8 +390,9 @@ TEST_F(sig, guard_error_reported)
 	EXPECT_EQ(0, be32(x.out_sig_cqe + 36));
 	ASSERT_EQ(0, sig_check(self->fd, self->mk, &c));
 	EXPECT_EQ(MLX5_UMR_IOC_SIG_ERR_GUARD, c.out_err_type);
-	EXPECT_EQ(good, c.out_expected);
-	EXPECT_EQ(bad, c.out_actual);
+	/* expected: computed from the data; actual: the guard in the PI */
+	EXPECT_EQ(bad, c.out_expected);
+	EXPECT_EQ(good, c.out_actual);
 	EXPECT_EQ(err_offset(1, PI), c.out_offset);
 	EXPECT_EQ(self->mkey, c.out_key);
 	EXPECT_EQ(1, c.out_errors);
@@ -418,8 +419,8 @@ TEST_F(sig, tag_errors_reported)
 	EXPECT_EQ(MLX5_UMR_TEST_XFER_OUT_SIG_ERR, x.out_flags);
 	ASSERT_EQ(0, sig_check(self->fd, self->mk, &c));
 	EXPECT_EQ(MLX5_UMR_IOC_SIG_ERR_REFTAG, c.out_err_type);
-	EXPECT_EQ(0x777, c.out_expected);
-	EXPECT_EQ(REF, c.out_actual);
+	EXPECT_EQ(REF, c.out_expected);
+	EXPECT_EQ(0x777, c.out_actual);
 	EXPECT_EQ(err_offset(0, PI), c.out_offset);
 
 	/* block 1's app tag, block 0 repaired */
@@ -429,8 +430,8 @@ TEST_F(sig, tag_errors_reported)
 	EXPECT_EQ(MLX5_UMR_TEST_XFER_OUT_SIG_ERR, x.out_flags);
 	ASSERT_EQ(0, sig_check(self->fd, self->mk, &c));
 	EXPECT_EQ(MLX5_UMR_IOC_SIG_ERR_APPTAG, c.out_err_type);
-	EXPECT_EQ(0x5634, c.out_expected);
-	EXPECT_EQ(APP, c.out_actual);
+	EXPECT_EQ(APP, c.out_expected);
+	EXPECT_EQ(0x5634, c.out_actual);
 	EXPECT_EQ(err_offset(1, PI), c.out_offset);
 }
 
@@ -517,8 +518,8 @@ TEST_F(sig, report_by_the_cq_consumer)
 	ASSERT_EQ(0, sig_check(self->fd, self->mk, &c));
 	EXPECT_EQ(MLX5_UMR_IOC_SIG_ERR_GUARD, c.out_err_type);
 	EXPECT_EQ(err_offset(1, PI), c.out_offset);
-	EXPECT_EQ(be16(self->buf + 2 * BS + PI), c.out_expected);
-	EXPECT_EQ(crc16_t10dif(self->buf + BS + PI, BS), c.out_actual);
+	EXPECT_EQ(be16(self->buf + 2 * BS + PI), c.out_actual);
+	EXPECT_EQ(crc16_t10dif(self->buf + BS + PI, BS), c.out_expected);
 
 	/* after a new key, the CQE of the old one names no mkey */
 	conf_init(&cmd, self->mk, MLX5_UMR_IOC_NEW_KEY, &self->sge);

@@ -230,7 +230,7 @@ struct ft *ft_setup(struct kunit *test, u32 flags,
 	struct mlx5_umr_fake *fake;
 	struct ft *ft;
 
-	mlx5_umr_fake_attr_init(&attr);
+	umr_kunit_attr_init(&attr);
 	attr.flags = flags;
 	if (caps)
 		attr.caps = *caps;

@@ -8,6 +8,62 @@
 
 #include "umr_kunit.h"
 
+/*
+ * The signature profile of the fakes the helpers create: with
+ * sigerr_domain_and_sig_type (the default, what rdma-core requires) or
+ * without (a device whose SIG_ERR CQEs leave bytes 34-35 reserved). A
+ * suite runs under the second by naming umr_kunit_sig_profile_legacy()
+ * and umr_kunit_sig_profile_default() as its suite_init and suite_exit.
+ * Suites of one module run one after the other.
+ */
+static bool umr_kunit_sig_legacy;
+
+/**
+ * umr_kunit_sig_profile_legacy() - later fakes report no SIG_ERR domain
+ * @suite: the suite starting
+ *
+ * Return: 0.
+ */
+int umr_kunit_sig_profile_legacy(struct kunit_suite *suite)
+{
+	umr_kunit_sig_legacy = true;
+	return 0;
+}
+EXPORT_SYMBOL_NS_GPL(umr_kunit_sig_profile_legacy, MLX5_UMR_KUNIT);
+
+/**
+ * umr_kunit_sig_profile_default() - back to the default profile
+ * @suite: the suite ending
+ */
+void umr_kunit_sig_profile_default(struct kunit_suite *suite)
+{
+	umr_kunit_sig_legacy = false;
+}
+EXPORT_SYMBOL_NS_GPL(umr_kunit_sig_profile_default, MLX5_UMR_KUNIT);
+
+/**
+ * umr_kunit_sig_err_domain() - do the fakes of this profile name the
+ *	domain and type in SIG_ERR CQEs?
+ *
+ * Return: the sigerr_domain_and_sig_type of umr_kunit_attr_init().
+ */
+bool umr_kunit_sig_err_domain(void)
+{
+	return !umr_kunit_sig_legacy;
+}
+EXPORT_SYMBOL_NS_GPL(umr_kunit_sig_err_domain, MLX5_UMR_KUNIT);
+
+/**
+ * umr_kunit_attr_init() - mlx5_umr_fake_attr_init() in the suite's profile
+ * @attr: receives the attributes
+ */
+void umr_kunit_attr_init(struct mlx5_umr_fake_attr *attr)
+{
+	mlx5_umr_fake_attr_init(attr);
+	attr->caps.sigerr_domain_and_sig_type = !umr_kunit_sig_legacy;
+}
+EXPORT_SYMBOL_NS_GPL(umr_kunit_attr_init, MLX5_UMR_KUNIT);
+
 /**
  * umr_kunit_fake_registered_attr() - a new fake of @attr registered with
  *	the service
@@ -48,7 +104,7 @@ struct mlx5_umr_fake *umr_kunit_fake_registered(struct kunit *test,
 {
 	struct mlx5_umr_fake_attr attr;
 
-	mlx5_umr_fake_attr_init(&attr);
+	umr_kunit_attr_init(&attr);
 	attr.flags = flags;
 	return umr_kunit_fake_registered_attr(test, &attr);
 }

@@ -37,6 +37,10 @@ struct mlx5_umr_fake *umr_kunit_fake_registered(struct kunit *test,
 struct mlx5_umr_fake *
 umr_kunit_fake_registered_attr(struct kunit *test,
 			       const struct mlx5_umr_fake_attr *attr);
+void umr_kunit_attr_init(struct mlx5_umr_fake_attr *attr);
+int umr_kunit_sig_profile_legacy(struct kunit_suite *suite);
+void umr_kunit_sig_profile_default(struct kunit_suite *suite);
+bool umr_kunit_sig_err_domain(void);
 
 /* The service's device on a fake from umr_kunit_fake_registered(). */
 static inline struct mlx5_umr_dev *

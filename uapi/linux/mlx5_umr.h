@@ -929,10 +929,11 @@ enum mlx5_umr_ioc_sig_err_type {
  * @flags: must be 0
  * @out_err_type: enum mlx5_umr_ioc_sig_err_type: the first error reported
  *	since the last check
- * @out_expected: the value the block's protection field holds (guard:
- *	16 bits for T10-DIF, 32 for CRC32/CRC32C, 64 for CRC64_XP10)
- * @out_actual: the value the HCA computed from the data (guard) or was
- *	configured with (tags)
+ * @out_expected: the value the HCA computed from the data (guard) or
+ *	was configured with (tags), as ConnectX reports it (guard: 16 bits
+ *	for T10-DIF, 32 for CRC32/CRC32C, 64 for CRC64_XP10; a CRC is its
+ *	PI bytes read big endian)
+ * @out_actual: the value the block's protection field holds, same width
  * @out_offset: err_offset of the SIG_ERR CQE: where in the transfer the
  *	failing block is
  * @out_key: the key the error was reported for
