@@ -3,8 +3,8 @@
 # Every command README.md and Documentation/ tell a user to run has a row in
 # Documentation/testbed.rst's "User-facing commands" table naming the check
 # of make check that runs it, and every make target named exists. The
-# commands that no other step runs (installing the header and the tools)
-# are run here, into a scratch DESTDIR. A command added to a page without a
+# commands that no other step runs (make install-headers, make -C tools
+# install, make && make install) are run here, into a staging root. A command added to a page without a
 # row, or a row whose target is gone, fails make check: none can break
 # silently again.
 #   user-commands.sh [--table-only]
@@ -27,7 +27,7 @@ shown() {
 		# commands.
 		awk '/::$/ { want = 1; next } want && /^$/ { next }
 			want && /^  / { print; next } { want = 0 }' "$TOP"/Documentation/*.rst |
-			sed -n 's/^[[:space:]]*\(# \)\{0,1\}\(\(make\|umrctl\|modprobe\|dkms\|apt\|apt-get\) .*\)/\2/p' 
+			sed -n 's/^[[:space:]]*\(# \)\{0,1\}\(\(make\|umrctl\|modprobe\|dkms\|apt\|apt-get\) .*\)/\2/p'
 	} | sed 's/ && /\n/g' | awk '
 	{
 		n = 0
