@@ -77,8 +77,8 @@ struct mlx5_seg_set_psv;
  *	structure; Documentation/fake.rst, "Signature")
  * @MLX5_UMR_FAKE_VS_BSF_UNSUPPORTED: a UMR's BSF asks for what the fake
  *	does not model (a RAW crypto order with a signature in both
- *	domains, transaction signatures, 1 GiB blocks,
- *	different data block sizes in the two domains, non-repeating blocks)
+ *	domains, transaction signatures, 1 GiB blocks, a BSF pair whose
+ *	domains have different block sizes, non-repeating blocks)
  * @MLX5_UMR_FAKE_VS_INJECTED: error injected by the test
  */
 enum mlx5_umr_fake_vsynd {
