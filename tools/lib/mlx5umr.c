@@ -873,7 +873,7 @@ const char *mlx5umr_errno_name(int err)
 		N(EPERM), N(ENOENT), N(EIO), N(E2BIG), N(EBADF), N(ENOMEM),
 		N(EFAULT), N(EBUSY), N(ENODEV), N(EINVAL), N(ENOSPC),
 		N(ERANGE), N(ENOTTY), N(EOPNOTSUPP), N(EOVERFLOW),
-		N(ETIMEDOUT), N(EACCES), N(EEXIST), N(EAGAIN),
+		N(ETIMEDOUT), N(EACCES), N(EEXIST), N(EAGAIN), N(EXDEV),
 #undef N
 	};
 	size_t i;
