@@ -73,7 +73,7 @@ mlx5_umr_hw_find_mdev(struct ib_device *ibdev, struct mlx5_core_dev **mdevp)
 	return MLX5_UMR_HW_BIND;
 }
 
-/* What the service asks of the ib_device: a probe MR in a ULP's PD (pd.c). */
+/* What the service asks of the ib_device: probe MRs, user PDs (pd.c). */
 static struct ib_mr *mlx5_umr_hw_alloc_mr(struct ib_pd *pd)
 {
 	return ib_alloc_mr(pd, IB_MR_TYPE_MEM_REG, 1);
@@ -82,6 +82,11 @@ static struct ib_mr *mlx5_umr_hw_alloc_mr(struct ib_pd *pd)
 static const struct mlx5_umr_hca_ib_ops mlx5_umr_hw_ib_ops = {
 	.alloc_mr = mlx5_umr_hw_alloc_mr,
 	.dereg_mr = ib_dereg_mr,
+#if IS_ENABLED(CONFIG_INFINIBAND_USER_ACCESS)
+	/* MLX5_UMR_IOCTL_SET_PD of a user's verbs PD (user_pd.c) */
+	.user_pd_get = mlx5_umr_hw_user_pd_get,
+	.user_pd_put = mlx5_umr_hw_user_pd_put,
+#endif
 };
 
 static int mlx5_umr_hw_bind(struct mlx5_umr_hw_dev *hw,

@@ -12,13 +12,19 @@
  * Copyright (c) 2026 The mlx5-umr authors.
  */
 #include <linux/bits.h>
+#include <linux/cdev.h>
+#include <linux/device.h>
+#include <linux/fs.h>
+#include <linux/module.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/types.h>
 #include <linux/mlx5/mlx5_ifc.h>
 #include <linux/mlx5/device.h>
 #include <rdma/ib_verbs.h>
 
 #include "umr.h"
+#include "umr_uapi.h"
 
 /**
  * mlx5_umr_pd_alloc() - allocate a protection domain on the device
@@ -274,3 +280,107 @@ void mlx5_umr_pd_put(struct mlx5_umr_pd *pd)
 	kfree(pd);
 }
 EXPORT_SYMBOL(mlx5_umr_pd_put);
+
+/*
+ * Is @file a uverbs command file (/dev/infiniband/uverbsN)? Its operations
+ * are the char device's (chrdev_open() installs the cdev's f_op) and
+ * belong to ib_uverbs. Judged by what the file is, never by its device
+ * number; private_data is not looked at. The service does not link
+ * ib_uverbs (it runs without the RDMA core): the module is known by its
+ * name, unique in a running kernel (loading one takes CAP_SYS_MODULE). A
+ * kernel with ib_uverbs built in (no owner) has no verified PDs.
+ */
+static bool mlx5_umr_is_uverbs_file(struct file *file)
+{
+	const struct file_operations *fop = file->f_op;
+	struct inode *inode = file_inode(file);
+
+	if (!S_ISCHR(inode->i_mode) || !inode->i_cdev ||
+	    inode->i_cdev->ops != fop || !fop->owner)
+		return false;
+	return !strcmp(module_name(fop->owner), "ib_uverbs");
+}
+
+/*
+ * Is the uverbs file @file one of @dev's ib_device? ib_uverbs makes the
+ * ib_device's parent (the PCI function) its char device's parent
+ * (ib_uverbs_add_one(), cdev_device_add()), and the cdev's kobject a
+ * child of that char device. Only a precise EXDEV for another device's
+ * file: the PD lookup on @dev's ib_device is what decides.
+ */
+static bool mlx5_umr_uverbs_file_of(struct mlx5_umr_dev *dev,
+				    struct file *file)
+{
+	struct kobject *kobj = file_inode(file)->i_cdev->kobj.parent;
+	struct device *parent = dev->hca->dev ? dev->hca->dev->parent : NULL;
+
+	return dev->hca->ibdev && kobj && parent &&
+	       kobj_to_dev(kobj)->parent == parent;
+}
+
+/**
+ * mlx5_umr_pd_get_user() - a user's verbs PD, proven to be the caller's
+ * @dev: the device, registered
+ * @verbs: the caller's verbs command file (ibv_context.cmd_fd), held by
+ *	the caller for as long as the PD is
+ * @handle: the PD's handle in @verbs (ibv_pd.handle)
+ * @id: the PD's resource-tracking id ("rdma res show pd")
+ * @ibpd: set to the PD, held until mlx5_umr_pd_put_user()
+ * @pdn: set to the PD's number, as the HCA knows it
+ *
+ * @verbs must be a uverbs command file (-EINVAL) of @dev's ib_device
+ * (-EXDEV); the backend finds PD @id on that device and accepts it only
+ * as @verbs' PD under @handle (struct mlx5_umr_hca_ib_ops.user_pd_get).
+ * The number comes from the HCA, as in mlx5_umr_pd_get_ib(): no private
+ * mlx5_ib structure is read.
+ *
+ * Context: process context, may sleep; @dev's backend registered.
+ * Return: 0, -EINVAL, -EXDEV, -EOPNOTSUPP (a backend without verified
+ * PDs), -ENOENT, -EACCES, -EBUSY, -ENOMEM or a command's error.
+ */
+int mlx5_umr_pd_get_user(struct mlx5_umr_dev *dev, struct file *verbs,
+			 u32 handle, u32 id, struct ib_pd **ibpd, u32 *pdn)
+{
+	const struct mlx5_umr_hca_ib_ops *ops = dev->hca->ib_ops;
+	int outlen = MLX5_ST_SZ_BYTES(query_mkey_out);
+	struct ib_pd *pd;
+	void *out;
+	int err;
+
+	might_sleep();
+	if (!mlx5_umr_is_uverbs_file(verbs))
+		return -EINVAL;
+	if (!mlx5_umr_uverbs_file_of(dev, verbs))
+		return -EXDEV;
+	if (!ops || !ops->user_pd_get || !ops->user_pd_put)
+		return -EOPNOTSUPP;
+	out = kzalloc(outlen, GFP_KERNEL);
+	if (!out)
+		return -ENOMEM;
+	pd = ops->user_pd_get(dev->hca, verbs->private_data, handle, id);
+	if (IS_ERR(pd)) {
+		err = PTR_ERR(pd);
+		goto out;
+	}
+	err = mlx5_umr_pd_probe(dev, pd, out, outlen, pdn);
+	if (err) {
+		ops->user_pd_put(pd);
+		goto out;
+	}
+	*ibpd = pd;
+out:
+	kfree(out);
+	return err;
+}
+
+/**
+ * mlx5_umr_pd_put_user() - release a PD of mlx5_umr_pd_get_user()
+ * @dev: the device, still registered
+ * @ibpd: the PD; no mkey of the service may be left in it
+ *
+ * Context: process context; before the PD's command file is released.
+ */
+void mlx5_umr_pd_put_user(struct mlx5_umr_dev *dev, struct ib_pd *ibpd)
+{
+	dev->hca->ib_ops->user_pd_put(ibpd);
+}

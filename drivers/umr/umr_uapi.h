@@ -58,4 +58,11 @@ u16 mlx5_umr_sig_rearm_bbs(struct mlx5_umr_mkey *mkey);
 int mlx5_umr_sig_check_interruptible(struct mlx5_umr_mkey *mkey,
 				     struct mlx5_umr_sig_status *status);
 
+/* pd.c: a user's verbs PD (MLX5_UMR_IOCTL_SET_PD) */
+struct file;
+struct ib_pd;
+int mlx5_umr_pd_get_user(struct mlx5_umr_dev *dev, struct file *verbs,
+			 u32 handle, u32 id, struct ib_pd **ibpd, u32 *pdn);
+void mlx5_umr_pd_put_user(struct mlx5_umr_dev *dev, struct ib_pd *ibpd);
+
 #endif /* MLX5_UMR_UAPI_DOOR_H */

@@ -139,14 +139,27 @@ struct ib_mr;
  * @alloc_mr: ib_alloc_mr(@pd, IB_MR_TYPE_MEM_REG, 1): an MR the service
  *	reads back with QUERY_MKEY to learn @pd's PD number
  * @dereg_mr: ib_dereg_mr()
+ * @user_pd_get: the user verbs PD of resource-tracking id @id of the
+ *	ib_device, if it is the PD of handle @handle in the verbs command
+ *	file whose private_data is @ufile (compared, never dereferenced);
+ *	held against its owner's destruction (its usecnt, as an MR in it)
+ *	until @user_pd_put. ERR_PTR(-ENOENT): no PD of the device has @id;
+ *	-EACCES: a kernel PD, another file's or another handle's; -EBUSY:
+ *	being created or destroyed. Optional (NULL: no verified user PDs).
+ * @user_pd_put: release a PD of @user_pd_get; before the ib_device's
+ *	ib_uverbs client is removed, and before the PD's command file is
+ *	released
  *
  * The service core does not link the RDMA core (it runs without one, on a
- * fake): the backend that has the ib_device lends it these two calls.
+ * fake): the backend that has the ib_device lends it these calls.
  * Process context, may sleep.
  */
 struct mlx5_umr_hca_ib_ops {
 	struct ib_mr *(*alloc_mr)(struct ib_pd *pd);
 	int (*dereg_mr)(struct ib_mr *mr);
+	struct ib_pd *(*user_pd_get)(struct mlx5_umr_hca *hca,
+				     const void *ufile, u32 handle, u32 id);
+	void (*user_pd_put)(struct ib_pd *pd);
 };
 
 /**

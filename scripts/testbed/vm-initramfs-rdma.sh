@@ -6,9 +6,10 @@
 # its library closure (libibverbs, libmlx5, libc), the rxe verbs provider
 # (librxe-rdmav*.so, loaded by libibverbs at run time, and
 # /etc/libibverbs.d/rxe.driver that names it) and the VM test that runs it,
-# /selftests/hwcheck_rxe.sh, and hwcheck's test module built for KVER
-# against MODULE_TREE's Module.symvers (/hwcheck/mlx5_umr_hwcheck.ko,
-# run there with mode=plain). The kernel side (ib_core, ib_uverbs, rdma_rxe,
+# /selftests/hwcheck_rxe.sh, the verbs PD selftest of SET_PD (run by
+# /selftests/pd_verbs.sh), and hwcheck's test module built for KVER
+# against MODULE_TREE's Module.symvers (/hwcheck/mlx5_umr_hwcheck.ko, run
+# there with mode=plain). The kernel side (ib_core, ib_uverbs, rdma_rxe,
 # dummy and their dependencies) and the rdma tool are in the base image.
 # Without rdma-core's providers it adds nothing and says so.
 set -euo pipefail
@@ -37,3 +38,9 @@ ko=$("$TOP/tools/hwcheck/kmod-build.sh" "$K" "$tree/Module.symvers" \
 cp "$ko" "$S/hwcheck/"
 cp "$TOP/tools/hwcheck/vm-rxe.sh" "$S/selftests/hwcheck_rxe.sh"
 chmod +x "$S/selftests/hwcheck_rxe.sh"
+# MLX5_UMR_IOCTL_SET_PD of verbs PDs on the same kind of device
+# (selftests/uapi/pd_verbs.sh): the test with its library closure.
+make -s -C "$TOP/selftests/uapi" pd_verbs_test >&2
+copy_closure "$TOP/selftests/uapi/pd_verbs_test" /pd_verbs/pd_verbs_test
+cp "$TOP/selftests/uapi/pd_verbs.sh" "$S/selftests/pd_verbs.sh"
+chmod +x "$S/selftests/pd_verbs.sh"

@@ -55,8 +55,11 @@ ABI(offsetof(struct mlx5_umr_ioc_batch_req, entries) == 32);
 ABI(offsetof(struct mlx5_umr_ioc_batch_req, out_status) == 48);
 /* the caller's PD (MLX5_UMR_IOCTL_SET_PD) */
 ABI(MLX5_UMR_IOCTL_SET_PD == 0xee87);
-ABI(sizeof(struct mlx5_umr_ioc_set_pd) == 16);
+ABI(sizeof(struct mlx5_umr_ioc_set_pd) == 32);
 ABI(offsetof(struct mlx5_umr_ioc_set_pd, pdn) == 8);
+ABI(offsetof(struct mlx5_umr_ioc_set_pd, cmd_fd) == 16);
+ABI(offsetof(struct mlx5_umr_ioc_set_pd, pd_id) == 24);
+ABI(MLX5_UMR_IOC_SET_PD_SIZE_VERBS == 32);
 /* signature */
 ABI(sizeof(struct mlx5_umr_ioc_sig_domain) == 40);
 ABI(offsetof(struct mlx5_umr_ioc_sig_domain, ref_tag) == 16);

@@ -127,6 +127,19 @@ TEST_F(lib, objects)
 }
 
 /* The interleaved example of mlx5dv_wr_mkey_configure(3), via the library. */
+/* The verified SET_PD: each errno as the library returns it, nothing bound. */
+TEST_F(lib, set_pd_verbs)
+{
+	int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+	ASSERT_LE(0, null);
+	EXPECT_EQ(EBADF, mlx5umr_set_pd_verbs(self->ctx, -1, 1, 1));
+	EXPECT_EQ(EBADF, errno);
+	EXPECT_EQ(EINVAL, mlx5umr_set_pd_verbs(self->ctx, null, 1, 1));
+	EXPECT_EQ(EINVAL, errno);
+	close(null);
+}
+
 TEST_F(lib, seed_interleaved)
 {
 	struct mlx5dv_mr_interleaved il[2];

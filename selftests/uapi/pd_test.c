@@ -77,6 +77,52 @@ static int probe_read(const char *path, long long pd, __u32 key)
 	return umr_fake_knob(path, "probe_read", v);
 }
 
+/*
+ * The module parameter that lets SET_PD take a bare number: 'Y' or 'N',
+ * or 0 when the module has none (an older one, which always took it).
+ */
+#define UNVERIFIED "/sys/module/mlx5_umr/parameters/unverified_set_pd"
+
+static char unverified_get(void)
+{
+	char c = 0;
+	int fd = open(UNVERIFIED, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	if (read(fd, &c, 1) != 1)
+		c = 0;
+	close(fd);
+	return c;
+}
+
+static int unverified_set(char c)
+{
+	int fd = open(UNVERIFIED, O_WRONLY | O_CLOEXEC);
+	int ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, &c, 1) != 1)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/* The verified form, with the fields it carries. */
+static int set_pd_verbs(int fd, int cmd_fd, __u32 handle, __u32 id)
+{
+	struct mlx5_umr_ioc_set_pd cmd = {
+		.size = sizeof(cmd),
+		.flags = MLX5_UMR_IOC_SET_PD_VERBS,
+		.cmd_fd = cmd_fd,
+		.pd_handle = handle,
+		.pd_id = id,
+	};
+
+	return umr_ioctl(fd, MLX5_UMR_IOCTL_SET_PD, &cmd);
+}
+
 static int set_pd(int fd, __u32 pdn)
 {
 	struct mlx5_umr_ioc_set_pd cmd = { .size = sizeof(cmd), .pdn = pdn };
@@ -85,6 +131,7 @@ static int set_pd(int fd, __u32 pdn)
 }
 
 FIXTURE(pd) {
+	char unverified0;	/* the module parameter before the test */
 	int fd;
 	char path[256];
 	long long pd;		/* the caller's PD */
@@ -94,6 +141,10 @@ FIXTURE(pd) {
 
 FIXTURE_SETUP(pd)
 {
+	/* the fake's consumer PDs are bare numbers: the test path allows them */
+	self->unverified0 = unverified_get();
+	if (self->unverified0)
+		ASSERT_EQ(0, unverified_set('Y'));
 	ASSERT_EQ(0, umr_find_dev(self->path, sizeof(self->path)));
 	self->fd = open(self->path, O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, self->fd);
@@ -108,6 +159,8 @@ FIXTURE_SETUP(pd)
 
 FIXTURE_TEARDOWN(pd)
 {
+	if (self->unverified0)
+		EXPECT_EQ(0, unverified_set(self->unverified0));
 	if (self->fd >= 0)
 		close(self->fd);
 	if (self->pd >= 0)
@@ -187,7 +240,7 @@ TEST_F(pd, refusals)
 	memset(&cmd, 0, sizeof(cmd));
 	cmd.size = sizeof(cmd);
 	cmd.pdn = self->pd;
-	cmd.flags = 1;
+	cmd.flags = 2;
 	EXPECT_EQ(-EOPNOTSUPP, umr_ioctl(self->fd, MLX5_UMR_IOCTL_SET_PD,
 					 &cmd));
 	cmd.flags = 0;
@@ -228,6 +281,82 @@ TEST_F(pd, refusals)
 	close(self->fd);
 	self->fd = -1;
 	EXPECT_FAKE_UNCHANGED();
+}
+
+/*
+ * Issue 30: a bare number is not proven to be the caller's PD (it may be
+ * another user's or a kernel ULP's): refused unless the administrator
+ * allows it, and nothing changes (the objects go in the file's own PD).
+ */
+TEST_F(pd, unverified_refused_by_default)
+{
+	__u32 mk, mkey;
+
+	/* off by default; a module without the parameter took any number */
+	if (self->unverified0) {
+		EXPECT_EQ('N', self->unverified0);
+		ASSERT_EQ(0, unverified_set('N'));
+	}
+	EXPECT_EQ(-EPERM, set_pd(self->fd, self->pd));
+	/* the checks of the number come first, as before */
+	EXPECT_EQ(-EINVAL, set_pd(self->fd, 0));
+	EXPECT_FAKE_UNCHANGED();
+	ASSERT_EQ(0, umr_alloc(self->fd, 1, &mk, &mkey));
+	EXPECT_NE(self->pd, umr_fake_mkey_pd(self->path, mkey));
+	EXPECT_EQ(-EACCES, probe_read(self->path, self->pd, mkey));
+	EXPECT_EQ(0, umr_destroy(self->fd, mk));
+}
+
+/*
+ * The verified form without a verbs device (pd_verbs_test.c has the
+ * checks that need one): each refusal with its errno, before the fd is
+ * looked at as anything but a file; the file unchanged and usable.
+ */
+TEST_F(pd, verbs_refusals)
+{
+	struct mlx5_umr_ioc_set_pd cmd;
+	int null, p[2];
+	__u32 mk, mkey;
+
+	null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, null);
+	ASSERT_EQ(0, pipe2(p, O_CLOEXEC));
+
+	memset(&cmd, 0, sizeof(cmd));
+	cmd.flags = MLX5_UMR_IOC_SET_PD_VERBS;
+	cmd.cmd_fd = null;
+	/* the first version carries no fd */
+	cmd.size = MLX5_UMR_IOC_SET_PD_SIZE_VER1;
+	EXPECT_EQ(-EINVAL, umr_ioctl(self->fd, MLX5_UMR_IOCTL_SET_PD, &cmd));
+	cmd.size = sizeof(cmd);
+	cmd.pdn = self->pd;
+	EXPECT_EQ(-EINVAL, umr_ioctl(self->fd, MLX5_UMR_IOCTL_SET_PD, &cmd));
+	cmd.pdn = 0;
+	cmd.__reserved2 = 1;
+	EXPECT_EQ(-EINVAL, umr_ioctl(self->fd, MLX5_UMR_IOCTL_SET_PD, &cmd));
+	cmd.__reserved2 = 0;
+	/* the bare form carries no fd, handle or id */
+	cmd.flags = 0;
+	cmd.pdn = self->pd;
+	EXPECT_EQ(-EINVAL, umr_ioctl(self->fd, MLX5_UMR_IOCTL_SET_PD, &cmd));
+
+	/* no open file */
+	EXPECT_EQ(-EBADF, set_pd_verbs(self->fd, -1, 1, 1));
+	EXPECT_EQ(-EBADF, set_pd_verbs(self->fd, 1 << 20, 1, 1));
+	/* files that are not verbs command files, whatever their private_data */
+	EXPECT_EQ(-EINVAL, set_pd_verbs(self->fd, null, 0, 0));
+	EXPECT_EQ(-EINVAL, set_pd_verbs(self->fd, p[0], 0, 0));
+	EXPECT_EQ(-EINVAL, set_pd_verbs(self->fd, self->fd, 0, 0));
+	EXPECT_FAKE_UNCHANGED();
+	close(null);
+	close(p[0]);
+	close(p[1]);
+
+	/* nothing was bound: the bare number is still accepted, once */
+	ASSERT_EQ(0, set_pd(self->fd, self->pd));
+	ASSERT_EQ(0, umr_alloc(self->fd, 1, &mk, &mkey));
+	EXPECT_EQ(self->pd, umr_fake_mkey_pd(self->path, mkey));
+	EXPECT_EQ(0, umr_destroy(self->fd, mk));
 }
 
 /* Sizes: a non-zero unknown tail is E2BIG, a zero one is accepted. */

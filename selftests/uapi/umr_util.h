@@ -182,6 +182,7 @@ static inline int umr_errno_documented(int ret)
 	case ENOENT: case ERANGE: case EOVERFLOW: case ENOSPC: case EBUSY:
 	case EFAULT: case ENOMEM: case EINTR: case EIO: case ETIMEDOUT:
 	case ENODEV: case EACCES:
+	case EBADF: case EXDEV: case EPERM:	/* MLX5_UMR_IOCTL_SET_PD */
 		return 1;
 	}
 	return 0;

@@ -25,7 +25,7 @@ EX=$(dirname "$0")/doc-examples
 nex=$(ls "$EX"/*.sh 2>/dev/null | wc -l)
 
 echo "TAP version 13"
-echo "1..$((36 + nex))"
+echo "1..$((37 + nex))"
 ok() {
 	n=$((n + 1))
 	if [ "$1" = 0 ]; then
@@ -169,9 +169,21 @@ printf '%s\n' 'reg r --length 4096' 'alloc a --max-entries 1' \
 ok $? "refused batch: the lines run one by one"
 
 # A session in a consumer's PD (the fake's alloc_pd stands in for the
-# caller's ibv_alloc_pd()): its keys are read by a QP of that PD only.
+# caller's ibv_alloc_pd()): its keys are read by a QP of that PD only. A
+# bare PD number needs the module's unverified_set_pd (off by default:
+# EPERM), which the test sets and puts back.
 dbg=/sys/kernel/debug/mlx5_umr_fake/$dev
+unv=/sys/module/mlx5_umr/parameters/unverified_set_pd
+unv0=$(cat "$unv" 2>/dev/null)
 if [ -w "$dbg/alloc_pd" ]; then
+	rc=0
+	if [ -n "$unv0" ]; then
+		echo N >"$unv"
+		"$UMRCTL" -d "$dev" set-pd 1 >"$T/out" 2>&1 && rc=1
+		grep -q EPERM "$T/out" || rc=1
+		echo Y >"$unv"
+	fi
+	ok $rc "set-pd: a bare number refused by default (EPERM)"
 	before=$(cat "$dbg/pds")
 	echo 1 >"$dbg/alloc_pd"
 	pdn=$(cat "$dbg/pds" | grep -vxF "$before" | head -n 1)
@@ -184,6 +196,7 @@ if [ -w "$dbg/alloc_pd" ]; then
 	echo "$pdn" >"$dbg/free_pd" || rc=1
 else
 	rc=0; echo "# no debugfs"
+	ok 0 "set-pd: a bare number refused by default # SKIP no debugfs"
 fi
 ok $rc "set-pd: a session in the caller's PD"
 
@@ -196,6 +209,7 @@ CMDS
 [ $? = 0 ] && [ "$(grep -c 'rejected as expected: EINVAL' "$T/out")" = 2 ] &&
 	grep -q 'rejected as expected: EBUSY' "$T/out"
 ok $? "set-pd refusals"
+[ -z "$unv0" ] || echo "$unv0" >"$unv"
 
 # A signature mkey: T10-DIF inserted on write (block 1's ref tag is 8,
 # remapped), stripped on read, a corrupted byte found by check with its

@@ -517,6 +517,21 @@ int mlx5umr_set_pd(struct mlx5umr_context *ctx, uint32_t pdn)
 	return ret ? fail(ret) : 0;
 }
 
+int mlx5umr_set_pd_verbs(struct mlx5umr_context *ctx, int cmd_fd,
+			 uint32_t pd_handle, uint32_t pd_id)
+{
+	struct mlx5_umr_ioc_set_pd cmd = {
+		.size = sizeof(cmd),
+		.flags = MLX5_UMR_IOC_SET_PD_VERBS,
+		.cmd_fd = cmd_fd,
+		.pd_handle = pd_handle,
+		.pd_id = pd_id,
+	};
+	int ret = do_ioctl(ctx, MLX5_UMR_IOCTL_SET_PD, &cmd);
+
+	return ret ? fail(ret) : 0;
+}
+
 struct mlx5umr_dek *mlx5umr_dek_create(struct mlx5umr_context *ctx,
 				       const struct mlx5umr_dek_init_attr *attr)
 {
@@ -817,7 +832,7 @@ const char *mlx5umr_errno_name(int err)
 		N(EPERM), N(ENOENT), N(EIO), N(E2BIG), N(EBADF), N(ENOMEM),
 		N(EFAULT), N(EBUSY), N(ENODEV), N(EINVAL), N(ENOSPC),
 		N(ERANGE), N(ENOTTY), N(EOPNOTSUPP), N(EOVERFLOW),
-		N(ETIMEDOUT), N(EACCES), N(EEXIST), N(EAGAIN),
+		N(ETIMEDOUT), N(EACCES), N(EEXIST), N(EAGAIN), N(EXDEV),
 #undef N
 	};
 	size_t i;

@@ -423,10 +423,35 @@ int mlx5umr_batch_status(const struct mlx5umr_batch *batch, uint32_t i);
 
 /*
  * Put the context's registrations and mkeys in the caller's own verbs PD,
- * @pdn being struct mlx5dv_pd.pdn (mlx5dv_init_obj(MLX5DV_OBJ_PD)), so that
- * its ibv_qp can use their keys. Before the first mlx5umr_reg_mr() or
- * mlx5umr_create_mkey() of @ctx (EBUSY after). EINVAL: 0 or over 24 bits;
- * EACCES: a PD of the service; ENOENT: no such PD on the HCA.
+ * so that its ibv_qp can use their keys; before the first mlx5umr_reg_mr()
+ * or mlx5umr_create_mkey() of @ctx (EBUSY after). The PD is proven to be
+ * the caller's: @cmd_fd is its verbs command file (struct
+ * ibv_context.cmd_fd), @pd_handle the PD's struct ibv_pd.handle, @pd_id
+ * its resource-tracking id ("rdma res show pd" prints it as pdn). The
+ * context then holds the PD (its ibv_dealloc_pd() fails with EBUSY) and
+ * the command file until mlx5umr_close(). EBADF: @cmd_fd not open;
+ * EINVAL: not a verbs command file; EXDEV: of another device; ENOENT: no
+ * PD @pd_id on the device; EACCES: not @cmd_fd's PD @pd_handle.
+ */
+int mlx5umr_set_pd_verbs(struct mlx5umr_context *ctx, int cmd_fd,
+			 uint32_t pd_handle, uint32_t pd_id);
+
+#ifdef MLX5UMR_HAVE_RDMA_CORE
+/* mlx5umr_set_pd_verbs() of @pd, whose resource-tracking id is @pd_id. */
+static inline int mlx5umr_set_pd_ibv(struct mlx5umr_context *ctx,
+				     struct ibv_pd *pd, uint32_t pd_id)
+{
+	return mlx5umr_set_pd_verbs(ctx, pd->context->cmd_fd, pd->handle,
+				    pd_id);
+}
+#endif
+
+/*
+ * The unverified form: @pdn is struct mlx5dv_pd.pdn
+ * (mlx5dv_init_obj(MLX5DV_OBJ_PD)), proven by nothing, so refused (EPERM)
+ * unless the administrator allowed it (mlx5_umr's module parameter
+ * unverified_set_pd). EINVAL: 0 or over 24 bits; EACCES: a PD of the
+ * service; ENOENT: no such PD on the HCA.
  */
 int mlx5umr_set_pd(struct mlx5umr_context *ctx, uint32_t pdn);
 

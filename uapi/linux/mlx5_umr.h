@@ -77,15 +77,25 @@
  *   more entries than the mkey was allocated for, or than INFO's
  *   out_max_entries (a list) or out_max_interleaved_entries (an
  *   interleaved layout).
- * - ENOENT also: MLX5_UMR_IOCTL_SET_PD names a PD the HCA does not have.
+ * - ENOENT also: MLX5_UMR_IOCTL_SET_PD names a PD the HCA does not have,
+ *   or (MLX5_UMR_IOC_SET_PD_VERBS) no PD of this device has the pd_id.
+ * - EBADF: MLX5_UMR_IOCTL_SET_PD's cmd_fd is not an open file.
+ * - EXDEV: MLX5_UMR_IOCTL_SET_PD's cmd_fd is the verbs file of another
+ *   device.
+ * - EPERM: MLX5_UMR_IOCTL_SET_PD of a bare PD number while the module
+ *   does not allow it (parameter unverified_set_pd).
  * - EBUSY also: MLX5_UMR_IOCTL_SET_PD after the file created an object
- *   (or while it creates one).
+ *   (or while it creates one), or of a verbs PD being destroyed.
+ * - EINVAL also: MLX5_UMR_IOCTL_SET_PD with MLX5_UMR_IOC_SET_PD_VERBS and
+ *   a size below MLX5_UMR_IOC_SET_PD_SIZE_VERBS or a pdn, or a cmd_fd that
+ *   is not a verbs command file.
  * - EINTR: a signal arrived while the call waited for room in the files'
  *   share of the device's queue (MLX5_UMR_IOC_MAX_INFLIGHT_BBS; a batch:
  *   room for its first request) or on the queue itself, or for an mkey
  *   another call is configuring; nothing was done.
  * - EACCES: MLX5_UMR_IOCTL_SET_PD names a PD the service owns (its own,
- *   or another open file's); a layout grants an access right that a
+ *   or another open file's), or a verbs PD that is not the caller's; a
+ *   layout grants an access right that a
  *   registration it names was not registered with (remote or local write
  *   over memory registered for reading).
  * - EIO: the HCA completed the UMR work request with an error, or refused
@@ -884,32 +894,63 @@ struct mlx5_umr_ioc_batch {
 /**
  * struct mlx5_umr_ioc_set_pd - MLX5_UMR_IOCTL_SET_PD: the file's objects in
  *	the caller's own verbs PD
- * @size: sizeof(struct mlx5_umr_ioc_set_pd)
- * @flags: 0
- * @pdn: the HCA's number of the caller's PD: struct mlx5dv_pd.pdn from
- *	mlx5dv_init_obj(MLX5DV_OBJ_PD) of its struct ibv_pd
+ * @size: sizeof(struct mlx5_umr_ioc_set_pd); at least
+ *	MLX5_UMR_IOC_SET_PD_SIZE_VERBS with MLX5_UMR_IOC_SET_PD_VERBS
+ * @flags: MLX5_UMR_IOC_SET_PD_VERBS, or 0 for the unverified number form
+ * @pdn: without MLX5_UMR_IOC_SET_PD_VERBS: the HCA's number of the PD
+ *	(struct mlx5dv_pd.pdn); 0 with it (the kernel learns the number)
  * @__reserved: 0
+ * @cmd_fd: with MLX5_UMR_IOC_SET_PD_VERBS: the caller's verbs command file
+ *	(struct ibv_context.cmd_fd) that owns the PD
+ * @pd_handle: the PD's handle in that file (struct ibv_pd.handle)
+ * @pd_id: the PD's resource-tracking id, the "pdn" that "rdma res show pd"
+ *	prints (RDMA_NLDEV_ATTR_RES_PDN), which is not the HCA's number
+ * @__reserved2: 0
  *
  * Every registration and indirect mkey the file creates afterwards is in
- * PD @pdn instead of the file's own PD, so that the caller's ibv_qp of
+ * the PD instead of the file's own PD, so that the caller's ibv_qp of
  * that PD can use their lkeys and rkeys. Only before the file's first
  * object is created (EBUSY after; a call that failed created none); the
- * file's own PD, if it has one, is freed, @pdn is never freed by the file.
- * No signature mkey is created in @pdn (ALLOC_MKEY: EOPNOTSUPP): it may be
- * a kernel ULP's PD, whose CQ cannot take the mkey's SIG_ERR CQEs. The
- * number is not proven to be the caller's: an mkey in a PD can only reach
- * memory its own file registered, so naming another's PD exposes only the
- * caller's memory to that PD's QPs (Documentation/uapi.rst, "Keys in the
- * caller's PD"). Refused: @pdn 0 or
- * over 24 bits (EINVAL), a PD the service owns (EACCES), a PD the HCA does
- * not have (ENOENT).
+ * file's own PD, if it has one, is freed, the caller's PD is never freed
+ * by the file. No signature mkey is created in it (ALLOC_MKEY:
+ * EOPNOTSUPP).
+ *
+ * With MLX5_UMR_IOC_SET_PD_VERBS the PD is proven to be the caller's: it
+ * must be a PD of @cmd_fd, under handle @pd_handle, and of this device.
+ * The file then holds the PD (its owner's ibv_dealloc_pd() fails with
+ * EBUSY, as with a live MR in it) and a reference to @cmd_fd's file until
+ * the file is closed or the HCA is removed. Refused: @cmd_fd not open
+ * (EBADF), not a verbs command file (EINVAL), of another device (EXDEV);
+ * @pd_id not a PD of this device (ENOENT); a kernel PD, or a PD of another
+ * file or handle (EACCES); a PD being destroyed (EBUSY); a device whose
+ * backend cannot verify a PD (EOPNOTSUPP: a fake HCA).
+ *
+ * The bare number form (flags 0) proves nothing: a user could put keys in
+ * another user's or a kernel ULP's PD. It is refused (EPERM) unless the
+ * administrator enabled it (module parameter unverified_set_pd of
+ * mlx5_umr, off by default; Documentation/uapi.rst, "Keys in the caller's
+ * PD"). Refused also: @pdn 0 or over 24 bits (EINVAL), a PD the service
+ * owns (EACCES), a PD the HCA does not have (ENOENT).
  */
 struct mlx5_umr_ioc_set_pd {
 	__u32 size;
 	__u32 flags;
 	__u32 pdn;
 	__u32 __reserved;
+	__s32 cmd_fd;
+	__u32 pd_handle;
+	__u32 pd_id;
+	__u32 __reserved2;
 };
+
+/* MLX5_UMR_IOCTL_SET_PD flags */
+enum mlx5_umr_ioc_set_pd_flags {
+	/* the PD is the caller's verbs PD, to be verified */
+	MLX5_UMR_IOC_SET_PD_VERBS = 1 << 0,
+};
+
+/* The size that carries cmd_fd, pd_handle and pd_id. */
+#define MLX5_UMR_IOC_SET_PD_SIZE_VERBS	32
 
 #define MLX5_UMR_IOCTL_SET_PD	_IO(MLX5_UMR_IOC_TYPE, MLX5_UMR_CMD_SET_PD)
 

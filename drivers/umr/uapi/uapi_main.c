@@ -402,6 +402,7 @@ UMR_VER1_ENDS(mlx5_umr_ioc_batch, out_failed, MLX5_UMR_IOC_BATCH_SIZE_VER1);
 UMR_VER1_ENDS(mlx5_umr_ioc_batch_req, out_key,
 	      MLX5_UMR_IOC_BATCH_REQ_SIZE_VER1);
 UMR_VER1_ENDS(mlx5_umr_ioc_set_pd, __reserved, MLX5_UMR_IOC_SET_PD_SIZE_VER1);
+UMR_VER1_ENDS(mlx5_umr_ioc_set_pd, __reserved2, MLX5_UMR_IOC_SET_PD_SIZE_VERBS);
 UMR_VER1_ENDS(mlx5_umr_ioc_sig_check, out_errors,
 	      MLX5_UMR_IOC_SIG_CHECK_SIZE_VER1);
 UMR_VER1_ENDS(mlx5_umr_ioc_sig_report, __reserved,

@@ -5,9 +5,12 @@
  * Each file gets its own PD when its first object needs one and creates
  * every mkey in it, so the NIC itself keeps files apart.
  * MLX5_UMR_IOCTL_SET_PD puts the file's mkeys in the caller's own verbs PD
- * instead, so that its ibv_qp can use them. The number is not proven to be
- * the caller's (no exported kernel interface maps a uverbs PD handle to
- * the HCA's PD): safety comes from the file's key lookup, which lets a
+ * instead, so that its ibv_qp can use them. With MLX5_UMR_IOC_SET_PD_VERBS
+ * the PD is proven to be the caller's (drivers/umr/pd.c: its verbs command
+ * file; the backend: that file's PD under the handle the caller gave) and
+ * held, with its command file, until the file is closed or the HCA goes.
+ * A bare number proves nothing: it is refused unless the administrator
+ * allows it (unverified_set_pd). Either way, the file's key lookup lets a
  * layout name only memory the same file registered, so an mkey in any PD
  * reaches only the caller's own memory (Documentation/uapi.rst, "Keys in
  * the caller's PD").
@@ -23,10 +26,18 @@
  *
  * Copyright (c) 2026 The mlx5-umr authors.
  */
-#include <linux/mutex.h>
 #include <linux/err.h>
+#include <linux/file.h>
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
 
 #include "uapi_priv.h"
+#include "../umr_uapi.h"
+
+static bool unverified_set_pd;
+module_param(unverified_set_pd, bool, 0644);
+MODULE_PARM_DESC(unverified_set_pd,
+		 "MLX5_UMR_IOCTL_SET_PD accepts a bare PD number, which a user may take from another user or a kernel ULP (default: no, only a verified verbs PD)");
 
 /**
  * umr_udev_pd_init() - the device's record of the files' own PDs
@@ -90,16 +101,25 @@ out:
  * umr_uctx_pd_release() - free the file's own PD, after its objects
  * @ctx: the file
  *
- * The caller's PD (MLX5_UMR_IOCTL_SET_PD) is the caller's to free. The
- * service keeps a PD in which an mkey it could not destroy remains.
+ * The caller's PD (MLX5_UMR_IOCTL_SET_PD) is the caller's to free: a
+ * verified one is released, then its command file (whose release would
+ * otherwise find the PD held). The service keeps an own PD in which an
+ * mkey it could not destroy remains.
  *
- * Context: process context; ud->rwsem held, the file's objects destroyed.
+ * Context: process context; ud->rwsem held, the file's objects destroyed,
+ * the HCA still registered (file release, or the HCA's removal).
  */
 void umr_uctx_pd_release(struct umr_uctx *ctx)
 {
 	if (ctx->pd_owned)
 		umr_own_pd_free(ctx->ud, ctx->pdn);
 	ctx->pd_owned = false;
+	if (ctx->pd_ibpd)
+		mlx5_umr_pd_put_user(ctx->ud->dev, ctx->pd_ibpd);
+	ctx->pd_ibpd = NULL;
+	if (ctx->pd_verbs)
+		fput(ctx->pd_verbs);
+	ctx->pd_verbs = NULL;
 }
 
 /**
@@ -181,48 +201,41 @@ void umr_uctx_pd_put(struct umr_uctx *ctx, bool created)
 		up_read(&ctx->ud->pd_rwsem);
 }
 
-/**
- * umr_cmd_set_pd() - MLX5_UMR_IOCTL_SET_PD
- * @ucmd: the ioctl
- *
- * The PD must exist on the HCA: a one-entry mkey is created in it and
- * destroyed (ENOENT when the HCA refuses the PD). The file's own PD, if
- * it has one yet (an earlier creation failed), is empty and freed.
- *
- * Context: process context, ud->rwsem held for read.
- * Return: 0 or -errno.
+/*
+ * Make @pdn the file's PD: the caller's, held through @verbs and @ibpd
+ * (both NULL for an unverified number), which the file then owns
+ * (*@taken). The PD must exist on the HCA: a one-entry mkey is created in
+ * it and destroyed (ENOENT when the HCA refuses the PD). The file's own
+ * PD, if it has one yet (an earlier creation failed), is empty and freed;
+ * an earlier caller's PD is released.
  */
-int umr_cmd_set_pd(struct umr_ucmd *ucmd)
+static int umr_set_pd_install(struct umr_uctx *ctx, u32 pdn,
+			      struct file *verbs, struct ib_pd *ibpd,
+			      bool *taken)
 {
-	struct mlx5_umr_ioc_set_pd *cmd = ucmd->cmd;
-	struct umr_uctx *ctx = ucmd->ctx;
 	struct umr_udev *ud = ctx->ud;
+	struct ib_pd *old_ibpd = NULL;
+	struct file *old_verbs = NULL;
 	struct mlx5_umr_mkey *probe;
 	bool had_own = false;
 	u32 own = 0;
 	int ret;
 
-	if (cmd->flags)
-		return -EOPNOTSUPP;
-	if (cmd->__reserved || !cmd->pdn || cmd->pdn > MLX5_UMR_PDN_MAX)
-		return -EINVAL;
-	if (cmd->pdn == mlx5_umr_dev_caps(ud->dev)->pdn)
-		return -EACCES;
-
+	*taken = false;
 	/* from the check to the probe, no file's own PD comes or goes */
 	down_read(&ud->pd_rwsem);
 	ret = -EACCES;
-	if (xa_load(&ud->own_pds, cmd->pdn))
+	if (xa_load(&ud->own_pds, pdn))
 		goto out_rwsem;
 	mutex_lock(&ctx->pd_lock);
 	ret = -EBUSY;
 	if (ctx->pd_frozen || ctx->pd_users)
 		goto out;
-	if (ctx->pd_borrowed && ctx->pdn == cmd->pdn) {
+	if (ctx->pd_borrowed && ctx->pdn == pdn && ctx->pd_ibpd == ibpd) {
 		ret = 0;
 		goto out;
 	}
-	probe = mlx5_umr_alloc_mkey_pd(ud->dev, 1, 0, cmd->pdn);
+	probe = mlx5_umr_alloc_mkey_pd(ud->dev, 1, 0, pdn);
 	if (IS_ERR_OR_NULL(probe)) {
 		ret = probe ? PTR_ERR(probe) : -ENOMEM;
 		/* the HCA's status for an unknown PD */
@@ -234,9 +247,14 @@ int umr_cmd_set_pd(struct umr_ucmd *ucmd)
 	mlx5_umr_free_mkey(probe);
 	had_own = ctx->pd_owned;
 	own = ctx->pdn;
+	old_ibpd = ctx->pd_ibpd;
+	old_verbs = ctx->pd_verbs;
 	ctx->pd_owned = false;
-	ctx->pdn = cmd->pdn;
+	ctx->pdn = pdn;
 	ctx->pd_borrowed = true;
+	ctx->pd_ibpd = ibpd;
+	ctx->pd_verbs = verbs;
+	*taken = true;
 	ret = 0;
 out:
 	mutex_unlock(&ctx->pd_lock);
@@ -244,5 +262,71 @@ out_rwsem:
 	up_read(&ud->pd_rwsem);
 	if (had_own)
 		umr_own_pd_free(ud, own);
+	if (old_ibpd)
+		mlx5_umr_pd_put_user(ud->dev, old_ibpd);
+	if (old_verbs)
+		fput(old_verbs);
 	return ret;
+}
+
+/* MLX5_UMR_IOC_SET_PD_VERBS: the PD of the caller's verbs command file */
+static int umr_set_pd_verbs(struct umr_ucmd *ucmd)
+{
+	struct mlx5_umr_ioc_set_pd *cmd = ucmd->cmd;
+	struct umr_uctx *ctx = ucmd->ctx;
+	struct ib_pd *ibpd;
+	struct file *verbs;
+	bool taken;
+	u32 pdn;
+	int ret;
+
+	if (ucmd->user_size < MLX5_UMR_IOC_SET_PD_SIZE_VERBS || cmd->pdn)
+		return -EINVAL;
+	/* a negative fd is no open file either */
+	verbs = fget((unsigned int)cmd->cmd_fd);
+	if (!verbs)
+		return -EBADF;
+	ret = mlx5_umr_pd_get_user(ctx->ud->dev, verbs, cmd->pd_handle,
+				   cmd->pd_id, &ibpd, &pdn);
+	if (ret)
+		goto out_fput;
+	ret = umr_set_pd_install(ctx, pdn, verbs, ibpd, &taken);
+	if (taken)
+		return 0;
+	mlx5_umr_pd_put_user(ctx->ud->dev, ibpd);
+out_fput:
+	fput(verbs);
+	return ret;
+}
+
+/**
+ * umr_cmd_set_pd() - MLX5_UMR_IOCTL_SET_PD
+ * @ucmd: the ioctl
+ *
+ * A verified verbs PD (MLX5_UMR_IOC_SET_PD_VERBS), or a bare number when
+ * the module parameter unverified_set_pd allows it.
+ *
+ * Context: process context, ud->rwsem held for read.
+ * Return: 0 or -errno.
+ */
+int umr_cmd_set_pd(struct umr_ucmd *ucmd)
+{
+	struct mlx5_umr_ioc_set_pd *cmd = ucmd->cmd;
+	struct umr_uctx *ctx = ucmd->ctx;
+	bool taken;
+
+	if (cmd->flags & ~MLX5_UMR_IOC_SET_PD_VERBS)
+		return -EOPNOTSUPP;
+	if (cmd->__reserved || cmd->__reserved2)
+		return -EINVAL;
+	if (cmd->flags & MLX5_UMR_IOC_SET_PD_VERBS)
+		return umr_set_pd_verbs(ucmd);
+	if (cmd->cmd_fd || cmd->pd_handle || cmd->pd_id || !cmd->pdn ||
+	    cmd->pdn > MLX5_UMR_PDN_MAX)
+		return -EINVAL;
+	if (!READ_ONCE(unverified_set_pd))
+		return -EPERM;
+	if (cmd->pdn == mlx5_umr_dev_caps(ctx->ud->dev)->pdn)
+		return -EACCES;
+	return umr_set_pd_install(ctx, cmd->pdn, NULL, NULL, &taken);
 }

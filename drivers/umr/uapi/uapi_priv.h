@@ -113,11 +113,16 @@ struct umr_udev {
  *	own (@pd_owned: allocated then, freed at close or when the device
  *	goes away), or the caller's (@pd_borrowed, MLX5_UMR_IOCTL_SET_PD);
  *	taken through umr_uctx_pd_get() (uapi_pd.c)
- * @pd_lock: protects @pdn, @pd_owned, @pd_borrowed, @pd_frozen, @pd_users
+ * @pd_lock: protects @pdn, @pd_owned, @pd_borrowed, @pd_frozen, @pd_users,
+ *	@pd_verbs, @pd_ibpd
  * @pd_owned: @pdn is the file's own PD
  * @pd_borrowed: @pdn is the caller's verbs PD, never freed by the file
  * @pd_frozen: an object was created in @pdn: it cannot change
  * @pd_users: creations between umr_uctx_pd_get() and umr_uctx_pd_put()
+ * @pd_verbs: with @pd_ibpd: the command file of the verbs PD @pdn is,
+ *	held until the PD is released (uapi_pd.c)
+ * @pd_ibpd: the caller's verbs PD, proven (MLX5_UMR_IOC_SET_PD_VERBS)
+ *	and held against its destruction; NULL for the unverified number
  * @nmkeys: live indirect mkeys, at most MLX5_UMR_IOC_MAX_FD_MKEYS
  * @xlt_bytes: their translation bytes, at most
  *	MLX5_UMR_IOC_MAX_FD_XLT_BYTES
@@ -134,6 +139,8 @@ struct umr_uctx {
 	bool pd_borrowed;
 	bool pd_frozen;
 	u32 pd_users;
+	struct file *pd_verbs;
+	struct ib_pd *pd_ibpd;
 	atomic_t nobjs;
 	atomic64_t pinned;
 	atomic_t nmkeys;
