@@ -309,6 +309,20 @@ out:
  * A key of another PD: it works from a QP pair of its own PD, and fails
  * from the pair of ours.
  */
+/*
+ * Binds @u to @pd in the verified form (handle, command fd and restrack
+ * id): the bare PD number is refused unless mlx5_umr's unverified_set_pd
+ * is set. ENOENT when "rdma res show pd" did not give the PD's id.
+ */
+static int bind_pd(struct mlx5umr_context *u, struct ibv_pd *pd, long long id)
+{
+	if (id < 0 || id > UINT32_MAX) {
+		note("no restrack id for the PD (is iproute2's rdma installed?)");
+		return ENOENT;
+	}
+	return mlx5umr_set_pd_ibv(u, pd, (uint32_t)id);
+}
+
 static void chk_other_pd(void)
 {
 	struct hc_pair p2 = { .ctx = H.pair.ctx, .port = H.pair.port };
@@ -317,15 +331,13 @@ static void chk_other_pd(void)
 	struct mlx5umr_mr *umr = NULL;
 	struct ibv_mr *mr = NULL, *l2;
 	struct hc_region *r = &H.reg[2];
-	struct mlx5dv_obj o = { 0 };
-	struct mlx5dv_pd dvpd;
 	struct ibv_sge s;
 	uint32_t rkey;
 	uint64_t ra;
 	struct hc_wc wc;
 	int ret;
 
-	p2.pd = ibv_alloc_pd(H.pair.ctx);
+	p2.pd = hc_alloc_pd_id(H.pair.ctx, &p2.pd_id);
 	if (!p2.pd) {
 		fail_err("ibv_alloc_pd", errno);
 		return;
@@ -343,19 +355,12 @@ static void chk_other_pd(void)
 		rkey = mr->rkey;
 		ra = (uintptr_t)r->buf;
 	} else {
-		o.pd.in = p2.pd;
-		o.pd.out = &dvpd;
-		ret = mlx5dv_init_obj(&o, MLX5DV_OBJ_PD);
-		if (ret) {
-			fail_err("mlx5dv_init_obj(PD)", ret);
-			goto out;
-		}
 		u2 = mlx5umr_open(H.uctx->name);
 		if (!u2) {
 			fail_err("open a second file", errno);
 			goto out;
 		}
-		ret = mlx5umr_set_pd(u2, dvpd.pdn);
+		ret = bind_pd(u2, p2.pd, p2.pd_id);
 		if (ret) {
 			fail_err("set-pd", ret);
 			goto out;
@@ -467,8 +472,14 @@ static void chk_set_pd(void)
 	struct mlx5dv_pd dvpd;
 	int ret;
 
+	/* the PD's restrack id is found on rxe too: pd_id.c is checked there */
+	if (H.pair.pd_id < 0) {
+		fail("no restrack id for the PD (rdma -j res show pd)");
+		return;
+	}
 	if (H.rxe) {
-		skip("plain MRs are in the PD they are registered in");
+		skip("plain MRs are in the PD they are registered in (restrack id %lld)",
+		     H.pair.pd_id);
 		return;
 	}
 	o.pd.in = H.pair.pd;
@@ -479,11 +490,11 @@ static void chk_set_pd(void)
 		return;
 	}
 	H.pdn = dvpd.pdn;
-	ret = mlx5umr_set_pd(H.uctx, H.pdn);
+	ret = bind_pd(H.uctx, H.pair.pd, H.pair.pd_id);
 	if (ret)
 		fail_err("MLX5_UMR_IOCTL_SET_PD", ret);
 	else
-		note("pdn 0x%x", H.pdn);
+		note("pdn 0x%x, restrack id %lld", H.pdn, H.pair.pd_id);
 }
 
 static void chk_register(void)

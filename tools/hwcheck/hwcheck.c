@@ -131,7 +131,7 @@ static int open_device(char *why, size_t len)
 		snprintf(why, len, "ibv_query_device: %s", strerror(errno));
 		return -1;
 	}
-	H.pair.pd = ibv_alloc_pd(H.pair.ctx);
+	H.pair.pd = hc_alloc_pd_id(H.pair.ctx, &H.pair.pd_id);
 	if (!H.pair.pd) {
 		snprintf(why, len, "ibv_alloc_pd: %s", strerror(errno));
 		return -1;

@@ -56,6 +56,7 @@ struct hc_seg *hc_layout_segs(const struct hc_layout *l, size_t *nsegs);
 struct hc_pair {
 	struct ibv_context *ctx;
 	struct ibv_pd *pd;
+	long long pd_id;	/* pd's restrack id, -1 if not known */
 	struct ibv_cq *cq;
 	struct ibv_qp *qp[2];	/* qp[0] requests, qp[1] responds */
 	uint8_t port;
@@ -73,6 +74,9 @@ struct hc_wc {
 };
 
 int hc_pair_connect(struct hc_pair *p);
+
+/* pd_id.c: ibv_alloc_pd() and the PD's restrack id (-1 if not known). */
+struct ibv_pd *hc_alloc_pd_id(struct ibv_context *ctx, long long *id);
 void hc_pair_destroy(struct hc_pair *p);
 /* RESET, INIT, RTR, RTS again after an error completion. */
 int hc_pair_recover(struct hc_pair *p);
