@@ -318,7 +318,8 @@ static int bind_pd(struct mlx5umr_context *u, struct ibv_pd *pd, long long id)
 {
 	if (id < 0 || id > UINT32_MAX) {
 		note("no restrack id for the PD (is iproute2's rdma installed?)");
-		return ENOENT;
+		errno = ENOENT;
+		return errno;	/* positive, as libmlx5umr's calls return */
 	}
 	return mlx5umr_set_pd_ibv(u, pd, (uint32_t)id);
 }
