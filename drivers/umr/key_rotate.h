@@ -15,7 +15,7 @@
 /*
  * A key whose low byte is 0 can be MLX5_STRIDE_BLOCK_OP (index 4), which
  * the device reads as a repeat block header when a list names it first
- * (entry_rules.h rule 35). CREATE_MKEY takes the byte before the firmware
+ * (rules.h rule 35). CREATE_MKEY takes the byte before the firmware
  * picks the index, so the byte 0 is never used: the service's key bytes
  * are 1..255.
  */

@@ -41,7 +41,7 @@ static void mlx5_umr_sq_retire_one(struct mlx5_umr_sq *sq, int status,
  * A request that moved its mkey to another PD failed. -ECANCELED: it never
  * ran, the mkey is where it was. Otherwise the HCA may or may not have
  * applied it: the mkey's PD is unknown, and so is its DMA key: SGT layouts
- * must give one (rule 37), crypto requests a PD with their DEK's (C6),
+ * must give one (rule 37), crypto requests a PD with their DEK's (rule 58),
  * until a move succeeds.
  */
 void mlx5_umr_pd_move_failed(struct mlx5_umr_wr *wr)

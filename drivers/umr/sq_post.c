@@ -22,7 +22,7 @@
 #include "umr.h"
 #include "umr_uapi.h"
 #include "trace.h"
-#include "wr_rules.h"
+#include "rules.h"
 #include "key_rotate.h"
 #include "sig.h"
 
@@ -139,31 +139,33 @@ static void mlx5_umr_unpush(struct mlx5_umr_wr *wr)
 }
 
 /*
- * The rules on a crypto request that depend on what the requests posted
- * before it left, now known: C6 on the PD the mkey is in, C12 on the
- * length it keeps, C10 on the signature a pair keeps (wr->bsf_sig, which
- * the encoder writes). The length a layout gives is the mkey's from here
+ * What a crypto request's push-time rules (rules.h
+ * mlx5_umr_crypto_posted_rules()) look at, now known: the length the mkey
+ * keeps, the signature a pair keeps (wr->bsf_sig, which the encoder
+ * writes). The length a layout gives is the mkey's from here
  * (mlx5_umr_unpush() puts the old one back).
  */
-static int mlx5_umr_crypto_posted_rules(struct mlx5_umr_dev *dev,
-					struct mlx5_umr_wr *wr)
+static int mlx5_umr_crypto_posted(struct mlx5_umr_dev *dev,
+				  struct mlx5_umr_wr *wr)
 {
 	struct mlx5_umr_mkey_priv *mp = to_priv(wr->mkey);
 	u64 len = wr->layout != MLX5_UMR_LAYOUT_NONE ?
 		  mlx5_umr_layout_len(wr) : mp->crypto_len;
+	const struct mlx5_umr_sig_attr *sig = NULL;
+	int err;
 
-	wr->bsf_sig = NULL;
-	if (wr->crypto->dek->pdn != wr->mkey->pdn ||
-	    mlx5_umr_crypto_rule_single(&dev->caps, wr->crypto, len))
-		return -EINVAL;
+	if (wr->mkey->flags & MLX5_UMR_MKEY_SIGNATURE) {
+		if (wr->flags & MLX5_UMR_WR_SET_SIG)
+			sig = wr->sig;
+		else if (!(wr->flags & MLX5_UMR_WR_RESET_SIG))
+			sig = mlx5_umr_sig_kept(wr);
+	}
+	wr->bsf_sig = sig;
+	err = mlx5_umr_crypto_posted_rules(&dev->caps, wr, len, sig);
+	if (err)
+		return err;
 	mp->crypto_len = len;
-	if (!(wr->mkey->flags & MLX5_UMR_MKEY_SIGNATURE))
-		return 0;
-	if (wr->flags & MLX5_UMR_WR_SET_SIG)
-		wr->bsf_sig = wr->sig;
-	else if (!(wr->flags & MLX5_UMR_WR_RESET_SIG))
-		wr->bsf_sig = mlx5_umr_sig_kept(wr);
-	return mlx5_umr_crypto_rule_sig_order(wr->crypto, wr->bsf_sig);
+	return 0;
 }
 
 static int mlx5_umr_sq_push(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr,
@@ -195,7 +197,7 @@ static int mlx5_umr_sq_push(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr,
 	if (unlikely(wr->flags & MLX5_UMR_WR_SET_PD)) {
 		wr->prev_dma_lkey = wr->mkey->dma_lkey;
 		wr->mkey->dma_lkey = mlx5_umr_pd_move_dma_key(dev, wr);
-		/* and so does the PD a crypto mkey's DEK must be of (C6) */
+		/* and so does the PD a crypto mkey's DEK must be of (rule 58) */
 		wr->prev_pdn = wr->mkey->pdn;
 		WRITE_ONCE(wr->mkey->pdn, wr->pdn);
 	}
@@ -204,13 +206,11 @@ static int mlx5_umr_sq_push(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr,
 		wr->prev_len = to_priv(wr->mkey)->crypto_len;
 	if (unlikely(wr->mkey->flags & MLX5_UMR_MKEY_SIGNATURE))
 		wr->sigerr = mlx5_umr_sig_armed(wr->mkey);
-	if (unlikely(wr->layout == MLX5_UMR_LAYOUT_SGT && !wr->sgt.lkey &&
-		     !wr->mkey->dma_lkey))
-		err = -EINVAL;
-	else if (unlikely(wr->flags & MLX5_UMR_WR_SET_CRYPTO))
-		err = mlx5_umr_crypto_posted_rules(dev, wr) ?:
-		      mlx5_umr_sq_write(dev, wr, size, fm, db);
-	else
+	/* the rules on what the requests before it left (rules.h) */
+	err = mlx5_umr_posted_key_rule(wr);
+	if (!err && unlikely(wr->flags & MLX5_UMR_WR_SET_CRYPTO))
+		err = mlx5_umr_crypto_posted(dev, wr);
+	if (!err)
 		err = mlx5_umr_sq_write(dev, wr, size, fm, db);
 	if (err) {
 		mlx5_umr_unpush(wr);
@@ -351,7 +351,7 @@ EXPORT_SYMBOL(mlx5_umr_validate);
 /*
  * The rules on @wr but those on each entry of a list or interleaved layout,
  * which the encoder applies as it writes them (mlx5_umr_wr_prepare(),
- * inline: see wr_rules.h); then its size, in ->wqe_bytes.
+ * inline: see rules.h); then its size, in ->wqe_bytes.
  */
 static __always_inline int mlx5_umr_wr_size(struct mlx5_umr_dev *dev,
 					    struct mlx5_umr_wr *wr)

@@ -18,7 +18,7 @@
 
 #include "wqe.h"
 #include "xlt.h"
-#include "entry_rules.h"
+#include "rules.h"
 #include "sig.h"
 #include "crypto.h"
 
@@ -370,7 +370,7 @@ int mlx5_umr_wqe_encode(const struct mlx5_umr_wqe_ctx *ctx,
 	int err;
 
 	padded = ALIGN(bytes, MLX5_UMR_FLEX_ALIGNMENT);
-	/* a BSF goes inline after the translation (rules 51 and C9) */
+	/* a BSF goes inline after the translation (rules 51 and 61) */
 	inl = padded <= mlx5_umr_inline_max(caps) || bsf;
 	if (inl) {
 		need = MLX5_UMR_WQE_HDR_SIZE + padded + bsf;
