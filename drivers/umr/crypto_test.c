@@ -415,7 +415,7 @@ static void crypto_pair_keep_reset(struct kunit *test)
 {
 	struct pt *p = pt_new(test, 0);
 
-	p->wr.bsf_sig = &pair_sig;	/* what sq_post.c finds kept */
+	p->wr.priv.bsf_sig = &pair_sig;	/* what sq_post.c finds kept */
 	KUNIT_ASSERT_EQ(test, pt_encode(p, MLX5_WQE_CTRL_CQ_UPDATE), 320);
 	KUNIT_EXPECT_EQ(test, p->buf[11], MLX5_WQE_CTRL_CQ_UPDATE);
 	KUNIT_EXPECT_EQ(test, get_unaligned_be16(&p->buf[16 + 6]), 8);
@@ -423,7 +423,7 @@ static void crypto_pair_keep_reset(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, !memchr_inv(&p->buf[320], POISON, 64));
 
 	p = pt_new(test, MLX5_UMR_WR_RESET_SIG);
-	p->wr.bsf_sig = &pair_sig;	/* ignored: the request resets */
+	p->wr.priv.bsf_sig = &pair_sig;	/* ignored: the request resets */
 	KUNIT_ASSERT_EQ(test, pt_encode(p, 0), 320);
 	KUNIT_EXPECT_TRUE(test, get_unaligned_be64(&p->buf[16 + 8]) &
 			  MLX5_MKEY_MASK_BSF_EN);

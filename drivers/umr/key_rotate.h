@@ -32,4 +32,10 @@ static_assert((MLX5_STRIDE_BLOCK_OP & 0xff) == 0);
 u8 mlx5_umr_key_first(void);
 u8 mlx5_umr_key_next(u8 old);
 
+/* The key a rotation (MLX5_UMR_WR_NEW_KEY) gives: same index, next byte. */
+static inline u32 mlx5_umr_key_rotated(u32 key)
+{
+	return (key & ~0xffU) | mlx5_umr_key_next(key & 0xff);
+}
+
 #endif /* MLX5_UMR_KEY_ROTATE_H */
