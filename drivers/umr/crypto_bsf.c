@@ -71,7 +71,7 @@ EXPORT_SYMBOL_IF_MLX5_UMR_TESTING(mlx5_umr_crypto_du_bytes);
  * rdma-core qp.c get_crypto_order(): which side holds ciphertext and
  * whether the signature is computed on it. (Orders RAW_WIRE and RAW_MEMORY
  * with a signature in both domains, which the device does not support, are
- * refused by rule C10.)
+ * refused by rule 62.)
  * Return: MLX5_UMR_ENC_ORDER_*, or -EINVAL for an unknown order.
  */
 int mlx5_umr_crypto_enc_order(const struct mlx5_umr_crypto_attr *attr)
@@ -114,7 +114,7 @@ EXPORT_SYMBOL_IF_MLX5_UMR_TESTING(mlx5_umr_crypto_enc_order);
  * support for multi-block AES-XTS encryption", v44). Every byte is
  * written (the ring slot's old contents never leak through).
  * raw_data_size is all ones as rdma-core writes it; the mkey length must
- * then fit 32 bits (rule C11).
+ * then fit 32 bits (rule 63).
  */
 void mlx5_umr_crypto_fill_bsf(struct mlx5_umr_crypto_bsf *bsf,
 			      const struct mlx5_umr_crypto_attr *attr,

@@ -17,7 +17,7 @@
 #include <linux/mlx5_umr_compat.h>
 
 #include "umr_kunit.h"
-#include "crypto.h"
+#include "rules.h"
 #include "sig.h"
 #include "wqe.h"
 #include "xts_vectors.h"
@@ -170,7 +170,7 @@ static void crypto_bsf_selector(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mlx5_umr_crypto_bs_selector(5), 0);
 }
 
-/* Rules C1 to C6: each broken alone gives its errno. */
+/* Rules 53 to 58: each broken alone gives its errno. */
 static void crypto_rules(struct kunit *test)
 {
 	struct mlx5_umr_dev *dev = (void *)0x1000, *other = (void *)0x2000;
@@ -185,24 +185,24 @@ static void crypto_rules(struct kunit *test)
 	}, a;
 
 	KUNIT_EXPECT_EQ(test, mlx5_umr_crypto_rules(&caps, &ok, dev, 7), 0);
-	caps.crypto = false;
+	caps.crypto = false;	/* rule 53 */
 	KUNIT_EXPECT_EQ(test, mlx5_umr_crypto_rules(&caps, &ok, dev, 7),
 			-EOPNOTSUPP);
-	caps.crypto = true;
+	caps.crypto = true;	/* rule 54 */
 	KUNIT_EXPECT_EQ(test, mlx5_umr_crypto_rules(&caps, NULL, dev, 7), -EINVAL);
 	a = ok;
-	a.crypto_standard = 1;
+	a.crypto_standard = 1;	/* rule 55 */
 	KUNIT_EXPECT_EQ(test, mlx5_umr_crypto_rules(&caps, &a, dev, 7), -EINVAL);
 	a = ok;
-	a.signature_crypto_order = 2;
+	a.signature_crypto_order = 2;	/* rule 56 */
 	KUNIT_EXPECT_EQ(test, mlx5_umr_crypto_rules(&caps, &a, dev, 7), -EINVAL);
 	a = ok;
-	a.data_unit_size = MLX5_UMR_BLOCK_SIZE_4160 + 1;
+	a.data_unit_size = MLX5_UMR_BLOCK_SIZE_4160 + 1;	/* rule 57 */
 	KUNIT_EXPECT_EQ(test, mlx5_umr_crypto_rules(&caps, &a, dev, 7), -EINVAL);
 	a = ok;
-	a.dek = NULL;
+	a.dek = NULL;	/* rule 58 */
 	KUNIT_EXPECT_EQ(test, mlx5_umr_crypto_rules(&caps, &a, dev, 7), -EINVAL);
-	/* a DEK of another device, of another PD */
+	/* rule 58: a DEK of another device, of another PD */
 	KUNIT_EXPECT_EQ(test, mlx5_umr_crypto_rules(&caps, &ok, other, 7),
 			-EINVAL);
 	KUNIT_EXPECT_EQ(test, mlx5_umr_crypto_rules(&caps, &ok, dev, 8),
@@ -415,7 +415,7 @@ static void crypto_pair_keep_reset(struct kunit *test)
 {
 	struct pt *p = pt_new(test, 0);
 
-	p->wr.bsf_sig = &pair_sig;	/* what sq_post.c finds kept */
+	p->wr.priv.bsf_sig = &pair_sig;	/* what sq_post.c finds kept */
 	KUNIT_ASSERT_EQ(test, pt_encode(p, MLX5_WQE_CTRL_CQ_UPDATE), 320);
 	KUNIT_EXPECT_EQ(test, p->buf[11], MLX5_WQE_CTRL_CQ_UPDATE);
 	KUNIT_EXPECT_EQ(test, get_unaligned_be16(&p->buf[16 + 6]), 8);
@@ -423,7 +423,7 @@ static void crypto_pair_keep_reset(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, !memchr_inv(&p->buf[320], POISON, 64));
 
 	p = pt_new(test, MLX5_UMR_WR_RESET_SIG);
-	p->wr.bsf_sig = &pair_sig;	/* ignored: the request resets */
+	p->wr.priv.bsf_sig = &pair_sig;	/* ignored: the request resets */
 	KUNIT_ASSERT_EQ(test, pt_encode(p, 0), 320);
 	KUNIT_EXPECT_TRUE(test, get_unaligned_be64(&p->buf[16 + 8]) &
 			  MLX5_MKEY_MASK_BSF_EN);
@@ -467,25 +467,25 @@ static const struct pair_rule pair_rules[] = {
 	  0, PAIR_PDN, 0, 0 },
 	{ "J: raw memory, memory only", SETSIG, false, false, true, false,
 	  0, PAIR_PDN, 0, 0 },
-	{ "C10: raw wire, both", SETSIG, true, true, true, true,
+	{ "rule 62: raw wire, both", SETSIG, true, true, true, true,
 	  0, PAIR_PDN, 0, -EINVAL },
-	{ "C10: raw memory, both", SETSIG, false, false, true, true,
+	{ "rule 62: raw memory, both", SETSIG, false, false, true, true,
 	  0, PAIR_PDN, 0, -EINVAL },
 	{ "raw wire, both, reset", MLX5_UMR_WR_RESET_SIG, true, true, true,
 	  true, 0, PAIR_PDN, 0, 0 },
-	{ "C6: DEK of another PD", SETSIG, true, false, false, true,
+	{ "rule 58: DEK of another PD", SETSIG, true, false, false, true,
 	  0, PAIR_PDN + 1, 0, -EINVAL },
-	{ "C6: PD unknown after a failed move", SETSIG, true, false, false,
+	{ "rule 58: PD unknown after a failed move", SETSIG, true, false, false,
 	  true, 0, MLX5_UMR_PDN_UNKNOWN, 0, -EINVAL },
-	{ "C6: moved to the DEK's PD", SETSIG | MLX5_UMR_WR_SET_PD, true,
+	{ "rule 58: moved to the DEK's PD", SETSIG | MLX5_UMR_WR_SET_PD, true,
 	  false, false, true, PAIR_PDN, PAIR_PDN + 1, 0, 0 },
-	{ "C6: moved away from the DEK's PD", SETSIG | MLX5_UMR_WR_SET_PD,
+	{ "rule 58: moved away from the DEK's PD", SETSIG | MLX5_UMR_WR_SET_PD,
 	  true, false, false, true, PAIR_PDN + 1, PAIR_PDN, 0, -EINVAL },
 	{ "4 GiB - 4096 bytes", SETSIG, true, false, false, true,
 	  0, PAIR_PDN, 0xfffff, 0 },
-	{ "C11: 4 GiB", SETSIG, true, false, false, true,
+	{ "rule 63: 4 GiB", SETSIG, true, false, false, true,
 	  0, PAIR_PDN, 0x100000, -EINVAL },
-	{ "C11: 4 GiB, no signature set", 0, true, false, false, false,
+	{ "rule 63: 4 GiB, no signature set", 0, true, false, false, false,
 	  0, PAIR_PDN, 0x100000, -EINVAL },
 };
 
@@ -709,7 +709,7 @@ static void crypto_service_vector4(struct kunit *test)
 /*
  * Through the whole service: a crypto mkey, a configure with a list and
  * crypto attributes, the BSF the HCA received, vector 4 on the data path;
- * then the request-level refusals (rules C7 to C9, C5).
+ * then the request-level refusals (rules 59 to 61, 57).
  */
 static void crypto_service_configure(struct kunit *test)
 {
@@ -790,18 +790,18 @@ static void crypto_service_configure(struct kunit *test)
 	for (i = 0; i < 512; i++)
 		KUNIT_ASSERT_EQ(test, pt[i], i & 0xff);
 
-	/* C8: a configure of a crypto mkey without its attributes */
+	/* rule 60: a configure of a crypto mkey without its attributes */
 	wr.flags = MLX5_UMR_WR_SET_ACCESS;
 	KUNIT_EXPECT_EQ(test, mlx5_umr_validate(dev, &wr), -EINVAL);
 	KUNIT_EXPECT_EQ(test, mlx5_umr_exec(dev, &wr, 0), -EINVAL);
-	/* C5: an unknown data unit size */
+	/* rule 57: an unknown data unit size */
 	wr.flags = MLX5_UMR_WR_SET_CRYPTO;
 	ca.data_unit_size = MLX5_UMR_BLOCK_SIZE_4160 + 1;
 	KUNIT_EXPECT_EQ(test, mlx5_umr_validate(dev, &wr), -EINVAL);
 	ca.data_unit_size = MLX5_UMR_BLOCK_SIZE_512;
 	/*
-	 * C9: 49 KLMs and the BSF do not fit one WQE; a single-block
-	 * engine refuses 48 data units first (C12, as rdma-core's order)
+	 * rule 61: 49 KLMs and the BSF do not fit one WQE; a single-block
+	 * engine refuses 48 data units first (rule 64, as rdma-core's order)
 	 */
 	for (i = 1; i < 49; i++)
 		sge[i] = sge[0];
@@ -812,7 +812,7 @@ static void crypto_service_configure(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mlx5_umr_validate(dev, &wr),
 			crypto_single(test) ? -EINVAL : 0);
 	wr.list.num_sge = 1;
-	/* C7: crypto attributes on an mkey allocated without crypto */
+	/* rule 59: crypto attributes on an mkey allocated without crypto */
 	wr.mkey = plain;
 	KUNIT_EXPECT_EQ(test, mlx5_umr_validate(dev, &wr), -EINVAL);
 	/* a direct mkey is never a crypto one */
@@ -832,8 +832,8 @@ static void crypto_service_configure(struct kunit *test)
  * configured as row B (no memory signature, wire T10-DIF seed 0,
  * ENCRYPTED_RAW_WIRE); a read of one wire block gives vector 4's
  * ciphertext and the crc_t10dif() of it; SET_CRYPTO alone keeps the
- * signature, RESET_SIG drops it; C10 on a kept signature at post; C6 on
- * the PD the mkey is in, moved and after a failed move.
+ * signature, RESET_SIG drops it; rule 62 on a kept signature at post;
+ * rule 58 on the PD the mkey is in, moved and after a failed move.
  */
 /* Requests of a batch mlx5_umr_post() discards never complete. */
 static void crypto_never_done(struct mlx5_umr_wr *wr)
@@ -965,7 +965,7 @@ static void crypto_service_pair(struct kunit *test)
 						      128), 8);
 	KUNIT_EXPECT_EQ(test, memcmp(bsf, bsf2, 128), 0);
 
-	/* C10 on the kept signature (both domains): only known at post */
+	/* rule 62 on the kept signature (both domains): only known at post */
 	sig.mem = sig.wire;
 	wr.flags = MLX5_UMR_WR_SET_ACCESS | MLX5_UMR_WR_SET_SIG |
 		   MLX5_UMR_WR_SET_CRYPTO;
@@ -973,7 +973,7 @@ static void crypto_service_pair(struct kunit *test)
 	ca.signature_crypto_order =
 		MLX5_UMR_SIG_CRYPTO_ORDER_SIGNATURE_BEFORE_CRYPTO_ON_TX;
 	sge.length = 520;
-	/* 520 memory bytes are more than one data unit of 512 (C12) */
+	/* 520 memory bytes are more than one data unit of 512 (rule 64) */
 	KUNIT_ASSERT_EQ(test, mlx5_umr_exec(dev, &wr, 0),
 			crypto_single(test) ? -EINVAL : 0);
 	ca.signature_crypto_order =
@@ -996,7 +996,7 @@ static void crypto_service_pair(struct kunit *test)
 						 false, true), 0);
 	KUNIT_EXPECT_EQ(test, memcmp(buf, xts_v4_ctext, 512), 0);
 
-	/* C6: the DEK's PD against the one the mkey is in, or moves to */
+	/* rule 58: the DEK's PD against the one the mkey is in, or moves to */
 	KUNIT_ASSERT_EQ(test, mlx5_umr_pd_alloc(dev, &pdn2), 0);
 	attr.pdn = pdn2;
 	memcpy(attr.key, xts_v4_key, sizeof(xts_v4_key));

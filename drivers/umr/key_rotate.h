@@ -15,7 +15,7 @@
 /*
  * A key whose low byte is 0 can be MLX5_STRIDE_BLOCK_OP (index 4), which
  * the device reads as a repeat block header when a list names it first
- * (entry_rules.h rule 35). CREATE_MKEY takes the byte before the firmware
+ * (rules.h rule 35). CREATE_MKEY takes the byte before the firmware
  * picks the index, so the byte 0 is never used: the service's key bytes
  * are 1..255.
  */
@@ -31,5 +31,11 @@ static_assert((MLX5_STRIDE_BLOCK_OP & 0xff) == 0);
 
 u8 mlx5_umr_key_first(void);
 u8 mlx5_umr_key_next(u8 old);
+
+/* The key a rotation (MLX5_UMR_WR_NEW_KEY) gives: same index, next byte. */
+static inline u32 mlx5_umr_key_rotated(u32 key)
+{
+	return (key & ~0xffU) | mlx5_umr_key_next(key & 0xff);
+}
 
 #endif /* MLX5_UMR_KEY_ROTATE_H */

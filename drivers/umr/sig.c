@@ -433,7 +433,7 @@ static int __mlx5_umr_sig_check(struct mlx5_umr_mkey *mkey,
  * MLX5_UMR_WR_SET_SIG with it would). No other request on @mkey may be
  * in flight. An mkey with crypto too is not re-armed here: every configure
  * of it carries its crypto attributes, which the service does not keep
- * (rule C8); the caller's next configure with MLX5_UMR_WR_SET_SIG re-arms
+ * (rule 60); the caller's next configure with MLX5_UMR_WR_SET_SIG re-arms
  * it (a configure that keeps the signature does not, unlike rdma-core's
  * next configure after an error, whatever it sets).
  *

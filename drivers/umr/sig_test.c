@@ -216,7 +216,7 @@ static struct st *st_new(struct kunit *test, const struct sig_case *c)
 		.layout = MLX5_UMR_LAYOUT_LIST,
 		.list = { .sge = &s->sge, .num_sge = 1 },
 		.sig = &c->attr,
-		.sigerr = 1,	/* a new mkey's first UMR (sig.c) */
+		.priv.sigerr = 1,	/* a new mkey's first UMR (sig.c) */
 	};
 	memset(s->buf, POISON, sizeof(s->buf));
 	return s;
@@ -274,7 +274,7 @@ static void sig_chain_both(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, mask & MLX5_MKEY_MASK_BSF_EN);
 	/*
 	 * armed for SIG_ERR: EN_SIGERR and expected_sigerr_count (flags_pd
-	 * bit 26) from wr->sigerr (mlx5_ib wr.c sig_mkey_mask(),
+	 * bit 26) from wr->priv.sigerr (mlx5_ib wr.c sig_mkey_mask(),
 	 * set_sig_mkey_segment(); rdma-core qp.c upd_mkc_sig_err_cnt())
 	 */
 	KUNIT_EXPECT_TRUE(test, mask & MLX5_MKEY_MASK_EN_SIGERR);
@@ -294,7 +294,7 @@ static void sig_chain_both(struct kunit *test)
 	/* nothing past the chain */
 	KUNIT_EXPECT_EQ(test, s->buf[384], POISON);
 	/* after a reported error the count is even: bit 26 clear */
-	s->wr.sigerr = 0;
+	s->wr.priv.sigerr = 0;
 	KUNIT_ASSERT_EQ(test, st_encode(s, 7, fm), 384);
 	KUNIT_EXPECT_TRUE(test, get_unaligned_be64(&s->buf[16 + 8]) &
 			  MLX5_MKEY_MASK_EN_SIGERR);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * mlx5-umr: block signature in WQE bytes: the BSF a UMR carries, the
- * SET_PSV WQEs after it, and the rules on the attributes (pure functions).
+ * SET_PSV WQEs after it (pure functions; the rules are in rules.h).
  *
  * Every field follows rdma-core's encoder (providers/mlx5/qp.c:
  * mlx5_umr_fill_sig_bsf(), mlx5_umr_fill_inl_bsf_t10dif(),
@@ -18,27 +18,7 @@
 #include <linux/mlx5_umr_ifc.h>
 
 #include "wqe.h"
-#include "sig_rules.h"
-
-int mlx5_umr_check_sig(const struct mlx5_umr_caps *caps,
-		       const struct mlx5_umr_wr *wr)
-{
-	const struct mlx5_umr_sig_attr *a = wr->sig;
-	int err;
-
-	err = mlx5_umr_rule_sig_mkey(wr->mkey) ?:
-	      mlx5_umr_rule_sig_op(wr->op);
-	if (err || !(wr->flags & MLX5_UMR_WR_SET_SIG))
-		return err;
-	return mlx5_umr_rule_sig_given(wr) ?:
-	       mlx5_umr_rule_sig_flags(a) ?:
-	       mlx5_umr_check_sig_domain(&a->mem) ?:
-	       mlx5_umr_check_sig_domain(&a->wire) ?:
-	       mlx5_umr_rule_sig_some(a) ?:
-	       mlx5_umr_rule_sig_copy(a) ?:
-	       mlx5_umr_rule_sig_room(caps, wr) ?:
-	       mlx5_umr_rule_sig_length(wr);
-}
+#include "rules.h"
 
 /* bs_to_bs_selector() of rdma-core qp.c, indexed by enum mlx5dv_block_size */
 static const u8 mlx5_umr_bs_selector[] = {

@@ -41,15 +41,15 @@ static void mlx5_umr_sq_retire_one(struct mlx5_umr_sq *sq, int status,
  * A request that moved its mkey to another PD failed. -ECANCELED: it never
  * ran, the mkey is where it was. Otherwise the HCA may or may not have
  * applied it: the mkey's PD is unknown, and so is its DMA key: SGT layouts
- * must give one (rule 37), crypto requests a PD with their DEK's (C6),
+ * must give one (rule 37), crypto requests a PD with their DEK's (rule 58),
  * until a move succeeds.
  */
 void mlx5_umr_pd_move_failed(struct mlx5_umr_wr *wr)
 {
 	bool never_ran = wr->status == -ECANCELED;
 
-	wr->mkey->dma_lkey = never_ran ? wr->prev_dma_lkey : 0;
-	WRITE_ONCE(wr->mkey->pdn, never_ran ? wr->prev_pdn : MLX5_UMR_PDN_UNKNOWN);
+	wr->mkey->dma_lkey = never_ran ? wr->priv.was.dma_lkey : 0;
+	WRITE_ONCE(wr->mkey->pdn, never_ran ? wr->priv.was.pdn : MLX5_UMR_PDN_UNKNOWN);
 }
 
 /* WQEs were retired: tell the watchdog and waiters. */
@@ -122,8 +122,8 @@ void mlx5_umr_sq_finish(struct mlx5_umr_dev *dev, struct list_head *done)
 		return;
 	/* @done is dropped, not unlinked: done() may reuse wr->node. */
 	list_for_each_entry_safe(wr, tmp, done, node) {
-		/* ->holds_xlt is set afresh by the next post's check pass */
-		if (wr->holds_xlt)
+		/* ->priv.holds_xlt is set afresh by the next post's check pass */
+		if (wr->priv.holds_xlt)
 			clear_bit_unlock(0, &to_priv(wr->mkey)->xlt_busy);
 		if (unlikely(wr->status && (wr->flags & MLX5_UMR_WR_SET_PD)))
 			mlx5_umr_pd_move_failed(wr);

@@ -22,7 +22,7 @@
 #include "umr.h"
 #include "umr_uapi.h"
 #include "trace.h"
-#include "wr_rules.h"
+#include "rules.h"
 #include "key_rotate.h"
 #include "sig.h"
 
@@ -101,8 +101,8 @@ static int mlx5_umr_sq_write(struct mlx5_umr_dev *dev,
 }
 
 /*
- * Append @wr's WQE (checked, sized in ->wqe_bytes) at the producer index,
- * with room checked; @last asks for a CQE, @db gets the WQE's doorbell.
+ * Append @wr's WQE (checked, sized in ->priv.wqe_bytes) at the producer
+ * index, with room checked; @last asks for a CQE, @db gets the WQE's doorbell.
  * On error nothing of the WQE is accounted.
  */
 /*
@@ -123,54 +123,57 @@ static bool mlx5_umr_wr_sets_sig(const struct mlx5_umr_wr *wr)
 	return wr->flags & (MLX5_UMR_WR_SET_SIG | MLX5_UMR_WR_RESET_SIG);
 }
 
-/* What mlx5_umr_sq_push() changed in the mkey, as it was (reverse order). */
+/*
+ * What mlx5_umr_sq_push() changed in the mkey, as it was (in reverse
+ * order of the pushes): the snapshot it took, whole.
+ */
 static void mlx5_umr_unpush(struct mlx5_umr_wr *wr)
 {
-	if (unlikely(wr->flags & MLX5_UMR_WR_SET_CRYPTO))
-		to_priv(wr->mkey)->crypto_len = wr->prev_len;
+	const struct mlx5_umr_mkey_snap *was = &wr->priv.was;
+
 	if (unlikely(mlx5_umr_wr_sets_sig(wr)))
 		mlx5_umr_sig_unstage(wr);
-	if (unlikely(wr->flags & MLX5_UMR_WR_SET_PD)) {
-		WRITE_ONCE(wr->mkey->pdn, wr->prev_pdn);
-		wr->mkey->dma_lkey = wr->prev_dma_lkey;
-	}
-	if (unlikely(wr->flags & MLX5_UMR_WR_NEW_KEY))
-		WRITE_ONCE(wr->mkey->key, wr->prev_key);
+	to_priv(wr->mkey)->crypto_len = was->crypto_len;
+	WRITE_ONCE(wr->mkey->pdn, was->pdn);
+	wr->mkey->dma_lkey = was->dma_lkey;
+	WRITE_ONCE(wr->mkey->key, was->key);
 }
 
 /*
- * The rules on a crypto request that depend on what the requests posted
- * before it left, now known: C6 on the PD the mkey is in, C12 on the
- * length it keeps, C10 on the signature a pair keeps (wr->bsf_sig, which
- * the encoder writes). The length a layout gives is the mkey's from here
+ * What a crypto request's push-time rules (rules.h
+ * mlx5_umr_crypto_posted_rules()) look at, now known: the length the mkey
+ * keeps, the signature a pair keeps (wr->priv.bsf_sig, which the encoder
+ * writes). The length a layout gives is the mkey's from here
  * (mlx5_umr_unpush() puts the old one back).
  */
-static int mlx5_umr_crypto_posted_rules(struct mlx5_umr_dev *dev,
-					struct mlx5_umr_wr *wr)
+static int mlx5_umr_crypto_posted(struct mlx5_umr_dev *dev,
+				  struct mlx5_umr_wr *wr)
 {
 	struct mlx5_umr_mkey_priv *mp = to_priv(wr->mkey);
 	u64 len = wr->layout != MLX5_UMR_LAYOUT_NONE ?
 		  mlx5_umr_layout_len(wr) : mp->crypto_len;
+	const struct mlx5_umr_sig_attr *sig = NULL;
+	int err;
 
-	wr->bsf_sig = NULL;
-	if (wr->crypto->dek->pdn != wr->mkey->pdn ||
-	    mlx5_umr_crypto_rule_single(&dev->caps, wr->crypto, len))
-		return -EINVAL;
+	if (wr->mkey->flags & MLX5_UMR_MKEY_SIGNATURE) {
+		if (wr->flags & MLX5_UMR_WR_SET_SIG)
+			sig = wr->sig;
+		else if (!(wr->flags & MLX5_UMR_WR_RESET_SIG))
+			sig = mlx5_umr_sig_kept(wr);
+	}
+	wr->priv.bsf_sig = sig;
+	err = mlx5_umr_crypto_posted_rules(&dev->caps, wr, len, sig);
+	if (err)
+		return err;
 	mp->crypto_len = len;
-	if (!(wr->mkey->flags & MLX5_UMR_MKEY_SIGNATURE))
-		return 0;
-	if (wr->flags & MLX5_UMR_WR_SET_SIG)
-		wr->bsf_sig = wr->sig;
-	else if (!(wr->flags & MLX5_UMR_WR_RESET_SIG))
-		wr->bsf_sig = mlx5_umr_sig_kept(wr);
-	return mlx5_umr_crypto_rule_sig_order(wr->crypto, wr->bsf_sig);
+	return 0;
 }
 
 static int mlx5_umr_sq_push(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr,
 			    bool last, __be32 *db)
 {
 	struct mlx5_umr_sq *sq = &dev->sq;
-	unsigned int size = wr->wqe_bytes;
+	unsigned int size = wr->priv.wqe_bytes;
 	unsigned int nbb = size / MLX5_SEND_WQE_BB;
 	bool signal = last || sq->unsignaled + nbb >= MLX5_UMR_SIGNAL_BBS;
 	u8 fm = sq->next_fence | (signal ? MLX5_WQE_CTRL_CQ_UPDATE : 0);
@@ -178,13 +181,19 @@ static int mlx5_umr_sq_push(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr,
 	int err;
 
 	lockdep_assert_held(&sq->lock);
+	/* what mlx5_umr_unpush() puts back, whichever check fails */
+	wr->priv.was = (struct mlx5_umr_mkey_snap) {
+		.key = wr->mkey->key,
+		.dma_lkey = wr->mkey->dma_lkey,
+		.pdn = wr->mkey->pdn,
+		.crypto_len = to_priv(wr->mkey)->crypto_len,
+	};
 	/*
 	 * The WQE names the mkey by its new key and installs its byte (wr.c
 	 * handle_reg_mr() after ib_update_fast_reg_key()); later requests of
 	 * the batch on the same mkey name the new key too.
 	 */
 	if (unlikely(wr->flags & MLX5_UMR_WR_NEW_KEY)) {
-		wr->prev_key = wr->mkey->key;
 		/* the uapi reads it without sq->lock (umr_uobj_get_key()) */
 		WRITE_ONCE(wr->mkey->key, wr->new_key);
 	}
@@ -193,24 +202,17 @@ static int mlx5_umr_sq_push(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr,
 	 * layouts; one an earlier request of this batch left unknown is none.
 	 */
 	if (unlikely(wr->flags & MLX5_UMR_WR_SET_PD)) {
-		wr->prev_dma_lkey = wr->mkey->dma_lkey;
 		wr->mkey->dma_lkey = mlx5_umr_pd_move_dma_key(dev, wr);
-		/* and so does the PD a crypto mkey's DEK must be of (C6) */
-		wr->prev_pdn = wr->mkey->pdn;
+		/* and so does the PD a crypto mkey's DEK must be of (rule 58) */
 		WRITE_ONCE(wr->mkey->pdn, wr->pdn);
 	}
-	/* what mlx5_umr_unpush() puts back, whichever check fails */
-	if (unlikely(wr->flags & MLX5_UMR_WR_SET_CRYPTO))
-		wr->prev_len = to_priv(wr->mkey)->crypto_len;
 	if (unlikely(wr->mkey->flags & MLX5_UMR_MKEY_SIGNATURE))
-		wr->sigerr = mlx5_umr_sig_armed(wr->mkey);
-	if (unlikely(wr->layout == MLX5_UMR_LAYOUT_SGT && !wr->sgt.lkey &&
-		     !wr->mkey->dma_lkey))
-		err = -EINVAL;
-	else if (unlikely(wr->flags & MLX5_UMR_WR_SET_CRYPTO))
-		err = mlx5_umr_crypto_posted_rules(dev, wr) ?:
-		      mlx5_umr_sq_write(dev, wr, size, fm, db);
-	else
+		wr->priv.sigerr = mlx5_umr_sig_armed(wr->mkey);
+	/* the rules on what the requests before it left (rules.h) */
+	err = mlx5_umr_posted_key_rule(wr);
+	if (!err && unlikely(wr->flags & MLX5_UMR_WR_SET_CRYPTO))
+		err = mlx5_umr_crypto_posted(dev, wr);
+	if (!err)
 		err = mlx5_umr_sq_write(dev, wr, size, fm, db);
 	if (err) {
 		mlx5_umr_unpush(wr);
@@ -257,7 +259,7 @@ void mlx5_umr_sq_resubmit(struct mlx5_umr_dev *dev)
 	spin_lock_irq(&sq->lock);
 	list_for_each_entry_safe(wr, tmp, &sq->resubmit, node) {
 		list_del(&wr->node);
-		if (wr->wqe_bytes / MLX5_SEND_WQE_BB >
+		if (wr->priv.wqe_bytes / MLX5_SEND_WQE_BB >
 		    sq->bbs - (sq->pc - sq->cc) ||
 		    mlx5_umr_sq_push(dev, wr, list_empty(&sq->resubmit), db)) {
 			wr->status = -ECANCELED;
@@ -297,9 +299,9 @@ static void mlx5_umr_release_xlts(struct mlx5_umr_wr **wrs, unsigned int n)
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
-		if (wrs[i]->holds_xlt)
+		if (wrs[i]->priv.holds_xlt)
 			clear_bit_unlock(0, &to_priv(wrs[i]->mkey)->xlt_busy);
-		wrs[i]->holds_xlt = false;
+		wrs[i]->priv.holds_xlt = false;
 	}
 }
 
@@ -318,12 +320,12 @@ static int mlx5_umr_claim_xlts(struct mlx5_umr_wr **wrs, unsigned int n)
 		if (test_and_set_bit_lock(0, &to_priv(wrs[i]->mkey)->xlt_busy)) {
 			for (j = 0; j < i; j++)
 				if (wrs[j]->mkey == wrs[i]->mkey &&
-				    wrs[j]->holds_xlt)
+				    wrs[j]->priv.holds_xlt)
 					break;
 			mlx5_umr_release_xlts(wrs, i);
 			return j < i ? -EINVAL : -EBUSY;
 		}
-		wrs[i]->holds_xlt = true;
+		wrs[i]->priv.holds_xlt = true;
 	}
 	return 0;
 }
@@ -351,7 +353,7 @@ EXPORT_SYMBOL(mlx5_umr_validate);
 /*
  * The rules on @wr but those on each entry of a list or interleaved layout,
  * which the encoder applies as it writes them (mlx5_umr_wr_prepare(),
- * inline: see wr_rules.h); then its size, in ->wqe_bytes.
+ * inline: see rules.h); then its size, in ->priv.wqe_bytes.
  */
 static __always_inline int mlx5_umr_wr_size(struct mlx5_umr_dev *dev,
 					    struct mlx5_umr_wr *wr)
@@ -364,7 +366,7 @@ static __always_inline int mlx5_umr_wr_size(struct mlx5_umr_dev *dev,
 	size = mlx5_umr_wqe_bytes(&dev->caps, wr);
 	if (!size || size % MLX5_SEND_WQE_BB || size > MLX5_SEND_WQE_MAX_SIZE)
 		return -EINVAL;
-	wr->wqe_bytes = size;
+	wr->priv.wqe_bytes = size;
 	return 0;
 }
 
@@ -390,7 +392,7 @@ int mlx5_umr_admit(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr)
 	if (!wr || !wr->mkey || wr->mkey->dev != dev)
 		return -EINVAL;
 	err = mlx5_umr_wr_size(dev, wr);
-	return err ?: wr->wqe_bytes / MLX5_SEND_WQE_BB;
+	return err ?: wr->priv.wqe_bytes / MLX5_SEND_WQE_BB;
 }
 EXPORT_SYMBOL_IF_MLX5_UMR_TESTING(mlx5_umr_admit);
 
@@ -419,12 +421,11 @@ static __always_inline int mlx5_umr_check_batch(struct mlx5_umr_dev *dev,
 			if (err)
 				return err;
 		}
-		wr->holds_xlt = false;
+		wr->priv.holds_xlt = false;
 		if (unlikely(wr->flags & MLX5_UMR_WR_NEW_KEY))
-			wr->new_key = (wr->mkey->key & ~0xffU) |
-				      mlx5_umr_key_next(wr->mkey->key & 0xff);
+			wr->new_key = mlx5_umr_key_rotated(wr->mkey->key);
 		any |= mlx5_umr_wr_uses_xlt(wr);
-		total += wr->wqe_bytes / MLX5_SEND_WQE_BB;
+		total += wr->priv.wqe_bytes / MLX5_SEND_WQE_BB;
 	}
 	if (total > dev->sq.bbs)
 		return -EINVAL;

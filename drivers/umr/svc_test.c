@@ -830,7 +830,7 @@ static void svc_admit(struct kunit *test)
 	/* one inline KLM: the two header blocks and one of translation */
 	svc_wr_list(&wr, mk, sge, 1, ACC_ALL);
 	KUNIT_EXPECT_EQ(test, mlx5_umr_admit(c->dev, &wr), 3);
-	KUNIT_EXPECT_EQ(test, wr.wqe_bytes, 3 * MLX5_SEND_WQE_BB);
+	KUNIT_EXPECT_EQ(test, wr.priv.wqe_bytes, 3 * MLX5_SEND_WQE_BB);
 	/* a pointer-mode table: the encoder's size */
 	svc_wr_list(&wr, big, many, 100, ACC_ALL);
 	KUNIT_EXPECT_EQ(test, mlx5_umr_admit(c->dev, &wr),

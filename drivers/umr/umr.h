@@ -216,7 +216,7 @@ struct mlx5_umr_dev {
  * @hw: the mkey exists on the HCA
  * @sig: MLX5_UMR_MKEY_SIGNATURE: its signature state (sig.h)
  * @crypto_len: MLX5_UMR_MKEY_CRYPTO: bytes of the layout of the last
- *	CONFIGURE posted (rule C12), under the SQ lock
+ *	CONFIGURE posted (rule 64), under the SQ lock
  */
 struct mlx5_umr_mkey_priv {
 	struct mlx5_umr_mkey pub;

@@ -11,7 +11,7 @@
 
 #include "umr.h"
 #include "umr_uapi.h"
-#include "wr_rules.h"
+#include "rules.h"
 #include "xlt.h"
 
 static_assert(MLX5_UMR_WR_MAX_KLMS == MLX5_UMR_XLT_MAX_KLMS);

@@ -460,7 +460,7 @@ static const struct val_row val_rows[] = {
 	{ 34, "a page address not aligned", V_PAGES,
 	  { PUT(0x40000000ULL + 2 * PAGE_SIZE + 8, pages[2]) }, -EINVAL },
 
-	/* Block signature (sig_rules.h) */
+	/* Block signature (rules.h, rules.c) */
 	{ 1, "SET_SIG and RESET_SIG are known flags", V_SIG,
 	  { PUT(MLX5_UMR_WR_SET_SIG | MLX5_UMR_WR_RESET_SIG, wr.flags) }, 0 },
 	{ 38, "SET_SIG on an mkey without signature", V_SIG,

@@ -18,7 +18,7 @@
 
 #include "wqe.h"
 #include "xlt.h"
-#include "entry_rules.h"
+#include "rules.h"
 #include "sig.h"
 #include "crypto.h"
 
@@ -244,14 +244,14 @@ static const struct mlx5_umr_sig_attr umr_no_sig;
 
 /*
  * The signature BSF of a pair: the one the request sets, none after a
- * reset, else the one the mkey keeps (wr->bsf_sig, set when it is posted).
+ * reset, else the one the mkey keeps (wr->priv.bsf_sig, set when it is posted).
  */
 static const struct mlx5_umr_sig_attr *umr_pair_sig(const struct mlx5_umr_wr *wr)
 {
 	if (wr->flags & MLX5_UMR_WR_SET_SIG)
 		return wr->sig;
-	if (!(wr->flags & MLX5_UMR_WR_RESET_SIG) && wr->bsf_sig)
-		return wr->bsf_sig;
+	if (!(wr->flags & MLX5_UMR_WR_RESET_SIG) && wr->priv.bsf_sig)
+		return wr->priv.bsf_sig;
 	return &umr_no_sig;
 }
 
@@ -275,7 +275,7 @@ static void umr_encode_bsf(struct umr_hdr_fields *f, void *bsf,
 	    (pair && (wr->flags & MLX5_UMR_WR_SET_CRYPTO))) {
 		/* a signature BSF: arm SIG_ERR (mlx5_umr_sig_armed()) */
 		f->mask |= MLX5_MKEY_MASK_EN_SIGERR;
-		f->flags_pd |= (u32)(wr->sigerr & 1) <<
+		f->flags_pd |= (u32)(wr->priv.sigerr & 1) <<
 			       MLX5_UMR_MKEY_SIGERR_SHIFT;
 	}
 	if (!(wr->flags & MLX5_UMR_WR_SET_CRYPTO)) {
@@ -370,7 +370,7 @@ int mlx5_umr_wqe_encode(const struct mlx5_umr_wqe_ctx *ctx,
 	int err;
 
 	padded = ALIGN(bytes, MLX5_UMR_FLEX_ALIGNMENT);
-	/* a BSF goes inline after the translation (rules 51 and C9) */
+	/* a BSF goes inline after the translation (rules 51 and 61) */
 	inl = padded <= mlx5_umr_inline_max(caps) || bsf;
 	if (inl) {
 		need = MLX5_UMR_WQE_HDR_SIZE + padded + bsf;

@@ -93,7 +93,7 @@ unsigned int mlx5_umr_wqe_size(const struct mlx5_umr_caps *caps,
  *
  * The entries of a list or interleaved layout are checked as they are
  * written (rules 12-13 and 17-19 of Documentation/validation.rst, shared
- * with mlx5_umr_wr_check() through entry_rules.h): on a bad entry @buf
+ * with mlx5_umr_wr_check() through rules.h): on a bad entry @buf
  * holds a partial WQE, which the caller must not publish.
  *
  * With MLX5_UMR_WR_SET_SIG the request is a chain: the UMR WQE with its

@@ -101,7 +101,7 @@ static inline u32 mlx5_umr_inline_max(const struct mlx5_umr_caps *caps)
 
 /*
  * BSF bytes after the translation: the signature BSF, the crypto BSF, or
- * both, signature first (rules 51 and C9).
+ * both, signature first (rules 51 and 61).
  */
 static inline unsigned int mlx5_umr_wr_bsf_bytes(const struct mlx5_umr_wr *wr)
 {
@@ -120,7 +120,7 @@ static inline unsigned int mlx5_umr_wqe_bytes(const struct mlx5_umr_caps *caps,
 	u32 padded = ALIGN(mlx5_umr_xlt_bytes(wr), MLX5_UMR_FLEX_ALIGNMENT);
 
 	/*
-	 * Inline with the BSFs, then the SET_PSV WQEs (rules 51 and C9):
+	 * Inline with the BSFs, then the SET_PSV WQEs (rules 51 and 61):
 	 * signature, crypto, or the pair of an mkey with both.
 	 */
 	if (unlikely(wr->flags &

@@ -251,6 +251,43 @@ enum mlx5_umr_layout {
 #define MLX5_UMR_WR_SET_CRYPTO	BIT(10)	/* crypto attributes: @crypto */
 
 /**
+ * struct mlx5_umr_mkey_snap - the mkey state a request may change, as it
+ *	was before the request was posted (private to the service)
+ * @key: &mlx5_umr_mkey.key
+ * @dma_lkey: &mlx5_umr_mkey.dma_lkey
+ * @pdn: &mlx5_umr_mkey.pdn
+ * @crypto_len: a crypto mkey's length
+ */
+struct mlx5_umr_mkey_snap {
+	u32 key;
+	u32 dma_lkey;
+	u32 pdn;
+	u64 crypto_len;
+};
+
+/**
+ * struct mlx5_umr_wr_priv - the service's part of a request, set by
+ *	mlx5_umr_post() (and the uapi's admission): callers leave it alone
+ * @was: the mkey as it was before the request was posted, put back when a
+ *	batch is unwound, and the PD when a move never ran
+ * @bsf_sig: the signature a SET_CRYPTO request of an mkey with both
+ *	signature and crypto writes in its BSF (&mlx5_umr_wr.sig, none with
+ *	MLX5_UMR_WR_RESET_SIG, else the one the mkey keeps), set when posted
+ * @wqe_bytes: size of the request's WQE
+ * @holds_xlt: the request owns its mkey's pointer-mode translation table
+ *	until its done()
+ * @sigerr: the expected_sigerr_count a request writing a signature BSF
+ *	arms its mkey with, set when it is posted
+ */
+struct mlx5_umr_wr_priv {
+	struct mlx5_umr_mkey_snap was;
+	const struct mlx5_umr_sig_attr *bsf_sig;
+	u16 wqe_bytes;
+	bool holds_xlt;
+	u8 sigerr;
+};
+
+/**
  * struct mlx5_umr_wr - one UMR work request (one WQE)
  * @mkey: the mkey to modify
  * @op: what to do
@@ -281,35 +318,21 @@ enum mlx5_umr_layout {
  * @syndrome: CQE syndrome when @status is -EIO
  * @node: private to the service: queues the request while it is in flight;
  *	free for the owner's use from done() on
- * @wqe_bytes: private to the service: size of the request's WQE, set by
- *	mlx5_umr_post()
- * @holds_xlt: private to the service: the request owns its mkey's
- *	pointer-mode translation table until its done()
  * @new_key: with MLX5_UMR_WR_NEW_KEY (any operation), set by
  *	mlx5_umr_post(): the mkey's new key, the same index with a fresh,
  *	random key byte, also stored in @mkey->key when the request is posted.
  *	Hand it to peers only after done() reported success; the old key is
  *	refused from then on (ib_update_fast_reg_key() as NVMe-oF and iSER
  *	use it on every registration)
- * @prev_key: private to the service: @mkey->key before the request
  * @sig: with MLX5_UMR_WR_SET_SIG (MLX5_UMR_OP_CONFIGURE of an mkey
  *	allocated with MLX5_UMR_MKEY_SIGNATURE): the block signature
  *	(mlx5dv_wr_set_mkey_sig_block()); read while the request is checked
  *	and posted, not after mlx5_umr_post() returned
- * @prev_dma_lkey: private to the service: @mkey->dma_lkey before the
- *	request
  * @crypto: with MLX5_UMR_WR_SET_CRYPTO (a CONFIGURE of an mkey allocated
  *	with MLX5_UMR_MKEY_CRYPTO): the crypto attributes, read when the
  *	request is posted
- * @prev_pdn: private to the service: @mkey->pdn before the request
- * @bsf_sig: private to the service: the signature a SET_CRYPTO request of
- *	an mkey with both signature and crypto writes in its BSF (@sig, none
- *	with MLX5_UMR_WR_RESET_SIG, else the one the mkey keeps), set when the
- *	request is posted
- * @prev_len: private to the service: the crypto mkey's length before the
- *	request
- * @sigerr: private to the service: the expected_sigerr_count a request
- *	writing a signature BSF arms its mkey with, set when it is posted
+ * @priv: private to the service (struct mlx5_umr_wr_priv): not to be read
+ *	or written by the caller
  */
 struct mlx5_umr_wr {
 	struct mlx5_umr_mkey *mkey;
@@ -347,17 +370,10 @@ struct mlx5_umr_wr {
 	int status;
 	u8 syndrome;
 	struct list_head node;
-	u16 wqe_bytes;
-	bool holds_xlt;
 	u32 new_key;
-	u32 prev_key;
 	const struct mlx5_umr_sig_attr *sig;
-	u32 prev_dma_lkey;
 	const struct mlx5_umr_crypto_attr *crypto;
-	u32 prev_pdn;
-	const struct mlx5_umr_sig_attr *bsf_sig;
-	u64 prev_len;
-	u8 sigerr;
+	struct mlx5_umr_wr_priv priv;
 };
 
 int mlx5_umr_validate(struct mlx5_umr_dev *dev, const struct mlx5_umr_wr *wr);

@@ -559,7 +559,7 @@ TEST_F(crypto, alloc)
 	cmd.crypto = xts(self->dek, 0);
 	cmd.crypto.flags = MLX5_UMR_IOC_CRYPTO_ENCRYPT_ON_TX;
 	EXPECT_EQ(-EINVAL, umr_ioctl(self->fd, MLX5_UMR_IOCTL_CONFIGURE, &cmd));
-	nothing_done_n(_metadata, self, wqes, 1, 0, "C10 on a kept signature");
+	nothing_done_n(_metadata, self, wqes, 1, 0, "rule 62 on a kept signature");
 	ASSERT_EQ(0, umr_info(self->fd, &info));
 	EXPECT_EQ(5, info.out_fd_objects);
 	EXPECT_EQ(-EBUSY, umr_destroy(self->fd, self->dek));
@@ -678,7 +678,7 @@ TEST_F(crypto, configure_refusals)
 	cmd.size = offsetof(struct mlx5_umr_ioc_configure, crypto);
 	EXPECT_EQ(0, umr_ioctl(self->fd, MLX5_UMR_IOCTL_CONFIGURE, &cmd));
 
-	/* As many entries as fit inline: with the BSF they do not (C9). */
+	/* As many entries as fit inline: with the BSF they do not (rule 61). */
 	ASSERT_EQ(0, umr_info(self->fd, &info));
 	n = info.out_max_inline_entries;
 	ASSERT_EQ(0, alloc_flags(self->fd, MLX5_UMR_IOC_MKEY_CRYPTO, n, &big,

@@ -17,8 +17,8 @@
  * reconfiguration, invalidation, uncertain failures and destruction.
  * The uapi's own rules are checked here (flags, reserved fields, the DEK's
  * owner); the attributes are then checked by the service's crypto rules
- * (crypto.h: the orders a signature in both domains excludes, C10, and
- * the layout's 32-bit length, C11, among them) before anything is
+ * (rules.h: the orders a signature in both domains excludes, rule 62,
+ * and the layout's 32-bit length, rule 63, among them) before anything is
  * posted. See
  * uapi/linux/mlx5_umr.h ("Crypto") and Documentation/uapi.rst.
  *

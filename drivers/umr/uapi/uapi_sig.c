@@ -6,7 +6,7 @@
  *
  * The uapi's own rules are checked here (flags, reserved fields, fields of
  * the other signature type, which mkey); the attributes themselves are
- * checked by the service's signature rules (sig_rules.h) before anything
+ * checked by the service's signature rules (rules.h) before anything
  * is posted, so userspace gets the errno a kernel ULP gets for the same
  * attributes. See uapi/linux/mlx5_umr.h and Documentation/uapi.rst.
  *
