@@ -328,4 +328,48 @@ TEST(psvs_deks_per_user)
 	EXPECT_EQ(0, param_rw("uapi_user_deks", NULL, 0, deks0));
 }
 
+/*
+ * The HCA refuses to destroy a DEK (the fake's fail_cmd on
+ * DESTROY_GENERAL_OBJECT, 0xa03): the handle is gone, but the DEK and its
+ * key stay on the HCA, so its user stays charged for it: with
+ * uapi_user_deks 1 his next DEK is EDQUOT, after the file's close too.
+ * Before, the failure was ignored and nothing kept count of the DEK.
+ */
+TEST(refused_dek_destroy_stays_charged)
+{
+	char path[256], deks0[32], v[32];
+	long long pds;
+	__u32 h = 0, h2 = 0;
+	int fd;
+
+	ASSERT_EQ(0, umr_find_dev(path, sizeof(path)));
+	pds = umr_fake_counter(path, "pds");
+	ASSERT_LE(0, pds);
+	fd = umr_open();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, param_rw("uapi_user_deks", deks0, sizeof(deks0), "1"));
+	ASSERT_EQ(0, become(4247, 1 << 20));
+	ASSERT_EQ(0, dek(fd, &h));
+	EXPECT_EQ(-EDQUOT, dek(fd, &h2));
+	ASSERT_EQ(0, unbecome());
+	snprintf(v, sizeof(v), "%u 9 %u", 0xa03, 0xd3c);
+	ASSERT_EQ(0, umr_fake_knob(path, "fail_cmd", v));
+	ASSERT_EQ(0, become(4247, 1 << 20));
+	/* the object is gone for the file, not from the HCA */
+	EXPECT_EQ(0, umr_destroy(fd, h));
+	EXPECT_EQ(-ENOENT, umr_destroy(fd, h));
+	EXPECT_EQ(-EDQUOT, dek(fd, &h2));
+	EXPECT_EQ(0, close(fd));
+	ASSERT_EQ(0, unbecome());
+	/* the file's own PD holds the DEK: it stays */
+	EXPECT_EQ(pds + 1, umr_fake_counter(path, "pds"));
+	fd = umr_open();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, become(4247, 1 << 20));
+	EXPECT_EQ(-EDQUOT, dek(fd, &h2));
+	EXPECT_EQ(0, close(fd));
+	ASSERT_EQ(0, unbecome());
+	EXPECT_EQ(0, param_rw("uapi_user_deks", NULL, 0, deks0));
+}
+
 TEST_HARNESS_MAIN
