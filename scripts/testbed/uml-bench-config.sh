@@ -14,8 +14,10 @@ set -euo pipefail
 # Options of uml.kunitconfig the benchmark kernel leaves out: the
 # sanitizers, fault injection and KUnit (the benchmark module is built
 # with MLX5_UMR_BENCH instead, tests/bench/Kbuild), and tracing: on UML
-# only lockdep's dependencies select TRACEPOINTS, and without it the
-# service's tracepoints compile out, as in every benchmark run so far.
+# TRACEPOINTS is selected only through lockdep (6.1 Kconfig: PROVE_LOCKING
+# -> TRACE_IRQFLAGS -> PREEMPTIRQ_TRACEPOINTS -> TRACING -> TRACEPOINTS),
+# and without it the service's tracepoints compile out, as in every
+# benchmark run so far.
 SANITIZERS="KUNIT KASAN KASAN_VMALLOC UBSAN PROVE_LOCKING DEBUG_KMEMLEAK
 DEBUG_KMEMLEAK_AUTO_SCAN FAULT_INJECTION FAILSLAB FAULT_INJECTION_DEBUG_FS
 TRACEPOINTS FTRACE"

@@ -18,7 +18,6 @@
 #include "../../drivers/umr/uapi/uapi_testing.h"
 
 #include "mlx5umr.h"
-#include "mlx5umr_testing.h"
 
 #define MLX5UMR_DEV_DIR "/dev/mlx5_umr"
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -806,46 +805,6 @@ int mlx5umr_batch_submit(struct mlx5umr_batch *batch, uint32_t *index)
 int mlx5umr_batch_status(const struct mlx5umr_batch *batch, uint32_t i)
 {
 	return i < batch->nstatus ? batch->status[i] : EINVAL;
-}
-
-int mlx5umr_xfer(struct mlx5umr_context *ctx, uint32_t key, uint64_t offset,
-		 void *buf, size_t len, uint32_t flags, uint32_t *status)
-{
-	return mlx5umr_xfer_sig(ctx, key, offset, buf, len, flags, status, NULL,
-				NULL);
-}
-
-int mlx5umr_xfer_sig(struct mlx5umr_context *ctx, uint32_t key,
-		     uint64_t offset, void *buf, size_t len, uint32_t flags,
-		     uint32_t *status, int *sig_err, void *sig_cqe)
-{
-	struct mlx5_umr_test_xfer cmd = {
-		.size = sizeof(cmd),
-		.key = key,
-		.offset = offset,
-		.buf = (uintptr_t)buf,
-		.length = len,
-	};
-	int ret;
-
-	if (flags & ~(MLX5UMR_XFER_WRITE | MLX5UMR_XFER_LOCAL))
-		return fail(EOPNOTSUPP);
-	if (flags & MLX5UMR_XFER_WRITE)
-		cmd.flags |= MLX5_UMR_TEST_XFER_WRITE;
-	if (flags & MLX5UMR_XFER_LOCAL)
-		cmd.flags |= MLX5_UMR_TEST_XFER_LOCAL;
-	if (sig_cqe)
-		cmd.flags |= MLX5_UMR_TEST_XFER_SIG_CQE;
-	ret = do_ioctl(ctx, MLX5_UMR_TEST_IOCTL_XFER, &cmd);
-	if (ret)
-		return fail(ret);
-	if (status)
-		*status = cmd.out_status;
-	if (sig_err)
-		*sig_err = !!(cmd.out_flags & MLX5_UMR_TEST_XFER_OUT_SIG_ERR);
-	if (sig_cqe && (cmd.out_flags & MLX5_UMR_TEST_XFER_OUT_SIG_ERR))
-		memcpy(sig_cqe, cmd.out_sig_cqe, sizeof(cmd.out_sig_cqe));
-	return 0;
 }
 
 const char *mlx5umr_errno_name(int err)

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * libmlx5umr's test-only calls: the data path of a fake HCA, answered by a
- * test build of mlx5_umr.ko only (MLX5_UMR_TESTING=1). Not installed: the
- * tests, umrctl's write and read, and the demo include it from the tree.
+ * test build of mlx5_umr.ko only (MLX5_UMR_TESTING=1). Not installed, and
+ * defined in mlx5umr_testing.c (lib/libmlx5umr_testing.a), not in
+ * libmlx5umr.so.0: the tests and umrctl's write and read link it from the
+ * tree.
  *
  * Copyright (c) 2026 The mlx5-umr authors.
  */
