@@ -1324,6 +1324,9 @@ static const struct pair_rej pair_rejs[] = {
 	{ "raw memory, both domains", true,
 	  MLX5_UMR_ENC_ORDER_ENCRYPTED_RAW_MEMORY, 8, -1, 0,
 	  MLX5_UMR_FAKE_VS_BSF_UNSUPPORTED },
+	/* basic.wire.bs_selector: a wire block of 4096, memory 512 */
+	{ "block sizes differ", true, 0, 8, 2, MLX5_UMR_BS_SELECTOR_4096,
+	  MLX5_UMR_FAKE_VS_BSF_UNSUPPORTED },
 };
 
 static void pair_rej_desc(const struct pair_rej *r, char *desc)

@@ -20,6 +20,21 @@ module_param(async_exec, bool, 0444);
 MODULE_PARM_DESC(async_exec,
 		 "load-time fakes execute WQEs from a workqueue (default: in write_db)");
 
+/*
+ * The device generation of the load-time fakes, for the selftests of the
+ * test build (Documentation/fake.rst, "Crypto profiles"): the KUnit
+ * suites make their own fakes.
+ */
+static uint crypto_profile = MLX5_UMR_FAKE_CRYPTO_MULTI_LE;
+module_param(crypto_profile, uint, 0444);
+MODULE_PARM_DESC(crypto_profile,
+		 "load-time fakes' crypto: 0 none, 1 single-block LE, 2 multi-block LE (default), 3 multi-block BE");
+
+static bool sigerr_domain = true;
+module_param(sigerr_domain, bool, 0444);
+MODULE_PARM_DESC(sigerr_domain,
+		 "load-time fakes report sigerr_domain_and_sig_type (default: yes)");
+
 static DEFINE_IDA(fake_ida);
 static struct device *fake_root;
 static struct mlx5_umr_fake **fake_devs;
@@ -537,6 +552,8 @@ static int __init fake_init(void)
 	unsigned int i;
 	int err;
 
+	if (crypto_profile >= MLX5_UMR_FAKE_CRYPTO_NR)
+		return -EINVAL;
 	fake_crc_init();
 	fake_root = root_device_register("mlx5_umr_fake");
 	if (IS_ERR(fake_root))
@@ -551,6 +568,8 @@ static int __init fake_init(void)
 	attr.flags = MLX5_UMR_FAKE_F_REGISTER;
 	if (async_exec)
 		attr.flags |= MLX5_UMR_FAKE_F_ASYNC_EXEC;
+	mlx5_umr_fake_set_crypto(&attr.caps, crypto_profile);
+	attr.caps.sigerr_domain_and_sig_type = sigerr_domain;
 	for (i = 0; i < nr_devs; i++) {
 		fake_devs[i] = mlx5_umr_fake_create(&attr);
 		if (IS_ERR(fake_devs[i])) {

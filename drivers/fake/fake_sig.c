@@ -3,9 +3,10 @@
  * mlx5-umr fake HCA: the signature engine.
  *
  * A signature mkey is an mkey with bsf_en whose UMR left a BSF (struct
- * mlx5_bsf). Its translation maps the memory view: blocks of bs data bytes
- * each followed by the memory domain's PI. Accesses address the wire view:
- * blocks of bs data bytes each followed by the wire domain's PI. An access
+ * mlx5_bsf). Its translation maps the memory view: blocks of the memory
+ * domain's size, each followed by its PI. Accesses address the wire view:
+ * blocks of the wire domain's size (the same, or another) each followed
+ * by the wire domain's PI, over the same data bytes. An access
  * reading through the mkey moves memory -> wire (the memory domain is the
  * input, its PI is checked, the wire PI is generated or copied); one
  * writing through it moves wire -> memory. A failed check does not stop the
@@ -191,9 +192,6 @@ static int fake_sig_decode_as(struct mlx5_umr_fake *fd, const u8 *bsf,
 		s->wire.bs = s->mem.bs;
 		s->copy_mask = basic->wire.copy_byte_mask;
 	}
-	if (s->mem.kind != FAKE_SIG_NONE && s->wire.kind != FAKE_SIG_NONE &&
-	    s->mem.bs != s->wire.bs)
-		return ERR_OP(BSF_UNSUPPORTED);
 	return 0;
 }
 
@@ -259,6 +257,10 @@ int fake_bsf_pair_decode(struct mlx5_umr_fake *fd, const u8 *bsf, u32 oct,
 	if ((x->order == MLX5_UMR_ENC_ORDER_ENCRYPTED_RAW_WIRE ||
 	     x->order == MLX5_UMR_ENC_ORDER_ENCRYPTED_RAW_MEMORY) &&
 	    s->mem.kind != FAKE_SIG_NONE && s->wire.kind != FAKE_SIG_NONE)
+		return ERR_OP(BSF_UNSUPPORTED);
+	/* the pair engine cuts one block size: not modelled otherwise */
+	if (s->mem.kind != FAKE_SIG_NONE && s->wire.kind != FAKE_SIG_NONE &&
+	    s->mem.bs != s->wire.bs)
 		return ERR_OP(BSF_UNSUPPORTED);
 	return 0;
 }
@@ -440,6 +442,115 @@ static void fake_sig_report(struct mlx5_umr_fake *fd, struct fake_mkey *mk,
 	}
 }
 
+/*
+ * A stretch of the data stream in the wire buffer: @len data bytes from
+ * data byte @q of the access, whose wire blocks carry @wb - @bs PI bytes
+ * after every @bs data bytes, copied to (@to_wire) or from @lin.
+ */
+static void fake_sig_wire_copy(u8 *wire, u32 bs, u32 wb, u64 q, u8 *lin,
+			       u32 len, bool to_wire)
+{
+	while (len) {
+		u32 in_blk = do_div(q, bs), n = min(len, bs - in_blk);
+		u8 *w = wire + q * wb + in_blk;
+
+		if (to_wire)
+			memcpy(w, lin, n);
+		else
+			memcpy(lin, w, n);
+		lin += n;
+		len -= n;
+		q = q * bs + in_blk + n;
+	}
+}
+
+/*
+ * Read: memory blocks checked (the input), their data laid into the wire
+ * blocks, each wire block's PI generated once its data is complete. With
+ * the same block structure the blocks match one to one and the copy mask
+ * takes the memory PI.
+ */
+static int fake_sig_read(struct mlx5_umr_fake *fd, const struct fake_sig *s,
+			 u32 key, u64 start, u64 d0, u64 dlen, u8 *buf,
+			 bool remote, u32 pdn, u8 *mbuf,
+			 struct fake_sig_err *first, u64 *err_off)
+{
+	const struct fake_sig_domain *m = &s->mem, *w = &s->wire;
+	u32 mb = m->bs + m->pi, wb = w->bs + w->pi;
+	u64 q, wdone = 0, mblk, wblk;
+	struct fake_sig_err e;
+	int err;
+
+	for (q = 0; q < dlen; q += m->bs) {
+		mblk = div_u64(d0 + q, m->bs);
+		err = fake_access_sig(fd, key, start + mblk * mb, mbuf, mb,
+				      false, remote, pdn);
+		if (err)
+			return err;
+		if (m->kind != FAKE_SIG_NONE && !first->synd) {
+			fake_sig_check(s, m, mbuf, mbuf + m->bs, mblk, &e);
+			if (e.synd) {
+				*first = e;
+				*err_off = (mblk + 1) * mb - 1;
+			}
+		}
+		fake_sig_wire_copy(buf, w->bs, wb, q, mbuf, m->bs, true);
+		/* the wire blocks this memory block completed */
+		for (; wdone + w->bs <= q + m->bs; wdone += w->bs) {
+			u8 *wd = buf + div_u64(wdone, w->bs) * wb;
+
+			wblk = div_u64(d0 + wdone, w->bs);
+			fake_sig_gen(s, w, wd,
+				     m->kind != FAKE_SIG_NONE ? mbuf + m->bs :
+				     NULL, wd + w->bs, wblk);
+		}
+	}
+	return 0;
+}
+
+/*
+ * Write: every wire block checked (the input) in place, then each memory
+ * block gathered from the wire blocks, its PI generated and stored.
+ */
+static int fake_sig_write(struct mlx5_umr_fake *fd, const struct fake_sig *s,
+			  u32 key, u64 start, u64 d0, u64 dlen, u8 *buf,
+			  bool remote, u32 pdn, u8 *mbuf,
+			  struct fake_sig_err *first, u64 *err_off)
+{
+	const struct fake_sig_domain *m = &s->mem, *w = &s->wire;
+	u32 mb = m->bs + m->pi, wb = w->bs + w->pi;
+	struct fake_sig_err e;
+	u64 q, blk;
+	int err;
+
+	for (q = 0; w->kind != FAKE_SIG_NONE && q < dlen; q += w->bs) {
+		u8 *wd = buf + div_u64(q, w->bs) * wb;
+
+		blk = div_u64(d0 + q, w->bs);
+		fake_sig_check(s, w, wd, wd + w->bs, blk, &e);
+		if (e.synd) {
+			*first = e;
+			*err_off = (blk + 1) * wb - 1;
+			break;
+		}
+	}
+	for (q = 0; q < dlen; q += m->bs) {
+		const u8 *ipi = NULL;
+
+		blk = div_u64(d0 + q, m->bs);
+		fake_sig_wire_copy(buf, w->bs, wb, q, mbuf, m->bs, false);
+		/* the copy mask: same block structure, one wire block */
+		if (s->sbs)
+			ipi = buf + div_u64(q, w->bs) * wb + w->bs;
+		fake_sig_gen(s, m, mbuf, ipi, mbuf + m->bs, blk);
+		err = fake_access_sig(fd, key, start + blk * mb, mbuf, mb,
+				      true, remote, pdn);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 /**
  * fake_sig_xfer() - an access through a signature mkey
  * @fd: the fake
@@ -453,8 +564,14 @@ static void fake_sig_report(struct mlx5_umr_fake *fd, struct fake_mkey *mk,
  * @pdn: as fake_access()
  * @out: receives the SIG_ERR CQE of the first failed check, if any
  *
- * Whole wire blocks only. Every access right is checked over the memory
- * range first, so a refused access moves no data.
+ * The two domains may have different block sizes (mlx5_ib wr.c
+ * mlx5_set_bsf() and rdma-core qp.c mlx5_umr_fill_sig_bsf() write the
+ * wire's selector when the structures differ): one stream of data bytes,
+ * cut into memory blocks in memory and wire blocks on the wire. An access
+ * covers whole wire blocks whose data are also whole memory blocks (the
+ * fake does not model a partial block of either domain: access error).
+ * Every access right is checked over the memory range first, so a
+ * refused access moves no data.
  *
  * Context: fd->lock held.
  * Return: FAKE_X_OK or the first violation.
@@ -464,12 +581,11 @@ int fake_sig_xfer(struct mlx5_umr_fake *fd, struct fake_mkey *mk, u32 key,
 		  u32 pdn, struct mlx5_umr_test_xfer_out *out)
 {
 	u64 start = MLX5_GET64(mkc, mk->mkc, start_addr);
-	const struct fake_sig_domain *in, *od;
-	struct fake_sig_err e, first = {};
-	u32 bs, wb, mb, n, j;
+	struct fake_sig_err first = {};
+	u64 d0, dlen, err_off = 0;
 	struct fake_sig s;
-	u64 blk0, err_off = 0;
-	u8 *mbuf, *opi;
+	u32 wb, mb, nw;
+	u8 *mbuf;
 	int err;
 
 	if (fake_sig_decode(fd, mk->bsf, mk->bsf_oct, &s))
@@ -477,68 +593,43 @@ int fake_sig_xfer(struct mlx5_umr_fake *fd, struct fake_mkey *mk, u32 key,
 	if (s.mem.kind == FAKE_SIG_NONE && s.wire.kind == FAKE_SIG_NONE)
 		return fake_access_sig(fd, key, start + offset, buf, len, write,
 				       remote, pdn);
-	bs = s.mem.kind != FAKE_SIG_NONE ? s.mem.bs : s.wire.bs;
-	s.mem.bs = bs;
-	s.wire.bs = bs;
-	wb = bs + s.wire.pi;
-	mb = bs + s.mem.pi;
-	/* partial blocks are not modelled */
+	/* a domain without PI has no blocks of its own: the other's */
+	if (s.mem.kind == FAKE_SIG_NONE)
+		s.mem.bs = s.wire.bs;
+	if (s.wire.kind == FAKE_SIG_NONE)
+		s.wire.bs = s.mem.bs;
+	wb = s.wire.bs + s.wire.pi;
+	mb = s.mem.bs + s.mem.pi;
 	if (do_div(offset, wb) || len % wb)
 		return FAKE_X_BOUNDS;
-	blk0 = offset;
-	n = len / wb;
-	if ((blk0 + n) * bs > s.raw_data_size)
+	nw = len / wb;
+	d0 = offset * s.wire.bs;
+	dlen = (u64)nw * s.wire.bs;
+	if (do_div(d0, s.mem.bs) || dlen % s.mem.bs ||
+	    d0 * s.mem.bs + dlen > s.raw_data_size)
 		return FAKE_X_BOUNDS;
-	err = fake_access_sig(fd, key, start + blk0 * mb, NULL, (u64)n * mb,
-			      write, remote, pdn);
-	if (err || !n)
+	/* d0 is now the first memory block */
+	err = fake_access_sig(fd, key, start + d0 * mb, NULL,
+			      div_u64(dlen, s.mem.bs) * mb, write, remote,
+			      pdn);
+	if (err || !nw)
 		return err;
+	d0 *= s.mem.bs;
 
-	mbuf = kmalloc(mb + FAKE_SIG_MAX_PI, GFP_ATOMIC);
+	mbuf = kmalloc(mb, GFP_ATOMIC);
 	if (!mbuf)
 		return FAKE_X_NOMEM;
-	in = write ? &s.wire : &s.mem;
-	od = write ? &s.mem : &s.wire;
-	for (j = 0; j < n; j++) {
-		u8 *w = buf + (u64)j * wb;
-		u64 blk = blk0 + j;
-		const u8 *idata = write ? w : mbuf;
-		const u8 *ipi = in->kind != FAKE_SIG_NONE ? idata + bs : NULL;
-
-		if (!write) {
-			err = fake_access_sig(fd, key, start + blk * mb, mbuf,
-					      mb, false, remote, pdn);
-			if (err)
-				break;
-		}
-		if (ipi && !first.synd) {
-			fake_sig_check(&s, in, idata, ipi, blk, &e);
-			if (e.synd) {
-				first = e;
-				/* the failing block's last byte, input view */
-				err_off = (blk + 1) * (bs + in->pi) - 1;
-			}
-		}
-		/* the output block: data, then its PI */
-		if (write) {
-			memcpy(mbuf, w, bs);
-			opi = mbuf + bs;
-		} else {
-			memmove(w, mbuf, bs);
-			opi = w + bs;
-		}
-		fake_sig_gen(&s, od, idata, ipi, opi, blk);
-		if (write) {
-			err = fake_access_sig(fd, key, start + blk * mb, mbuf,
-					      mb, true, remote, pdn);
-			if (err)
-				break;
-		}
-	}
+	if (write)
+		err = fake_sig_write(fd, &s, key, start, d0, dlen, buf, remote,
+				     pdn, mbuf, &first, &err_off);
+	else
+		err = fake_sig_read(fd, &s, key, start, d0, dlen, buf, remote,
+				    pdn, mbuf, &first, &err_off);
 	kfree(mbuf);
 	if (err || !first.synd)
 		return err;
-	fake_sig_report(fd, mk, in, write, key, err_off, &first, out);
+	fake_sig_report(fd, mk, write ? &s.wire : &s.mem, write, key, err_off,
+			&first, out);
 	return FAKE_X_OK;
 }
 

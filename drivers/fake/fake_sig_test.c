@@ -671,11 +671,6 @@ static void rej_bs_1g(struct mlx5_bsf *b, u32 *p)
 	b->basic.wire.bs_selector = 5;
 }
 
-static void rej_bs_differ(struct mlx5_bsf *b, u32 *p)
-{
-	b->basic.wire.bs_selector = 3;
-}
-
 static void rej_psv_unknown(struct mlx5_bsf *b, u32 *p)
 {
 	b->basic.m_bfs_psv = cpu_to_be32(*p + 1000);
@@ -720,7 +715,6 @@ static const struct fs_rej fs_rej_cases[] = {
 	REJ(no_repeat, LOCAL_QP_OP_ERR, BSF_UNSUPPORTED),
 	REJ(bs_zero, LOCAL_QP_OP_ERR, BSF_BAD),
 	REJ(bs_1g, LOCAL_QP_OP_ERR, BSF_UNSUPPORTED),
-	REJ(bs_differ, LOCAL_QP_OP_ERR, BSF_UNSUPPORTED),
 	REJ(psv_unknown, LOCAL_PROT_ERR, PSV_UNKNOWN),
 	REJ(crc_unknown, LOCAL_QP_OP_ERR, BSF_BAD),
 	REJ(crc_no_repeat, LOCAL_QP_OP_ERR, BSF_UNSUPPORTED),
@@ -820,6 +814,144 @@ static void fake_sig_access_limits(struct kunit *test)
 	fs_teardown(f);
 }
 
+/* ---- different block sizes in the two domains ---- */
+
+#define BIG	4096			/* wire (or memory) block: 8 x BS */
+#define NSMALL	(BIG / BS)
+
+/* T10-DIF of @n blocks of @bs bytes of @d after each (seed 0, inc ref). */
+static void fs_dif_blocks(u8 *to, const u8 *d, u32 bs, u32 n, u16 app,
+			  u32 ref)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++) {
+		u8 *blk = to + i * (bs + 8);
+
+		memcpy(blk, d + i * bs, bs);
+		put_unaligned_be16(crc_t10dif(blk, bs), blk + bs);
+		put_unaligned_be16(app, blk + bs + 2);
+		put_unaligned_be32(ref + i, blk + bs + 4);
+	}
+}
+
+/*
+ * A BSF: T10-DIF (app 0x1111, ref 0x100) in 512-byte blocks and CRC32C in
+ * 4096-byte ones, T10-DIF in memory when @mem_small, else on the wire.
+ */
+static void fs_bsf_sizes(struct fs *f, struct mlx5_bsf *bsf, bool mem_small)
+{
+	struct fs_dom dif, crc;
+
+	fs_mem_dom(&dif, FS_DIF_CRC);
+	dif.seed = false;
+	fs_wire_dom(&crc, FS_CRC32C);
+	crc.seed = true;
+	memset(bsf, 0, sizeof(*bsf));
+	bsf->basic.bsf_size_sbs = FS_BSF_SIZE_INLINE;
+	bsf->basic.check_byte_mask = 0xff;
+	bsf->basic.raw_data_size = cpu_to_be32(0xffffffff);
+	if (mem_small) {
+		fs_bsf_dom(bsf, false, &dif, f->mpsv, 1);	/* 512 */
+		fs_bsf_dom(bsf, true, &crc, f->wpsv, 3);	/* 4096 */
+	} else {
+		fs_bsf_dom(bsf, false, &crc, f->mpsv, 3);
+		fs_bsf_dom(bsf, true, &dif, f->wpsv, 1);
+	}
+}
+
+/*
+ * Memory blocks of 512 bytes with T10-DIF, wire blocks of 4096 with
+ * CRC32C over the same data stream (rdma-core and mlx5_ib write the wire
+ * selector when the structures differ), and the reverse: a WRITE checks
+ * the wire CRC and lays 8 DIF blocks into memory (guards against the
+ * kernel's crc_t10dif(), ref tags per 512-byte block), a READ checks them
+ * and puts one CRC32C (the kernel's crc32c) back on the wire; a flipped
+ * byte is reported by the block of its own domain; an access that is not
+ * whole blocks of both domains moves nothing.
+ */
+static void fake_sig_block_sizes(struct kunit *test)
+{
+	u32 mlen = NSMALL * (BS + 8), crc_off = BIG, key, rev;
+	struct mlx5_umr_test_xfer_out out;
+	struct fs *f = fs_setup(test);
+	u8 *d, *want, *m = f->b1.cpu, *m2 = f->b2.cpu;
+	struct mlx5_bsf bsf;
+	size_t size;
+	u32 i;
+
+	d = kunit_kzalloc(test, BIG, GFP_KERNEL);
+	want = kunit_kzalloc(test, MR_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	KUNIT_ASSERT_NOT_NULL(test, want);
+	for (i = 0; i < BIG; i++)
+		d[i] = i * 29 + (i >> 8);
+
+	/* memory 512 + DIF, wire 4096 + CRC32C */
+	fs_bsf_sizes(f, &bsf, true);
+	key = fs_sig_mkey(f->ft);
+	f->keys[f->nkeys++] = key;
+	size = fs_sig_umr(f->w, key, f->mr1, VA1, mlen, &bsf);
+	ft_umr_ok(f->ft, f->w, size);
+	memcpy(f->wire, d, BIG);
+	put_unaligned_le32(~__crc32c_le(~0U, d, BIG), f->wire + crc_off);
+	fs_xfer(f, key, 0, f->wire, BIG + 4, true, &out);
+	KUNIT_EXPECT_FALSE(test, out.sig_err);
+	fs_dif_blocks(want, d, BS, NSMALL, 0x1111, 0x100);
+	KUNIT_EXPECT_EQ(test, memcmp(m, want, mlen), 0);
+	memset(f->tmp, 0, BIG + 4);
+	fs_xfer(f, key, 0, f->tmp, BIG + 4, false, &out);
+	KUNIT_EXPECT_FALSE(test, out.sig_err);
+	KUNIT_EXPECT_EQ(test, memcmp(f->tmp, f->wire, BIG + 4), 0);
+	/* a data byte of memory block 5: that block's guard, memory view */
+	m[5 * (BS + 8) + 3] ^= 0x10;
+	fs_xfer(f, key, 0, f->tmp, BIG + 4, false, &out);
+	fs_expect_cqe(test, &out, key, SYND_GUARD, 6 * (BS + 8) - 1);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(out.cqe.actual_trans_sig) >> 16,
+			get_unaligned_be16(want + 5 * (BS + 8) + BS));
+	m[5 * (BS + 8) + 3] ^= 0x10;
+	fs_set_psv(f, f->mpsv);
+	/* wire CRC wrong: the wire block's guard, wire view */
+	f->wire[7] ^= 1;
+	fs_arm(f, key, 0);
+	fs_xfer(f, key, 0, f->wire, BIG + 4, true, &out);
+	fs_expect_cqe_dom(test, &out, key, SYND_GUARD, BIG + 4 - 1, true);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(out.cqe.actual_trans_sig),
+			swab32(~__crc32c_le(~0U, d, BIG)));
+	f->wire[7] ^= 1;
+	fs_set_psv(f, f->wpsv);
+
+	/* the reverse: memory 4096 + CRC32C, wire 512 + DIF */
+	fs_bsf_sizes(f, &bsf, false);
+	rev = fs_sig_mkey(f->ft);
+	f->keys[f->nkeys++] = rev;
+	size = fs_sig_umr(f->w, rev, f->mr2, VA2, BIG + 4, &bsf);
+	ft_umr_ok(f->ft, f->w, size);
+	fs_dif_blocks(f->wire, d, BS, NSMALL, 0x1111, 0x100);
+	fs_xfer(f, rev, 0, f->wire, mlen, true, &out);
+	KUNIT_EXPECT_FALSE(test, out.sig_err);
+	KUNIT_EXPECT_EQ(test, memcmp(m2, d, BIG), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_le32(m2 + BIG),
+			~__crc32c_le(~0U, d, BIG));
+	memset(f->tmp, 0, mlen);
+	fs_xfer(f, rev, 0, f->tmp, mlen, false, &out);
+	KUNIT_EXPECT_FALSE(test, out.sig_err);
+	KUNIT_EXPECT_EQ(test, memcmp(f->tmp, f->wire, mlen), 0);
+
+	/* one 512-byte wire block is not a whole memory block: refused */
+	memset(m2, 0x5a, BIG + 4);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_xfer_out(f->ft->fake, rev, 0,
+						     f->wire, BS + 8, true,
+						     true, &out),
+			MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+	KUNIT_EXPECT_NULL(test, memchr_inv(m2, 0x5a, BIG + 4));
+	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_xfer_out(f->ft->fake, rev,
+						     BS + 8, f->tmp, mlen,
+						     false, true, &out),
+			MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+	fs_teardown(f);
+}
+
 static struct kunit_case fake_sig_cases[] = {
 	KUNIT_CASE_PARAM(fake_sig_round_trip, fs_pair_gen),
 	KUNIT_CASE_PARAM(fake_sig_hw_values, fs_hw_gen_params),
@@ -830,6 +962,7 @@ static struct kunit_case fake_sig_cases[] = {
 	KUNIT_CASE(fake_sig_masks),
 	KUNIT_CASE_PARAM(fake_sig_bsf_refused, fs_rej_gen_params),
 	KUNIT_CASE(fake_sig_access_limits),
+	KUNIT_CASE(fake_sig_block_sizes),
 	{}
 };
 
@@ -844,6 +977,7 @@ static struct kunit_case fake_sig_cases_legacy[] = {
 	KUNIT_CASE(fake_sig_masks),
 	KUNIT_CASE_PARAM(fake_sig_bsf_refused, fs_rej_gen_params),
 	KUNIT_CASE(fake_sig_access_limits),
+	KUNIT_CASE(fake_sig_block_sizes),
 	{}
 };
 

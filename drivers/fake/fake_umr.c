@@ -338,8 +338,8 @@ static int fake_umr_exec(struct mlx5_umr_fake *fd, struct fake_qp *qp,
 	return fake_umr_commit(&u, mk);
 }
 
-static int fake_set_psv_exec(struct mlx5_umr_fake *fd, const u8 *wqe,
-			     unsigned int size)
+static int fake_set_psv_exec(struct mlx5_umr_fake *fd, struct fake_qp *qp,
+			     const u8 *wqe, unsigned int size)
 {
 	const struct mlx5_seg_set_psv *s = (const void *)(wqe +
 					sizeof(struct mlx5_wqe_ctrl_seg));
@@ -350,6 +350,9 @@ static int fake_set_psv_exec(struct mlx5_umr_fake *fd, const u8 *wqe,
 	psv = xa_load(&fd->psvs, be32_to_cpu(s->psv_num) & 0xffffff);
 	if (!psv)
 		return ERR_PROT(PSV_UNKNOWN);
+	/* a PD mismatch is a protection error, as for a UMR's BAD_PD */
+	if ((fd->flags & MLX5_UMR_FAKE_F_PSV_PD) && psv->pdn != qp->pdn)
+		return ERR_PROT(PSV_PD);
 	/* the new transient signature; a PSV in error is armed again */
 	psv->val = *s;
 	psv->sig_err = false;
@@ -379,7 +382,7 @@ int fake_wqe_exec(struct mlx5_umr_fake *fd, struct fake_qp *qp,
 	case MLX5_OPCODE_UMR:
 		return fake_umr_exec(fd, qp, wqe, size);
 	case MLX5_OPCODE_SET_PSV:
-		return fake_set_psv_exec(fd, wqe, size);
+		return fake_set_psv_exec(fd, qp, wqe, size);
 	default:
 		return ERR_OP(BAD_OPCODE);
 	}

@@ -783,6 +783,82 @@ static void fake_wqe_set_psv(struct kunit *test)
 	ft_teardown(ft);
 }
 
+/* A PSV in @pdn; returns its index. */
+static u32 fwt_psv(struct ft *ft, u32 pdn)
+{
+	u32 in[MLX5_ST_SZ_DW(create_psv_in)] = {};
+	u32 out[MLX5_ST_SZ_DW(create_psv_out)] = {};
+
+	MLX5_SET(create_psv_in, in, opcode, MLX5_CMD_OP_CREATE_PSV);
+	MLX5_SET(create_psv_in, in, num_psv, 1);
+	MLX5_SET(create_psv_in, in, pd, pdn);
+	KUNIT_ASSERT_EQ(ft->test, ft_cmd(ft, in, sizeof(in), out, sizeof(out)),
+			0);
+	return MLX5_GET(create_psv_out, out, psv0_index);
+}
+
+static void fwt_destroy_psv(struct ft *ft, u32 psvn)
+{
+	u32 in[MLX5_ST_SZ_DW(destroy_psv_in)] = {};
+	u32 out[MLX5_ST_SZ_DW(destroy_psv_out)] = {};
+
+	MLX5_SET(destroy_psv_in, in, opcode, MLX5_CMD_OP_DESTROY_PSV);
+	MLX5_SET(destroy_psv_in, in, psvn, psvn);
+	KUNIT_EXPECT_EQ(ft->test, ft_cmd(ft, in, sizeof(in), out, sizeof(out)),
+			0);
+}
+
+/*
+ * With MLX5_UMR_FAKE_F_PSV_PD, SET_PSV for a PSV of another PD than the
+ * posting QP's is a protection error and leaves the PSV as it was; one of
+ * the QP's PD goes through. Without the flag (the default) both do.
+ */
+static void fake_wqe_set_psv_pd(struct kunit *test)
+{
+	struct {
+		struct mlx5_wqe_ctrl_seg ctrl;
+		struct mlx5_seg_set_psv psv;
+	} w = {};
+	struct mlx5_seg_set_psv val;
+	unsigned int strict;
+
+	for (strict = 0; strict < 2; strict++) {
+		struct ft *ft = ft_setup(test, MLX5_UMR_FAKE_F_SYNC |
+					 (strict ? MLX5_UMR_FAKE_F_PSV_PD : 0),
+					 NULL, 6, 6);
+		u32 other, own, theirs;
+
+		KUNIT_ASSERT_EQ(test, mlx5_umr_fake_pd_alloc(ft->fake, &other),
+				0);
+		KUNIT_ASSERT_NE(test, other, ft->pdn);
+		own = fwt_psv(ft, ft->pdn);
+		theirs = fwt_psv(ft, other);
+
+		w.psv.psv_num = cpu_to_be32(own);
+		w.psv.ref_tag = cpu_to_be32(0x1234);
+		ft_post_ok(ft, &w, sizeof(w), MLX5_OPCODE_SET_PSV);
+		w.psv.psv_num = cpu_to_be32(theirs);
+		w.psv.ref_tag = cpu_to_be32(0x5678);
+		if (strict)
+			ft_expect_err(ft, &w, sizeof(w), MLX5_OPCODE_SET_PSV,
+				      MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
+				      MLX5_UMR_FAKE_VS_PSV_PD);
+		else
+			ft_post_ok(ft, &w, sizeof(w), MLX5_OPCODE_SET_PSV);
+		KUNIT_ASSERT_EQ(test, mlx5_umr_fake_query_psv(ft->fake, theirs,
+							      &val, NULL), 0);
+		KUNIT_EXPECT_EQ(test, be32_to_cpu(val.ref_tag),
+				strict ? 0 : 0x5678);
+		KUNIT_ASSERT_EQ(test, mlx5_umr_fake_query_psv(ft->fake, own,
+							      &val, NULL), 0);
+		KUNIT_EXPECT_EQ(test, be32_to_cpu(val.ref_tag), 0x1234);
+		fwt_destroy_psv(ft, own);
+		fwt_destroy_psv(ft, theirs);
+		KUNIT_EXPECT_EQ(test, mlx5_umr_fake_pd_free(ft->fake, other), 0);
+		ft_teardown(ft);
+	}
+}
+
 /* A doorbell record more than a ring ahead stops the QP. */
 static void fake_wqe_db_overrun(struct kunit *test)
 {
@@ -1084,6 +1160,7 @@ static struct kunit_case fake_wqe_cases[] = {
 	KUNIT_CASE(fake_wqe_faults),
 	KUNIT_CASE(fake_wqe_umr_pointer),
 	KUNIT_CASE(fake_wqe_set_psv),
+	KUNIT_CASE(fake_wqe_set_psv_pd),
 	KUNIT_CASE(fake_wqe_db_overrun),
 	KUNIT_CASE(fake_wqe_cq_overrun),
 	KUNIT_CASE(fake_wqe_ds_past_pi),

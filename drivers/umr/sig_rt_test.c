@@ -24,6 +24,7 @@
 #include <kunit/test.h>
 #include <linux/module.h>
 #include <linux/crc-t10dif.h>
+#include <linux/crc32.h>
 #include <linux/scatterlist.h>
 
 #include "umr_kunit.h"
@@ -38,6 +39,8 @@
 #define RT_APP		0x1234
 #define RT_REF		0x00abcdefU
 #define RT_MAX_PI	8
+#define RT_ORDER	1		/* two pages: 8 blocks of 512 + PI */
+#define RT_BIG		4096		/* the larger block of rt_block_sizes */
 
 struct rt_ctx {
 	struct mlx5_umr_fake *fake;
@@ -63,11 +66,11 @@ static int rt_init(struct kunit *test)
 	test->priv = c;
 	c->fake = umr_kunit_fake_registered(test, MLX5_UMR_FAKE_F_SYNC);
 	c->dev = umr_kunit_fake_umr(c->fake);
-	c->page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+	c->page = alloc_pages(GFP_KERNEL | __GFP_ZERO, RT_ORDER);
 	KUNIT_ASSERT_NOT_NULL(test, c->page);
 	c->mem = page_address(c->page);
 	KUNIT_ASSERT_EQ(test, sg_alloc_table(&c->sgt, 1, GFP_KERNEL), 0);
-	sg_set_page(c->sgt.sgl, c->page, PAGE_SIZE, 0);
+	sg_set_page(c->sgt.sgl, c->page, PAGE_SIZE << RT_ORDER, 0);
 	KUNIT_ASSERT_EQ(test, mlx5_umr_dma_map_sg(c->dev, &c->sgt,
 						  DMA_BIDIRECTIONAL), 0);
 	c->dma = sg_dma_address(c->sgt.sgl);
@@ -91,7 +94,7 @@ static void rt_exit(struct kunit *test)
 		sg_free_table(&c->sgt);
 	}
 	if (c->page)
-		__free_page(c->page);
+		__free_pages(c->page, RT_ORDER);
 	mlx5_umr_fake_destroy(c->fake);
 }
 
@@ -107,10 +110,10 @@ static unsigned int rt_pi(const struct mlx5_umr_sig_domain *d)
 	}
 }
 
-/* Configure the mkey over @off of the page with @mem and @wire. */
-static int rt_configure(struct rt_ctx *c, u32 off,
-			const struct mlx5_umr_sig_domain *mem,
-			const struct mlx5_umr_sig_domain *wire, u8 check)
+/* Configure the mkey over @len bytes at @off with @mem and @wire. */
+static int rt_configure_len(struct rt_ctx *c, u32 off, u32 len,
+			    const struct mlx5_umr_sig_domain *mem,
+			    const struct mlx5_umr_sig_domain *wire, u8 check)
 {
 	struct mlx5_umr_wr wr = {
 		.mkey = c->mkey,
@@ -127,10 +130,18 @@ static int rt_configure(struct rt_ctx *c, u32 off,
 	};
 	c->sge = (struct mlx5_umr_sge) {
 		.addr = c->dma + off,
-		.length = RT_NBLK * (RT_BS + rt_pi(mem)),
+		.length = len,
 		.key = mlx5_umr_dev_caps(c->dev)->dma_lkey,
 	};
 	return mlx5_umr_exec(c->dev, &wr, 0);
+}
+
+static int rt_configure(struct rt_ctx *c, u32 off,
+			const struct mlx5_umr_sig_domain *mem,
+			const struct mlx5_umr_sig_domain *wire, u8 check)
+{
+	return rt_configure_len(c, off, RT_NBLK * (RT_BS + rt_pi(mem)), mem,
+				wire, check);
 }
 
 /* Move @len wire bytes; a SIG_ERR CQE goes to the report, as its QP's owner. */
@@ -502,6 +513,116 @@ static void rt_keep_reset(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, get_unaligned_be16(c->back + RT_BS + 2), RT_APP);
 }
 
+/*
+ * Different block sizes in the two domains, through the service's encoder
+ * (rule 50 lets them through; the BSF names the wire's selector) and the
+ * fake: T10-DIF in 512-byte blocks on one side, CRC32C in 4096-byte blocks
+ * on the other, over one stream of 4096 data bytes. Each direction lands
+ * the data and the PI of its output domain, computed here with the
+ * kernel's crc_t10dif() and __crc32c_le(); a corrupted memory block is
+ * reported by its own domain's block.
+ */
+static void rt_block_sizes(struct kunit *test)
+{
+	const struct mlx5_umr_sig_domain dif = {
+		.sig_type = MLX5_UMR_SIG_T10DIF,
+		.dif = { .bg_type = MLX5_UMR_SIG_T10DIF_CRC, .app_tag = RT_APP,
+			 .ref_tag = RT_REF,
+			 .flags = MLX5_UMR_SIG_T10DIF_REF_REMAP },
+		.block_size = MLX5_UMR_SIG_BLOCK_512,
+	};
+	const struct mlx5_umr_sig_domain crc = {
+		.sig_type = MLX5_UMR_SIG_CRC,
+		.crc = { .type = MLX5_UMR_SIG_CRC32C, .seed = 0 },
+		.block_size = MLX5_UMR_SIG_BLOCK_4096,
+	};
+	const u32 n = RT_BIG / RT_BS, dlen = n * (RT_BS + 8);
+	struct mlx5_umr_test_xfer_out out;
+	struct rt_ctx *c = test->priv;
+	struct mlx5_umr_sig_status st;
+	u8 *d, *dw, *cw, *back, *m = c->mem;
+	u32 i, crc32c;
+	bool sig_err;
+	u16 guard;
+
+	d = kunit_kzalloc(test, RT_BIG, GFP_KERNEL);
+	dw = kunit_kzalloc(test, dlen, GFP_KERNEL);
+	cw = kunit_kzalloc(test, RT_BIG + 4, GFP_KERNEL);
+	back = kunit_kzalloc(test, dlen, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, d);
+	KUNIT_ASSERT_NOT_NULL(test, dw);
+	KUNIT_ASSERT_NOT_NULL(test, cw);
+	KUNIT_ASSERT_NOT_NULL(test, back);
+	for (i = 0; i < RT_BIG; i++)
+		d[i] = i * 37 + (i >> 9);
+	/* the DIF format: 8 blocks of 512 + guard, app, ref + i */
+	for (i = 0; i < n; i++) {
+		u8 *b = dw + i * (RT_BS + 8);
+
+		memcpy(b, d + i * RT_BS, RT_BS);
+		put_unaligned_be16(crc_t10dif(b, RT_BS), b + RT_BS);
+		put_unaligned_be16(RT_APP, b + RT_BS + 2);
+		put_unaligned_be32(RT_REF + i, b + RT_BS + 4);
+	}
+	/* the CRC32C format: 4096 + CRC-32C stored little endian */
+	crc32c = ~__crc32c_le(~0U, d, RT_BIG);
+	memcpy(cw, d, RT_BIG);
+	put_unaligned_le32(crc32c, cw + RT_BIG);
+
+	/* memory DIF/512, wire CRC32C/4096 */
+	memset(m, 0, dlen);
+	KUNIT_ASSERT_EQ(test, rt_configure_len(c, 0, dlen, &dif, &crc, 0xff),
+			0);
+	KUNIT_ASSERT_EQ(test, rt_xfer(test, c, cw, RT_BIG + 4, true,
+				      &sig_err), 0);
+	KUNIT_EXPECT_FALSE(test, sig_err);
+	KUNIT_EXPECT_EQ(test, memcmp(m, dw, dlen), 0);
+	KUNIT_ASSERT_EQ(test, rt_xfer(test, c, back, RT_BIG + 4, false,
+				      &sig_err), 0);
+	KUNIT_EXPECT_FALSE(test, sig_err);
+	KUNIT_EXPECT_EQ(test, memcmp(back, cw, RT_BIG + 4), 0);
+	/* memory block 5's data: its guard, in the memory view */
+	guard = get_unaligned_be16(m + 5 * (RT_BS + 8) + RT_BS);
+	m[5 * (RT_BS + 8) + 77] ^= 0x04;
+	KUNIT_ASSERT_EQ(test, rt_xfer(test, c, back, RT_BIG + 4, false,
+				      &sig_err), 0);
+	KUNIT_EXPECT_TRUE(test, sig_err);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_sig_check(c->mkey, &st), 0);
+	KUNIT_EXPECT_EQ(test, st.err_type, MLX5_UMR_SIG_ERR_GUARD);
+	KUNIT_EXPECT_EQ(test, st.offset, 6 * (RT_BS + 8) - 1);
+	KUNIT_EXPECT_EQ(test, st.actual, guard);
+	KUNIT_EXPECT_EQ(test, st.expected,
+			crc_t10dif(m + 5 * (RT_BS + 8), RT_BS));
+
+	/* memory CRC32C/4096, wire DIF/512 */
+	memset(m, 0, dlen);
+	KUNIT_ASSERT_EQ(test, rt_configure_len(c, 0, RT_BIG + 4, &crc, &dif,
+					       0xff), 0);
+	KUNIT_ASSERT_EQ(test, rt_xfer(test, c, dw, dlen, true, &sig_err), 0);
+	KUNIT_EXPECT_FALSE(test, sig_err);
+	KUNIT_EXPECT_EQ(test, memcmp(m, cw, RT_BIG + 4), 0);
+	memset(back, 0, dlen);
+	KUNIT_ASSERT_EQ(test, rt_xfer(test, c, back, dlen, false, &sig_err),
+			0);
+	KUNIT_EXPECT_FALSE(test, sig_err);
+	KUNIT_EXPECT_EQ(test, memcmp(back, dw, dlen), 0);
+	/* a memory data byte: the 4096-byte block's CRC, as the PI reads */
+	m[3000] ^= 0x80;
+	KUNIT_ASSERT_EQ(test, rt_xfer(test, c, back, dlen, false, &sig_err),
+			0);
+	KUNIT_EXPECT_TRUE(test, sig_err);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_sig_check(c->mkey, &st), 0);
+	KUNIT_EXPECT_EQ(test, st.err_type, MLX5_UMR_SIG_ERR_GUARD);
+	KUNIT_EXPECT_EQ(test, st.offset, RT_BIG + 4 - 1);
+	KUNIT_EXPECT_EQ(test, st.actual, swab32(crc32c));
+	KUNIT_EXPECT_EQ(test, st.expected,
+			swab32(~__crc32c_le(~0U, m, RT_BIG)));
+	/* one 512-byte wire block is not a whole memory block: refused */
+	KUNIT_EXPECT_NE(test, mlx5_umr_test_xfer_out(c->dev, c->mkey->key, 0,
+						     back, RT_BS + 8, false,
+						     true, &out), 0);
+}
+
 static struct kunit_case rt_cases[] = {
 	KUNIT_CASE_PARAM(rt_round_trip, rt_round_trip_gen_params),
 	KUNIT_CASE(rt_bad_guard),
@@ -511,6 +632,7 @@ static struct kunit_case rt_cases[] = {
 	KUNIT_CASE(rt_escape),
 	KUNIT_CASE(rt_rearm),
 	KUNIT_CASE(rt_keep_reset),
+	KUNIT_CASE(rt_block_sizes),
 	{}
 };
 
@@ -524,6 +646,7 @@ static struct kunit_case rt_cases_legacy[] = {
 	KUNIT_CASE(rt_escape),
 	KUNIT_CASE(rt_rearm),
 	KUNIT_CASE(rt_keep_reset),
+	KUNIT_CASE(rt_block_sizes),
 	{}
 };
 

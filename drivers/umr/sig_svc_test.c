@@ -337,6 +337,48 @@ static void ss_not_in_ib_pd(struct kunit *test)
 	mlx5_umr_fake_ib_pd_free(ibpd);
 }
 
+/*
+ * SET_PSV and PDs, on a fake that checks the PSV's PD against the posting
+ * QP's (MLX5_UMR_FAKE_F_PSV_PD: the rule both references satisfy; not
+ * known to be a NIC's). The service posts SET_PSV on its REG_UMR QP, in
+ * its own PD, for PSVs it creates in the mkey's PD: a signature mkey of
+ * mlx5_umr_alloc_mkey() passes, one of another PD (the uapi's file PD,
+ * mlx5_umr_alloc_mkey_pd()) would fail its configure with -EIO on such a
+ * NIC (Documentation/signature.rst, "Supported and not").
+ */
+static void ss_psv_pd(struct kunit *test)
+{
+	struct ss_ctx *c = test->priv;
+	struct mlx5_umr_mkey *other;
+	u32 pdn;
+
+	mlx5_umr_free_mkey(c->mkey);
+	mlx5_umr_fake_destroy(c->fake);
+	c->mkey = NULL;
+	c->fake = umr_kunit_fake_registered(test, MLX5_UMR_FAKE_F_SYNC |
+					    MLX5_UMR_FAKE_F_PSV_PD);
+	c->dev = umr_kunit_fake_umr(c->fake);
+	c->sge.key = mlx5_umr_dev_caps(c->dev)->dma_lkey;
+	c->mkey = mlx5_umr_alloc_mkey(c->dev, 4, MLX5_UMR_MKEY_SIGNATURE);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(c->mkey));
+	KUNIT_EXPECT_EQ(test, ss_exec(c, MLX5_UMR_WR_SET_ACCESS |
+				      MLX5_UMR_WR_SET_SIG, true), 0);
+
+	KUNIT_ASSERT_EQ(test, mlx5_umr_pd_alloc(c->dev, &pdn), 0);
+	KUNIT_EXPECT_NE(test, pdn, mlx5_umr_dev_caps(c->dev)->pdn);
+	other = mlx5_umr_alloc_mkey_pd(c->dev, 4, MLX5_UMR_MKEY_SIGNATURE,
+				       pdn);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(other));
+	swap(c->mkey, other);
+	KUNIT_EXPECT_EQ(test, ss_exec(c, MLX5_UMR_WR_SET_ACCESS |
+				      MLX5_UMR_WR_SET_SIG, true), -EIO);
+	swap(c->mkey, other);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_free_mkey(other), 0);
+	mlx5_umr_pd_free(c->dev, pdn);
+	/* the service's QP recovered: its own PD still works */
+	KUNIT_EXPECT_EQ(test, ss_exec(c, MLX5_UMR_WR_SET_SIG, false), 0);
+}
+
 static struct kunit_case ss_cases[] = {
 	KUNIT_CASE(ss_alloc_free),
 	KUNIT_CASE(ss_set_reset_keep),
@@ -345,6 +387,7 @@ static struct kunit_case ss_cases[] = {
 	KUNIT_CASE(ss_arm),
 	KUNIT_CASE(ss_not_sig),
 	KUNIT_CASE(ss_not_in_ib_pd),
+	KUNIT_CASE(ss_psv_pd),
 	{}
 };
 
@@ -357,6 +400,7 @@ static struct kunit_case ss_cases_legacy[] = {
 	KUNIT_CASE(ss_arm),
 	KUNIT_CASE(ss_not_sig),
 	KUNIT_CASE(ss_not_in_ib_pd),
+	KUNIT_CASE(ss_psv_pd),
 	{}
 };
 
