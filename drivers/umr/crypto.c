@@ -149,10 +149,15 @@ EXPORT_SYMBOL(mlx5_umr_dek_create);
  *	accesses of one that still names it)
  *
  * After the device was unregistered only the memory is freed: the object
- * went with the HCA.
+ * went with the HCA. When the HCA refuses the destroy, the DEK, its key
+ * and its number stay on the HCA until it goes: @dek is freed all the
+ * same (it holds no key material), the DEK's PD is never deallocated
+ * (mlx5_umr_pd_free()) and the DEK is counted in the device's leaks, as a
+ * refused mkey destroy is (mlx5_umr_free_mkey()). The caller must not
+ * give back what the DEK took (a quota): it is still taken.
  *
  * Context: process context, may sleep.
- * Return: 0, or the command's error (the DEK is freed anyway).
+ * Return: 0, or the command's error: the DEK may still be on the HCA.
  */
 int mlx5_umr_dek_destroy(struct mlx5_umr_dek *dek)
 {
@@ -170,6 +175,10 @@ int mlx5_umr_dek_destroy(struct mlx5_umr_dek *dek)
 	mutex_lock(&dev->mkeys_lock);
 	if (dev->hca)
 		err = mlx5_umr_cmd(dev, in, sizeof(in), out, sizeof(out));
+	if (err) {
+		mlx5_umr_pd_keep(dev, dek->pdn);
+		mlx5_umr_leak_buf(dev, "DEK");
+	}
 	/* a failed DESTROY may still have freed the number */
 	if (dev->caps.crypto_synchronize_dek)
 		dev->dek_unsynced = true;

@@ -16,6 +16,7 @@
 #include <linux/mlx5_umr_testing.h>
 #include <linux/mlx5_umr_compat.h>
 
+#include "umr.h"
 #include "umr_kunit.h"
 #include "crypto.h"
 #include "xts_vectors.h"
@@ -378,6 +379,44 @@ static void crypto_dev_rekey_invalidated(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mlx5_umr_dek_destroy(dek), 0);
 }
 
+/*
+ * The HCA refuses to destroy a DEK: it keeps the key, so the service
+ * reports it (not 0), counts it in the device's leaks and never
+ * deallocates its PD; before, the failure was only returned and the PD
+ * freed as if the DEK were gone.
+ */
+static void crypto_dev_dek_destroy_refused(struct kunit *test)
+{
+	struct cd *c = cd_setup(test);
+	struct mlx5_umr_fake_counters c0, c1;
+	struct mlx5_umr_dek_attr attr = {
+		.key_size = MLX5_UMR_CRYPTO_KEY_SIZE_128,
+	};
+	struct mlx5_umr_dek *dek;
+	int leaked;
+
+	KUNIT_ASSERT_EQ(test, mlx5_umr_pd_alloc(c->dev, &attr.pdn), 0);
+	memcpy(attr.key, xts_v4_key, 32);
+	dek = mlx5_umr_dek_create(c->dev, &attr);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(dek));
+	mlx5_umr_fake_get_counters(c->fake, &c0);
+	leaked = atomic_read(&c->dev->leaked);
+
+	mlx5_umr_fake_inject_cmd_error(c->fake,
+				       MLX5_CMD_OP_DESTROY_GENERAL_OBJECT,
+				       MLX5_CMD_STAT_BAD_RES_STATE_ERR, 0xd3c);
+	KUNIT_EXPECT_NE(test, mlx5_umr_dek_destroy(dek), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->dev->leaked), leaked + 1);
+	mlx5_umr_fake_get_counters(c->fake, &c1);
+	KUNIT_EXPECT_EQ(test, c1.deks, c0.deks);
+	/* its PD is kept: no DEALLOC_PD, one more leak */
+	mlx5_umr_pd_free(c->dev, attr.pdn);
+	KUNIT_EXPECT_EQ(test, atomic_read(&c->dev->leaked), leaked + 2);
+	mlx5_umr_fake_get_counters(c->fake, &c1);
+	KUNIT_EXPECT_EQ(test, c1.pds, c0.pds);
+	cd_teardown(test, c);
+}
+
 static struct kunit_case crypto_dev_cases[] = {
 	KUNIT_CASE_PARAM(crypto_dev_caps, cd_profile_gen_params),
 	KUNIT_CASE(crypto_dev_none),
@@ -385,6 +424,7 @@ static struct kunit_case crypto_dev_cases[] = {
 	KUNIT_CASE_PARAM(crypto_dev_single_block, cd_profile_gen_params),
 	KUNIT_CASE_PARAM(crypto_dev_dek_reuse, cd_profile_gen_params),
 	KUNIT_CASE_PARAM(crypto_dev_rekey_invalidated, cd_profile_gen_params),
+	KUNIT_CASE_PARAM(crypto_dev_dek_destroy_refused, cd_profile_gen_params),
 	{}
 };
 

@@ -15,6 +15,7 @@
 #include "key_rotate.h"
 #include "xlt.h"
 #include "sig.h"
+#include "umr_uapi.h"
 
 /* Pointer-mode translation tables are 2048-byte aligned (mr.c MLX5_UMR_ALIGN). */
 #define MLX5_UMR_XLT_ALIGN	2048
@@ -114,6 +115,29 @@ static int mlx5_umr_mkey_geom(const struct mlx5_umr_dev *dev, u32 max_entries,
 	g->xlt_bytes = (size_t)g->octo * sizeof(struct mlx5_klm);
 	g->mode = MLX5_MKC_ACCESS_MODE_KLMS;
 	return 0;
+}
+
+/**
+ * mlx5_umr_mkey_table_bytes() - host memory of an indirect mkey's table
+ * @dev: the device
+ * @max_entries: as given to mlx5_umr_alloc_mkey()
+ *
+ * What mlx5_umr_create_mkey() allocates for the translation table: none
+ * when it fits the WQE inline, else the pages of one coherent allocation,
+ * counted as dma_alloc_coherent() takes them without an IOMMU (a power of
+ * two of pages, alloc_pages() of get_order()); the uapi charges this.
+ *
+ * Return: bytes, a multiple of PAGE_SIZE; 0 for an inline table or for
+ * @max_entries the device refuses.
+ */
+u64 mlx5_umr_mkey_table_bytes(struct mlx5_umr_dev *dev, u32 max_entries)
+{
+	struct mlx5_umr_mkey_geom g;
+
+	if (!max_entries || mlx5_umr_mkey_geom(dev, max_entries, false, &g) ||
+	    g.xlt_bytes <= dev->caps.max_inline_entries * sizeof(struct mlx5_klm))
+		return 0;
+	return PAGE_SIZE << get_order(g.xlt_bytes);
 }
 
 /* CREATE_MKEY: a free, UMR-enabled mkey of PD @pdn; sets its key. */

@@ -91,6 +91,20 @@ static int mlx5_umr_query_mkey(struct mlx5_umr_dev *dev, u32 key, void *out,
 }
 
 /**
+ * mlx5_umr_pd_keep() - an object the HCA did not destroy is in @pdn: keep it
+ * @dev: the device, registered
+ * @pdn: the PD, never deallocated from now on (mlx5_umr_pd_free())
+ *
+ * Context: dev->mkeys_lock held; may sleep.
+ */
+void mlx5_umr_pd_keep(struct mlx5_umr_dev *dev, u32 pdn)
+{
+	lockdep_assert_held(&dev->mkeys_lock);
+	if (xa_err(xa_store(&dev->kept_pds, pdn, xa_mk_value(1), GFP_KERNEL)))
+		dev->keep_all_pds = true;
+}
+
+/**
  * mlx5_umr_pd_keep_mkey_pd() - an mkey the HCA did not destroy: keep its PD
  * @dev: the device, registered (dev->hca set)
  * @key: the mkey
@@ -114,8 +128,7 @@ void mlx5_umr_pd_keep_mkey_pd(struct mlx5_umr_dev *dev, u32 key)
 		goto out;
 	}
 	pdn = MLX5_GET(query_mkey_out, out, memory_key_mkey_entry.pd);
-	if (xa_err(xa_store(&dev->kept_pds, pdn, xa_mk_value(1), GFP_KERNEL)))
-		dev->keep_all_pds = true;
+	mlx5_umr_pd_keep(dev, pdn);
 out:
 	kfree(out);
 }

@@ -278,6 +278,7 @@ void mlx5_umr_mkeys_teardown(struct mlx5_umr_dev *dev);
 
 /* pd.c */
 bool mlx5_umr_pd_kept(struct mlx5_umr_dev *dev, u32 pdn);
+void mlx5_umr_pd_keep(struct mlx5_umr_dev *dev, u32 pdn);
 void mlx5_umr_pd_keep_mkey_pd(struct mlx5_umr_dev *dev, u32 key);
 
 static inline __be32 *mlx5_umr_sq_dbrec(struct mlx5_umr_dev *dev)

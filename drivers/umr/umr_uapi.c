@@ -116,22 +116,6 @@ u32 mlx5_umr_mkey_max_klms(const struct mlx5_umr_caps *caps)
 	return min_t(u32, caps->max_klm_entries, MLX5_UMR_XLT_MAX_KLMS);
 }
 
-/**
- * mlx5_umr_mkey_xlt_bytes() - the translation table of an indirect mkey
- * @max_entries: as given to mlx5_umr_alloc_mkey()
- *
- * What the uapi charges a file for: max_entries + 1 KLMs (the interleaved
- * header), by MLX5_UMR_KLM_NUM_ENTRIES_ALIGNMENT, as mlx5_umr_alloc_mkey()
- * sizes the table before the device's cap.
- *
- * Return: bytes.
- */
-u64 mlx5_umr_mkey_xlt_bytes(u32 max_entries)
-{
-	return (u64)ALIGN(max_entries + 1, MLX5_UMR_KLM_NUM_ENTRIES_ALIGNMENT) *
-	       sizeof(struct mlx5_klm);
-}
-
 /*
  * The basic blocks a re-arm of @mkey posts at most (mlx5_umr_sig_check()):
  * the UMR with the BSF and a SET_PSV per domain, both domains counted.

@@ -38,7 +38,8 @@ int mlx5_umr_precheck_capacity(const struct mlx5_umr_caps *caps,
 int mlx5_umr_precheck_sge(const struct mlx5_umr_sge *sge);
 int mlx5_umr_precheck_il(const struct mlx5_umr_interleaved *ent, u32 repeat);
 u32 mlx5_umr_mkey_max_klms(const struct mlx5_umr_caps *caps);
-u64 mlx5_umr_mkey_xlt_bytes(u32 max_entries);
+/* mkey.c: what an indirect mkey's table takes, as allocated */
+u64 mlx5_umr_mkey_table_bytes(struct mlx5_umr_dev *dev, u32 max_entries);
 
 /* sq_post.c: admission, posting admitted requests, waiting */
 int mlx5_umr_admit(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr);

@@ -6,7 +6,7 @@
  * sigerr_domain (test build only) and asserts what that generation
  * changes: INFO's engine and caps; no crypto mkey or DEK without a crypto
  * engine (EOPNOTSUPP); one data unit per crypto mkey on a single-block
- * engine (EINVAL, rule C12); IEEE 1619 vector 4 wherever there is crypto,
+ * engine (EINVAL, rule 64); IEEE 1619 vector 4 wherever there is crypto,
  * and on multi-block engines initial tweak 1 giving the bytes of the
  * second data unit of tweak 0 (a big-endian engine reads the tweak the
  * service reversed); the width of a wire T10-DIF guard error on an mkey

@@ -952,8 +952,17 @@ TEST_F(umr, mkey_caps_per_file)
 	EXPECT_EQ(MLX5_UMR_IOC_MAX_FD_XLT_BYTES, info.out_max_fd_xlt_bytes);
 	EXPECT_EQ(MLX5_UMR_IOC_MAX_INFLIGHT_BBS, info.out_max_inflight_bbs);
 	EXPECT_EQ(0, info.out_fd_xlt_bytes);
-	/* max_entries + 1 entries of 16 bytes, rounded up to 4 entries */
-	each = (((__u64)max + 1 + 3) & ~3ULL) * 16;
+	/*
+	 * A table is counted as allocated: max_entries + 1 entries of 16
+	 * bytes, rounded up to 4 entries, then to whole pages.
+	 */
+	ASSERT_EQ(0, umr_alloc(fd2, max, &h, NULL));
+	ASSERT_EQ(0, umr_info(fd2, &info));
+	each = info.out_fd_xlt_bytes;
+	EXPECT_EQ(0, each % PAGE);
+	EXPECT_LE((((__u64)max + 1 + 3) & ~3ULL) * 16, each);
+	EXPECT_GT((((__u64)max + 1 + 3) & ~3ULL) * 16 * 2, each);
+	EXPECT_EQ(0, umr_destroy(fd2, h));
 	for (n = 0; n <= MLX5_UMR_IOC_MAX_FD_XLT_BYTES / each; n++)
 		if (umr_alloc(fd2, max, &h, NULL))
 			break;

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #
 # Run the uapi selftests (uapi_test, lib_test, batch_test, pd_test,
-# sig_test, crypto_test, profile_test; MLX5_UMR_UAPI_TESTS="a b" for
-# some) inside the UML KUnit kernel, whose KASAN, UBSAN, lockdep and
+# sig_test, crypto_test, profile_test, charge_test; MLX5_UMR_UAPI_TESTS="a b"
+# for some) inside the UML KUnit kernel, whose KASAN, UBSAN, lockdep and
 # kmemleak then watch every ioctl path;
 # the kernel log is judged like a KUnit boot. Not run by the VM (it is not
 # installed); run it from the tree:  selftests/uapi/uml-sanitizers.sh
@@ -12,7 +12,7 @@ set -uo pipefail
 . "$(dirname "$0")/../../scripts/testbed/lib.sh"
 uml=$("$TESTBED/uml-kernel.sh") || exit 1
 tree=$("$TESTBED/uml-modules.sh" "$uml") || exit 1
-tests=${MLX5_UMR_UAPI_TESTS:-uapi_test lib_test batch_test pd_test sig_test crypto_test profile_test}
+tests=${MLX5_UMR_UAPI_TESTS:-uapi_test lib_test batch_test pd_test sig_test crypto_test profile_test charge_test}
 ntests=$(wc -w <<<"$tests")
 # shellcheck disable=SC2086
 make -s -C "$TOP/selftests/uapi" $tests >&2 || exit 1

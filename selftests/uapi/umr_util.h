@@ -181,7 +181,7 @@ static inline int umr_errno_documented(int ret)
 	case 0: case EINVAL: case E2BIG: case EOPNOTSUPP: case ENOTTY:
 	case ENOENT: case ERANGE: case EOVERFLOW: case ENOSPC: case EBUSY:
 	case EFAULT: case ENOMEM: case EINTR: case EIO: case ETIMEDOUT:
-	case ENODEV: case EACCES:
+	case ENODEV: case EACCES: case EDQUOT:
 	case EBADF: case EXDEV: case EPERM:	/* MLX5_UMR_IOCTL_SET_PD */
 		return 1;
 	}

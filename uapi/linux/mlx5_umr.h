@@ -67,13 +67,18 @@
  *   before anything is pinned); a file that already holds
  *   MLX5_UMR_IOC_MAX_FD_MKEYS indirect mkeys or whose indirect mkeys'
  *   translation tables would exceed MLX5_UMR_IOC_MAX_FD_XLT_BYTES.
+ * - EDQUOT: the calling user's PSVs (two per signature mkey) or DEKs on
+ *   this device, over all of his files, would exceed what the module
+ *   parameters uapi_user_psvs and uapi_user_deks allow.
  * - EBUSY: the object is named by a configured layout or is in use by a
  *   concurrent ioctl; an mkey with a request in a running batch.
  * - EFAULT: a user pointer is not mapped or not in user space (the
  *   structure, an entries array, the memory to register). When the answer
  *   cannot be written back, an object the call created is destroyed again.
- * - ENOMEM: RLIMIT_MEMLOCK would be exceeded (without CAP_IPC_LOCK), or
- *   the kernel (or the file's memory cgroup) is out of memory; a layout of
+ * - ENOMEM: RLIMIT_MEMLOCK would be exceeded (without CAP_IPC_LOCK):
+ *   by the process's pinned pages (REG_MR), or by the calling user's
+ *   translation tables over all of his files (ALLOC_MKEY); or the
+ *   kernel (or the file's memory cgroup) is out of memory; a layout of
  *   more entries than the mkey was allocated for, or than INFO's
  *   out_max_entries (a list) or out_max_interleaved_entries (an
  *   interleaved layout).
@@ -109,9 +114,12 @@
  *
  * Limits (also in MLX5_UMR_IOCTL_INFO). A file holds at most
  * MLX5_UMR_IOC_MAX_FD_MKEYS indirect mkeys, whose translation tables (16
- * bytes per entry, rounded up; kernel memory the device reads, which no
- * memory cgroup can be charged for) total at most
- * MLX5_UMR_IOC_MAX_FD_XLT_BYTES. The work requests of all files of a
+ * bytes per entry; kernel memory the device reads, which no memory cgroup
+ * can be charged for) total at most MLX5_UMR_IOC_MAX_FD_XLT_BYTES, counted
+ * as allocated: whole pages, none for a table the work request holds
+ * inline. The same pages are charged to the calling user's RLIMIT_MEMLOCK
+ * (his locked_vm, over all of his files and processes), and the PSVs and
+ * DEKs of his objects are counted per user and device (EDQUOT). The work requests of all files of a
  * device together occupy at most MLX5_UMR_IOC_MAX_INFLIGHT_BBS basic blocks
  * (64 bytes) of the device's one UMR send queue, half of it (further calls
  * wait, interruptibly): no file can exhaust the device, and files cannot
@@ -205,7 +213,7 @@ enum mlx5_umr_ioc_access {
  * @out_max_inflight_bbs: MLX5_UMR_IOC_MAX_INFLIGHT_BBS
  * @out_max_fd_xlt_bytes: MLX5_UMR_IOC_MAX_FD_XLT_BYTES
  * @out_fd_xlt_bytes: translation table bytes this file's indirect mkeys
- *	hold
+ *	hold, as allocated (whole pages)
  * @out_crypto_key_sizes: with MLX5_UMR_IOC_INFO_CRYPTO, a bit
  *	(1 << MLX5_UMR_IOC_CRYPTO_KEY_SIZE_*) per DEK key size offered; else 0
  * @out_crypto_data_unit_sizes: with MLX5_UMR_IOC_INFO_CRYPTO, a bit
@@ -564,6 +572,8 @@ struct mlx5_umr_ioc_sig_block {
  *   batch is fine).
  * - ENOENT: @dek of struct mlx5_umr_ioc_crypto is not a DEK of this file.
  * - ENOSPC: the file already holds MLX5_UMR_IOC_MAX_FD_DEKS DEKs.
+ * - EDQUOT: the calling user already holds uapi_user_deks DEKs on this
+ *   device, over all of his files.
  * - EBUSY: DESTROY of a DEK a configured crypto mkey of the file names
  *   (until the mkey is configured with another DEK, invalidated or
  *   destroyed).

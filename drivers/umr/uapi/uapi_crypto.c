@@ -24,6 +24,7 @@
  *
  * Copyright (c) 2026 The mlx5-umr authors.
  */
+#include <linux/kmemleak.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -287,6 +288,19 @@ static int umr_dek_check(struct umr_udev *ud,
 	return 0;
 }
 
+/*
+ * The HCA refused to destroy the DEK: it keeps the key, and the number,
+ * until the HCA goes. Leaked on purpose, counted, as umr_mkey_free() keeps
+ * an mkey the HCA kept: the user stays charged for it (a failing destroy
+ * gives no one a DEK the pool does not have), and the structure, which
+ * holds no key material, is kept with the charge.
+ */
+static void umr_dek_leak(struct umr_udev *ud, struct umr_udek *dk)
+{
+	atomic_inc(&ud->leaked);
+	kmemleak_not_leak(dk);
+}
+
 int umr_cmd_dek_create(struct umr_ucmd *ucmd)
 {
 	struct mlx5_umr_ioc_dek_create *cmd = ucmd->cmd;
@@ -312,13 +326,16 @@ int umr_cmd_dek_create(struct umr_ucmd *ucmd)
 		ret = -ENOMEM;
 		goto err_count;
 	}
+	ret = umr_charge(ctx->ud, &dk->charge, 0, 0, 1);
+	if (ret)
+		goto err_free;
 	dk->obj.type = UMR_UOBJ_DEK;
 	attr->key_size = cmd->key_size;
 	attr->has_keytag = cmd->flags & MLX5_UMR_IOC_DEK_KEYTAG;
 	memcpy(attr->keytag, cmd->keytag, sizeof(attr->keytag));
 	ret = umr_uctx_pd_get(ctx, &attr->pdn);
 	if (ret)
-		goto err_free;
+		goto err_uncharge;
 	/* wipes attr->key, whatever it returns */
 	dek = mlx5_umr_dek_create(ctx->ud->dev, attr);
 	if (IS_ERR(dek)) {
@@ -336,9 +353,16 @@ int umr_cmd_dek_create(struct umr_ucmd *ucmd)
 	return umr_ucmd_respond_created(ucmd, &dk->obj);
 
 err_dek:
-	mlx5_umr_dek_destroy(dek);
+	if (mlx5_umr_dek_destroy(dek)) {
+		/* the key stays in the HCA: so does the user's charge */
+		umr_dek_leak(ctx->ud, dk);
+		umr_uctx_pd_put(ctx, false);
+		goto err_count;
+	}
 err_pd:
 	umr_uctx_pd_put(ctx, false);
+err_uncharge:
+	umr_uncharge(ctx->ud, &dk->charge);
 err_free:
 	kfree(dk);
 err_count:
@@ -355,11 +379,15 @@ err_count:
  * HCA refused to destroy (umr_mkey_free()), whose references are never
  * dropped or used again: destroying the key under it only makes the HCA
  * fail its accesses, and the key leaves the HCA with its owner. A DEK
- * whose destroy command fails is freed anyway (mlx5_umr_dek_destroy()).
+ * whose destroy command fails stays on the HCA: umr_dek_leak().
  */
 void umr_dek_free(struct umr_uctx *ctx, struct umr_udek *dk)
 {
-	mlx5_umr_dek_destroy(dk->dek);
 	atomic_dec(&ctx->ndeks);
+	if (mlx5_umr_dek_destroy(dk->dek)) {
+		umr_dek_leak(ctx->ud, dk);
+		return;
+	}
+	umr_uncharge(ctx->ud, &dk->charge);
 	kfree(dk);
 }

@@ -538,6 +538,7 @@ static void umr_udev_release(struct kref *kref)
 
 	mutex_destroy(&ud->lock);
 	umr_udev_pd_destroy(ud);
+	umr_udev_charges_destroy(ud);
 	kfree(ud);
 }
 
@@ -625,6 +626,7 @@ static int umr_uapi_add(struct mlx5_umr_dev *dev)
 	ud->share = MLX5_UMR_IOC_MAX_INFLIGHT_BBS;
 	INIT_LIST_HEAD(&ud->share_waiters);
 	umr_udev_pd_init(ud);
+	umr_udev_charges_init(ud);
 	snprintf(ud->name, sizeof(ud->name), "mlx5_umr_%s",
 		 mlx5_umr_dev_name(dev));
 	snprintf(ud->nodename, sizeof(ud->nodename), "mlx5_umr/%s",

@@ -21,28 +21,40 @@
 
 /*
  * Indirect mkeys take device objects and contiguous coherent memory that no
- * memory cgroup is charged for: bounded per file (mlx5_umr.h, Limits).
+ * memory cgroup is charged for: bounded per file (mlx5_umr.h, Limits), and
+ * the table pages and PSVs charged to the user (uapi_charge.c).
  */
-static int umr_mkey_charge(struct umr_uctx *ctx, u64 xlt_bytes)
+static int umr_mkey_charge(struct umr_uctx *ctx, struct umr_umkey *mk,
+			   u32 flags)
 {
+	int ret = -ENOSPC;
+
 	if (atomic_inc_return(&ctx->nmkeys) > MLX5_UMR_IOC_MAX_FD_MKEYS)
 		goto err_count;
-	if (atomic64_add_return(xlt_bytes, &ctx->xlt_bytes) >
+	if (atomic64_add_return(mk->xlt_bytes, &ctx->xlt_bytes) >
 	    MLX5_UMR_IOC_MAX_FD_XLT_BYTES)
+		goto err_bytes;
+	ret = umr_charge(ctx->ud, &mk->charge, mk->xlt_bytes,
+			 flags & MLX5_UMR_MKEY_SIGNATURE ? 2 : 0, 0);
+	if (ret)
 		goto err_bytes;
 	return 0;
 
 err_bytes:
-	atomic64_sub(xlt_bytes, &ctx->xlt_bytes);
+	atomic64_sub(mk->xlt_bytes, &ctx->xlt_bytes);
 err_count:
 	atomic_dec(&ctx->nmkeys);
-	return -ENOSPC;
+	return ret;
 }
 
-static void umr_mkey_uncharge(struct umr_uctx *ctx, u64 xlt_bytes)
+/* @kept: the HCA may still hold the mkey: the user's charges stay. */
+static void umr_mkey_uncharge(struct umr_uctx *ctx, struct umr_umkey *mk,
+			      bool kept)
 {
-	atomic64_sub(xlt_bytes, &ctx->xlt_bytes);
+	atomic64_sub(mk->xlt_bytes, &ctx->xlt_bytes);
 	atomic_dec(&ctx->nmkeys);
+	if (!kept)
+		umr_uncharge(ctx->ud, &mk->charge);
 }
 
 int umr_cmd_alloc_mkey(struct umr_ucmd *ucmd)
@@ -52,6 +64,7 @@ int umr_cmd_alloc_mkey(struct umr_ucmd *ucmd)
 	struct mlx5_umr_mkey *mkey;
 	struct umr_umkey *mk;
 	u32 flags = 0, pdn;
+	bool kept = false;
 	int ret;
 
 	if (cmd->flags & ~(MLX5_UMR_IOC_MKEY_REMOTE_INVALIDATE |
@@ -74,8 +87,9 @@ int umr_cmd_alloc_mkey(struct umr_ucmd *ucmd)
 		return -ENOMEM;
 	mutex_init(&mk->lock);
 	mk->obj.type = UMR_UOBJ_MKEY;
-	mk->xlt_bytes = mlx5_umr_mkey_xlt_bytes(cmd->max_entries);
-	ret = umr_mkey_charge(ctx, mk->xlt_bytes);
+	mk->xlt_bytes = mlx5_umr_mkey_table_bytes(ctx->ud->dev,
+						  cmd->max_entries);
+	ret = umr_mkey_charge(ctx, mk, flags);
 	if (ret)
 		goto err_free;
 	ret = umr_uctx_pd_get(ctx, &pdn);
@@ -109,12 +123,12 @@ int umr_cmd_alloc_mkey(struct umr_ucmd *ucmd)
 	return umr_ucmd_respond_created(ucmd, &mk->obj);
 
 err_mkey:
-	/* Not configured yet: nothing to keep should its destroy fail. */
-	mlx5_umr_free_mkey(mkey);
+	/* not configured yet: only its table and PSVs stay if it fails */
+	kept = mlx5_umr_free_mkey(mkey);
 err_pd:
 	umr_uctx_pd_put(ctx, false);
 err_uncharge:
-	umr_mkey_uncharge(ctx, mk->xlt_bytes);
+	umr_mkey_uncharge(ctx, mk, kept);
 err_free:
 	mutex_destroy(&mk->lock);
 	kfree(mk);
@@ -749,8 +763,10 @@ int umr_cmd_invalidate(struct umr_ucmd *ucmd)
  */
 void umr_mkey_free(struct umr_uctx *ctx, struct umr_umkey *mk)
 {
-	umr_mkey_uncharge(ctx, mk->xlt_bytes);
-	if (mlx5_umr_free_mkey(mk->obj.mkey)) {
+	bool kept = mlx5_umr_free_mkey(mk->obj.mkey);
+
+	umr_mkey_uncharge(ctx, mk, kept);
+	if (kept) {
 		atomic_inc(&ctx->ud->leaked);
 		kmemleak_not_leak(mk->refs);
 		mk->refs = NULL;

@@ -16,6 +16,7 @@
 #include <linux/refcount.h>
 #include <linux/rwsem.h>
 #include <linux/scatterlist.h>
+#include <linux/uidgid.h>
 #include <linux/wait.h>
 #include <linux/xarray.h>
 #include <linux/mlx5_umr.h>
@@ -75,6 +76,9 @@
  *	from its check to its probe mkey, and by every creation in a
  *	caller's PD from its check to the object's creation
  * @own_pds: PD number -> the files' own PDs, under @pd_rwsem
+ * @quota_lock: protects @quotas and what they point to
+ * @quotas: uid -> the PSVs and DEKs of that user's objects on the device
+ *	(uapi_charge.c)
  */
 struct umr_udev {
 	struct mlx5_umr_dev *dev;
@@ -95,6 +99,8 @@ struct umr_udev {
 	struct list_head share_waiters;
 	struct rw_semaphore pd_rwsem;	/* see @pd_rwsem above */
 	struct xarray own_pds;
+	struct mutex quota_lock;	/* protects @quotas */
+	struct xarray quotas;
 };
 
 /**
@@ -124,7 +130,8 @@ struct umr_udev {
  * @pd_ibpd: the caller's verbs PD, proven (MLX5_UMR_IOC_SET_PD_VERBS)
  *	and held against its destruction; NULL for the unverified number
  * @nmkeys: live indirect mkeys, at most MLX5_UMR_IOC_MAX_FD_MKEYS
- * @xlt_bytes: their translation bytes, at most
+ * @xlt_bytes: their translation tables' bytes as allocated (whole pages,
+ *	none for a table inline in the WQE), at most
  *	MLX5_UMR_IOC_MAX_FD_XLT_BYTES
  * @ndeks: live DEKs, at most MLX5_UMR_IOC_MAX_FD_DEKS
  */
@@ -146,6 +153,23 @@ struct umr_uctx {
 	atomic_t nmkeys;
 	atomic64_t xlt_bytes;
 	atomic_t ndeks;
+};
+
+/**
+ * struct umr_charge - what an object is charged to the user who created
+ *	it, across his files (uapi_charge.c)
+ * @user: whose locked_vm holds @npages, referenced; NULL for none
+ * @npages: pages of its translation table
+ * @uid: whose count of the device holds @psvs and @deks
+ * @psvs: its PSVs
+ * @deks: its DEKs
+ */
+struct umr_charge {
+	struct user_struct *user;
+	unsigned long npages;
+	kuid_t uid;
+	u32 psvs;
+	u32 deks;
 };
 
 enum umr_uobj_type {
@@ -199,10 +223,12 @@ struct umr_umr {
  * struct umr_udek - a data encryption key (uapi_crypto.c)
  * @obj: the object
  * @dek: the service's DEK; the key itself is only in the HCA
+ * @charge: the DEK, charged to its creator
  */
 struct umr_udek {
 	struct umr_uobj obj;
 	struct mlx5_umr_dek *dek;
+	struct umr_charge charge;
 };
 
 /**
@@ -214,7 +240,8 @@ struct umr_udek {
  *	and on a crypto mkey the DEK it names
  * @nrefs: entries in @refs
  * @length: bytes the current layout covers, 0 when free
- * @xlt_bytes: translation bytes charged to the file for it
+ * @xlt_bytes: translation table bytes charged to the file for it
+ * @charge: its table and PSVs, charged to its creator
  * @claim: the batch that has a request on this mkey in flight, or NULL
  */
 struct umr_umkey {
@@ -224,6 +251,7 @@ struct umr_umkey {
 	u32 nrefs;
 	u64 length;
 	u64 xlt_bytes;
+	struct umr_charge charge;
 	const void *claim;
 };
 
@@ -369,6 +397,12 @@ void umr_uctx_pd_release(struct umr_uctx *ctx);
 int umr_uctx_pd_get(struct umr_uctx *ctx, u32 *pdn);
 void umr_uctx_pd_put(struct umr_uctx *ctx, bool created);
 int umr_cmd_set_pd(struct umr_ucmd *ucmd);
+/* uapi_charge.c: per-user charges */
+void umr_udev_charges_init(struct umr_udev *ud);
+void umr_udev_charges_destroy(struct umr_udev *ud);
+int umr_charge(struct umr_udev *ud, struct umr_charge *c, u64 table_bytes,
+	       u32 psvs, u32 deks);
+void umr_uncharge(struct umr_udev *ud, struct umr_charge *c);
 /* uapi_sig.c: block signature */
 u32 umr_sig_info_flags(struct umr_udev *ud);
 int umr_sig_mkey_flags(struct umr_udev *ud, u32 ioc_flags, u32 *flags);
