@@ -30,6 +30,15 @@
 #include <linux/mlx5_umr_fake.h>
 #include <linux/mlx5_umr_compat.h>
 
+/*
+ * A case that takes seconds under UML. KUnit's speed attribute ("kunit: Add
+ * speed attribute") is in 6.12's kunit/test.h, not 6.1's: there it runs as
+ * any other case.
+ */
+#ifndef KUNIT_CASE_SLOW
+#define KUNIT_CASE_SLOW(test_name) KUNIT_CASE(test_name)
+#endif
+
 /* ---- a fake registered with the service ---- */
 
 struct mlx5_umr_fake *umr_kunit_fake_registered(struct kunit *test,
