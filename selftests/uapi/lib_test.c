@@ -544,21 +544,6 @@ TEST_F(lib, crypto_keytag)
 	EXPECT_EQ(0, mlx5umr_dek_destroy(ca.dek));
 }
 
-/* CRC-16/T10-DIF (poly 0x8bb7, seed 0), bit by bit: the test's own. */
-static __u16 crc16_t10dif(const __u8 *p, size_t n)
-{
-	__u16 crc = 0;
-	int b;
-
-	while (n--) {
-		crc ^= (__u16)(*p++ << 8);
-		for (b = 0; b < 8; b++)
-			crc = crc & 0x8000 ? (__u16)(crc << 1) ^ 0x8bb7 :
-					     (__u16)(crc << 1);
-	}
-	return crc;
-}
-
 /*
  * Signature and crypto on one mkey, in one configure (rows of
  * mlx5dv_wr_set_mkey_crypto(3)): memory holds plaintext with T10-DIF, the

@@ -231,22 +231,6 @@ TEST_F(profile, crypto)
 		TH_LOG("initial tweak 1 is not the second data unit of tweak 0");
 }
 
-/* CRC-16/T10-DIF: poly 0x8bb7, init 0, not reflected, no final xor. */
-static __u16 crc16_t10dif(const __u8 *p, size_t len)
-{
-	__u16 crc = 0;
-	size_t i;
-	int b;
-
-	for (i = 0; i < len; i++) {
-		crc ^= (__u16)(p[i] << 8);
-		for (b = 0; b < 8; b++)
-			crc = crc & 0x8000 ? (__u16)(crc << 1) ^ 0x8bb7 :
-			      (__u16)(crc << 1);
-	}
-	return crc;
-}
-
 /*
  * A wire T10-DIF guard error on an mkey whose memory domain is CRC32C,
  * one block written by a peer: the status at the wire's width where the

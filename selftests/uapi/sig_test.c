@@ -30,22 +30,6 @@
 #define APP		0x1234
 #define REF		0x100
 
-/* CRC-16/T10-DIF: poly 0x8bb7, init 0, not reflected, no final xor. */
-static __u16 crc16_t10dif(const __u8 *p, size_t len)
-{
-	__u16 crc = 0;
-	size_t i;
-	int b;
-
-	for (i = 0; i < len; i++) {
-		crc ^= (__u16)(p[i] << 8);
-		for (b = 0; b < 8; b++)
-			crc = crc & 0x8000 ? (__u16)(crc << 1) ^ 0x8bb7 :
-			      (__u16)(crc << 1);
-	}
-	return crc;
-}
-
 static __u16 be16(const __u8 *p)
 {
 	return (__u16)(p[0] << 8 | p[1]);

@@ -381,4 +381,23 @@ static inline void *umr_map(size_t len, int fill)
 	return p;
 }
 
+/*
+ * CRC-16/T10-DIF (poly 0x8bb7, init 0, not reflected, no final xor),
+ * computed here independently of the kernel's crc_t10dif().
+ */
+static inline __u16 crc16_t10dif(const __u8 *p, size_t len)
+{
+	__u16 crc = 0;
+	size_t i;
+	int b;
+
+	for (i = 0; i < len; i++) {
+		crc ^= (__u16)(p[i] << 8);
+		for (b = 0; b < 8; b++)
+			crc = crc & 0x8000 ? (__u16)(crc << 1) ^ 0x8bb7 :
+			      (__u16)(crc << 1);
+	}
+	return crc;
+}
+
 #endif /* UMR_UTIL_H */
