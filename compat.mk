@@ -32,3 +32,10 @@ endif
 ifneq ($(shell grep -s 'struct mlx5_ifc_crypto_cap_bits {' $(srctree)/include/linux/mlx5/mlx5_ifc.h),)
 ccflags-y += -DMLX5_UMR_HAVE_IFC_CRYPTO_CAP
 endif
+
+# ib_device_ops.create_cq takes the uverbs_attr_bundle (6.11).
+# Drop with 6.1.
+mlx5_umr_create_cq := int (*create_cq)(struct ib_cq
+ifneq ($(shell grep -s -A2 -F '$(mlx5_umr_create_cq)' $(srctree)/include/rdma/ib_verbs.h | grep uverbs_attr_bundle),)
+ccflags-y += -DMLX5_UMR_CREATE_CQ_ATTRS
+endif
