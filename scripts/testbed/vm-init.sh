@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-# /init of the test VM (busybox). Runs every executable in /selftests, or
-# /demo/demo.sh when booted with MODE=demo, then dumps the kernel log between
+# /init of the test VM (busybox). Runs every executable in /selftests (only
+# /selftests/NAME when booted with ONLY=NAME), or /demo/demo.sh when booted
+# with MODE=demo, then dumps the kernel log between
 # markers so the runner can judge it, then powers off.
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 mount -t proc proc /proc
@@ -23,6 +24,7 @@ else
 	for t in /selftests/*; do
 		[ -f "$t" ] && [ -x "$t" ] || continue
 		n=$(basename "$t")
+		[ -z "$ONLY" ] || [ "$n" = "$ONLY" ] || continue
 		echo "MLX5_UMR_VM: run $n"
 		(cd /selftests && timeout 600 "$t")
 		echo "MLX5_UMR_VM: exit $n $?"

@@ -1,0 +1,461 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * rdma-core's libmlx5 on the fake HCA (Documentation/fake.rst, "rdma-core
+ * on the fake"), stage 1 so far: the device binds Debian's unmodified
+ * libmlx5, opens, answers queries, allocates PDs and registers MRs, each
+ * checked against what the fake holds (its debugfs). Run in the test VM
+ * by run.sh after mlx5_umr_fake_uverbs.ko is loaded.
+ *
+ * Copyright (c) 2026 The mlx5-umr authors.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdint.h>
+#include <linux/types.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <infiniband/verbs.h>
+#include <infiniband/mlx5dv.h>
+
+#include "kselftest_harness.h"
+
+#define PAGE	4096UL
+
+/* The fake's numbers (drivers/fake/fake_cmd.c fake_query_hca_cap()). */
+#define FAKE_LOG_MAX_QP		10
+#define FAKE_LOG_MAX_MKEY	20
+#define FAKE_LOG_MAX_PD		16
+
+struct fuv_mkey {
+	unsigned int key, pd, mode, free, umr_en;
+	char acc[8];
+	unsigned int rinval;
+	unsigned long long start, len;
+	unsigned int xlt_oct;
+};
+
+/* The fake's debugfs directory of @dev, from its node_desc. */
+static int fuv_dbg_dir(struct ibv_device *dev, char *dir, size_t len)
+{
+	char path[256], name[64];
+	FILE *f;
+	int n;
+
+	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/node_desc",
+		 ibv_get_device_name(dev));
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	n = fscanf(f, "mlx5-umr %63s", name);
+	fclose(f);
+	if (n != 1)
+		return -1;
+	snprintf(dir, len, "/sys/kernel/debug/mlx5_umr_fake/%s", name);
+	return 0;
+}
+
+/* The fake's mkey @key (debugfs "mkeys"): 1 found, 0 not, -1 error. */
+static int fuv_mkey(const char *dir, unsigned int key, struct fuv_mkey *m)
+{
+	char path[320], line[256];
+	int found = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/mkeys", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		struct fuv_mkey t;
+
+		if (sscanf(line, "%x %x %u %u %u %7s %u %llx %llx %u", &t.key,
+			   &t.pd, &t.mode, &t.free, &t.umr_en, t.acc,
+			   &t.rinval, &t.start, &t.len, &t.xlt_oct) == 10 &&
+		    t.key == key) {
+			*m = t;
+			found = 1;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+/* Whether the fake holds PD @pdn (debugfs "pds"): 1, 0, or -1. */
+static int fuv_has_pd(const char *dir, unsigned int pdn)
+{
+	char path[320];
+	unsigned int p;
+	int found = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/pds", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fscanf(f, "%u", &p) == 1)
+		if (p == pdn)
+			found = 1;
+	fclose(f);
+	return found;
+}
+
+/* A counter of the fake (debugfs "counters"), or -1. */
+static long long fuv_counter(const char *dir, const char *name)
+{
+	char path[320], key[64];
+	long long v, found = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/counters", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %lld", key, &v) == 2)
+		if (!strcmp(key, name))
+			found = v;
+	fclose(f);
+	return found;
+}
+
+/* The log2 size of the fake's CQ @cqn (debugfs "cqs"), or -1. */
+static int fuv_cq_log_sz(const char *dir, unsigned int cqn)
+{
+	unsigned int n, log_sz;
+	char path[320], line[128];
+	int found = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/cqs", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%x %u", &n, &log_sz) == 2 && n == cqn)
+			found = log_sz;
+	fclose(f);
+	return found;
+}
+
+static struct ibv_device *fuv_find(struct ibv_device **list)
+{
+	for (; list && *list; list++)
+		if (!strncmp(ibv_get_device_name(*list), "fake_mlx5_", 10))
+			return *list;
+	return NULL;
+}
+
+static __u32 fuv_pdn(struct ibv_pd *pd)
+{
+	struct mlx5dv_pd dvpd = {};
+	struct mlx5dv_obj obj = { .pd = { .in = pd, .out = &dvpd } };
+
+	if (mlx5dv_init_obj(&obj, MLX5DV_OBJ_PD))
+		return ~0u;
+	return dvpd.pdn;
+}
+
+FIXTURE(fuv) {
+	struct ibv_device **list;
+	struct ibv_device *dev;
+	struct ibv_context *ctx;
+	char dbg[256];
+};
+
+FIXTURE_SETUP(fuv)
+{
+	self->list = ibv_get_device_list(NULL);
+	ASSERT_NE(NULL, self->list);
+	self->dev = fuv_find(self->list);
+	ASSERT_NE(NULL, self->dev) TH_LOG("no fake_mlx5_* device");
+	ASSERT_EQ(0, fuv_dbg_dir(self->dev, self->dbg, sizeof(self->dbg)));
+	self->ctx = ibv_open_device(self->dev);
+	ASSERT_NE(NULL, self->ctx) TH_LOG("ibv_open_device: %s",
+					  strerror(errno));
+}
+
+FIXTURE_TEARDOWN(fuv)
+{
+	if (self->ctx)
+		ibv_close_device(self->ctx);
+	ibv_free_device_list(self->list);
+}
+
+/*
+ * libibverbs bound libmlx5 by driver id (mlx5dv_is_supported() is true
+ * only for the mlx5 provider's devices), and the context is libmlx5's:
+ * CQE version 1 agreed on at GET_CONTEXT.
+ */
+TEST_F(fuv, bound_to_libmlx5)
+{
+	struct mlx5dv_context dv = {};
+
+	ASSERT_TRUE(mlx5dv_is_supported(self->dev));
+	ASSERT_EQ(0, mlx5dv_query_device(self->ctx, &dv));
+	ASSERT_EQ(MLX5DV_CONTEXT_FLAGS_CQE_V1,
+		  dv.flags & MLX5DV_CONTEXT_FLAGS_CQE_V1);
+	/* bf_reg_size 0: no blue-flame, so no MPW or enhanced MPW either */
+	ASSERT_EQ(0, dv.flags & MLX5DV_CONTEXT_FLAGS_MPW_ALLOWED);
+}
+
+/*
+ * DEVX: the fake has no UCTX objects (log_max_uctx 0), so an explicit
+ * request fails with mlx5_ib's -EINVAL (devx.c mlx5_ib_devx_create()),
+ * where the plain open above retried without it.
+ */
+TEST_F(fuv, devx_refused)
+{
+	struct mlx5dv_context_attr attr = {
+		.flags = MLX5DV_CONTEXT_FLAGS_DEVX,
+	};
+	struct ibv_context *ctx;
+
+	errno = 0;
+	ctx = mlx5dv_open_device(self->dev, &attr);
+	if (ctx)
+		ibv_close_device(ctx);
+	ASSERT_EQ(NULL, ctx);
+	ASSERT_EQ(EINVAL, errno);
+}
+
+TEST_F(fuv, query_device_and_port)
+{
+	struct ibv_device_attr attr;
+	struct ibv_port_attr port;
+
+	ASSERT_EQ(0, ibv_query_device(self->ctx, &attr));
+	ASSERT_EQ(0x02c9, attr.vendor_id);	/* Mellanox's OUI */
+	ASSERT_EQ(1 << FAKE_LOG_MAX_QP, attr.max_qp);
+	ASSERT_EQ(1 << FAKE_LOG_MAX_MKEY, attr.max_mr);
+	ASSERT_EQ(1 << FAKE_LOG_MAX_PD, attr.max_pd);
+	ASSERT_EQ(1, attr.phys_port_cnt);
+	ASSERT_EQ(0, ibv_query_port(self->ctx, 1, &port));
+	ASSERT_EQ(IBV_PORT_ACTIVE, port.state);
+	ASSERT_EQ(IBV_LINK_LAYER_INFINIBAND, port.link_layer);
+	ASSERT_EQ(1, port.lid);
+	ASSERT_NE(0, ibv_query_port(self->ctx, 2, &port));
+}
+
+/* A verbs PD is a PD of the fake, gone from it at dealloc. */
+TEST_F(fuv, pd_is_the_fakes)
+{
+	struct ibv_pd *pd1, *pd2;
+	__u32 n1, n2;
+
+	pd1 = ibv_alloc_pd(self->ctx);
+	ASSERT_NE(NULL, pd1);
+	pd2 = ibv_alloc_pd(self->ctx);
+	ASSERT_NE(NULL, pd2);
+	n1 = fuv_pdn(pd1);
+	n2 = fuv_pdn(pd2);
+	ASSERT_NE(~0u, n1);
+	ASSERT_NE(n1, n2);
+	ASSERT_EQ(1, fuv_has_pd(self->dbg, n1));
+	ASSERT_EQ(1, fuv_has_pd(self->dbg, n2));
+	ASSERT_EQ(0, ibv_dealloc_pd(pd1));
+	ASSERT_EQ(0, fuv_has_pd(self->dbg, n1));
+	ASSERT_EQ(1, fuv_has_pd(self->dbg, n2));
+	ASSERT_EQ(0, ibv_dealloc_pd(pd2));
+	ASSERT_EQ(0, fuv_has_pd(self->dbg, n2));
+}
+
+/*
+ * ibv_reg_mr: an MTT mkey of the fake in the PD, starting at the MR's
+ * address, with the access asked for and one translation per page
+ * touched (two pages and 100 bytes in: 3 pages, 2 octwords); gone at
+ * dereg.
+ */
+TEST_F(fuv, mr_is_an_mtt_mkey)
+{
+	struct fuv_mkey m;
+	struct ibv_mr *mr;
+	struct ibv_pd *pd;
+	char *buf;
+
+	buf = mmap(NULL, 4 * PAGE, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, buf);
+	pd = ibv_alloc_pd(self->ctx);
+	ASSERT_NE(NULL, pd);
+	mr = ibv_reg_mr(pd, buf + 100, 2 * PAGE,
+			IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ);
+	ASSERT_NE(NULL, mr) TH_LOG("ibv_reg_mr: %s", strerror(errno));
+	ASSERT_EQ(mr->lkey, mr->rkey);
+	ASSERT_EQ(1, fuv_mkey(self->dbg, mr->lkey, &m));
+	ASSERT_EQ(fuv_pdn(pd), m.pd);
+	ASSERT_EQ(1, m.mode);		/* MLX5_MKC_ACCESS_MODE_MTT */
+	ASSERT_EQ(0, m.free);
+	ASSERT_STREQ("11100", m.acc);	/* lr lw rr rw a */
+	ASSERT_EQ((uintptr_t)buf + 100, m.start);
+	ASSERT_EQ(2 * PAGE, m.len);
+	ASSERT_EQ(2, m.xlt_oct);
+	ASSERT_EQ(0, ibv_dereg_mr(mr));
+	ASSERT_EQ(0, fuv_mkey(self->dbg, m.key, &m));
+
+	/* remote write and atomic: the access bits follow */
+	mr = ibv_reg_mr(pd, buf, PAGE, IBV_ACCESS_LOCAL_WRITE |
+			IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_ATOMIC);
+	ASSERT_NE(NULL, mr);
+	ASSERT_EQ(1, fuv_mkey(self->dbg, mr->lkey, &m));
+	ASSERT_STREQ("11011", m.acc);
+	ASSERT_EQ(1, m.xlt_oct);
+	ASSERT_EQ(0, ibv_dereg_mr(mr));
+	ASSERT_EQ(0, ibv_dealloc_pd(pd));
+	munmap(buf, 4 * PAGE);
+}
+
+/* Whether the running kernel is at least @maj.@min. */
+static int fuv_kernel_at_least(int maj, int min)
+{
+	struct utsname u;
+	int a, b;
+
+	if (uname(&u) || sscanf(u.release, "%d.%d", &a, &b) != 2)
+		return -1;
+	return a > maj || (a == maj && b >= min);
+}
+
+/*
+ * Refusals with mlx5_ib's errno: an IOVA whose offset in the page differs
+ * from the address's (mr.c finds no page size: EINVAL), and ODP on a
+ * device without ODP (the RDMA core's ib_check_mr_access(): EINVAL on
+ * 6.1, EOPNOTSUPP on 6.12). Nothing is left in the fake.
+ */
+TEST_F(fuv, mr_refusals)
+{
+	struct fuv_mkey m;
+	struct ibv_mr *mr;
+	struct ibv_pd *pd;
+	char *buf;
+
+	buf = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, buf);
+	pd = ibv_alloc_pd(self->ctx);
+	ASSERT_NE(NULL, pd);
+	errno = 0;
+	mr = ibv_reg_mr_iova(pd, buf, PAGE, 0x10008, IBV_ACCESS_LOCAL_WRITE);
+	ASSERT_EQ(NULL, mr);
+	ASSERT_EQ(EINVAL, errno);
+	errno = 0;
+	mr = ibv_reg_mr(pd, buf, PAGE,
+			IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_ON_DEMAND);
+	ASSERT_EQ(NULL, mr);
+	ASSERT_LE(0, fuv_kernel_at_least(6, 12));
+	ASSERT_EQ(fuv_kernel_at_least(6, 12) ? EOPNOTSUPP : EINVAL, errno);
+	/* a page-aligned IOVA other than the address is fine */
+	mr = ibv_reg_mr_iova(pd, buf, PAGE, 0x10000, IBV_ACCESS_LOCAL_WRITE);
+	ASSERT_NE(NULL, mr);
+	ASSERT_EQ(1, fuv_mkey(self->dbg, mr->lkey, &m));
+	ASSERT_EQ(0x10000, m.start);
+	ASSERT_EQ(0, ibv_dereg_mr(mr));
+	ASSERT_EQ(0, ibv_dealloc_pd(pd));
+	munmap(buf, 2 * PAGE);
+}
+
+/*
+ * ibv_create_cq: a CQ of the fake whose ring is the library's own memory
+ * (mlx5dv_init_obj() shows it), of the size asked for rounded up to a
+ * power of two (15 -> 16 entries), on the UAR libmlx5 allocated at open
+ * (the fake counts it); gone at destroy.
+ */
+TEST_F(fuv, cq_in_user_memory)
+{
+	struct mlx5dv_cq dvcq = {};
+	struct mlx5dv_obj obj = { .cq = { .out = &dvcq } };
+	struct ibv_cq *cq;
+
+	ASSERT_LE(1, fuv_counter(self->dbg, "uars"));
+	cq = ibv_create_cq(self->ctx, 15, NULL, NULL, 0);
+	ASSERT_NE(NULL, cq) TH_LOG("ibv_create_cq: %s", strerror(errno));
+	obj.cq.in = cq;
+	ASSERT_EQ(0, mlx5dv_init_obj(&obj, MLX5DV_OBJ_CQ));
+	ASSERT_EQ(16, dvcq.cqe_cnt);
+	ASSERT_EQ(64, dvcq.cqe_size);
+	ASSERT_NE(NULL, dvcq.buf);
+	ASSERT_NE(NULL, dvcq.dbrec);
+	ASSERT_NE(NULL, dvcq.cq_uar);
+	ASSERT_EQ(0, (uintptr_t)dvcq.buf % PAGE);
+	ASSERT_EQ(4, fuv_cq_log_sz(self->dbg, dvcq.cqn));
+	ASSERT_EQ(0, ibv_destroy_cq(cq));
+	ASSERT_EQ(-1, fuv_cq_log_sz(self->dbg, dvcq.cqn));
+}
+
+/*
+ * 128-byte CQEs (libmlx5's MLX5_CQE_SIZE=128) are not modelled by the
+ * fake's CQ engine: EOPNOTSUPP, nothing left in the fake.
+ */
+TEST_F(fuv, cq_128b_cqe_refused)
+{
+	long long cqs = fuv_counter(self->dbg, "cqs");
+	struct ibv_cq *cq;
+
+	ASSERT_LE(0, cqs);
+	cq = ibv_create_cq(self->ctx, 15, NULL, NULL, 0);
+	ASSERT_NE(NULL, cq);
+	ASSERT_EQ(cqs + 1, fuv_counter(self->dbg, "cqs"));
+	ASSERT_EQ(0, ibv_destroy_cq(cq));
+	ASSERT_EQ(0, setenv("MLX5_CQE_SIZE", "128", 1));
+	errno = 0;
+	cq = ibv_create_cq(self->ctx, 15, NULL, NULL, 0);
+	ASSERT_EQ(NULL, cq);
+	ASSERT_EQ(EOPNOTSUPP, errno);
+	ASSERT_EQ(cqs, fuv_counter(self->dbg, "cqs"));
+}
+
+/*
+ * A process that exits holding a PD, an MR and a CQ leaves nothing in the
+ * fake: the RDMA core destroys its objects through the device's ops, and
+ * the pages mapped in the fake's IOMMU and its UARs go with them.
+ */
+TEST_F(fuv, exit_leaves_nothing)
+{
+	static const char * const names[] = {
+		"pds", "mkeys", "cqs", "uars", "sg_maps", "iommu_pages",
+	};
+	long long before[6];
+	unsigned int i;
+	int status;
+	pid_t pid;
+
+	/* the fixture's context holds a UAR: count without it */
+	ibv_close_device(self->ctx);
+	self->ctx = NULL;
+	for (i = 0; i < 6; i++) {
+		before[i] = fuv_counter(self->dbg, names[i]);
+		ASSERT_LE(0, before[i]);
+	}
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct ibv_context *ctx = ibv_open_device(self->dev);
+		struct ibv_pd *pd = ctx ? ibv_alloc_pd(ctx) : NULL;
+		char *buf = malloc(3 * PAGE);
+		struct ibv_mr *mr = pd && buf ?
+			ibv_reg_mr(pd, buf, 3 * PAGE, IBV_ACCESS_LOCAL_WRITE) :
+			NULL;
+		struct ibv_cq *cq = ctx ?
+			ibv_create_cq(ctx, 63, NULL, NULL, 0) : NULL;
+
+		/* all held at exit; the counters moved */
+		_exit(!mr || !cq ||
+		      fuv_counter(self->dbg, "pds") != before[0] + 1 ||
+		      fuv_counter(self->dbg, "mkeys") != before[1] + 1 ||
+		      fuv_counter(self->dbg, "cqs") != before[2] + 1 ||
+		      fuv_counter(self->dbg, "uars") <= before[3]);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+	for (i = 0; i < 6; i++) {
+		const char *n = names[i];
+
+		EXPECT_EQ(before[i], fuv_counter(self->dbg, n))
+			TH_LOG("%s", n ? n : "?");
+	}
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,32 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# In the test VM: load the fake as an mlx5_ib user device
+# (mlx5_umr_fake_uverbs.ko) and run fuv_test (next to this script)
+# against it with Debian's libmlx5; unload what this loaded. Exit status
+# 0 when nothing failed.
+d=$(dirname "$0")
+before=$(awk '{print $1}' /proc/modules)
+restore() {
+	for _ in 1 2 3; do
+		for m in $(awk '{print $1}' /proc/modules); do
+			echo "$before" | grep -qx "$m" || rmmod "$m" 2>/dev/null
+		done
+	done
+}
+if ! modprobe ib_uverbs || ! modprobe mlx5_umr_fake_uverbs; then
+	echo "not ok 1 - mlx5_umr_fake_uverbs loads"
+	restore
+	exit 1
+fi
+i=0
+while [ ! -e /dev/infiniband/uverbs0 ] && [ $i -lt 50 ]; do
+	i=$((i + 1))
+	sleep 0.1
+done
+t=$d/fuv_test
+[ -x "$t" ] || t=$d/fake_uverbs.d/fuv_test
+"$t"
+ret=$?
+restore
+exit $ret
