@@ -7,7 +7,9 @@
 # (librxe-rdmav*.so, loaded by libibverbs at run time, and
 # /etc/libibverbs.d/rxe.driver that names it) and the VM test that runs it,
 # /selftests/hwcheck_rxe.sh, the verbs PD selftest of SET_PD (run by
-# /selftests/pd_verbs.sh), and hwcheck's test module built for KVER
+# /selftests/pd_verbs.sh), rdma-core's libmlx5 on the fake (the mlx5
+# provider and tests/fake_uverbs, run by /selftests/fake_uverbs.sh), and
+# hwcheck's test module built for KVER
 # against MODULE_TREE's Module.symvers (/hwcheck/mlx5_umr_hwcheck.ko, run
 # there with mode=plain). The kernel side (ib_core, ib_uverbs, rdma_rxe,
 # dummy and their dependencies) and the rdma tool are in the base image.
@@ -44,3 +46,17 @@ make -s -C "$TOP/selftests/uapi" pd_verbs_test >&2
 copy_closure "$TOP/selftests/uapi/pd_verbs_test" /pd_verbs/pd_verbs_test
 cp "$TOP/selftests/uapi/pd_verbs.sh" "$S/selftests/pd_verbs.sh"
 chmod +x "$S/selftests/pd_verbs.sh"
+# libmlx5 on the fake (Documentation/fake.rst, "rdma-core on the fake"):
+# the provider libibverbs loads for the fake's device, the file that names
+# it, and tests/fake_uverbs with its library closure.
+mlx5=$(ls /usr/lib/*/libibverbs/libmlx5-rdmav*.so 2>/dev/null | head -n 1 || true)
+if [ -z "$mlx5" ] || [ ! -f /etc/libibverbs.d/mlx5.driver ]; then
+	echo "vm-initramfs-rdma: no mlx5 verbs provider: fake_uverbs not in the VM" >&2
+	exit 0
+fi
+copy_closure "$mlx5" "$mlx5"
+cp /etc/libibverbs.d/mlx5.driver "$S/etc/libibverbs.d/"
+make -s -C "$TOP/tests/fake_uverbs" >&2
+copy_closure "$TOP/tests/fake_uverbs/fuv_test" /selftests/fake_uverbs.d/fuv_test
+cp "$TOP/tests/fake_uverbs/run.sh" "$S/selftests/fake_uverbs.sh"
+chmod +x "$S/selftests/fake_uverbs.sh"
