@@ -29,9 +29,11 @@ debian_kver() {
 		sed -n 's/.*linux-image-\([0-9][^ ,]*-amd64\).*/\1/p' | head -n1
 }
 
-# Hash of the test bed's patches to the UML kernel source (uml-patches/).
+# Hash of the test bed's patches to the UML kernel source of $KLINE
+# (uml-patches/*.patch for every line, then uml-patches/$KLINE/*.patch).
 uml_patches_hash() {
-	cat "$TESTBED"/uml-patches/*.patch 2>/dev/null | sha256sum | cut -c1-12
+	cat "$TESTBED"/uml-patches/*.patch "$TESTBED/uml-patches/$KLINE"/*.patch \
+		2>/dev/null | sha256sum | cut -c1-12
 }
 
 # uml_config_missing FRAGMENT CONFIG: fails, naming each, when an option of
