@@ -108,7 +108,9 @@ TB_KERNEL_REPORTS='BUG:|WARNING:|Kernel panic|Oops|Call Trace|UBSAN:|KASAN|unref
 # the modules were removed), the UML kernel stops making progress and
 # prints nothing until the timeout: no hung-task report although the
 # kernel has the detector (uml.kunitconfig: 60 s, well inside the
-# timeout), so its timers stopped, not a task of ours. A timeout whose log
+# timeout), so its timers stopped, not a task of ours (the one caught with
+# gdb: UML 6.1 unmapping a live stack page in a kernel TLB flush, fixed by
+# uml-patches/6.1/0002; the retry stays for any other). A timeout whose log
 # holds no kernel report and no failed case after our init started is
 # booted again, up to TB_UML_BOOTS boots in all (logs kept as LOG.stallN);
 # one more such hang, or a hang with a report or after a failed case, is
