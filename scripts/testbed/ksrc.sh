@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # Unpack linux-source-$KLINE (lib.sh) once into the cache and apply the test
 # bed's own patches (uml-patches/*.patch, in name order, to every kernel
-# line); print the tree's path. The
+# line, then uml-patches/$KLINE/*.patch to that line); print the tree's
+# path. The
 # tree's name carries the patch set's hash, so a changed patch gets a fresh
 # tree (and, through uml-kernel.sh's key, a fresh UML build).
 set -euo pipefail
@@ -22,7 +23,7 @@ if [ ! -f "$src/.unpacked" ]; then
 	tb_log "unpacking $tarball"
 	mkdir -p "$src.tmp"
 	tar -C "$src.tmp" -xf "$tarball" --strip-components=1
-	for p in "$TESTBED"/uml-patches/*.patch; do
+	for p in "$TESTBED"/uml-patches/*.patch "$TESTBED/uml-patches/$KLINE"/*.patch; do
 		[ -e "$p" ] || continue
 		tb_log "applying $(basename "$p")"
 		patch -d "$src.tmp" -p1 --forward --quiet <"$p" ||
