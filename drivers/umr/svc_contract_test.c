@@ -448,36 +448,60 @@ static void ct_free_refused(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mlx5_umr_free_mkey(mk), -EREMOTEIO);
 }
 
+struct ct_unreg {
+	struct work_struct work;
+	struct mlx5_umr_hca *hca;
+};
+
+static void ct_unregister(struct work_struct *work)
+{
+	mlx5_umr_unregister_hca(container_of(work, struct ct_unreg, work)->hca);
+}
+
 /*
- * Item 6: while the device is being unregistered (new calls get -ENODEV)
- * a mapping is still undone, as the DMA API requires.
+ * Item 6: while the device is being unregistered (new calls get -ENODEV,
+ * unregister waits for a call in progress) a mapping is still undone, as
+ * the DMA API requires of a device still bound.
  */
 static void ct_unmap_going(struct kunit *test)
 {
 	struct svc_ctx *c = test->priv;
+	struct mlx5_umr_dev *dev = c->dev;
+	struct ct_unreg un = { .hca = mlx5_umr_fake_hca(c->fake) };
 	struct mlx5_umr_fake_counters cnt;
-	struct sg_table sgt;
 	struct page *page = alloc_page(GFP_KERNEL);
+	struct sg_table sgt;
+	unsigned int i;
 	u32 maps;
 
 	KUNIT_ASSERT_NOT_NULL(test, page);
+	/* nothing of the fixture left mapped when the device goes */
+	svc_mr_unreg(dev, &c->mr[0]);
+	svc_mr_unreg(dev, &c->mr[1]);
 	KUNIT_ASSERT_EQ(test, sg_alloc_table(&sgt, 1, GFP_KERNEL), 0);
 	sg_set_page(sgt.sgl, page, PAGE_SIZE, 0);
 	mlx5_umr_fake_get_counters(c->fake, &cnt);
 	maps = cnt.sg_maps;
-	KUNIT_ASSERT_EQ(test, mlx5_umr_dma_map_sg(c->dev, &sgt,
+	KUNIT_ASSERT_EQ(test, mlx5_umr_dma_map_sg(dev, &sgt,
 						  DMA_BIDIRECTIONAL), 0);
-	mlx5_umr_fake_get_counters(c->fake, &cnt);
-	KUNIT_EXPECT_EQ(test, cnt.sg_maps, maps + 1);
 
-	/* what mlx5_umr_unregister_hca() does first */
-	percpu_ref_kill(&c->dev->users);
-	KUNIT_EXPECT_EQ(test, mlx5_umr_dma_map_sg(c->dev, &sgt,
+	/* a call in progress holds the unregister after its first step */
+	mlx5_umr_dev_hold(dev);
+	percpu_ref_get(&dev->users);
+	INIT_WORK_ONSTACK(&un.work, ct_unregister);
+	queue_work(system_long_wq, &un.work);
+	for (i = 0; i < 1000 && !percpu_ref_is_dying(&dev->users); i++)
+		msleep(1);
+	KUNIT_EXPECT_TRUE(test, percpu_ref_is_dying(&dev->users));
+	KUNIT_EXPECT_EQ(test, mlx5_umr_dma_map_sg(dev, &sgt,
 						  DMA_BIDIRECTIONAL), -ENODEV);
-	mlx5_umr_dma_unmap_sg(c->dev, &sgt, DMA_BIDIRECTIONAL);
+	mlx5_umr_dma_unmap_sg(dev, &sgt, DMA_BIDIRECTIONAL);
 	mlx5_umr_fake_get_counters(c->fake, &cnt);
-	percpu_ref_resurrect(&c->dev->users);
 	KUNIT_EXPECT_EQ(test, cnt.sg_maps, maps);
+	percpu_ref_put(&dev->users);
+	flush_work(&un.work);
+	destroy_work_on_stack(&un.work);
+	mlx5_umr_dev_put(dev);
 	sg_free_table(&sgt);
 	__free_page(page);
 }
