@@ -733,8 +733,8 @@ static int mlx5_umr_post_wait(struct mlx5_umr_dev *dev,
  *
  * Context: process context, may sleep.
  * Return: as mlx5_umr_post(), but -ETIMEDOUT instead of its back-pressure
- * errnos (mlx5_umr_post_busy()) once @deadline has passed, and -EINTR when a signal ended the wait (nothing
- * was posted).
+ * errnos (mlx5_umr_post_busy()) once @deadline has passed, and -EINTR
+ * when a signal ended the wait (nothing was posted).
  */
 int mlx5_umr_post_wait_room(struct mlx5_umr_dev *dev, struct mlx5_umr_wr **wrs,
 			    unsigned int n, unsigned long deadline)

@@ -491,7 +491,7 @@ static void ct_unmap_going(struct kunit *test)
 	INIT_WORK_ONSTACK(&un.work, ct_unregister);
 	queue_work(system_long_wq, &un.work);
 	for (i = 0; i < 1000 && !percpu_ref_is_dying(&dev->users); i++)
-		msleep(1);
+		usleep_range(1000, 2000);
 	KUNIT_EXPECT_TRUE(test, percpu_ref_is_dying(&dev->users));
 	KUNIT_EXPECT_EQ(test, mlx5_umr_dma_map_sg(dev, &sgt,
 						  DMA_BIDIRECTIONAL), -ENODEV);
@@ -619,6 +619,7 @@ static struct kunit_suite ct_crypto_suite = {
 	.exit = svc_exit,
 	.test_cases = ct_crypto_cases,
 };
+
 kunit_test_suites(&ct_suite, &ct_crypto_suite);
 
 MODULE_DESCRIPTION("mlx5-umr KUnit: the ULP contract of the in-kernel API");

@@ -310,6 +310,7 @@ static inline bool mlx5_umr_pd_is_ib(struct mlx5_umr_dev *dev, u32 pdn)
 {
 	return xa_load(&dev->ib_pdns, pdn);
 }
+
 void mlx5_umr_pd_keep(struct mlx5_umr_dev *dev, u32 pdn);
 void mlx5_umr_pd_keep_mkey_pd(struct mlx5_umr_dev *dev, u32 key);
 

@@ -282,6 +282,7 @@ static inline bool mlx5_umr_post_busy(int err)
 {
 	return err == -ENOSPC || err == -EAGAIN || err == -EBUSY;
 }
+
 int mlx5_umr_post(struct mlx5_umr_dev *dev, struct mlx5_umr_wr **wrs,
 		  unsigned int n);
 int mlx5_umr_exec(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr,
@@ -712,8 +713,9 @@ struct mlx5_umr_wr_priv {
  *	mlx5_umr_post(): the mkey's new key, the same index with a fresh,
  *	random key byte, also stored in @mkey->key when the request is posted.
  *	Hand it to peers only after done() reported success (see @status for
- *	a failure); the old key is refused from then on (ib_update_fast_reg_key() as NVMe-oF and iSER
- *	use it on every registration)
+ *	a failure); the old key is refused from then on
+ *	(ib_update_fast_reg_key() as NVMe-oF and iSER use it on every
+ *	registration)
  * @sig: with MLX5_UMR_WR_SET_SIG (MLX5_UMR_OP_CONFIGURE of an mkey
  *	allocated with MLX5_UMR_MKEY_SIGNATURE): the block signature
  *	(mlx5dv_wr_set_mkey_sig_block()). mlx5_umr_post() copies it into
