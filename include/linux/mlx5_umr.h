@@ -18,6 +18,7 @@
 #include <linux/errno.h>
 #include <linux/types.h>
 #include <linux/list.h>
+#include <linux/spinlock.h>
 #include <linux/scatterlist.h>
 #include <linux/dma-direction.h>
 
@@ -771,5 +772,40 @@ struct mlx5_umr_wr {
 	const struct mlx5_umr_crypto_attr *crypto;
 	struct mlx5_umr_wr_priv priv;
 };
+
+/* ---- FRWR-shaped helpers for ULPs (Documentation/porting.rst) ---- */
+
+/**
+ * struct mlx5_umr_mkey_pool - mkeys created up front, taken and returned
+ *	in any context (as struct ib_mr pools: ib_mr_pool_init())
+ * @lock: protects @free and @nfree
+ * @dev: the device of every mkey
+ * @free: the mkeys not taken, @nfree of them
+ * @nfree: mkeys in @free
+ * @size: mkeys the pool owns
+ */
+struct mlx5_umr_mkey_pool {
+	spinlock_t lock;	/* protects @free and @nfree */
+	struct mlx5_umr_dev *dev;
+	struct mlx5_umr_mkey **free;
+	unsigned int nfree;
+	unsigned int size;
+};
+
+int mlx5_umr_mkey_pool_init(struct mlx5_umr_mkey_pool *pool,
+			    struct mlx5_umr_dev *dev, struct mlx5_umr_pd *pd,
+			    unsigned int count, u32 max_entries, u32 flags);
+struct mlx5_umr_mkey *mlx5_umr_mkey_pool_get(struct mlx5_umr_mkey_pool *pool);
+void mlx5_umr_mkey_pool_put(struct mlx5_umr_mkey_pool *pool,
+			    struct mlx5_umr_mkey *mkey);
+int mlx5_umr_mkey_pool_destroy(struct mlx5_umr_mkey_pool *pool);
+
+int mlx5_umr_map_sg(struct mlx5_umr_wr *wr, struct mlx5_umr_sge *sge,
+		    u32 max_sge, struct scatterlist *sgl, int sg_nents,
+		    unsigned int *sg_offset, u32 lkey);
+
+struct ib_sig_attrs;
+int mlx5_umr_sig_attr_from_ib(const struct ib_sig_attrs *ib,
+			      struct mlx5_umr_sig_attr *attr);
 
 #endif /* _LINUX_MLX5_UMR_H */

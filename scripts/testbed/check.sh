@@ -57,6 +57,8 @@ step commit-subjects "$TESTBED/commit-subjects.sh"
 step uapi-header uapi_header
 step uapi-abi "$TESTBED/uapi-abi.sh"
 step kernel-doc "$TESTBED/kernel-doc.sh"
+# The porting guide's code blocks build on both lines (porting.rst).
+step porting-doc "$TESTBED/porting-doc.sh"
 # Every request rule has its row in validation.rst, and its test.
 step rules-doc "$TESTBED/rules-doc.sh"
 # make bench's kernel keeps what the modules need (it is not built here).

@@ -14,8 +14,11 @@ mkdir -p "$CACHE"
 exec 8>"$CACHE/.unpack.lock"
 flock 8
 if [ ! -f "$src/.unpacked" ]; then
-	# Trees of older patch sets are 1.5 GB each: keep one per version.
-	rm -rf "${src%-p*}"-p*
+	# Trees of other patch sets are 1.5 GB each, but a worktree on another
+	# patch set may be building in one: drop only those unused for 2 days.
+	find "$CACHE" -maxdepth 1 -name "$(basename "${src%-p*}")-p*" \
+		-mtime +1 -exec rm -rf {} +
+	rm -rf "$src.tmp"
 	tb_log "unpacking $tarball"
 	mkdir -p "$src.tmp"
 	tar -C "$src.tmp" -xf "$tarball" --strip-components=1
