@@ -287,9 +287,8 @@ static void ct_sig_ib_pd(struct kunit *test)
 	struct svc_ctx *c = test->priv;
 	struct ib_pd *ibpd = mlx5_umr_fake_ib_pd_alloc(c->fake);
 	struct mlx5_umr_mkey *mk, *sig;
-	struct mlx5_umr_wr wr = {};
-	struct mlx5_umr_wr *p = &wr;
 	struct svc_req done = {};
+	struct mlx5_umr_wr *p = &done.wr;
 	struct mlx5_umr_pd *pd;
 	u32 pdn;
 
@@ -309,18 +308,19 @@ static void ct_sig_ib_pd(struct kunit *test)
 
 	sig = mlx5_umr_alloc_mkey(c->dev, 1, MLX5_UMR_MKEY_SIGNATURE);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(sig));
-	wr.mkey = sig;
-	wr.op = MLX5_UMR_OP_CONFIGURE;
-	wr.flags = MLX5_UMR_WR_SET_PD;
-	wr.pdn = pdn;
-	wr.done = svc_req_done;
-	KUNIT_EXPECT_EQ(test, mlx5_umr_validate(c->dev, &wr), -EOPNOTSUPP);
+	done.wr.mkey = sig;
+	done.wr.op = MLX5_UMR_OP_CONFIGURE;
+	done.wr.flags = MLX5_UMR_WR_SET_PD;
+	done.wr.pdn = pdn;
+	done.wr.done = svc_req_done;
+	KUNIT_EXPECT_EQ(test, mlx5_umr_validate(c->dev, &done.wr), -EOPNOTSUPP);
 	KUNIT_EXPECT_EQ(test, mlx5_umr_post(c->dev, &p, 1), -EOPNOTSUPP);
+	mlx5_umr_sq_flush(c->dev);
 	KUNIT_EXPECT_EQ(test, done.calls, 0);
 	KUNIT_EXPECT_EQ(test, sig->pdn, mlx5_umr_dev_caps(c->dev)->pdn);
 	/* the service's own PD is fine */
-	wr.pdn = mlx5_umr_dev_caps(c->dev)->pdn;
-	KUNIT_EXPECT_EQ(test, mlx5_umr_validate(c->dev, &wr), 0);
+	done.wr.pdn = mlx5_umr_dev_caps(c->dev)->pdn;
+	KUNIT_EXPECT_EQ(test, mlx5_umr_validate(c->dev, &done.wr), 0);
 	mlx5_umr_free_mkey(sig);
 	mlx5_umr_pd_put(pd);
 	mlx5_umr_fake_ib_pd_free(ibpd);
