@@ -254,8 +254,9 @@ static void sample_inval_done(struct mlx5_umr_wr *wr)
  * @context: stored in @io->context for @done
  *
  * Context: any context except hard IRQ; does not sleep.
- * Return: 0, or -EBUSY when the send queue is full (retry), or another
- * error of mlx5_umr_post() (the I/O stays registered).
+ * Return: 0, or mlx5_umr_post()'s back-pressure (-ENOSPC, -EAGAIN,
+ * -EBUSY: mlx5_umr_post_busy(), retry) or another error of it (the I/O
+ * stays registered).
  */
 int mlx5_umr_sample_unmap(struct mlx5_umr_sample_io *io,
 			  void (*done)(struct mlx5_umr_sample_io *io,

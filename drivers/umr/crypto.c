@@ -143,10 +143,36 @@ out:
 }
 EXPORT_SYMBOL(mlx5_umr_dek_create);
 
+/*
+ * Does a crypto mkey name @dek, or may it (struct mlx5_umr_mkey_priv.dek)?
+ * Context: dev->mkeys_lock held.
+ */
+static bool mlx5_umr_dek_named(struct mlx5_umr_dev *dev,
+			       const struct mlx5_umr_dek *dek)
+{
+	struct mlx5_umr_mkey_priv *mp;
+	bool named = false;
+
+	lockdep_assert_held(&dev->mkeys_lock);
+	list_for_each_entry(mp, &dev->mkeys, list) {
+		if (!(mp->pub.flags & MLX5_UMR_MKEY_CRYPTO))
+			continue;
+		spin_lock_irq(&dev->sq.lock);
+		named = mp->dek == dek || mp->dek_prev == dek;
+		spin_unlock_irq(&dev->sq.lock);
+		if (named)
+			break;
+	}
+	return named;
+}
+
 /**
  * mlx5_umr_dek_destroy() - destroy a DEK from mlx5_umr_dek_create()
- * @dek: the DEK; no mkey may use it any more (the HCA would fail the
- *	accesses of one that still names it)
+ * @dek: the DEK; no mkey may name it any more: one configured with it
+ *	(MLX5_UMR_WR_SET_CRYPTO posted) names it until it is invalidated
+ *	(MLX5_UMR_OP_INVALIDATE succeeded), configured with another DEK (and
+ *	that succeeded) or freed. Else -EBUSY: the firmware would hand the
+ *	number to the next DEK created, which the mkey would then use.
  *
  * After the device was unregistered only the memory is freed: the object
  * went with the HCA. When the HCA refuses the destroy, the DEK, its key
@@ -157,7 +183,9 @@ EXPORT_SYMBOL(mlx5_umr_dek_create);
  * give back what the DEK took (a quota): it is still taken.
  *
  * Context: process context, may sleep.
- * Return: 0, or the command's error: the DEK may still be on the HCA.
+ * Return: 0; -EBUSY when an mkey may name @dek (nothing done, @dek is
+ * still the caller's); or the command's error: the DEK may still be on the
+ * HCA (@dek is freed).
  */
 int mlx5_umr_dek_destroy(struct mlx5_umr_dek *dek)
 {
@@ -173,6 +201,10 @@ int mlx5_umr_dek_destroy(struct mlx5_umr_dek *dek)
 	MLX5_SET(general_obj_in_cmd_hdr, in, obj_id, dek->id);
 	/* mkeys_lock keeps dev->hca, as for mlx5_umr_pd_free() */
 	mutex_lock(&dev->mkeys_lock);
+	if (dev->hca && mlx5_umr_dek_named(dev, dek)) {
+		mutex_unlock(&dev->mkeys_lock);
+		return -EBUSY;
+	}
 	if (dev->hca)
 		err = mlx5_umr_cmd(dev, in, sizeof(in), out, sizeof(out));
 	if (err) {

@@ -327,6 +327,8 @@ static void crypto_dev_dek_reuse(struct kunit *test)
 {
 	struct cd *c = cd_setup(test);
 	struct mlx5_umr_dek *a = cd_dek(test, c, xts_v4_key), *b;
+	struct mlx5_umr_wr inv = { .mkey = c->mk,
+				   .op = MLX5_UMR_OP_INVALIDATE };
 	u8 key2[32];
 	u32 id;
 	unsigned int i;
@@ -337,6 +339,9 @@ static void crypto_dev_dek_reuse(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, mlx5_umr_exec(c->dev, &c->wr, 0), 0);
 	cd_expect_ctext(test, c, xts_v4_key, 0, "first key");
 	id = a->id;
+	/* a DEK a configured mkey names is not destroyed (issue 32) */
+	KUNIT_EXPECT_EQ(test, mlx5_umr_dek_destroy(a), -EBUSY);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_exec(c->dev, &inv, 0), 0);
 	KUNIT_EXPECT_EQ(test, mlx5_umr_dek_destroy(a), 0);
 	b = cd_dek(test, c, key2);
 	/* the fake hands out the lowest free number: the test is meaningful */

@@ -353,7 +353,10 @@ static void crypto_service_pair(struct kunit *test)
 	u8 mkc[MLX5_ST_SZ_BYTES(mkc)], bsf[128], dif[8];
 	struct mlx5_umr_dek *dek, *dek2;
 	struct mlx5_umr_sge sge = {}, bad;
-	struct mlx5_umr_wr wr = {}, w1, w2, *wrs[] = { &w1, &w2 };
+	/* on the heap: two requests more would not fit the frame */
+	struct mlx5_umr_wr wr = {}, *w = kunit_kcalloc(test, 2, sizeof(*w),
+							    GFP_KERNEL);
+	struct mlx5_umr_wr *wrs[] = { &w[0], &w[1] };
 	struct mlx5_umr_mkey *mk;
 	struct sg_table sgt;
 	struct page *page;
@@ -362,6 +365,7 @@ static void crypto_service_pair(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 	KUNIT_ASSERT_NOT_NULL(test, bsf2);
+	KUNIT_ASSERT_NOT_NULL(test, w);
 	KUNIT_ASSERT_TRUE(test, caps->sig);
 	memcpy(attr.key, xts_v4_key, sizeof(xts_v4_key));
 	dek = mlx5_umr_dek_create(dev, &attr);
@@ -442,13 +446,13 @@ static void crypto_service_pair(struct kunit *test)
 	sig2.wire.dif.app_tag = 0x4321;
 	bad = sge;
 	bad.addr = ~0ULL - 10;
-	w1 = wr;
-	w1.flags |= MLX5_UMR_WR_SET_SIG;
-	w1.sig = &sig2;
-	w1.done = crypto_never_done;
-	w2 = wr;
-	w2.list.sge = &bad;
-	w2.done = crypto_never_done;
+	w[0] = wr;
+	w[0].flags |= MLX5_UMR_WR_SET_SIG;
+	w[0].sig = &sig2;
+	w[0].done = crypto_never_done;
+	w[1] = wr;
+	w[1].list.sge = &bad;
+	w[1].done = crypto_never_done;
 	KUNIT_EXPECT_EQ(test, mlx5_umr_post(dev, wrs, 2), -EOVERFLOW);
 	KUNIT_ASSERT_EQ(test, mlx5_umr_exec(dev, &wr, 0), 0);
 	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_query_bsf(fake, mk->key, bsf2,

@@ -123,7 +123,7 @@ static void ij_exec_interruptible_room(struct kunit *test)
 		reqs[i].wr.done = ij_count_done;
 		p = &reqs[i].wr;
 		ret = mlx5_umr_post(dev, &p, 1);
-		if (ret == -EBUSY)
+		if (ret == -ENOSPC)
 			break;
 		KUNIT_ASSERT_EQ(test, ret, 0);
 		posted++;

@@ -207,6 +207,9 @@ mlx5_umr_create_mkey(struct mlx5_umr_dev *dev, u32 max_entries, u32 flags,
 			return ERR_PTR(-EINVAL);
 		if (!dev->caps.sig)
 			return ERR_PTR(-EOPNOTSUPP);
+		/* an mlx5_ib PD, as mlx5_umr_alloc_mkey_in() refuses it */
+		if (mlx5_umr_pd_is_ib(dev, pdn))
+			return ERR_PTR(-EOPNOTSUPP);
 	}
 	if (flags & MLX5_UMR_MKEY_CRYPTO) {
 		if (direct)
@@ -319,7 +322,10 @@ EXPORT_SYMBOL(mlx5_umr_alloc_mkey);
  * @dev: the device
  * @max_entries: as mlx5_umr_alloc_mkey()
  * @flags: as mlx5_umr_alloc_mkey()
- * @pdn: a PD of @dev (mlx5_umr_pd_alloc(), or caps->pdn)
+ * @pdn: a PD of @dev (mlx5_umr_pd_alloc(), or caps->pdn); with
+ *	MLX5_UMR_MKEY_SIGNATURE not the number of a ULP's ib_pd the service
+ *	resolved (mlx5_umr_pd_get_ib(), until mlx5_umr_pd_put()):
+ *	-EOPNOTSUPP, as mlx5_umr_alloc_mkey_in()
  *
  * Only a QP of @pdn can use the key on the NIC; every key a layout of the
  * mkey names must be valid in @pdn too (Documentation/service.rst,
@@ -402,7 +408,8 @@ EXPORT_SYMBOL(mlx5_umr_alloc_mtt_mkey);
  * so must the caller keep (pinned and mapped) every page it maps.
  *
  * Context: process context, may sleep.
- * Return: 0, or -EBUSY when the mkey may still be live on the HCA.
+ * Return: 0, or -EREMOTEIO when the HCA refused to destroy it (the mkey
+ * may still be live there; @mkey is freed all the same: nothing to retry).
  */
 int mlx5_umr_free_mkey(struct mlx5_umr_mkey *mkey)
 {
@@ -427,7 +434,7 @@ int mlx5_umr_free_mkey(struct mlx5_umr_mkey *mkey)
 				   dev->name, mkey->key);
 		if (dev->hca)
 			mlx5_umr_pd_keep_mkey_pd(dev, mkey->key);
-		ret = -EBUSY;
+		ret = -EREMOTEIO;
 	} else if (mlx5_umr_sig_mkey_destroy(dev, mp)) {
 		/* the mkey is gone: a PSV the HCA kept is only leaked */
 		mlx5_umr_leak_buf(dev, "PSV");

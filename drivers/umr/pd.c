@@ -72,6 +72,26 @@ bool mlx5_umr_pd_kept(struct mlx5_umr_dev *dev, u32 pdn)
 	return dev->keep_all_pds || xa_load(&dev->kept_pds, pdn);
 }
 
+/*
+ * Count a holder of the mlx5_ib PD @pdn (mlx5_umr_pd_is_ib()) in or out;
+ * counting in may sleep, counting out may not.
+ */
+static int mlx5_umr_pd_ib_count(struct mlx5_umr_dev *dev, u32 pdn, bool in)
+{
+	unsigned long flags, n;
+	int err = 0;
+
+	if (in && xa_reserve_irq(&dev->ib_pdns, pdn, GFP_KERNEL))
+		return -ENOMEM;
+	xa_lock_irqsave(&dev->ib_pdns, flags);
+	n = xa_to_value(xa_load(&dev->ib_pdns, pdn)) + (in ? 1 : -1);
+	/* a slot reserved above and erased since needs a node again */
+	err = xa_err(__xa_store(&dev->ib_pdns, pdn, n ? xa_mk_value(n) : NULL,
+				GFP_ATOMIC));
+	xa_unlock_irqrestore(&dev->ib_pdns, flags);
+	return err;
+}
+
 /* QUERY_MKEY of @key into @out (query_mkey_out); checks the key byte. */
 static int mlx5_umr_query_mkey(struct mlx5_umr_dev *dev, u32 key, void *out,
 			       int outlen)
@@ -260,6 +280,10 @@ struct mlx5_umr_pd *mlx5_umr_pd_get_ib(struct mlx5_umr_dev *dev,
 	err = mlx5_umr_pd_probe(dev, ibpd, out, outlen, &pd->pdn);
 	if (err)
 		goto err_free;
+	/* no signature mkey in it: Documentation/signature.rst */
+	err = mlx5_umr_pd_ib_count(dev, pd->pdn, true);
+	if (err)
+		goto err_free;
 	pd->dma_lkey = mlx5_umr_pd_dma_key(dev, ibpd, pd->pdn, out, outlen);
 	pd->dev = dev;
 	kref_get(&dev->kref);
@@ -289,6 +313,7 @@ void mlx5_umr_pd_put(struct mlx5_umr_pd *pd)
 {
 	if (!pd)
 		return;
+	mlx5_umr_pd_ib_count(pd->dev, pd->pdn, false);
 	mlx5_umr_dev_put(pd->dev);
 	kfree(pd);
 }

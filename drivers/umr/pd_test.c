@@ -394,7 +394,7 @@ static void pt_leaked_mkey_keeps_pd(struct kunit *test)
 	KUNIT_ASSERT_FALSE(test, IS_ERR(mk));
 	mlx5_umr_fake_inject_cmd_error(rh->fake, MLX5_CMD_OP_DESTROY_MKEY,
 				       MLX5_CMD_STAT_BAD_RES_STATE_ERR, 1);
-	KUNIT_EXPECT_EQ(test, mlx5_umr_free_mkey(mk), -EBUSY);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_free_mkey(mk), -EREMOTEIO);
 
 	leaked = atomic_read(&dev->leaked);
 	umr_kunit_rec_reset(rh);

@@ -119,6 +119,7 @@ int mlx5_umr_hca_add(struct mlx5_umr_hca *hca,
 	INIT_LIST_HEAD(&dev->mkeys);
 	mutex_init(&dev->mkeys_lock);
 	xa_init_flags(&dev->sig_mkeys, XA_FLAGS_LOCK_IRQ);
+	xa_init_flags(&dev->ib_pdns, XA_FLAGS_LOCK_IRQ);
 	mutex_init(&dev->recover_lock);
 	INIT_WORK(&dev->recover_work, mlx5_umr_recover_work);
 	INIT_WORK(&dev->poll_work, mlx5_umr_poll_work);
@@ -396,17 +397,28 @@ EXPORT_SYMBOL(mlx5_umr_dma_map_sg);
  * @sgt: the table
  * @dir: as given to mlx5_umr_dma_map_sg()
  *
- * Must be called before the device's client ->remove() returns.
+ * The DMA API wants every mapping undone on the device that made it
+ * while that device is bound (dma_unmap_sg() gives an IOMMU's IOVAs back,
+ * copies swiotlb bounce buffers out and frees them): this unmaps also
+ * while the device is being unregistered, when new calls get -ENODEV.
+ * Call it before the device's client ->remove() returns, at the latest
+ * before mlx5_umr_unregister_hca() returns; after that the mapping cannot
+ * be undone any more (the backend's device may be gone): it is leaked,
+ * with a warning.
  *
  * Context: process context, may sleep.
  */
 void mlx5_umr_dma_unmap_sg(struct mlx5_umr_dev *dev, struct sg_table *sgt,
 			   enum dma_data_direction dir)
 {
-	if (!percpu_ref_tryget_live(&dev->users))
-		return;
-	mlx5_umr_hca_unmap_sg(dev->hca, sgt, dir);
-	percpu_ref_put(&dev->users);
+	/* mkeys_lock keeps dev->hca until unregister ends */
+	mutex_lock(&dev->mkeys_lock);
+	if (dev->hca)
+		mlx5_umr_hca_unmap_sg(dev->hca, sgt, dir);
+	else
+		WARN_ONCE(1, "mlx5_umr %s: DMA unmap after unregister, mapping leaked\n",
+			  dev->name);
+	mutex_unlock(&dev->mkeys_lock);
 }
 EXPORT_SYMBOL(mlx5_umr_dma_unmap_sg);
 

@@ -60,11 +60,13 @@
 
 /*
  * Rule 1 (EOPNOTSUPP; test val_rule): only known flags (rdma-core
- * check_comp_mask(conf_flags)).
+ * check_comp_mask(conf_flags)); MLX5_UMR_WR_DEPENDS, which concerns the
+ * batch, not the WQE, on any request.
  */
 static __always_inline int mlx5_umr_rule_flags(u32 flags)
 {
-	return flags & ~MLX5_UMR_WR_FLAGS ? -EOPNOTSUPP : 0;
+	return flags & ~(MLX5_UMR_WR_FLAGS | MLX5_UMR_WR_DEPENDS) ?
+	       -EOPNOTSUPP : 0;
 }
 
 /* Rule 2 (EINVAL; test val_rule): a request names its mkey. */
@@ -354,7 +356,7 @@ static __always_inline int mlx5_umr_rule_sgt_key(const struct mlx5_umr_wr *wr)
  */
 static __always_inline int mlx5_umr_rule_invalidate(const struct mlx5_umr_wr *wr)
 {
-	if (wr->flags & ~MLX5_UMR_WR_NEW_KEY ||
+	if (wr->flags & ~(MLX5_UMR_WR_NEW_KEY | MLX5_UMR_WR_DEPENDS) ||
 	    wr->layout != MLX5_UMR_LAYOUT_NONE)
 		return -EINVAL;
 	return 0;

@@ -52,6 +52,50 @@ void mlx5_umr_pd_move_failed(struct mlx5_umr_wr *wr)
 	WRITE_ONCE(wr->mkey->pdn, never_ran ? wr->priv.was.pdn : MLX5_UMR_PDN_UNKNOWN);
 }
 
+/*
+ * The key of a request that installs a new key byte, once it completed:
+ * the old one again when it never ran, unknown when it may have run (the
+ * HCA has either), known again when one succeeded. Unless a later request
+ * (posted again by recovery) installed another key since.
+ */
+static void mlx5_umr_key_settle(struct mlx5_umr_dev *dev,
+				struct mlx5_umr_wr *wr)
+{
+	struct mlx5_umr_mkey_priv *mp = to_priv(wr->mkey);
+	unsigned long flags;
+
+	spin_lock_irqsave(&dev->sq.lock, flags);
+	if (wr->mkey->key == wr->new_key) {
+		if (wr->status == -ECANCELED)
+			WRITE_ONCE(wr->mkey->key, wr->priv.was.key);
+		else
+			WRITE_ONCE(mp->key_unknown, wr->status != 0);
+	}
+	spin_unlock_irqrestore(&dev->sq.lock, flags);
+}
+
+/*
+ * The DEKs a crypto mkey may name once @wr completed: what it named before
+ * only while the HCA may still have it; none after an invalidation.
+ * Unless another request of the mkey is still in flight.
+ */
+static void mlx5_umr_dek_settle(struct mlx5_umr_dev *dev,
+				struct mlx5_umr_wr *wr)
+{
+	struct mlx5_umr_mkey_priv *mp = to_priv(wr->mkey);
+	unsigned long flags;
+
+	spin_lock_irqsave(&dev->sq.lock, flags);
+	if (!--mp->inflight && !wr->status) {
+		if (wr->op == MLX5_UMR_OP_INVALIDATE)
+			mp->dek = NULL;
+		if (wr->op == MLX5_UMR_OP_INVALIDATE ||
+		    (wr->flags & MLX5_UMR_WR_SET_CRYPTO))
+			mp->dek_prev = NULL;
+	}
+	spin_unlock_irqrestore(&dev->sq.lock, flags);
+}
+
 /* WQEs were retired: tell the watchdog and waiters. */
 static void mlx5_umr_sq_progress(struct mlx5_umr_sq *sq)
 {
@@ -79,6 +123,11 @@ static bool mlx5_umr_sq_retire(struct mlx5_umr_sq *sq, u16 wqe_counter,
 		const struct mlx5_umr_sq_ent *e = &sq->ents[sq->head & (sq->bbs - 1)];
 		bool it = (u16)(wqe_counter - e->idx) < e->nbb;
 
+		/* the batch whose MLX5_UMR_WR_DEPENDS requests do not run */
+		if (it && last && last != -ECANCELED) {
+			sq->failed_batch = e->wr->priv.batch;
+			sq->batch_failed = true;
+		}
 		mlx5_umr_sq_retire_one(sq, it ? last : status,
 				       it ? syndrome : 0, done);
 		if (it)
@@ -127,8 +176,13 @@ void mlx5_umr_sq_finish(struct mlx5_umr_dev *dev, struct list_head *done)
 			clear_bit_unlock(0, &to_priv(wr->mkey)->xlt_busy);
 		if (unlikely(wr->status && (wr->flags & MLX5_UMR_WR_SET_PD)))
 			mlx5_umr_pd_move_failed(wr);
+		if (unlikely(wr->flags & MLX5_UMR_WR_NEW_KEY))
+			mlx5_umr_key_settle(dev, wr);
+		if (unlikely(wr->mkey->flags & MLX5_UMR_MKEY_CRYPTO))
+			mlx5_umr_dek_settle(dev, wr);
 		trace_mlx5_umr_complete(dev->hca->name, wr->mkey->key,
 					wr->status);
+		mlx5_umr_wr_give_attrs(wr);
 		/* The request belongs to its owner again from here on. */
 		wr->done(wr);
 		n++;

@@ -134,6 +134,8 @@ static void mlx5_umr_unpush(struct mlx5_umr_wr *wr)
 	if (unlikely(mlx5_umr_wr_sets_sig(wr)))
 		mlx5_umr_sig_unstage(wr);
 	to_priv(wr->mkey)->crypto_len = was->crypto_len;
+	to_priv(wr->mkey)->dek = was->dek;
+	to_priv(wr->mkey)->dek_prev = was->dek_prev;
 	WRITE_ONCE(wr->mkey->pdn, was->pdn);
 	wr->mkey->dma_lkey = was->dma_lkey;
 	WRITE_ONCE(wr->mkey->key, was->key);
@@ -165,6 +167,18 @@ static int mlx5_umr_crypto_posted(struct mlx5_umr_dev *dev,
 	err = mlx5_umr_crypto_posted_rules(&dev->caps, wr, len, sig);
 	if (err)
 		return err;
+	/*
+	 * The DEKs the mkey may name, which mlx5_umr_dek_destroy() refuses:
+	 * two at most, the new one and one the HCA may still have (until a
+	 * request of the mkey succeeded with nothing else in flight).
+	 */
+	if (wr->crypto->dek != mp->dek) {
+		if (mp->dek_prev && mp->dek && mp->dek_prev != wr->crypto->dek)
+			return -EBUSY;
+		if (mp->dek)
+			mp->dek_prev = mp->dek;
+		mp->dek = wr->crypto->dek;
+	}
 	mp->crypto_len = len;
 	return 0;
 }
@@ -187,6 +201,8 @@ static int mlx5_umr_sq_push(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr,
 		.dma_lkey = wr->mkey->dma_lkey,
 		.pdn = wr->mkey->pdn,
 		.crypto_len = to_priv(wr->mkey)->crypto_len,
+		.dek = to_priv(wr->mkey)->dek,
+		.dek_prev = to_priv(wr->mkey)->dek_prev,
 	};
 	/*
 	 * The WQE names the mkey by its new key and installs its byte (wr.c
@@ -259,6 +275,13 @@ void mlx5_umr_sq_resubmit(struct mlx5_umr_dev *dev)
 	spin_lock_irq(&sq->lock);
 	list_for_each_entry_safe(wr, tmp, &sq->resubmit, node) {
 		list_del(&wr->node);
+		/* it depends on a request of its batch that failed: not run */
+		if (unlikely(wr->flags & MLX5_UMR_WR_DEPENDS) &&
+		    sq->batch_failed && wr->priv.batch == sq->failed_batch) {
+			wr->status = -ECANCELED;
+			list_add_tail(&wr->node, &done);
+			continue;
+		}
 		if (wr->priv.wqe_bytes / MLX5_SEND_WQE_BB >
 		    sq->bbs - (sq->pc - sq->cc) ||
 		    mlx5_umr_sq_push(dev, wr, list_empty(&sq->resubmit), db)) {
@@ -274,6 +297,7 @@ void mlx5_umr_sq_resubmit(struct mlx5_umr_dev *dev)
 		sq->progress = jiffies;
 		mlx5_umr_sq_ring(dev, db);
 	}
+	sq->batch_failed = false;
 	sq->state = MLX5_UMR_SQ_RTS;
 	sq->events++;
 	spin_unlock_irq(&sq->lock);
@@ -330,6 +354,24 @@ static int mlx5_umr_claim_xlts(struct mlx5_umr_wr **wrs, unsigned int n)
 	return 0;
 }
 
+/*
+ * The rules on what the service knows of the device's state: no signature
+ * mkey into a ULP's ib_pd (Documentation/signature.rst, "The mlx5_ib
+ * hazard"), no request naming a key the HCA may not have.
+ */
+static int mlx5_umr_wr_dev_rules(struct mlx5_umr_dev *dev,
+				 const struct mlx5_umr_wr *wr)
+{
+	if (unlikely(wr->flags & MLX5_UMR_WR_SET_PD) &&
+	    (wr->mkey->flags & MLX5_UMR_MKEY_SIGNATURE) &&
+	    mlx5_umr_pd_is_ib(dev, wr->pdn))
+		return -EOPNOTSUPP;
+	if (unlikely(READ_ONCE(to_priv(wr->mkey)->key_unknown)) &&
+	    !(wr->flags & MLX5_UMR_WR_NEW_KEY))
+		return -ESTALE;
+	return 0;
+}
+
 /**
  * mlx5_umr_validate() - check a request without posting it
  * @dev: the device
@@ -340,13 +382,17 @@ static int mlx5_umr_claim_xlts(struct mlx5_umr_wr **wrs, unsigned int n)
  *
  * Context: any.
  * Return: 0, -EINVAL (no mkey, an mkey of another device, or a malformed
- * request), -ENOMEM, -EOPNOTSUPP or -EOVERFLOW (see mlx5_umr_wr_check()).
+ * request), -ENOMEM, -EOPNOTSUPP or -EOVERFLOW (see mlx5_umr_wr_check());
+ * -EOPNOTSUPP also for a signature mkey moved into a ULP's ib_pd, -ESTALE
+ * for a request without MLX5_UMR_WR_NEW_KEY on an mkey whose key is
+ * unknown (&mlx5_umr_wr.status).
  */
 int mlx5_umr_validate(struct mlx5_umr_dev *dev, const struct mlx5_umr_wr *wr)
 {
 	if (!wr || !wr->mkey || wr->mkey->dev != dev)
 		return -EINVAL;
-	return mlx5_umr_wr_check(&dev->caps, wr);
+	return mlx5_umr_wr_check(&dev->caps, wr) ?:
+	       mlx5_umr_wr_dev_rules(dev, wr);
 }
 EXPORT_SYMBOL(mlx5_umr_validate);
 
@@ -397,6 +443,40 @@ int mlx5_umr_admit(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr)
 EXPORT_SYMBOL_IF_MLX5_UMR_TESTING(mlx5_umr_admit);
 
 /*
+ * Take the attributes @wr points to into the request: recovery encodes a
+ * flushed request again, after the caller may have freed them.
+ */
+static void mlx5_umr_wr_take_attrs(struct mlx5_umr_wr *wr)
+{
+	wr->priv.user_sig = wr->sig;
+	wr->priv.user_crypto = wr->crypto;
+	if (wr->sig) {
+		wr->priv.sig = *wr->sig;
+		wr->sig = &wr->priv.sig;
+	}
+	if (wr->crypto) {
+		wr->priv.crypto = *wr->crypto;
+		wr->crypto = &wr->priv.crypto;
+	}
+}
+
+/**
+ * mlx5_umr_wr_give_attrs() - give the caller's attribute pointers back
+ * @wr: a request mlx5_umr_wr_take_attrs() took
+ */
+void mlx5_umr_wr_give_attrs(struct mlx5_umr_wr *wr)
+{
+	wr->sig = wr->priv.user_sig;
+	wr->crypto = wr->priv.user_crypto;
+}
+
+static void mlx5_umr_give_all_attrs(struct mlx5_umr_wr **wrs, unsigned int n)
+{
+	while (n--)
+		mlx5_umr_wr_give_attrs(wrs[n]);
+}
+
+/*
  * Check and size every request (those @admitted by mlx5_umr_admit() are
  * sized already); *@nbb is the batch's basic blocks, *@xlts whether a
  * request needs its mkey's translation table.
@@ -414,12 +494,17 @@ static __always_inline int mlx5_umr_check_batch(struct mlx5_umr_dev *dev,
 	for (i = 0; i < n; i++) {
 		struct mlx5_umr_wr *wr = wrs[i];
 
-		if (!wr || !wr->mkey || wr->mkey->dev != dev || !wr->done)
+		if (!wr || !wr->mkey || wr->mkey->dev != dev || !wr->done) {
+			mlx5_umr_give_all_attrs(wrs, i);
 			return -EINVAL;
-		if (!admitted) {
+		}
+		mlx5_umr_wr_take_attrs(wr);
+		err = mlx5_umr_wr_dev_rules(dev, wr);
+		if (!err && !admitted)
 			err = mlx5_umr_wr_size(dev, wr);
-			if (err)
-				return err;
+		if (err) {
+			mlx5_umr_give_all_attrs(wrs, i + 1);
+			return err;
 		}
 		wr->priv.holds_xlt = false;
 		if (unlikely(wr->flags & MLX5_UMR_WR_NEW_KEY))
@@ -427,8 +512,10 @@ static __always_inline int mlx5_umr_check_batch(struct mlx5_umr_dev *dev,
 		any |= mlx5_umr_wr_uses_xlt(wr);
 		total += wr->priv.wqe_bytes / MLX5_SEND_WQE_BB;
 	}
-	if (total > dev->sq.bbs)
+	if (total > dev->sq.bbs) {
+		mlx5_umr_give_all_attrs(wrs, n);
 		return -EINVAL;
+	}
 	*nbb = total;
 	*xlts = any;
 	return 0;
@@ -457,7 +544,9 @@ static int mlx5_umr_sq_post_batch(struct mlx5_umr_dev *dev,
 	int err;
 
 	lockdep_assert_held(&sq->lock);
+	sq->batch_seq++;
 	for (i = 0; i < n; i++) {
+		wrs[i]->priv.batch = sq->batch_seq;
 		err = mlx5_umr_sq_push(dev, wrs[i], i == n - 1, db);
 		if (err) {
 			mlx5_umr_unpush_all(wrs, i);
@@ -483,7 +572,7 @@ static __always_inline int __mlx5_umr_post(struct mlx5_umr_dev *dev,
 					   unsigned int n, bool admitted)
 {
 	struct mlx5_umr_sq *sq = &dev->sq;
-	unsigned int total;
+	unsigned int total, i;
 	unsigned long flags;
 	bool was_idle, xlts;
 	int err;
@@ -502,16 +591,17 @@ static __always_inline int __mlx5_umr_post(struct mlx5_umr_dev *dev,
 			mlx5_umr_sq_set_err(dev, false);
 		spin_unlock_irqrestore(&sq->lock, flags);
 		err = -EIO;
-		goto out;
+		goto give;
 	}
 
 	spin_lock_irqsave(&sq->lock, flags);
 	if (sq->state != MLX5_UMR_SQ_RTS) {
-		err = sq->state == MLX5_UMR_SQ_DEAD ? -EIO : -EBUSY;
+		/* RESET only before bring-up ends, ERR/RECOVERING until RTS */
+		err = sq->state == MLX5_UMR_SQ_DEAD ? -EIO : -EAGAIN;
 		goto unlock;
 	}
 	if (total > sq->bbs - (sq->pc - sq->cc)) {
-		err = -EBUSY;
+		err = -ENOSPC;
 		goto unlock;
 	}
 	err = xlts ? mlx5_umr_claim_xlts(wrs, n) : 0;
@@ -525,6 +615,9 @@ static __always_inline int __mlx5_umr_post(struct mlx5_umr_dev *dev,
 	}
 	/* One reference per request, dropped after its done(). */
 	percpu_ref_get_many(&dev->users, n);
+	for (i = 0; i < n; i++)
+		if (unlikely(wrs[i]->mkey->flags & MLX5_UMR_MKEY_CRYPTO))
+			to_priv(wrs[i]->mkey)->inflight++;
 	if (was_idle)
 		sq->progress = jiffies;
 	spin_unlock_irqrestore(&sq->lock, flags);
@@ -540,6 +633,8 @@ static __always_inline int __mlx5_umr_post(struct mlx5_umr_dev *dev,
 
 unlock:
 	spin_unlock_irqrestore(&sq->lock, flags);
+give:
+	mlx5_umr_give_all_attrs(wrs, n);
 out:
 	percpu_ref_put(&dev->users);
 	return err;
@@ -573,10 +668,14 @@ out:
  * Return: 0 when the whole batch was posted; -EINVAL, -ENOMEM, -EOPNOTSUPP
  * or -EOVERFLOW when a request (or the batch) is invalid (for a bad entry
  * only once the queue has room and is usable: mlx5_umr_validate() checks
- * everything up front); -EBUSY when the send queue has
- * no room for the batch right now, is being recovered, or a pointer-mode
- * mkey's table is still in use (retry after a completion); -EIO when the
- * device is in internal error; -ENODEV after the device was unregistered.
+ * everything up front); back-pressure, nothing posted, to retry
+ * (mlx5_umr_post_busy()): -ENOSPC when the send queue has no room for the
+ * batch right now (room frees as requests complete), -EAGAIN while the
+ * queue is being recovered after an error (it reopens when recovery has
+ * posted again what the error flushed), -EBUSY when a pointer-mode mkey's
+ * table is still used by an earlier request of that mkey (retry after
+ * that request's done()); -EIO when the device is in internal error or
+ * failed; -ENODEV after the device was unregistered.
  */
 int mlx5_umr_post(struct mlx5_umr_dev *dev, struct mlx5_umr_wr **wrs,
 		  unsigned int n)
@@ -602,7 +701,7 @@ static int mlx5_umr_post_wait(struct mlx5_umr_dev *dev,
 		long left;
 
 		err = __mlx5_umr_post(dev, wrs, n, admitted);
-		if (err != -EBUSY)
+		if (!mlx5_umr_post_busy(err))
 			return err;
 		if (time_after_eq(jiffies, deadline))
 			return -ETIMEDOUT;
@@ -633,9 +732,9 @@ static int mlx5_umr_post_wait(struct mlx5_umr_dev *dev,
  * character device) may keep the queue full for as long as the HCA takes.
  *
  * Context: process context, may sleep.
- * Return: as mlx5_umr_post(), but -ETIMEDOUT instead of -EBUSY once
- * @deadline has passed, and -EINTR when a signal ended the wait (nothing
- * was posted).
+ * Return: as mlx5_umr_post(), but -ETIMEDOUT instead of its back-pressure
+ * errnos (mlx5_umr_post_busy()) once @deadline has passed, and -EINTR
+ * when a signal ended the wait (nothing was posted).
  */
 int mlx5_umr_post_wait_room(struct mlx5_umr_dev *dev, struct mlx5_umr_wr **wrs,
 			    unsigned int n, unsigned long deadline)
@@ -717,7 +816,8 @@ static int __mlx5_umr_exec(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr,
  *
  * Context: process context, may sleep.
  * Return: the request's status (0, -EIO with ->syndrome, -ETIMEDOUT,
- * -ECANCELED) or an error of mlx5_umr_post() other than -EBUSY.
+ * -ECANCELED) or an error of mlx5_umr_post() other than its back-pressure
+ * ones (mlx5_umr_post_busy()), which it waits out.
  */
 int mlx5_umr_exec(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr,
 		  unsigned int timeout_ms)

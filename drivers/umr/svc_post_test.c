@@ -76,7 +76,7 @@ static void svc_batch_and_wrap(struct kunit *test)
 	mlx5_umr_free_mkey(mk);
 }
 
-/* A full ring refuses a batch with -EBUSY; space returns with completions. */
+/* A full ring refuses a batch with -ENOSPC; space returns with completions. */
 static void svc_flow_control(struct kunit *test)
 {
 	struct svc_ctx *c = test->priv;
@@ -111,7 +111,7 @@ static void svc_flow_control(struct kunit *test)
 			break;
 		posted += 8;
 	}
-	KUNIT_EXPECT_EQ(test, err, -EBUSY);
+	KUNIT_EXPECT_EQ(test, err, -ENOSPC);
 	/* 3 basic blocks per WQE: the ring held what fitted, no more. */
 	KUNIT_EXPECT_GT(test, posted * 3, c->dev->sq.bbs - 24);
 	KUNIT_EXPECT_LE(test, posted * 3, c->dev->sq.bbs);

@@ -31,10 +31,11 @@ static void svc_error_mid_batch(struct kunit *test)
 	struct svc_seg segs[] = { { &c->mr[0], 0, 128 } };
 	struct mlx5_umr_mkey *mk[5];
 	struct mlx5_umr_wr *wrs[5];
-	struct svc_req req[5] = {};
+	struct svc_req *req = kunit_kcalloc(test, 5, sizeof(*req), GFP_KERNEL);
 	struct mlx5_umr_wr wr;
 	unsigned int i;
 
+	KUNIT_ASSERT_NOT_NULL(test, req);
 	for (i = 0; i < 5; i++) {
 		mk[i] = mlx5_umr_alloc_mkey(c->dev, 1, 0);
 		KUNIT_ASSERT_FALSE(test, IS_ERR(mk[i]));

@@ -86,6 +86,10 @@ struct mlx5_umr_sq_ent {
  * @cq_ci: CQ consumer index (free running)
  * @cq_arm_sn: CQ arm sequence number
  * @resubmit: flushed requests recovery posts again, in order (->node)
+ * @batch_seq: batches posted (wr->priv.batch)
+ * @failed_batch: with @batch_failed, the batch of the request an error
+ *	CQE named: its MLX5_UMR_WR_DEPENDS requests are not posted again
+ * @batch_failed: @failed_batch is set, until recovery posted again
  * @ents: the WQEs in flight, oldest at @head (see struct mlx5_umr_sq_ent)
  * @head: index of the oldest WQE in flight in @ents (free running)
  * @tail: index in @ents of the next WQE posted (free running)
@@ -108,6 +112,9 @@ struct mlx5_umr_sq {
 	u32 cq_ci;
 	u32 cq_arm_sn;
 	struct list_head resubmit;
+	u32 batch_seq;
+	u32 failed_batch;
+	bool batch_failed;
 	struct mlx5_umr_sq_ent *ents;
 	u32 head;
 	u32 tail;
@@ -166,6 +173,9 @@ struct mlx5_umr_client_ctx {
  *	deallocated (pd.c), under @mkeys_lock
  * @keep_all_pds: such an mkey's PD is unknown: no PD is deallocated, under
  *	@mkeys_lock
+ * @ib_pdns: PD numbers of mlx5_ib PDs the service resolved
+ *	(mlx5_umr_pd_get_ib()), each with its holders' count: no signature
+ *	mkey goes into them (mlx5_umr_pd_is_ib()); its own lock, irqsave
  * @dek_unsynced: a DEK was destroyed since the last SYNC_CRYPTO (crypto.c),
  *	under @mkeys_lock
  */
@@ -204,6 +214,7 @@ struct mlx5_umr_dev {
 	struct xarray sig_mkeys;
 	struct xarray kept_pds;
 	bool keep_all_pds;
+	struct xarray ib_pdns;
 };
 
 /**
@@ -217,6 +228,17 @@ struct mlx5_umr_dev {
  * @sig: MLX5_UMR_MKEY_SIGNATURE: its signature state (sig.h)
  * @crypto_len: MLX5_UMR_MKEY_CRYPTO: bytes of the layout of the last
  *	CONFIGURE posted (rule 64), under the SQ lock
+ * @dek: MLX5_UMR_MKEY_CRYPTO: the DEK the last SET_CRYPTO posted names,
+ *	until an INVALIDATE succeeded (under the SQ lock); no DEK an mkey may
+ *	name is destroyed (mlx5_umr_dek_destroy())
+ * @dek_prev: the DEK it named before, which the HCA may still name: until a
+ *	SET_CRYPTO or an INVALIDATE succeeded with nothing else of the mkey
+ *	in flight (under the SQ lock)
+ * @inflight: MLX5_UMR_MKEY_CRYPTO: its requests posted and not done yet
+ *	(under the SQ lock)
+ * @key_unknown: a request installing a new key byte failed (-EIO,
+ *	-ETIMEDOUT): the HCA has the old or the new one; only requests with
+ *	MLX5_UMR_WR_NEW_KEY are taken until one succeeded (under the SQ lock)
  */
 struct mlx5_umr_mkey_priv {
 	struct mlx5_umr_mkey pub;
@@ -227,6 +249,10 @@ struct mlx5_umr_mkey_priv {
 	bool hw;
 	struct mlx5_umr_sig_mkey *sig;
 	u64 crypto_len;
+	const struct mlx5_umr_dek *dek;
+	const struct mlx5_umr_dek *dek_prev;
+	u32 inflight;
+	bool key_unknown;
 };
 
 static inline struct mlx5_umr_mkey_priv *to_priv(struct mlx5_umr_mkey *m)
@@ -278,6 +304,13 @@ void mlx5_umr_mkeys_teardown(struct mlx5_umr_dev *dev);
 
 /* pd.c */
 bool mlx5_umr_pd_kept(struct mlx5_umr_dev *dev, u32 pdn);
+
+/* Is @pdn an mlx5_ib PD's (mlx5_umr_pd_get_ib())? Any context. */
+static inline bool mlx5_umr_pd_is_ib(struct mlx5_umr_dev *dev, u32 pdn)
+{
+	return xa_load(&dev->ib_pdns, pdn);
+}
+
 void mlx5_umr_pd_keep(struct mlx5_umr_dev *dev, u32 pdn);
 void mlx5_umr_pd_keep_mkey_pd(struct mlx5_umr_dev *dev, u32 key);
 
@@ -299,6 +332,7 @@ static inline bool mlx5_umr_hca_dead(struct mlx5_umr_dev *dev)
 }
 
 /* sq_post.c: posting and ringing */
+void mlx5_umr_wr_give_attrs(struct mlx5_umr_wr *wr);
 void mlx5_umr_sq_init(struct mlx5_umr_dev *dev);
 void mlx5_umr_sq_resubmit(struct mlx5_umr_dev *dev);
 int mlx5_umr_exec_interruptible(struct mlx5_umr_dev *dev,

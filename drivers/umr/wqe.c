@@ -326,10 +326,18 @@ static __always_inline int umr_encode_op(struct umr_hdr_fields *f, void *t,
 			 * mk->free 0, no CHECK flag) enables it.
 			 */
 			f->mask |= MLX5_MKEY_MASK_FREE;
-		} else if (wr->flags & ~MLX5_UMR_WR_SIG_ONLY) {
-			/* 2 << 5 is "fail if free", as umr.c rereg_pd_access */
-			f->umr_flags = MLX5_UMR_CHECK_FREE;
 		}
+		/*
+		 * No "fail if free" (2 << 5) on an access or PD change: a
+		 * peer's SEND_WITH_INV frees the mkey behind the service's
+		 * back, and the error CQE of a CHECK_FREE UMR would reset the
+		 * QP every consumer shares. rdma-core's
+		 * mlx5_send_wr_mkey_configure() (providers/mlx5/qp.c at
+		 * 691953d8d502) sets no CHECK flag either; unlike it, the free bit is not in the
+		 * mask: the mkey stays free, its old translation is not
+		 * enabled again (Documentation/service.rst, "Errors and
+		 * back-pressure").
+		 */
 		if (wr->flags & MLX5_UMR_WR_SET_ACCESS) {
 			f->perm = umr_perm(wr->access);
 			f->mask |= umr_access_mask(caps);

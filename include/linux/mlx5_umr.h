@@ -15,6 +15,7 @@
 #define _LINUX_MLX5_UMR_H
 
 #include <linux/bits.h>
+#include <linux/errno.h>
 #include <linux/types.h>
 #include <linux/list.h>
 #include <linux/spinlock.h>
@@ -246,138 +247,43 @@ enum mlx5_umr_layout {
 #define MLX5_UMR_WR_SET_ACCESS	BIT(0)	/* apply @access */
 #define MLX5_UMR_WR_SET_PD	BIT(1)	/* apply @pdn */
 #define MLX5_UMR_WR_NEW_KEY	BIT(2)	/* install a fresh key byte: @new_key */
+/*
+ * The request depends on the requests before it in its batch: when one of
+ * them fails on the HCA (an error CQE), it is not posted again after
+ * recovery but completes with -ECANCELED, never run. Without it a request
+ * an error flushed is posted again and runs (Documentation/service.rst,
+ * "Errors and back-pressure").
+ */
+#define MLX5_UMR_WR_DEPENDS	BIT(3)
 /* signature mkeys only (Documentation/signature.rst) */
 #define MLX5_UMR_WR_SET_SIG	BIT(8)	/* apply @sig */
 #define MLX5_UMR_WR_RESET_SIG	BIT(9)	/* drop the signature */
 #define MLX5_UMR_WR_SET_CRYPTO	BIT(10)	/* crypto attributes: @crypto */
 
-/**
- * struct mlx5_umr_mkey_snap - the mkey state a request may change, as it
- *	was before the request was posted (private to the service)
- * @key: &mlx5_umr_mkey.key
- * @dma_lkey: &mlx5_umr_mkey.dma_lkey
- * @pdn: &mlx5_umr_mkey.pdn
- * @crypto_len: a crypto mkey's length
- */
-struct mlx5_umr_mkey_snap {
-	u32 key;
-	u32 dma_lkey;
-	u32 pdn;
-	u64 crypto_len;
-};
-
-/**
- * struct mlx5_umr_wr_priv - the service's part of a request, set by
- *	mlx5_umr_post() (and the uapi's admission): callers leave it alone
- * @was: the mkey as it was before the request was posted, put back when a
- *	batch is unwound, and the PD when a move never ran
- * @bsf_sig: the signature a SET_CRYPTO request of an mkey with both
- *	signature and crypto writes in its BSF (&mlx5_umr_wr.sig, none with
- *	MLX5_UMR_WR_RESET_SIG, else the one the mkey keeps), set when posted
- * @wqe_bytes: size of the request's WQE
- * @holds_xlt: the request owns its mkey's pointer-mode translation table
- *	until its done()
- * @sigerr: the expected_sigerr_count a request writing a signature BSF
- *	arms its mkey with, set when it is posted
- */
-struct mlx5_umr_wr_priv {
-	struct mlx5_umr_mkey_snap was;
-	const struct mlx5_umr_sig_attr *bsf_sig;
-	u16 wqe_bytes;
-	bool holds_xlt;
-	u8 sigerr;
-};
-
-/**
- * struct mlx5_umr_wr - one UMR work request (one WQE)
- * @mkey: the mkey to modify
- * @op: what to do
- * @flags: MLX5_UMR_WR_*
- * @access: MLX5_UMR_ACCESS_* when MLX5_UMR_WR_SET_ACCESS
- * @pdn: protection domain when MLX5_UMR_WR_SET_PD
- * @layout: the new translation (MLX5_UMR_OP_CONFIGURE)
- * @list: MLX5_UMR_LAYOUT_LIST: @list.sge[@list.num_sge]
- * @interleaved: MLX5_UMR_LAYOUT_INTERLEAVED: @interleaved.ent[@num_entries]
- *	repeated @repeat_count times
- * @sgt: MLX5_UMR_LAYOUT_SGT: a scatterlist already mapped for the device
- *	(mlx5_umr_dma_map_sg()), @sgt.nents mapped entries, @sgt.length bytes
- *	from the start; each KLM names @sgt.lkey, or when 0 @mkey->dma_lkey:
- *	a DMA key valid in the PD the mkey is in after the request (rule 37:
- *	given with MLX5_UMR_WR_SET_PD; struct mlx5_umr_pd.dma_lkey)
- * @pages: MLX5_UMR_OP_REG_PAGES: device addresses of @npages pages of
- *	PAGE_SIZE; the mkey covers [@iova, @iova + @length) starting at byte
- *	@offset of the first page
- * @done: completion callback for mlx5_umr_post(); called once, in process
- *	or softirq context, with @status set
- * @context: for the caller
- * @status: 0, or -EIO (error CQE, internal error or a QP that could not
- *	be reset: it may or may not have run; @syndrome set for an error
- *	CQE), -ETIMEDOUT (recovered after a timeout: it may or may not have
- *	run), -ECANCELED (it never ran and never will: not posted, or flushed
- *	by another's error and the QP could not be recovered); requests
- *	flushed by another's error are resubmitted, not failed
- * @syndrome: CQE syndrome when @status is -EIO
- * @node: private to the service: queues the request while it is in flight;
- *	free for the owner's use from done() on
- * @new_key: with MLX5_UMR_WR_NEW_KEY (any operation), set by
- *	mlx5_umr_post(): the mkey's new key, the same index with a fresh,
- *	random key byte, also stored in @mkey->key when the request is posted.
- *	Hand it to peers only after done() reported success; the old key is
- *	refused from then on (ib_update_fast_reg_key() as NVMe-oF and iSER
- *	use it on every registration)
- * @sig: with MLX5_UMR_WR_SET_SIG (MLX5_UMR_OP_CONFIGURE of an mkey
- *	allocated with MLX5_UMR_MKEY_SIGNATURE): the block signature
- *	(mlx5dv_wr_set_mkey_sig_block()); read while the request is checked
- *	and posted, not after mlx5_umr_post() returned
- * @crypto: with MLX5_UMR_WR_SET_CRYPTO (a CONFIGURE of an mkey allocated
- *	with MLX5_UMR_MKEY_CRYPTO): the crypto attributes, read when the
- *	request is posted
- * @priv: private to the service (struct mlx5_umr_wr_priv): not to be read
- *	or written by the caller
- */
-struct mlx5_umr_wr {
-	struct mlx5_umr_mkey *mkey;
-	enum mlx5_umr_op op;
-	u32 flags;
-	u32 access;
-	u32 pdn;
-	enum mlx5_umr_layout layout;
-	union {
-		struct {
-			const struct mlx5_umr_sge *sge;
-			u32 num_sge;
-		} list;
-		struct {
-			const struct mlx5_umr_interleaved *ent;
-			u32 num_entries;
-			u32 repeat_count;
-		} interleaved;
-		struct {
-			struct scatterlist *sgl;
-			u32 nents;
-			u32 lkey;
-			u64 length;
-		} sgt;
-		struct {
-			const dma_addr_t *addrs;
-			u32 npages;
-			u32 offset;
-			u64 iova;
-			u64 length;
-		} pages;
-	};
-	void (*done)(struct mlx5_umr_wr *wr);
-	void *context;
-	int status;
-	u8 syndrome;
-	struct list_head node;
-	u32 new_key;
-	const struct mlx5_umr_sig_attr *sig;
-	const struct mlx5_umr_crypto_attr *crypto;
-	struct mlx5_umr_wr_priv priv;
-};
+struct mlx5_umr_wr;
 
 int mlx5_umr_validate(struct mlx5_umr_dev *dev, const struct mlx5_umr_wr *wr);
+
+/**
+ * mlx5_umr_post_busy() - is an error of mlx5_umr_post() back-pressure?
+ * @err: what mlx5_umr_post() returned
+ *
+ * -ENOSPC (the send queue has no room: retry after a completion, any
+ * consumer's), -EAGAIN (the queue is being recovered after an error CQE
+ * or a timeout: retry once it is back, which takes at least one command
+ * round trip) and -EBUSY (a pointer-mode mkey's table is in use by an
+ * earlier request of that mkey: retry after its done()) posted nothing
+ * and will succeed later; a blk-mq driver returns BLK_STS_RESOURCE for
+ * them (Documentation/service.rst, "Errors and back-pressure"). Every
+ * other error is final for the batch.
+ *
+ * Return: true for the three back-pressure errnos.
+ */
+static inline bool mlx5_umr_post_busy(int err)
+{
+	return err == -ENOSPC || err == -EAGAIN || err == -EBUSY;
+}
+
 int mlx5_umr_post(struct mlx5_umr_dev *dev, struct mlx5_umr_wr **wrs,
 		  unsigned int n);
 int mlx5_umr_exec(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr,
@@ -710,6 +616,161 @@ struct mlx5_umr_crypto_attr {
 	u8 initial_tweak[16];
 	const struct mlx5_umr_dek *dek;
 	u8 keytag[MLX5_UMR_CRYPTO_KEYTAG_LEN];
+};
+
+/* ---- work requests ---- */
+
+/**
+ * struct mlx5_umr_mkey_snap - the mkey state a request may change, as it
+ *	was before the request was posted (private to the service)
+ * @key: &mlx5_umr_mkey.key
+ * @dma_lkey: &mlx5_umr_mkey.dma_lkey
+ * @pdn: &mlx5_umr_mkey.pdn
+ * @crypto_len: a crypto mkey's length
+ * @dek: the DEK a crypto mkey's BSF names
+ * @dek_prev: the one it may still name
+ */
+struct mlx5_umr_mkey_snap {
+	u32 key;
+	u32 dma_lkey;
+	u32 pdn;
+	u64 crypto_len;
+	const struct mlx5_umr_dek *dek;
+	const struct mlx5_umr_dek *dek_prev;
+};
+
+/**
+ * struct mlx5_umr_wr_priv - the service's part of a request, set by
+ *	mlx5_umr_post() (and the uapi's admission): callers leave it alone
+ * @was: the mkey as it was before the request was posted, put back when a
+ *	batch is unwound, and the PD when a move never ran
+ * @bsf_sig: the signature a SET_CRYPTO request of an mkey with both
+ *	signature and crypto writes in its BSF (&mlx5_umr_wr.sig, none with
+ *	MLX5_UMR_WR_RESET_SIG, else the one the mkey keeps), set when posted
+ * @wqe_bytes: size of the request's WQE
+ * @holds_xlt: the request owns its mkey's pointer-mode translation table
+ *	until its done()
+ * @sigerr: the expected_sigerr_count a request writing a signature BSF
+ *	arms its mkey with, set when it is posted
+ * @sig: the service's copy of &mlx5_umr_wr.sig, taken by mlx5_umr_post():
+ *	recovery encodes a flushed request again from it
+ * @crypto: likewise of &mlx5_umr_wr.crypto
+ * @user_sig: the caller's &mlx5_umr_wr.sig, given back before done()
+ * @user_crypto: the caller's &mlx5_umr_wr.crypto, likewise
+ * @batch: the batch the request was posted in (sequence of the send queue)
+ */
+struct mlx5_umr_wr_priv {
+	struct mlx5_umr_mkey_snap was;
+	const struct mlx5_umr_sig_attr *bsf_sig;
+	u16 wqe_bytes;
+	bool holds_xlt;
+	u8 sigerr;
+	struct mlx5_umr_sig_attr sig;
+	struct mlx5_umr_crypto_attr crypto;
+	const struct mlx5_umr_sig_attr *user_sig;
+	const struct mlx5_umr_crypto_attr *user_crypto;
+	u32 batch;
+};
+
+/**
+ * struct mlx5_umr_wr - one UMR work request (one WQE)
+ * @mkey: the mkey to modify
+ * @op: what to do
+ * @flags: MLX5_UMR_WR_*
+ * @access: MLX5_UMR_ACCESS_* when MLX5_UMR_WR_SET_ACCESS
+ * @pdn: protection domain when MLX5_UMR_WR_SET_PD
+ * @layout: the new translation (MLX5_UMR_OP_CONFIGURE)
+ * @list: MLX5_UMR_LAYOUT_LIST: @list.sge[@list.num_sge]
+ * @interleaved: MLX5_UMR_LAYOUT_INTERLEAVED: @interleaved.ent[@num_entries]
+ *	repeated @repeat_count times
+ * @sgt: MLX5_UMR_LAYOUT_SGT: a scatterlist already mapped for the device
+ *	(mlx5_umr_dma_map_sg()), @sgt.nents mapped entries, @sgt.length bytes
+ *	from the start; each KLM names @sgt.lkey, or when 0 @mkey->dma_lkey:
+ *	a DMA key valid in the PD the mkey is in after the request (rule 37:
+ *	given with MLX5_UMR_WR_SET_PD; struct mlx5_umr_pd.dma_lkey)
+ * @pages: MLX5_UMR_OP_REG_PAGES: device addresses of @npages pages of
+ *	PAGE_SIZE; the mkey covers [@iova, @iova + @length) starting at byte
+ *	@offset of the first page
+ * @done: completion callback for mlx5_umr_post(); called once, in process
+ *	or softirq context, with @status set
+ * @context: for the caller
+ * @status: 0, or -EIO (error CQE, internal error or a QP that could not
+ *	be reset: it may or may not have run; @syndrome set for an error
+ *	CQE), -ETIMEDOUT (recovered after a timeout: it may or may not have
+ *	run), -ECANCELED (it never ran and never will: not posted, flushed
+ *	by another's error and the QP could not be recovered, or, with
+ *	MLX5_UMR_WR_DEPENDS, an earlier request of its batch failed);
+ *	other requests flushed by another's error are resubmitted, not
+ *	failed. Each request of a batch has its own status: check every one.
+ *	With MLX5_UMR_WR_NEW_KEY, after -ECANCELED @mkey->key is the key
+ *	before the request again; after -EIO or -ETIMEDOUT it stays @new_key
+ *	but the HCA may have either: the mkey's key is unknown, and every
+ *	request on it without MLX5_UMR_WR_NEW_KEY (which finds the mkey by
+ *	its index) is refused with -ESTALE until one with it succeeded
+ * @syndrome: CQE syndrome when @status is -EIO
+ * @node: private to the service: queues the request while it is in flight;
+ *	free for the owner's use from done() on
+ * @new_key: with MLX5_UMR_WR_NEW_KEY (any operation), set by
+ *	mlx5_umr_post(): the mkey's new key, the same index with a fresh,
+ *	random key byte, also stored in @mkey->key when the request is posted.
+ *	Hand it to peers only after done() reported success (see @status for
+ *	a failure); the old key is refused from then on
+ *	(ib_update_fast_reg_key() as NVMe-oF and iSER use it on every
+ *	registration)
+ * @sig: with MLX5_UMR_WR_SET_SIG (MLX5_UMR_OP_CONFIGURE of an mkey
+ *	allocated with MLX5_UMR_MKEY_SIGNATURE): the block signature
+ *	(mlx5dv_wr_set_mkey_sig_block()). mlx5_umr_post() copies it into
+ *	the request (@priv) and reads only its copy from then on, also when
+ *	recovery posts the request again: the attributes may be freed or
+ *	reused once mlx5_umr_post() returned. While the request is in flight
+ *	@sig points at the copy; the caller's pointer is back before done()
+ *	and when mlx5_umr_post() fails
+ * @crypto: with MLX5_UMR_WR_SET_CRYPTO (a CONFIGURE of an mkey allocated
+ *	with MLX5_UMR_MKEY_CRYPTO): the crypto attributes, copied as @sig
+ *	is (the DEK they name must outlive the request: it is not copied)
+ * @priv: private to the service (struct mlx5_umr_wr_priv): not to be read
+ *	or written by the caller
+ */
+struct mlx5_umr_wr {
+	struct mlx5_umr_mkey *mkey;
+	enum mlx5_umr_op op;
+	u32 flags;
+	u32 access;
+	u32 pdn;
+	enum mlx5_umr_layout layout;
+	union {
+		struct {
+			const struct mlx5_umr_sge *sge;
+			u32 num_sge;
+		} list;
+		struct {
+			const struct mlx5_umr_interleaved *ent;
+			u32 num_entries;
+			u32 repeat_count;
+		} interleaved;
+		struct {
+			struct scatterlist *sgl;
+			u32 nents;
+			u32 lkey;
+			u64 length;
+		} sgt;
+		struct {
+			const dma_addr_t *addrs;
+			u32 npages;
+			u32 offset;
+			u64 iova;
+			u64 length;
+		} pages;
+	};
+	void (*done)(struct mlx5_umr_wr *wr);
+	void *context;
+	int status;
+	u8 syndrome;
+	struct list_head node;
+	u32 new_key;
+	const struct mlx5_umr_sig_attr *sig;
+	const struct mlx5_umr_crypto_attr *crypto;
+	struct mlx5_umr_wr_priv priv;
 };
 
 /* ---- FRWR-shaped helpers for ULPs (Documentation/porting.rst) ---- */

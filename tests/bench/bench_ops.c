@@ -175,8 +175,8 @@ static int bench_wait(struct bench_set *s, unsigned long seen)
  * @batch: requests per mlx5_umr_post()
  * @n: how many
  *
- * A full ring (-EBUSY) or a pool with every request in flight makes the
- * poster sleep until the next completion, as a ULP would.
+ * Back-pressure (mlx5_umr_post_busy()) or a pool with every request in
+ * flight makes the poster sleep until the next completion, as a ULP would.
  *
  * Return: 0, -EINVAL when a batch can never fit the ring, -ETIMEDOUT,
  * or another error of mlx5_umr_post(); -EIO if a request failed.
@@ -199,7 +199,7 @@ int bench_batched(struct bench_set *s, unsigned int batch, unsigned long n)
 		for (k = 0; k < b; k++)
 			s->batch[k] = &s->wrs[(s->posted + k) % BENCH_POOL];
 		err = mlx5_umr_post(s->bd->dev, s->batch, b);
-		if (err == -EBUSY) {
+		if (mlx5_umr_post_busy(err)) {
 			err = bench_wait(s, seen);
 			if (err)
 				return err;

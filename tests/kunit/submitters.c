@@ -242,14 +242,14 @@ EXPORT_SYMBOL_NS_GPL(umr_kunit_submitter_wr, MLX5_UMR_KUNIT);
  * @wrs: the requests
  * @n: how many
  *
- * Return: 0 or mlx5_umr_post()'s -errno other than -EBUSY.
+ * Return: 0 or mlx5_umr_post()'s -errno but back-pressure (mlx5_umr_post_busy()).
  */
 int umr_kunit_submit(struct umr_kunit_submitter *s, struct mlx5_umr_wr **wrs,
 		     unsigned int n)
 {
 	int err;
 
-	while ((err = mlx5_umr_post(s->dev, wrs, n)) == -EBUSY)
+	while (mlx5_umr_post_busy(err = mlx5_umr_post(s->dev, wrs, n)))
 		usleep_range(10, 50);
 	if (!err)
 		s->posted += n;
