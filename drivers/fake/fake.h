@@ -21,6 +21,7 @@
 #include <linux/mlx5_umr_ifc.h>
 #include <linux/mlx5_umr_fake.h>
 #include <linux/mlx5_umr_testing.h>
+#include <rdma/ib_verbs.h>
 
 #define FAKE_RESD_IDX		(MLX5_UMR_FAKE_RESD_LKEY >> 8)
 #define FAKE_FIRST_MKEY_IDX	(FAKE_RESD_IDX + 1)
@@ -307,8 +308,39 @@ int fake_sig_xfer(struct mlx5_umr_fake *fd, struct fake_mkey *mk, u32 key,
 		  u32 pdn, struct mlx5_umr_test_xfer_out *out);
 
 /* fake_ib.c */
+
+/**
+ * struct fake_ib_pd - a consumer's PD on a fake
+ * @ibpd: what the consumer holds; its device is the fake's stand-in
+ * @fd: the fake
+ * @pdn: the fake's PD
+ */
+struct fake_ib_pd {
+	struct ib_pd ibpd;
+	struct mlx5_umr_fake *fd;
+	u32 pdn;
+};
+
 int fake_ib_init(struct mlx5_umr_fake *fd);
 void fake_ib_fini(struct mlx5_umr_fake *fd);
+
+/* fake_user_pd.c, with CONFIG_INFINIBAND_USER_ACCESS */
+#if IS_ENABLED(CONFIG_INFINIBAND_USER_ACCESS)
+struct ib_pd *fake_user_pd_get(struct mlx5_umr_hca *hca, struct file *verbs,
+			       u32 handle, u32 id);
+void fake_user_pd_put(struct ib_pd *pd);
+int fake_user_pd_init(void);
+void fake_user_pd_exit(void);
+#else
+static inline int fake_user_pd_init(void)
+{
+	return 0;
+}
+
+static inline void fake_user_pd_exit(void)
+{
+}
+#endif
 
 /* fake_crypto.c */
 struct fake_dek;

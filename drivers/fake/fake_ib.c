@@ -20,18 +20,6 @@
 
 #include "fake.h"
 
-/**
- * struct fake_ib_pd - a consumer's PD on a fake
- * @ibpd: what the consumer holds
- * @fd: the fake
- * @pdn: the fake's PD
- */
-struct fake_ib_pd {
-	struct ib_pd ibpd;
-	struct mlx5_umr_fake *fd;
-	u32 pdn;
-};
-
 /* The key byte of the stand-ins' mkeys (any byte but 0). */
 #define FAKE_IB_KEY_BYTE	0x5a
 
@@ -143,6 +131,11 @@ static int fake_ib_dereg_mr(struct ib_mr *mr)
 static const struct mlx5_umr_hca_ib_ops fake_ib_ops = {
 	.alloc_mr = fake_ib_alloc_mr,
 	.dereg_mr = fake_ib_dereg_mr,
+#if IS_ENABLED(CONFIG_INFINIBAND_USER_ACCESS)
+	/* a named ib_device's user verbs PDs (fake_user_pd.c) */
+	.user_pd_get = fake_user_pd_get,
+	.user_pd_put = fake_user_pd_put,
+#endif
 };
 
 /**

@@ -577,6 +577,9 @@ static int __init fake_init(void)
 			goto err_devs;
 		}
 	}
+	err = fake_user_pd_init();
+	if (err)
+		goto err_devs;
 	return 0;
 
 err_devs:
@@ -593,6 +596,7 @@ static void __exit fake_exit(void)
 {
 	unsigned int i = nr_devs;
 
+	fake_user_pd_exit();
 	while (i--)
 		mlx5_umr_fake_destroy(fake_devs[i]);
 	kfree(fake_devs);

@@ -48,10 +48,5 @@ struct mlx5_umr_hw_dev {
 
 extern const struct mlx5_umr_hca_ops mlx5_umr_hw_ops;
 
-struct ib_pd;
-/* user_pd.c, with CONFIG_INFINIBAND_USER_ACCESS */
-struct ib_pd *mlx5_umr_hw_user_pd_get(struct mlx5_umr_hca *hca,
-				      const void *ufile, u32 handle, u32 id);
-void mlx5_umr_hw_user_pd_put(struct ib_pd *pd);
 
 #endif /* _MLX5_UMR_HW_H */

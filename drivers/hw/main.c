@@ -25,6 +25,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "hw.h"
+#include "user_pd.h"
 
 /* Protects mlx5_umr_hw_devs; an entry is freed only after leaving it. */
 static DEFINE_MUTEX(mlx5_umr_hw_lock);
@@ -79,13 +80,25 @@ static struct ib_mr *mlx5_umr_hw_alloc_mr(struct ib_pd *pd)
 	return ib_alloc_mr(pd, IB_MR_TYPE_MEM_REG, 1);
 }
 
+#if IS_ENABLED(CONFIG_INFINIBAND_USER_ACCESS)
+/* MLX5_UMR_IOCTL_SET_PD of a user's verbs PD of this ib_device (user_pd.c) */
+static struct ib_pd *mlx5_umr_hw_user_pd_get(struct mlx5_umr_hca *hca,
+					     struct file *verbs, u32 handle,
+					     u32 id)
+{
+	struct mlx5_umr_hw_dev *hw = container_of(hca, struct mlx5_umr_hw_dev,
+						  hca);
+
+	return mlx5_umr_user_pd_get(hw->ibdev, verbs, handle, id);
+}
+#endif
+
 static const struct mlx5_umr_hca_ib_ops mlx5_umr_hw_ib_ops = {
 	.alloc_mr = mlx5_umr_hw_alloc_mr,
 	.dereg_mr = ib_dereg_mr,
 #if IS_ENABLED(CONFIG_INFINIBAND_USER_ACCESS)
-	/* MLX5_UMR_IOCTL_SET_PD of a user's verbs PD (user_pd.c) */
 	.user_pd_get = mlx5_umr_hw_user_pd_get,
-	.user_pd_put = mlx5_umr_hw_user_pd_put,
+	.user_pd_put = mlx5_umr_user_pd_put,
 #endif
 };
 

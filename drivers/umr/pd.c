@@ -339,23 +339,6 @@ static bool mlx5_umr_is_uverbs_file(struct file *file)
 	return !strcmp(module_name(fop->owner), "ib_uverbs");
 }
 
-/*
- * Is the uverbs file @file one of @dev's ib_device? ib_uverbs makes the
- * ib_device's parent (the PCI function) its char device's parent
- * (ib_uverbs_add_one(), cdev_device_add()), and the cdev's kobject a
- * child of that char device. Only a precise EXDEV for another device's
- * file: the PD lookup on @dev's ib_device is what decides.
- */
-static bool mlx5_umr_uverbs_file_of(struct mlx5_umr_dev *dev,
-				    struct file *file)
-{
-	struct kobject *kobj = file_inode(file)->i_cdev->kobj.parent;
-	struct device *parent = dev->hca->dev ? dev->hca->dev->parent : NULL;
-
-	return dev->hca->ibdev && kobj && parent &&
-	       kobj_to_dev(kobj)->parent == parent;
-}
-
 /**
  * mlx5_umr_pd_get_user() - a user's verbs PD, proven to be the caller's
  * @dev: the device, registered
@@ -366,9 +349,10 @@ static bool mlx5_umr_uverbs_file_of(struct mlx5_umr_dev *dev,
  * @ibpd: set to the PD, held until mlx5_umr_pd_put_user()
  * @pdn: set to the PD's number, as the HCA knows it
  *
- * @verbs must be a uverbs command file (-EINVAL) of @dev's ib_device
- * (-EXDEV); the backend finds PD @id on that device and accepts it only
- * as @verbs' PD under @handle (struct mlx5_umr_hca_ib_ops.user_pd_get).
+ * @verbs must be a uverbs command file (-EINVAL); the backend checks
+ * that it is one of its ib_device where it can tell (-EXDEV), finds PD @id
+ * on that device and accepts it only as @verbs' PD under @handle (struct
+ * mlx5_umr_hca_ib_ops.user_pd_get, drivers/hw/user_pd.c).
  * The number comes from the HCA, as in mlx5_umr_pd_get_ib(): no private
  * mlx5_ib structure is read.
  *
@@ -388,14 +372,12 @@ int mlx5_umr_pd_get_user(struct mlx5_umr_dev *dev, struct file *verbs,
 	might_sleep();
 	if (!mlx5_umr_is_uverbs_file(verbs))
 		return -EINVAL;
-	if (!mlx5_umr_uverbs_file_of(dev, verbs))
-		return -EXDEV;
 	if (!ops || !ops->user_pd_get || !ops->user_pd_put)
 		return -EOPNOTSUPP;
 	out = kzalloc(outlen, GFP_KERNEL);
 	if (!out)
 		return -ENOMEM;
-	pd = ops->user_pd_get(dev->hca, verbs->private_data, handle, id);
+	pd = ops->user_pd_get(dev->hca, verbs, handle, id);
 	if (IS_ERR(pd)) {
 		err = PTR_ERR(pd);
 		goto out;

@@ -131,6 +131,7 @@ struct mlx5_umr_hca_ops {
 	bool (*internal_error)(struct mlx5_umr_hca *hca);
 };
 
+struct file;
 struct ib_pd;
 struct ib_mr;
 
@@ -140,12 +141,15 @@ struct ib_mr;
  *	reads back with QUERY_MKEY to learn @pd's PD number
  * @dereg_mr: ib_dereg_mr()
  * @user_pd_get: the user verbs PD of resource-tracking id @id of the
- *	ib_device, if it is the PD of handle @handle in the verbs command
- *	file whose private_data is @ufile (compared, never dereferenced);
- *	held against its owner's destruction (its usecnt, as an MR in it)
- *	until @user_pd_put. ERR_PTR(-ENOENT): no PD of the device has @id;
- *	-EACCES: a kernel PD, another file's or another handle's; -EBUSY:
- *	being created or destroyed. Optional (NULL: no verified user PDs).
+ *	ib_device, if it is the PD of handle @handle in the uverbs command
+ *	file @verbs (its private_data compared, never dereferenced); held
+ *	against its owner's destruction (its usecnt, as an MR in it) until
+ *	@user_pd_put. ERR_PTR(-EXDEV): a command file of another device;
+ *	-ENOENT: no PD of the device has @id; -EACCES: a kernel PD, another
+ *	file's or another handle's; -EBUSY: being created or destroyed;
+ *	-EOPNOTSUPP: no ib_device's user PDs here. The PD it returns is
+ *	what @alloc_mr creates the probe MR in. Optional (NULL: no verified
+ *	user PDs).
  * @user_pd_put: release a PD of @user_pd_get; before the ib_device's
  *	ib_uverbs client is removed, and before the PD's command file is
  *	released
@@ -158,7 +162,7 @@ struct mlx5_umr_hca_ib_ops {
 	struct ib_mr *(*alloc_mr)(struct ib_pd *pd);
 	int (*dereg_mr)(struct ib_mr *mr);
 	struct ib_pd *(*user_pd_get)(struct mlx5_umr_hca *hca,
-				     const void *ufile, u32 handle, u32 id);
+				     struct file *verbs, u32 handle, u32 id);
 	void (*user_pd_put)(struct ib_pd *pd);
 };
 

@@ -3,15 +3,15 @@
  * MLX5_UMR_IOCTL_SET_PD with MLX5_UMR_IOC_SET_PD_VERBS: real verbs PDs.
  *
  * Run by pd_verbs.sh in the test VM, which makes a soft-RoCE (rdma_rxe)
- * device for it; the uapi device is a fake HCA. The test bed has no
- * user-verbs PD of an mlx5 device, so what runs here is every refusal
- * that comes before the PD lookup on the service's device: a uverbs file
- * that is not a command file, the command file of another device (rxe),
- * as the PD's owner and as another user. The lookup itself (a PD of this
- * device: the owner's accepted, another file's, another handle's, a
- * kernel PD refused; the owner's dealloc and exit while bound; removal)
- * needs an mlx5 device (Documentation/uapi.rst, "Keys in the caller's PD").
- * Each refusal leaves the PD free: its owner deallocates it afterwards.
+ * device and loads the fake HCA with user_pd_ibdev naming it: the fake
+ * then takes that device's user verbs PDs with the hardware backend's own
+ * ownership code (drivers/hw/user_pd.c) and maps each to a PD of its own
+ * (drivers/fake/fake_user_pd.c). Everything but the mlx5 part runs here:
+ * the owner's PD accepted and its keys in the PD the fake mapped it to,
+ * another file's, another handle's, a stale id's and a kernel PD refused,
+ * the owner's dealloc while bound (EBUSY) and after, its exit while bound,
+ * the device's removal while bound. The kernel log of the run is judged
+ * (warnings of ib_uverbs' teardown, leaks at the fake's unload).
  *
  * Copyright (c) 2026 The mlx5-umr authors.
  */
@@ -24,7 +24,10 @@
 #include "umr_util.h"
 #include "unpriv_users.h"
 
-/* The resource-tracking id of @pid's PD on @ibdev ("rdma res show pd"). */
+/*
+ * The resource-tracking id of @pid's PD on @ibdev ("rdma res show pd"),
+ * or with @pid 0 of a kernel PD (one without a pid: ib_core's MAD PD).
+ */
 static long long pd_res_id(const char *ibdev, pid_t pid)
 {
 	char cmd[256], buf[8192], *p;
@@ -54,7 +57,7 @@ static long long pd_res_id(const char *ibdev, pid_t pid)
 		if (q)
 			who = atoll(q + 6);
 		*end = '}';
-		if (who == pid && pdn >= 0)
+		if (who == (pid ? pid : -1) && pdn >= 0)
 			id = pdn;
 	}
 	return id;
@@ -102,23 +105,36 @@ static int verbs_open(struct verbs *v)
 	return v->id < 0 ? -ENOENT : 0;
 }
 
+static void verbs_close(struct verbs *v)
+{
+	if (v->pd)
+		ibv_dealloc_pd(v->pd);
+	if (v->ctx)
+		ibv_close_device(v->ctx);
+	v->pd = NULL;
+	v->ctx = NULL;
+}
+
 FIXTURE(verbs) {
 	int fd;
+	char path[256];
 	struct verbs v;
+	long long pds0, mkeys0;
 };
 
 FIXTURE_SETUP(verbs)
 {
-	char path[256];
-
 	memset(&self->v, 0, sizeof(self->v));
-	ASSERT_EQ(0, umr_find_dev(path, sizeof(path)));
-	self->fd = open(path, O_RDWR | O_CLOEXEC);
+	ASSERT_EQ(0, umr_find_dev(self->path, sizeof(self->path)));
+	self->fd = open(self->path, O_RDWR | O_CLOEXEC);
 	ASSERT_LE(0, self->fd);
 	if (verbs_open(&self->v) == -ENODEV)
 		SKIP(return, "no verbs device (pd_verbs.sh makes an rxe one)");
 	ASSERT_NE(NULL, self->v.pd);
 	ASSERT_LE(0, self->v.id);
+	self->pds0 = umr_fake_counter(self->path, "pds");
+	self->mkeys0 = umr_fake_counter(self->path, "mkeys");
+	ASSERT_LE(0, self->pds0);
 	TH_LOG("%s: PD handle %u, id %lld", self->v.name, self->v.pd->handle,
 	       self->v.id);
 }
@@ -126,23 +142,100 @@ FIXTURE_SETUP(verbs)
 FIXTURE_TEARDOWN(verbs)
 {
 	close(self->fd);
-	/* no refusal held the PD: its owner frees it */
+	/* nothing holds the PD any more: its owner frees it */
 	if (self->v.pd)
 		EXPECT_EQ(0, ibv_dealloc_pd(self->v.pd));
 	if (self->v.ctx)
 		EXPECT_EQ(0, ibv_close_device(self->v.ctx));
+	/* every PD the fake mapped a verbs PD to was freed with its binding */
+	EXPECT_EQ(self->pds0, umr_fake_counter(self->path, "pds"));
+	EXPECT_EQ(self->mkeys0, umr_fake_counter(self->path, "mkeys"));
 }
 
-/* The owner's own PD, but of a device that is not the service's. */
-TEST_F(verbs, other_device)
+/*
+ * The owner's PD: accepted; the file's keys are in the fake's PD that
+ * stands for it (the fake's mkey table), shared by every file bound to
+ * the same verbs PD; its owner cannot free it while a file holds it.
+ */
+TEST_F(verbs, own_pd_accepted)
 {
-	EXPECT_EQ(-EXDEV, set_pd_verbs(self->fd, self->v.ctx->cmd_fd,
-				       self->v.pd->handle, self->v.id));
-	/* a stale handle, a wrong id: the device is refused first */
-	EXPECT_EQ(-EXDEV, set_pd_verbs(self->fd, self->v.ctx->cmd_fd,
-				       self->v.pd->handle + 1, self->v.id));
-	EXPECT_EQ(-EXDEV, set_pd_verbs(self->fd, self->v.ctx->cmd_fd,
-				       self->v.pd->handle, self->v.id + 100));
+	__u32 mk, mkey, mk2, mkey2;
+	long long pdn;
+	int fd2;
+
+	ASSERT_EQ(0, set_pd_verbs(self->fd, self->v.ctx->cmd_fd,
+				  self->v.pd->handle, self->v.id));
+	/* mapped when bound: one PD more, no own PD of the file */
+	EXPECT_EQ(self->pds0 + 1, umr_fake_counter(self->path, "pds"));
+	ASSERT_EQ(0, umr_alloc(self->fd, 2, &mk, &mkey));
+	pdn = umr_fake_mkey_pd(self->path, mkey);
+	ASSERT_LT(0, pdn);
+	EXPECT_EQ(self->pds0 + 1, umr_fake_counter(self->path, "pds"));
+
+	/* another file of the owner, bound to the same verbs PD */
+	fd2 = open(self->path, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, fd2);
+	ASSERT_EQ(0, set_pd_verbs(fd2, self->v.ctx->cmd_fd,
+				  self->v.pd->handle, self->v.id));
+	ASSERT_EQ(0, umr_alloc(fd2, 1, &mk2, &mkey2));
+	EXPECT_EQ(pdn, umr_fake_mkey_pd(self->path, mkey2));
+	EXPECT_EQ(self->pds0 + 1, umr_fake_counter(self->path, "pds"));
+
+	/* held as by a live MR in it (uverbs_free_pd()) */
+	EXPECT_EQ(EBUSY, ibv_dealloc_pd(self->v.pd));
+	close(fd2);
+	EXPECT_EQ(-1, umr_fake_mkey_pd(self->path, mkey2));
+	EXPECT_EQ(EBUSY, ibv_dealloc_pd(self->v.pd));
+	EXPECT_EQ(pdn, umr_fake_mkey_pd(self->path, mkey));
+	/* the last binding released: the fake's PD and the hold go */
+	close(self->fd);
+	self->fd = open(self->path, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, self->fd);
+	EXPECT_EQ(self->pds0, umr_fake_counter(self->path, "pds"));
+	EXPECT_EQ(0, ibv_dealloc_pd(self->v.pd));
+	self->v.pd = NULL;
+}
+
+/*
+ * PDs that are not the caller's under the handle it gave: refused before
+ * anything is held or mapped (the owner frees its PD afterwards).
+ */
+TEST_F(verbs, others_refused)
+{
+	struct verbs b = { 0 };
+	long long kern;
+
+	/* a second command file of the same process, with its own PD */
+	ASSERT_EQ(0, verbs_open(&b));
+	/* b's file naming the first file's PD, and the reverse */
+	EXPECT_EQ(-EACCES, set_pd_verbs(self->fd, b.ctx->cmd_fd,
+					self->v.pd->handle, self->v.id));
+	EXPECT_EQ(-EACCES, set_pd_verbs(self->fd, self->v.ctx->cmd_fd,
+					b.pd->handle, b.id));
+	/* the right file and id with another handle */
+	EXPECT_EQ(-EACCES, set_pd_verbs(self->fd, self->v.ctx->cmd_fd,
+					self->v.pd->handle + 1, self->v.id));
+	/* an id no PD has */
+	EXPECT_EQ(-ENOENT, set_pd_verbs(self->fd, self->v.ctx->cmd_fd,
+					self->v.pd->handle, self->v.id + 1000));
+	/* a kernel PD (ib_core's MAD PD of the device) */
+	kern = pd_res_id(self->v.name, 0);
+	ASSERT_LE(0, kern);
+	EXPECT_EQ(-EACCES, set_pd_verbs(self->fd, self->v.ctx->cmd_fd,
+					self->v.pd->handle, kern));
+	EXPECT_EQ(-EACCES, set_pd_verbs(self->fd, self->v.ctx->cmd_fd, 0,
+					kern));
+	EXPECT_EQ(self->pds0, umr_fake_counter(self->path, "pds"));
+	/* nothing held: b frees its PD */
+	EXPECT_EQ(0, ibv_dealloc_pd(b.pd));
+	b.pd = NULL;
+	verbs_close(&b);
+	/* the file is still unbound: its first object is in its own PD */
+	ASSERT_EQ(0, set_pd_verbs(self->fd, self->v.ctx->cmd_fd,
+				  self->v.pd->handle, self->v.id));
+	close(self->fd);
+	self->fd = open(self->path, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, self->fd);
 }
 
 /* ib_uverbs' other files: the async event file is no command file. */
@@ -181,9 +274,9 @@ TEST_F(verbs, cross_uid)
 		}
 		if (b.id == id)
 			_exit(12);
-		/* not mlx5: the device check refuses before the PD's owner */
+		/* A's PD is not of B's file */
 		ret = set_pd_verbs(self->fd, b.ctx->cmd_fd, handle, id);
-		if (ret != -EXDEV) {
+		if (ret != -EACCES) {
 			fprintf(stderr, "# B with A's PD: %d\n", ret);
 			_exit(13);
 		}
@@ -199,13 +292,108 @@ TEST_F(verbs, cross_uid)
 			fprintf(stderr, "# B with a bare number: %d\n", ret);
 			_exit(14);
 		}
-		if (ibv_dealloc_pd(b.pd) || ibv_close_device(b.ctx))
+		/* B's own PD, in A's file of the service: B's to bind */
+		ret = set_pd_verbs(self->fd, b.ctx->cmd_fd, b.pd->handle, b.id);
+		if (ret) {
+			fprintf(stderr, "# B with B's PD: %d\n", ret);
 			_exit(15);
+		}
+		if (ibv_dealloc_pd(b.pd) != EBUSY)
+			_exit(16);
+		/* B exits with its PD bound in A's file */
 		_exit(0);
 	}
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(0, WEXITSTATUS(status));
+	/* B's command file lives on in A's file: its PD too, until A closes */
+	EXPECT_EQ(self->pds0 + 1, umr_fake_counter(self->path, "pds"));
+}
+
+/*
+ * The owner exits while bound, with a key in the PD: its process's files
+ * go in whatever order; the binding keeps the command file until the
+ * service's file released the PD, whose own teardown then frees it.
+ */
+TEST_F(verbs, owner_exit_while_bound)
+{
+	int status, i;
+	pid_t pid;
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct verbs c = { 0 };
+		__u32 mk, mkey;
+		int fd;
+
+		if (verbs_open(&c))
+			_exit(10);
+		fd = open(self->path, O_RDWR | O_CLOEXEC);
+		if (fd < 0 || set_pd_verbs(fd, c.ctx->cmd_fd, c.pd->handle,
+					   c.id))
+			_exit(11);
+		if (umr_alloc(fd, 4, &mk, &mkey) ||
+		    umr_fake_mkey_pd(self->path, mkey) <= 0)
+			_exit(12);
+		/* the command file first: the binding still holds it */
+		close(c.ctx->cmd_fd);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+	/* the verbs file's release may run in a work item after exit */
+	for (i = 0; i < 50 && pd_res_id(self->v.name, pid) >= 0; i++)
+		usleep(100000);
+	EXPECT_GT(0, pd_res_id(self->v.name, pid));
+	EXPECT_EQ(self->pds0, umr_fake_counter(self->path, "pds"));
+	EXPECT_EQ(self->mkeys0, umr_fake_counter(self->path, "mkeys"));
+}
+
+/*
+ * The device is removed while bound (last: it ends the fake's
+ * registration). ib_uverbs of rxe waits for its files to be closed
+ * (no disassociate_ucontext); the fake's client, removed before it,
+ * unregisters the fake, releasing the binding first.
+ */
+TEST_F(verbs, removal_while_bound)
+{
+	struct mlx5_umr_ioc_info info;
+	__u32 mk, mkey;
+	int status, i, ret = 0;
+	pid_t pid;
+
+	ASSERT_EQ(0, set_pd_verbs(self->fd, self->v.ctx->cmd_fd,
+				  self->v.pd->handle, self->v.id));
+	ASSERT_EQ(0, umr_alloc(self->fd, 2, &mk, &mkey));
+	EXPECT_EQ(EBUSY, ibv_dealloc_pd(self->v.pd));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		/* exec: no copy of the owner's verbs files (O_CLOEXEC) stays */
+		execlp("rdma", "rdma", "link", "delete", self->v.name,
+		       (char *)NULL);
+		_exit(127);
+	}
+	for (i = 0; i < 100; i++) {
+		ret = umr_info(self->fd, &info);
+		if (ret == -ENODEV)
+			break;
+		usleep(100000);
+	}
+	EXPECT_EQ(-ENODEV, ret);
+	/* the binding is gone: the owner frees its PD, closes its file */
+	EXPECT_EQ(0, ibv_dealloc_pd(self->v.pd));
+	self->v.pd = NULL;
+	EXPECT_EQ(0, ibv_close_device(self->v.ctx));
+	self->v.ctx = NULL;
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	/* the service left the fake: nothing of it, nor of the binding, remains */
+	self->pds0 = 0;
+	self->mkeys0 = 0;
 }
 
 TEST_HARNESS_MAIN
