@@ -48,5 +48,4 @@ struct mlx5_umr_hw_dev {
 
 extern const struct mlx5_umr_hca_ops mlx5_umr_hw_ops;
 
-
 #endif /* _MLX5_UMR_HW_H */
