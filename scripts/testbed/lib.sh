@@ -32,8 +32,13 @@ debian_kver() {
 # Hash of the test bed's patches to the UML kernel source of $KLINE
 # (uml-patches/*.patch for every line, then uml-patches/$KLINE/*.patch).
 uml_patches_hash() {
-	cat "$TESTBED"/uml-patches/*.patch "$TESTBED/uml-patches/$KLINE"/*.patch \
-		2>/dev/null | sha256sum | cut -c1-12
+	local p files=()
+	# a line without patches of its own: no glob left for cat to fail on
+	# (under pipefail, a failing cat ended uml-kernel.sh without a word)
+	for p in "$TESTBED"/uml-patches/*.patch "$TESTBED/uml-patches/$KLINE"/*.patch; do
+		[ -e "$p" ] && files+=("$p")
+	done
+	cat "${files[@]}" </dev/null | sha256sum | cut -c1-12
 }
 
 # uml_config_missing FRAGMENT CONFIG: fails, naming each, when an option of
