@@ -139,7 +139,8 @@ tb_uml_boot() {
 	done
 	if [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] &&
 	   grep -q 'MLX5_UMR_TESTBED: done' "$log" &&
-	   [ "$(sed '/^[[:space:]]*$/d' "$log" | tail -n 1)" = "reboot: System halted" ]; then
+	   grep -Eqx 'reboot: (System halted|Power down)' \
+		<<<"$(sed '/^[[:space:]]*$/d' "$log" | tail -n 1)"; then
 		echo "testbed: UML exited $rc after halting; booting once more (first log: $log.first)"
 		mv "$log" "$log.first"
 		( timeout "$secs" "$@" </dev/null >"$log" 2>&1; exit $? ) 2>/dev/null
