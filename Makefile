@@ -27,6 +27,8 @@
 #   KLINE=6.12        demo, kunit and vmtest on the 6.12 kernel (default 6.1)
 #   make bench        cost per UMR configure on UML without sanitizers;
 #                     rewrites the results in Documentation/bench.rst
+#   make bench-scale  configures per second from 1 and 2 posting CPUs, in
+#                     the VM with -smp 2; rewrites that table in bench.rst
 #   make bench-profile  perf profile of the batched path (PROFILE_LAYOUT,
 #                     PROFILE_BATCH, PROFILE_SEC)
 #   make soak         the random ioctl sequence and the hot-unplug soak for
@@ -54,7 +56,7 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 
 .PHONY: all modules clean install uninstall install-headers tools \
-	checkpatch api-doc check kunit vmtest dkms-check testbed-proofs demo bench bench-profile deps \
+	checkpatch api-doc check kunit vmtest dkms-check testbed-proofs demo bench bench-scale bench-profile deps \
 	hwcheck deb deb-check
 
 all: modules
@@ -138,6 +140,10 @@ demo:
 bench:
 	$(DEPS) $@
 	@$(TESTBED)/bench.sh
+
+bench-scale:
+	$(DEPS) $@
+	@MLX5_UMR_KLINE=$(KLINE) $(TESTBED)/bench-scale.sh
 
 bench-profile:
 	$(DEPS) $@

@@ -76,6 +76,18 @@ done
 uml_step 6.1 uapi-uml "$TOP/selftests/uapi/uml-sanitizers.sh"
 # Failure sweeps, random ioctls, hot unplug: bounded (make soak: long).
 uml_step 6.1 soak "$TESTBED/soak.sh"
+# make bench-scale works (its numbers are not judged, nor written).
+bench_scale() {
+	local log=$BUILD/logs/bench-scale-check.log
+	mkdir -p "$BUILD/logs"
+	if MLX5_UMR_SCALE_SEC=1 MLX5_UMR_BENCH_NO_DOC=1 "$TESTBED/bench-scale.sh" >"$log" 2>&1 &&
+		grep -q '^1 queue ' "$log"; then
+		tb_result 1 0 0 "make bench-scale prints its table"
+	else
+		tail -n 30 "$log"; tb_result 0 1 0 "make bench-scale (log: $log)"
+	fi
+}
+step bench-scale bench_scale
 step dkms "$TESTBED/dkms-check.sh"
 step demo demo_step
 # Debian packages: make deb, install, load on both lines in the VM, purge.

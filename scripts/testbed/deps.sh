@@ -32,7 +32,8 @@ rdma="libibverbs-dev ibverbs-providers rdma-core ibverbs-utils"
 # make deb: the Debian tooling; the check of the packages also needs dkms.
 deb="dpkg-dev debhelper dh-dkms help2man lintian"
 case $target in
-demo)	pkgs="$build $(kernel "$KLINE") $vm" ;;
+demo|bench-scale)
+	pkgs="$build $(kernel "$KLINE") $vm" ;;
 vmtest)	pkgs="$build $(kernel "$KLINE") $vm $rdma" ;;
 kunit|soak|bench|bench-profile)
 	pkgs="$build $(uml "$KLINE")" ;;

@@ -114,6 +114,9 @@ int bench_batched(struct bench_set *s, unsigned int batch, unsigned long n);
 int bench_ops_init(void);
 void bench_ops_fini(void);
 
+/* bench_scale.c: the scaling table (make bench-scale) */
+int bench_scale(struct bench_dev *bd, unsigned int sec);
+
 typedef int (*bench_fn)(struct bench_set *s, unsigned int arg,
 			unsigned long n);
 int bench_measure(bench_fn fn, struct bench_set *s, unsigned int arg,

@@ -64,6 +64,11 @@ static unsigned int profile_batch = 32;
 module_param(profile_batch, uint, 0444);
 MODULE_PARM_DESC(profile_batch, "profile mode: requests per post");
 
+/* make bench-scale: the scaling table only (bench_scale.c), in the VM. */
+static unsigned int scale_sec;
+module_param(scale_sec, uint, 0444);
+MODULE_PARM_DESC(scale_sec, "scaling table only: seconds per thread count (0: the other tables)");
+
 /*
  * make bench, uapi part: keep the null device (and so its character
  * device) until the module is unloaded, for tests/bench/uapi_bench, and
@@ -473,7 +478,9 @@ static int bench_main(void)
 	if (err)
 		goto out_null;
 
-	if (profile_sec) {
+	if (scale_sec) {
+		err = bench_scale(&bd[0], scale_sec);
+	} else if (profile_sec) {
 		err = bench_profile(bd);
 	} else if (uapi == 2) {
 		err = 0;
@@ -486,7 +493,7 @@ static int bench_main(void)
 		bench_failed = true;
 	bout("%s", bench_failed ? "FAILED" : "done");
 
-	if (uapi && !err && !profile_sec) {
+	if (uapi && !err && !profile_sec && !scale_sec) {
 		const struct bench_row *r = &bench_rows[0][0];
 
 		BUILD_BUG_ON(BENCH_NB != 4);
