@@ -22,6 +22,11 @@ ifneq ($(wildcard $(srctree)/include/linux/unaligned.h),)
 ccflags-y += -DMLX5_UMR_HAVE_LINUX_UNALIGNED_H
 endif
 
+# blk_mq_alloc_disk() takes the queue limits (6.9). Drop with 6.1.
+ifneq ($(shell grep -s 'define blk_mq_alloc_disk(set, lim, queuedata)' $(srctree)/include/linux/blk-mq.h),)
+ccflags-y += -DMLX5_UMR_BLK_MQ_ALLOC_DISK_LIM
+endif
+
 # mlx5_comp_eqn_get() replaced mlx5_vector2eqn() (6.5/6.6). Drop with 6.1.
 ifneq ($(shell grep -s 'mlx5_comp_eqn_get' $(srctree)/include/linux/mlx5/driver.h),)
 ccflags-y += -DMLX5_UMR_HAVE_COMP_EQN_GET
