@@ -164,6 +164,7 @@ static void fake_dev_release(struct device *dev)
 	struct mlx5_umr_fake *fd = container_of(dev, struct mlx5_umr_fake, dev);
 
 	kfree(fd->wqe_log);
+	free_percpu(fd->ev);
 	if (fd->wq)
 		destroy_workqueue(fd->wq);
 	if (fd->id >= 0)
@@ -226,7 +227,8 @@ struct mlx5_umr_fake *mlx5_umr_fake_create(const struct mlx5_umr_fake_attr *attr
 		goto err_put;
 	fd->wq = alloc_ordered_workqueue("%s", 0, dev_name(&fd->dev));
 	fd->wqe_log = kcalloc(FAKE_WQE_LOG, sizeof(*fd->wqe_log), GFP_KERNEL);
-	if (!fd->wq || !fd->wqe_log) {
+	fd->ev = alloc_percpu(struct fake_ev_cnt);
+	if (!fd->wq || !fd->wqe_log || !fd->ev) {
 		err = -ENOMEM;
 		goto err_put;
 	}
@@ -284,6 +286,7 @@ static void fake_reap(struct mlx5_umr_fake *fd)
 	void *p;
 	unsigned long i;
 
+	/* no doorbell can come any more: freed at once */
 	xa_for_each(&fd->qps, i, qp) {
 		cancel_delayed_work_sync(&qp->delay_work);
 		kfree(qp->pas);
@@ -372,10 +375,25 @@ void mlx5_umr_fake_get_counters(struct mlx5_umr_fake *fake,
 				struct mlx5_umr_fake_counters *cnt)
 {
 	unsigned long flags;
+	int cpu;
 
 	spin_lock_irqsave(&fake->lock, flags);
 	*cnt = fake->cnt;
 	spin_unlock_irqrestore(&fake->lock, flags);
+	/* the engines count per CPU (fake.h struct fake_ev_cnt) */
+	for_each_possible_cpu(cpu) {
+		const struct fake_ev_cnt *e = per_cpu_ptr(fake->ev, cpu);
+
+		cnt->iommu_faults += READ_ONCE(e->n[FAKE_EV_IOMMU_FAULTS]);
+		cnt->wqes += READ_ONCE(e->n[FAKE_EV_WQES]);
+		cnt->cqes += READ_ONCE(e->n[FAKE_EV_CQES]);
+		cnt->err_cqes += READ_ONCE(e->n[FAKE_EV_ERR_CQES]);
+		cnt->flush_cqes += READ_ONCE(e->n[FAKE_EV_FLUSH_CQES]);
+		cnt->events += READ_ONCE(e->n[FAKE_EV_EVENTS]);
+		cnt->cq_overruns += READ_ONCE(e->n[FAKE_EV_CQ_OVERRUNS]);
+		cnt->bad_doorbells += READ_ONCE(e->n[FAKE_EV_BAD_DOORBELLS]);
+		cnt->send_doorbells += READ_ONCE(e->n[FAKE_EV_SEND_DOORBELLS]);
+	}
 }
 EXPORT_SYMBOL(mlx5_umr_fake_get_counters);
 
@@ -393,14 +411,13 @@ int mlx5_umr_fake_qp_state(struct mlx5_umr_fake *fake, u32 qpn, u16 *sq_ci)
 	unsigned long flags;
 	int ret = -ENOENT;
 
-	spin_lock_irqsave(&fake->lock, flags);
-	qp = xa_load(&fake->qps, qpn);
+	qp = fake_qp_lock(fake, qpn, &flags);
 	if (qp) {
 		ret = qp->state;
 		if (sq_ci)
 			*sq_ci = qp->ci;
+		fake_qp_unlock(qp, flags);
 	}
-	spin_unlock_irqrestore(&fake->lock, flags);
 	return ret;
 }
 EXPORT_SYMBOL(mlx5_umr_fake_qp_state);
@@ -504,11 +521,7 @@ EXPORT_SYMBOL(mlx5_umr_fake_inject_wqe_error);
 void mlx5_umr_fake_inject_drop_cqe(struct mlx5_umr_fake *fake,
 				   unsigned int count)
 {
-	unsigned long flags;
-
-	spin_lock_irqsave(&fake->lock, flags);
-	fake->faults.drop_cqes = count;
-	spin_unlock_irqrestore(&fake->lock, flags);
+	atomic_set(&fake->faults.drop_cqes, count);
 }
 EXPORT_SYMBOL(mlx5_umr_fake_inject_drop_cqe);
 
