@@ -423,6 +423,37 @@ int mlx5_umr_fake_qp_state(struct mlx5_umr_fake *fake, u32 qpn, u16 *sq_ci)
 EXPORT_SYMBOL(mlx5_umr_fake_qp_state);
 
 /**
+ * mlx5_umr_fake_stall_qp() - hold or release one QP's engine (test-only)
+ * @fake: the fake
+ * @qpn: the QP
+ * @stall: true holds it: doorbells are taken (and counted) but nothing
+ *	posted to this QP executes, flushes or completes, while the other
+ *	QPs run on; false releases it, and what its doorbell record shows
+ *	as posted then runs (from the workqueue in F_ASYNC_EXEC mode, else
+ *	before this returns), as after a doorbell
+ *
+ * A stall survives state changes (2ERR flushes on release); DESTROY_QP
+ * ends it.
+ * Context: any.
+ * Return: 0, or -ENOENT when @qpn is not a live QP.
+ */
+int mlx5_umr_fake_stall_qp(struct mlx5_umr_fake *fake, u32 qpn, bool stall)
+{
+	struct fake_qp *qp;
+	unsigned long flags;
+
+	qp = fake_qp_lock(fake, qpn, &flags);
+	if (!qp)
+		return -ENOENT;
+	qp->faults.stalled = stall;
+	if (!stall)
+		fake_qp_kick(fake, qp);
+	fake_qp_unlock(qp, flags);
+	return 0;
+}
+EXPORT_SYMBOL(mlx5_umr_fake_stall_qp);
+
+/**
  * mlx5_umr_fake_flush() - wait for deferred work (test-only)
  * @fake: the fake
  *
@@ -524,6 +555,61 @@ void mlx5_umr_fake_inject_drop_cqe(struct mlx5_umr_fake *fake,
 	atomic_set(&fake->faults.drop_cqes, count);
 }
 EXPORT_SYMBOL(mlx5_umr_fake_inject_drop_cqe);
+
+/**
+ * mlx5_umr_fake_inject_wqe_error_qp() - the next WQE of one QP completes
+ *	in error (test-only)
+ * @fake: the fake
+ * @qpn: the QP
+ * @syndrome: MLX5_CQE_SYNDROME_* of the error CQE
+ * @vendor_synd: its vendor_err_synd
+ *
+ * As mlx5_umr_fake_inject_wqe_error(), for the next WQE this QP executes
+ * (on a null device too); the other QPs are not affected. It takes
+ * precedence over, and disarms, the device-wide one.
+ * Return: 0, or -ENOENT when @qpn is not a live QP.
+ */
+int mlx5_umr_fake_inject_wqe_error_qp(struct mlx5_umr_fake *fake, u32 qpn,
+				      u8 syndrome, u8 vendor_synd)
+{
+	struct fake_qp *qp;
+	unsigned long flags;
+
+	qp = fake_qp_lock(fake, qpn, &flags);
+	if (!qp)
+		return -ENOENT;
+	qp->faults.wqe_armed = true;
+	qp->faults.wqe_synd = syndrome;
+	qp->faults.wqe_vsynd = vendor_synd;
+	fake_qp_unlock(qp, flags);
+	return 0;
+}
+EXPORT_SYMBOL(mlx5_umr_fake_inject_wqe_error_qp);
+
+/**
+ * mlx5_umr_fake_inject_drop_cqe_qp() - lose the next CQEs of one QP
+ *	(test-only)
+ * @fake: the fake
+ * @qpn: the QP
+ * @count: how many of its CQEs, of any kind, are silently not written;
+ *	they are taken before the device-wide count
+ *
+ * Return: 0, or -ENOENT when @qpn is not a live QP.
+ */
+int mlx5_umr_fake_inject_drop_cqe_qp(struct mlx5_umr_fake *fake, u32 qpn,
+				     unsigned int count)
+{
+	struct fake_qp *qp;
+	unsigned long flags;
+
+	qp = fake_qp_lock(fake, qpn, &flags);
+	if (!qp)
+		return -ENOENT;
+	qp->faults.drop_cqes = count;
+	fake_qp_unlock(qp, flags);
+	return 0;
+}
+EXPORT_SYMBOL(mlx5_umr_fake_inject_drop_cqe_qp);
 
 /**
  * mlx5_umr_fake_inject_delay() - delay the next send doorbell (test-only)
