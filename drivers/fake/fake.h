@@ -9,6 +9,8 @@
 
 #include <linux/device.h>
 #include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/rcupdate.h>
 #include <linux/spinlock.h>
 #include <linux/workqueue.h>
 #include <linux/xarray.h>
@@ -73,18 +75,47 @@ struct fake_cq {
 	u32 npas;
 	u64 *pas;
 	u64 dbr;
+	/*
+	 * Protects @pi, @armed, @overrun, @dead and the CQE writes into the
+	 * ring: the CQ's side of the engine, innermost (after qp->lock and
+	 * fd->lock).
+	 */
+	spinlock_t lock;
 	u32 pi;
 	bool armed;
 	bool overrun;
 	bool dead;
-	unsigned int qp_users;
+	unsigned int qp_users;	/* under fd->lock */
 	struct work_struct work;
 	atomic_t sync_inflight;
+	/* freed after an RCU grace period: doorbells find CQs without locks */
+	struct rcu_head rcu;
+};
+
+/*
+ * Test-only faults of one QP (mlx5_umr_fake_stall_qp(),
+ * mlx5_umr_fake_inject_wqe_error_qp(), mlx5_umr_fake_inject_drop_cqe_qp()),
+ * under qp->lock.
+ */
+struct fake_qp_faults {
+	bool stalled;
+	bool wqe_armed;
+	u8 wqe_synd;
+	u8 wqe_vsynd;
+	unsigned int drop_cqes;
 };
 
 struct fake_qp {
 	u32 qpn;
 	struct mlx5_umr_fake *fd;
+	/*
+	 * The QP's engine, as a HCA runs each QP's send queue on its own:
+	 * protects @state, @dead, @delayed, @ci, @last_pi, @last_db, @wqe,
+	 * @nr_wqes, @nr_idx_mismatch and @faults. Taken before fd->lock
+	 * (which the engine takes only to execute a WQE on mkeys and PSVs)
+	 * and before @scq's lock. The other fields are fixed at creation.
+	 */
+	spinlock_t lock;
 	u8 state;
 	u8 log_sq;
 	u8 log_pg;
@@ -105,7 +136,10 @@ struct fake_qp {
 	u64 nr_wqes;
 	u64 nr_idx_mismatch;
 	u8 *wqe;	/* MLX5_SEND_WQE_MAX_SIZE scratch */
+	struct fake_qp_faults faults;
 	struct delayed_work delay_work;
+	/* freed after an RCU grace period: doorbells find QPs without locks */
+	struct rcu_head rcu;
 };
 
 struct fake_wqe_log {
@@ -115,6 +149,7 @@ struct fake_wqe_log {
 	u8 data[MLX5_SEND_WQE_MAX_SIZE];
 };
 
+/* Device-wide faults: under fd->lock, except @drop_cqes (atomic). */
 struct fake_faults {
 	bool cmd_armed;
 	u16 cmd_opcode;
@@ -123,11 +158,33 @@ struct fake_faults {
 	bool wqe_armed;
 	u8 wqe_synd;
 	u8 wqe_vsynd;
-	unsigned int drop_cqes;
-	unsigned int delay_ms;
+	atomic_t drop_cqes;
+	unsigned int delay_ms;	/* read without the lock first (READ_ONCE) */
 	unsigned int cmd_nth;
 	u8 nth_status;
 	u32 nth_synd;
+};
+
+/*
+ * The event counts of struct mlx5_umr_fake_counters, per CPU: the engines
+ * of different QPs count without sharing a lock or a cache line, and
+ * mlx5_umr_fake_get_counters() sums them.
+ */
+enum fake_ev {
+	FAKE_EV_IOMMU_FAULTS,
+	FAKE_EV_WQES,
+	FAKE_EV_CQES,
+	FAKE_EV_ERR_CQES,
+	FAKE_EV_FLUSH_CQES,
+	FAKE_EV_EVENTS,
+	FAKE_EV_CQ_OVERRUNS,
+	FAKE_EV_BAD_DOORBELLS,
+	FAKE_EV_SEND_DOORBELLS,
+	FAKE_EV_NR,
+};
+
+struct fake_ev_cnt {
+	u64 n[FAKE_EV_NR];
 };
 
 /*
@@ -148,13 +205,23 @@ struct mlx5_umr_fake {
 	struct mlx5_umr_fake_caps caps;
 	bool registered;
 
-	/* Serialises command execution: object creation and destruction. */
+	/*
+	 * Serialises command execution: object creation and destruction, so
+	 * a command finds its QP or CQ in the xarray without @lock.
+	 */
 	struct mutex cmd_lock;
 	/*
-	 * Protects every object's mutable state and the xarrays' membership
-	 * as seen by the engine: QP/CQ engine state, mkey contents, PSVs,
-	 * fault injection, counters, the WQE log. Taken with irqsave since
-	 * write_db may come from any context. Nests outside the xarray locks.
+	 * Protects the object tables' membership and the objects' counts in
+	 * @cnt, mkey contents, PSVs, DEKs, the device-wide faults and the WQE
+	 * log. Taken with irqsave since write_db may come from any context.
+	 * Nests outside the xarray locks.
+	 *
+	 * Lock order: cmd_lock -> qp->lock -> lock -> cq->lock. A doorbell
+	 * finds its QP or CQ with xa_load() under RCU and takes only that
+	 * object's lock; a QP executes a WQE under qp->lock, taking @lock
+	 * around the mkey and PSV work. The QP commands (2ERR, 2RST,
+	 * DESTROY_QP) take qp->lock, then @lock. Different QPs' (or CQs')
+	 * locks never nest.
 	 */
 	spinlock_t lock;
 	struct xarray pds;
@@ -184,7 +251,9 @@ struct mlx5_umr_fake {
 	bool internal_error;
 
 	struct fake_faults faults;
+	/* object counts under @lock; the event counts are in @ev */
 	struct mlx5_umr_fake_counters cnt;
+	struct fake_ev_cnt __percpu *ev;
 	struct fake_wqe_log *wqe_log;
 	unsigned int wqe_log_pos;
 	struct dentry *dbg;
@@ -195,6 +264,17 @@ struct mlx5_umr_fake {
 static inline struct mlx5_umr_fake *to_fake(struct mlx5_umr_hca *hca)
 {
 	return container_of(hca, struct mlx5_umr_fake, hca);
+}
+
+static inline void fake_count_add(struct mlx5_umr_fake *fd, enum fake_ev ev,
+				  u64 n)
+{
+	this_cpu_add(fd->ev->n[ev], n);
+}
+
+static inline void fake_count(struct mlx5_umr_fake *fd, enum fake_ev ev)
+{
+	fake_count_add(fd, ev, 1);
 }
 
 static inline int fake_wqe_err(u8 synd, u8 vsynd)
@@ -233,6 +313,10 @@ void fake_cq_work(struct work_struct *work);
 void fake_qp_delay_work(struct work_struct *work);
 void fake_req_cqe(struct mlx5_umr_fake *fd, struct fake_qp *qp, u8 opcode,
 		  u16 idx, struct fake_notify *nt);
+struct fake_qp *fake_qp_lock(struct mlx5_umr_fake *fd, u32 qpn,
+			     unsigned long *flags);
+void fake_qp_unlock(struct fake_qp *qp, unsigned long flags);
+void fake_qp_kick(struct mlx5_umr_fake *fd, struct fake_qp *qp);
 
 int fake_q_rw(struct mlx5_umr_fake *fd, const u64 *pas, u32 npas, u8 log_pg,
 	      u64 off, void *buf, size_t len, bool write);

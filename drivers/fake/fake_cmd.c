@@ -416,6 +416,7 @@ static int fake_create_cq(struct fake_cmd *c)
 	cq->uar = MLX5_GET(cqc, cqc, uar_page);
 	cq->dbr = MLX5_GET64(cqc, cqc, dbr_addr);
 	cq->hcq = c->hcq;
+	spin_lock_init(&cq->lock);
 	INIT_WORK(&cq->work, fake_cq_work);
 	atomic_set(&cq->sync_inflight, 0);
 	err = fake_get_pas(c, MLX5_ADDR_OF(create_cq_in, c->in, pas),
@@ -462,8 +463,10 @@ static int fake_destroy_cq(struct fake_cmd *c)
 		spin_unlock_irqrestore(&fd->lock, flags);
 		return FAIL(c, BAD_RES_STATE_ERR, CQ_BUSY);
 	}
+	spin_lock(&cq->lock);
 	cq->dead = true;
 	WRITE_ONCE(cq->hcq, NULL);
+	spin_unlock(&cq->lock);
 	fake_xa_erase(fd, &fd->cqs, cqn);
 	fd->cnt.cqs--;
 	spin_unlock_irqrestore(&fd->lock, flags);
@@ -480,7 +483,8 @@ static void fake_cq_reap(struct mlx5_umr_fake *fd, struct fake_cq *cq)
 	cancel_work_sync(&cq->work);
 	wait_event(fd->waitq, !atomic_read(&cq->sync_inflight));
 	kfree(cq->pas);
-	kfree(cq);
+	/* a doorbell may still hold it under RCU, and sees it dead */
+	kfree_rcu(cq, rcu);
 }
 
 /* What the fake accepts of a CREATE_QP: a REG_UMR QP of its own objects. */
@@ -531,6 +535,7 @@ static int fake_qp_new(struct fake_cmd *c, const void *qpc,
 		return FAIL(c, NO_RES_ERR, NO_RESOURCES);
 	}
 	qp->fd = c->fd;
+	spin_lock_init(&qp->lock);
 	qp->state = MLX5_QP_STATE_RST;
 	qp->log_sq = MLX5_GET(qpc, qpc, log_sq_size);
 	qp->log_pg = MLX5_GET(qpc, qpc, log_page_size);
@@ -639,24 +644,27 @@ static int fake_destroy_qp(struct fake_cmd *c)
 		     MLX5_ST_SZ_BYTES(destroy_qp_out)))
 		return -EREMOTEIO;
 	qpn = MLX5_GET(destroy_qp_in, c->in, qpn);
-	spin_lock_irqsave(&fd->lock, flags);
+	/* commands alone change the table, and cmd_lock is held */
 	qp = xa_load(&fd->qps, qpn);
-	if (!qp) {
-		spin_unlock_irqrestore(&fd->lock, flags);
+	if (!qp)
 		return FAIL(c, BAD_RES_ERR, BAD_QP);
-	}
+	spin_lock_irqsave(&qp->lock, flags);
+	/* from now on no doorbell or run touches the QP's rings or CQs */
 	qp->dead = true;
+	spin_lock(&fd->lock);
 	qp->scq->qp_users--;
 	if (qp->rcq)
 		qp->rcq->qp_users--;
 	fake_xa_erase(fd, &fd->qps, qpn);
 	fd->cnt.qps--;
-	spin_unlock_irqrestore(&fd->lock, flags);
+	spin_unlock(&fd->lock);
+	spin_unlock_irqrestore(&qp->lock, flags);
 
 	cancel_delayed_work_sync(&qp->delay_work);
 	kfree(qp->pas);
 	kfree(qp->wqe);
-	kfree(qp);
+	/* a doorbell may still hold it under RCU, and sees it dead */
+	kfree_rcu(qp, rcu);
 	return 0;
 }
 
@@ -709,11 +717,10 @@ static int fake_modify_qp(struct fake_cmd *c, u16 opcode)
 
 	/* qpn sits at the same place in every *2*_qp_in layout */
 	qpn = MLX5_GET(rst2init_qp_in, c->in, qpn);
-	spin_lock_irqsave(&fd->lock, flags);
-	qp = xa_load(&fd->qps, qpn);
-	if (!qp) {
-		ret = FAIL(c, BAD_RES_ERR, BAD_QP);
-	} else if (from != 0xff && qp->state != from) {
+	qp = fake_qp_lock(fd, qpn, &flags);
+	if (!qp)
+		return FAIL(c, BAD_RES_ERR, BAD_QP);
+	if (from != 0xff && qp->state != from) {
 		ret = FAIL(c, BAD_QP_STATE_ERR, BAD_QP_STATE);
 	} else if (to == MLX5_QP_STATE_ERR) {
 		fake_qp_flush_all(fd, qp, &c->nt);
@@ -727,7 +734,7 @@ static int fake_modify_qp(struct fake_cmd *c, u16 opcode)
 	} else {
 		qp->state = to;
 	}
-	spin_unlock_irqrestore(&fd->lock, flags);
+	fake_qp_unlock(qp, flags);
 	return ret;
 }
 
@@ -741,8 +748,7 @@ static int fake_query_qp(struct fake_cmd *c)
 	if (fake_len(c, MLX5_ST_SZ_BYTES(query_qp_in),
 		     MLX5_ST_SZ_BYTES(query_qp_out)))
 		return -EREMOTEIO;
-	spin_lock_irqsave(&fd->lock, flags);
-	qp = xa_load(&fd->qps, MLX5_GET(query_qp_in, c->in, qpn));
+	qp = fake_qp_lock(fd, MLX5_GET(query_qp_in, c->in, qpn), &flags);
 	if (qp) {
 		MLX5_SET(qpc, qpc, state, qp->state);
 		MLX5_SET(qpc, qpc, st, MLX5_QP_ST_REG_UMR);
@@ -759,8 +765,8 @@ static int fake_query_qp(struct fake_cmd *c)
 		MLX5_SET64(qpc, qpc, dbr_addr, qp->dbr);
 		MLX5_SET(qpc, qpc, hw_sq_wqebb_counter, qp->ci);
 		MLX5_SET(qpc, qpc, sw_sq_wqebb_counter, qp->last_pi);
+		fake_qp_unlock(qp, flags);
 	}
-	spin_unlock_irqrestore(&fd->lock, flags);
 	return qp ? 0 : FAIL(c, BAD_RES_ERR, BAD_QP);
 }
 

@@ -111,13 +111,19 @@ static int fake_qps_show(struct seq_file *s, void *unused)
 	unsigned long i, flags;
 
 	seq_puts(s, "qpn state log_sq ci last_pi cqn wqes idx_mismatch rlky pd\n");
-	spin_lock_irqsave(&fd->lock, flags);
-	xa_for_each(&fd->qps, i, qp)
-		seq_printf(s, "0x%x %s %u %u %u 0x%x %llu %llu %u %u\n",
-			   qp->qpn, mlx5_qp_state_str(qp->state), qp->log_sq,
-			   qp->ci, qp->last_pi, qp->scq->cqn, qp->nr_wqes,
-			   qp->nr_idx_mismatch, qp->rlky, qp->pdn);
-	spin_unlock_irqrestore(&fd->lock, flags);
+	/* qp->lock before fd->lock: walk under RCU, each QP under its lock */
+	rcu_read_lock();
+	xa_for_each(&fd->qps, i, qp) {
+		spin_lock_irqsave(&qp->lock, flags);
+		if (!qp->dead)
+			seq_printf(s, "0x%x %s %u %u %u 0x%x %llu %llu %u %u\n",
+				   qp->qpn, mlx5_qp_state_str(qp->state),
+				   qp->log_sq, qp->ci, qp->last_pi,
+				   qp->scq->cqn, qp->nr_wqes,
+				   qp->nr_idx_mismatch, qp->rlky, qp->pdn);
+		spin_unlock_irqrestore(&qp->lock, flags);
+	}
+	rcu_read_unlock();
 	return 0;
 }
 
@@ -131,9 +137,12 @@ static int fake_cqs_show(struct seq_file *s, void *unused)
 
 	seq_puts(s, "cqn log_sz pi armed overrun qps\n");
 	spin_lock_irqsave(&fd->lock, flags);
-	xa_for_each(&fd->cqs, i, cq)
+	xa_for_each(&fd->cqs, i, cq) {
+		spin_lock(&cq->lock);
 		seq_printf(s, "0x%x %u %u %u %u %u\n", cq->cqn, cq->log_sz,
 			   cq->pi, cq->armed, cq->overrun, cq->qp_users);
+		spin_unlock(&cq->lock);
+	}
 	spin_unlock_irqrestore(&fd->lock, flags);
 	return 0;
 }

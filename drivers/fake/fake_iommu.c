@@ -106,7 +106,7 @@ int fake_iommu_rw(struct mlx5_umr_fake *fd, u64 iova, void *buf, size_t len,
 
 		page = xa_load(&fd->iommu, iova >> PAGE_SHIFT);
 		if (!page) {
-			fd->cnt.iommu_faults++;
+			fake_count(fd, FAKE_EV_IOMMU_FAULTS);
 			return -EFAULT;
 		}
 		if (buf) {

@@ -164,6 +164,7 @@ static void fake_dev_release(struct device *dev)
 	struct mlx5_umr_fake *fd = container_of(dev, struct mlx5_umr_fake, dev);
 
 	kfree(fd->wqe_log);
+	free_percpu(fd->ev);
 	if (fd->wq)
 		destroy_workqueue(fd->wq);
 	if (fd->id >= 0)
@@ -226,7 +227,8 @@ struct mlx5_umr_fake *mlx5_umr_fake_create(const struct mlx5_umr_fake_attr *attr
 		goto err_put;
 	fd->wq = alloc_ordered_workqueue("%s", 0, dev_name(&fd->dev));
 	fd->wqe_log = kcalloc(FAKE_WQE_LOG, sizeof(*fd->wqe_log), GFP_KERNEL);
-	if (!fd->wq || !fd->wqe_log) {
+	fd->ev = alloc_percpu(struct fake_ev_cnt);
+	if (!fd->wq || !fd->wqe_log || !fd->ev) {
 		err = -ENOMEM;
 		goto err_put;
 	}
@@ -284,6 +286,7 @@ static void fake_reap(struct mlx5_umr_fake *fd)
 	void *p;
 	unsigned long i;
 
+	/* no doorbell can come any more: freed at once */
 	xa_for_each(&fd->qps, i, qp) {
 		cancel_delayed_work_sync(&qp->delay_work);
 		kfree(qp->pas);
@@ -372,10 +375,25 @@ void mlx5_umr_fake_get_counters(struct mlx5_umr_fake *fake,
 				struct mlx5_umr_fake_counters *cnt)
 {
 	unsigned long flags;
+	int cpu;
 
 	spin_lock_irqsave(&fake->lock, flags);
 	*cnt = fake->cnt;
 	spin_unlock_irqrestore(&fake->lock, flags);
+	/* the engines count per CPU (fake.h struct fake_ev_cnt) */
+	for_each_possible_cpu(cpu) {
+		const struct fake_ev_cnt *e = per_cpu_ptr(fake->ev, cpu);
+
+		cnt->iommu_faults += READ_ONCE(e->n[FAKE_EV_IOMMU_FAULTS]);
+		cnt->wqes += READ_ONCE(e->n[FAKE_EV_WQES]);
+		cnt->cqes += READ_ONCE(e->n[FAKE_EV_CQES]);
+		cnt->err_cqes += READ_ONCE(e->n[FAKE_EV_ERR_CQES]);
+		cnt->flush_cqes += READ_ONCE(e->n[FAKE_EV_FLUSH_CQES]);
+		cnt->events += READ_ONCE(e->n[FAKE_EV_EVENTS]);
+		cnt->cq_overruns += READ_ONCE(e->n[FAKE_EV_CQ_OVERRUNS]);
+		cnt->bad_doorbells += READ_ONCE(e->n[FAKE_EV_BAD_DOORBELLS]);
+		cnt->send_doorbells += READ_ONCE(e->n[FAKE_EV_SEND_DOORBELLS]);
+	}
 }
 EXPORT_SYMBOL(mlx5_umr_fake_get_counters);
 
@@ -393,17 +411,47 @@ int mlx5_umr_fake_qp_state(struct mlx5_umr_fake *fake, u32 qpn, u16 *sq_ci)
 	unsigned long flags;
 	int ret = -ENOENT;
 
-	spin_lock_irqsave(&fake->lock, flags);
-	qp = xa_load(&fake->qps, qpn);
+	qp = fake_qp_lock(fake, qpn, &flags);
 	if (qp) {
 		ret = qp->state;
 		if (sq_ci)
 			*sq_ci = qp->ci;
+		fake_qp_unlock(qp, flags);
 	}
-	spin_unlock_irqrestore(&fake->lock, flags);
 	return ret;
 }
 EXPORT_SYMBOL(mlx5_umr_fake_qp_state);
+
+/**
+ * mlx5_umr_fake_stall_qp() - hold or release one QP's engine (test-only)
+ * @fake: the fake
+ * @qpn: the QP
+ * @stall: true holds it: doorbells are taken (and counted) but nothing
+ *	posted to this QP executes, flushes or completes, while the other
+ *	QPs run on; false releases it, and what its doorbell record shows
+ *	as posted then runs (from the workqueue in F_ASYNC_EXEC mode, else
+ *	before this returns), as after a doorbell
+ *
+ * A stall survives state changes (2ERR flushes on release); DESTROY_QP
+ * ends it.
+ * Context: any.
+ * Return: 0, or -ENOENT when @qpn is not a live QP.
+ */
+int mlx5_umr_fake_stall_qp(struct mlx5_umr_fake *fake, u32 qpn, bool stall)
+{
+	struct fake_qp *qp;
+	unsigned long flags;
+
+	qp = fake_qp_lock(fake, qpn, &flags);
+	if (!qp)
+		return -ENOENT;
+	qp->faults.stalled = stall;
+	if (!stall)
+		fake_qp_kick(fake, qp);
+	fake_qp_unlock(qp, flags);
+	return 0;
+}
+EXPORT_SYMBOL(mlx5_umr_fake_stall_qp);
 
 /**
  * mlx5_umr_fake_flush() - wait for deferred work (test-only)
@@ -504,13 +552,64 @@ EXPORT_SYMBOL(mlx5_umr_fake_inject_wqe_error);
 void mlx5_umr_fake_inject_drop_cqe(struct mlx5_umr_fake *fake,
 				   unsigned int count)
 {
-	unsigned long flags;
-
-	spin_lock_irqsave(&fake->lock, flags);
-	fake->faults.drop_cqes = count;
-	spin_unlock_irqrestore(&fake->lock, flags);
+	atomic_set(&fake->faults.drop_cqes, count);
 }
 EXPORT_SYMBOL(mlx5_umr_fake_inject_drop_cqe);
+
+/**
+ * mlx5_umr_fake_inject_wqe_error_qp() - the next WQE of one QP completes
+ *	in error (test-only)
+ * @fake: the fake
+ * @qpn: the QP
+ * @syndrome: MLX5_CQE_SYNDROME_* of the error CQE
+ * @vendor_synd: its vendor_err_synd
+ *
+ * As mlx5_umr_fake_inject_wqe_error(), for the next WQE this QP executes
+ * (on a null device too); the other QPs are not affected. It takes
+ * precedence over, and disarms, the device-wide one.
+ * Return: 0, or -ENOENT when @qpn is not a live QP.
+ */
+int mlx5_umr_fake_inject_wqe_error_qp(struct mlx5_umr_fake *fake, u32 qpn,
+				      u8 syndrome, u8 vendor_synd)
+{
+	struct fake_qp *qp;
+	unsigned long flags;
+
+	qp = fake_qp_lock(fake, qpn, &flags);
+	if (!qp)
+		return -ENOENT;
+	qp->faults.wqe_armed = true;
+	qp->faults.wqe_synd = syndrome;
+	qp->faults.wqe_vsynd = vendor_synd;
+	fake_qp_unlock(qp, flags);
+	return 0;
+}
+EXPORT_SYMBOL(mlx5_umr_fake_inject_wqe_error_qp);
+
+/**
+ * mlx5_umr_fake_inject_drop_cqe_qp() - lose the next CQEs of one QP
+ *	(test-only)
+ * @fake: the fake
+ * @qpn: the QP
+ * @count: how many of its CQEs, of any kind, are silently not written;
+ *	they are taken before the device-wide count
+ *
+ * Return: 0, or -ENOENT when @qpn is not a live QP.
+ */
+int mlx5_umr_fake_inject_drop_cqe_qp(struct mlx5_umr_fake *fake, u32 qpn,
+				     unsigned int count)
+{
+	struct fake_qp *qp;
+	unsigned long flags;
+
+	qp = fake_qp_lock(fake, qpn, &flags);
+	if (!qp)
+		return -ENOENT;
+	qp->faults.drop_cqes = count;
+	fake_qp_unlock(qp, flags);
+	return 0;
+}
+EXPORT_SYMBOL(mlx5_umr_fake_inject_drop_cqe_qp);
 
 /**
  * mlx5_umr_fake_inject_delay() - delay the next send doorbell (test-only)

@@ -52,7 +52,7 @@ static bool fake_null_skip(struct mlx5_umr_fake *fd, struct fake_qp *qp,
 
 	qp->ci = pi;
 	qp->nr_wqes++;
-	fd->cnt.wqes++;
+	fake_count(fd, FAKE_EV_WQES);
 	fake_req_cqe(fd, qp, op & MLX5_WQE_CTRL_OPCODE_MASK, idx, nt);
 	return true;
 }
@@ -60,7 +60,8 @@ static bool fake_null_skip(struct mlx5_umr_fake *fd, struct fake_qp *qp,
 /**
  * fake_null_consume() - consume well-formed WQEs up to @pi
  * @fd: the fake, a null device
- * @qp: the QP, in RTS
+ * @qp: the QP, in RTS, locked; nothing here takes fd->lock, so the
+ *	engines of different QPs meet only on a CQ they share
  * @pi: producer counter of the doorbell record
  * @nt: events a command collects (sync mode), or NULL to queue them
  */
@@ -75,7 +76,7 @@ void fake_null_consume(struct mlx5_umr_fake *fd, struct fake_qp *qp, u16 pi,
 	u64 done = 0;
 	u8 *kva = NULL;
 
-	lockdep_assert_held(&fd->lock);
+	lockdep_assert_held(&qp->lock);
 	if (fake_null_skip(fd, qp, pi, nt))
 		return;
 	/*
@@ -129,5 +130,5 @@ void fake_null_consume(struct mlx5_umr_fake *fd, struct fake_qp *qp, u16 pi,
 		kunmap_local(kva);
 	qp->ci = ci;
 	qp->nr_wqes += done;
-	fd->cnt.wqes += done;
+	fake_count_add(fd, FAKE_EV_WQES, done);
 }

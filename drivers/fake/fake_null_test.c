@@ -11,6 +11,9 @@
 #include <linux/err.h>
 #include <linux/atomic.h>
 #include <linux/completion.h>
+#include <linux/delay.h>
+#include <linux/kthread.h>
+#include <linux/sched/task.h>
 #include <linux/string.h>
 #include <linux/mlx5/device.h>
 #include <linux/mlx5/mlx5_ifc.h>
@@ -237,6 +240,157 @@ static void fake_null_doorbell(struct kunit *test)
 	fake_null_raw_check(test, &r, c->read, c->cqes, c->ncqes);
 }
 
+/*
+ * One QP's share of fake_null_two_qps_interleaved: batches of 1 to 4
+ * one-WQEBB NOPs, each batch one doorbell, its CQEs polled and checked
+ * at once (they are written before write_db returns). An even batch
+ * signals only its last WQE, which the doorbell names: one WQE read, one
+ * CQE for the batch (fake_null_skip()). An odd batch signals all but its
+ * last: every WQE read, a CQE for each signalled one.
+ */
+struct fake_null_qp_run {
+	struct ft *ft;
+	const atomic_t *other_batches;	/* the other thread's progress */
+	atomic_t batches;
+	u64 wqes;		/* what the counters must have moved by */
+	u64 cqes;
+	unsigned int bad;	/* CQEs missing, extra or wrong */
+	unsigned int interleaved;	/* the other ran between two batches */
+	u32 first_bad;		/* the batch where it went wrong first */
+};
+
+#define FAKE_NULL_BATCHES	3000
+
+static bool fake_null_qp_batch(struct fake_null_qp_run *r, unsigned int b)
+{
+	struct ft *ft = r->ft;
+	unsigned int n = 1 + b % 4, i;
+	struct mlx5_wqe_ctrl_seg nop;
+	u16 idx[4], want[4];
+	unsigned int nwant = 0;
+	struct mlx5_cqe64 cqe;
+
+	for (i = 0; i < n; i++) {
+		bool sig = b % 2 ? i != n - 1 : i == n - 1;
+
+		memset(&nop, 0, sizeof(nop));
+		idx[i] = ft_post_nodb(ft, &nop, sizeof(nop), MLX5_OPCODE_NOP,
+				      sig);
+		if (sig)
+			want[nwant++] = idx[i];
+	}
+	ft_ring(ft, &nop);
+	r->wqes += b % 2 ? n : 1;
+	r->cqes += nwant;
+	for (i = 0; i < nwant; i++) {
+		if (!ft_poll(ft, &cqe) || cqe.op_own >> 4 != MLX5_CQE_REQ ||
+		    be16_to_cpu(cqe.wqe_counter) != want[i] ||
+		    be32_to_cpu(cqe.sop_drop_qpn) !=
+		    ((u32)MLX5_OPCODE_NOP << 24 | ft->qpn))
+			return false;
+	}
+	return !ft_poll(ft, &cqe);
+}
+
+static int fake_null_qp_thread(void *arg)
+{
+	struct fake_null_qp_run *r = arg;
+	int seen = atomic_read(r->other_batches);
+	unsigned int b;
+
+	for (b = 0; b < FAKE_NULL_BATCHES; b++) {
+		if (!fake_null_qp_batch(r, b) && !r->bad++)
+			r->first_bad = b;
+		atomic_inc(&r->batches);
+		if (atomic_read(r->other_batches) != seen) {
+			seen = atomic_read(r->other_batches);
+			r->interleaved++;
+		}
+		/* hand the CPU over now and then: UML has one */
+		if (b % 64 == 63)
+			usleep_range(20, 50);
+		else
+			cond_resched();
+	}
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+/*
+ * Two QPs (each with its CQ) of one null device rung at the same time
+ * from two kthreads: each QP's engine runs under its own lock, so their
+ * doorbells interleave, and still every CQE is where it belongs and the
+ * device-wide counters add up exactly.
+ */
+static void fake_null_two_qps_interleaved(struct kunit *test)
+{
+	struct fake_null_qp_run run[2] = {};
+	struct mlx5_umr_fake_counters before, after;
+	struct task_struct *t[2];
+	unsigned int i;
+	u16 ci;
+
+	run[0].ft = ft_setup(test, MLX5_UMR_FAKE_F_NULL, NULL, 6, 6);
+	run[1].ft = ft_setup_on(test, run[0].ft->fake, 6, 6);
+	KUNIT_ASSERT_NE(test, run[0].ft->qpn, run[1].ft->qpn);
+	KUNIT_ASSERT_NE(test, run[0].ft->cq.cqn, run[1].ft->cq.cqn);
+	run[0].other_batches = &run[1].batches;
+	run[1].other_batches = &run[0].batches;
+	mlx5_umr_fake_get_counters(run[0].ft->fake, &before);
+	for (i = 0; i < 2; i++) {
+		t[i] = kthread_create(fake_null_qp_thread, &run[i],
+				      "fake_null_qp%u", i);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(t[i]));
+		get_task_struct(t[i]);
+	}
+	for (i = 0; i < 2; i++)
+		wake_up_process(t[i]);
+	for (i = 0; i < 2; i++) {
+		while (atomic_read(&run[i].batches) < FAKE_NULL_BATCHES)
+			msleep(20);
+		kthread_stop(t[i]);
+		put_task_struct(t[i]);
+	}
+	mlx5_umr_fake_get_counters(run[0].ft->fake, &after);
+
+	for (i = 0; i < 2; i++) {
+		KUNIT_EXPECT_EQ_MSG(test, run[i].bad, 0U, "QP %u, batch %u", i,
+				    run[i].first_bad);
+		KUNIT_EXPECT_EQ(test,
+				mlx5_umr_fake_qp_state(run[i].ft->fake,
+						       run[i].ft->qpn, &ci),
+				MLX5_QP_STATE_RTS);
+		KUNIT_EXPECT_EQ(test, ci, run[i].ft->pi);
+	}
+	/* the two really ran at the same time */
+	KUNIT_EXPECT_GT(test, run[0].interleaved + run[1].interleaved, 0U);
+	KUNIT_EXPECT_EQ(test, after.send_doorbells - before.send_doorbells,
+			2ULL * FAKE_NULL_BATCHES);
+	KUNIT_EXPECT_EQ(test, after.wqes - before.wqes,
+			run[0].wqes + run[1].wqes);
+	KUNIT_EXPECT_EQ(test, after.cqes - before.cqes,
+			run[0].cqes + run[1].cqes);
+	KUNIT_EXPECT_EQ(test, after.err_cqes, 0ULL);
+	KUNIT_EXPECT_EQ(test, after.flush_cqes, 0ULL);
+	KUNIT_EXPECT_EQ(test, after.cq_overruns, 0ULL);
+	KUNIT_EXPECT_EQ(test, after.bad_doorbells, 0ULL);
+	KUNIT_EXPECT_EQ(test, after.iommu_faults, 0ULL);
+	ft_teardown(run[1].ft);
+	ft_teardown(run[0].ft);
+}
+
+static struct kunit_case fake_null_qps_cases[] = {
+	KUNIT_CASE(fake_null_two_qps_interleaved),
+	{}
+};
+
+/* without the suite above's registered device: its own objects */
+static struct kunit_suite fake_null_qps_suite = {
+	.name = "mlx5_umr_fake_null_qps",
+	.test_cases = fake_null_qps_cases,
+};
+
 static struct kunit_case fake_null_cases[] = {
 	KUNIT_CASE(fake_null_completes_without_executing),
 	KUNIT_CASE_PARAM(fake_null_doorbell, fake_null_raw_gen_params),
@@ -250,7 +404,7 @@ static struct kunit_suite fake_null_suite = {
 	.test_cases = fake_null_cases,
 };
 
-kunit_test_suite(fake_null_suite);
+kunit_test_suites(&fake_null_suite, &fake_null_qps_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the fake mlx5 HCA's null device");
 MODULE_LICENSE("Dual BSD/GPL");

@@ -6,11 +6,13 @@
  * WQEs from its consumer counter up to the record's producer counter,
  * reading the ring through the QP's PAS list and the fake IOMMU (so wrap
  * around and multi-WQEBB WQEs split over the ring end are handled as the
- * hardware does). Execution is serial, so every fence mode is honoured
- * trivially. Signalled WQEs produce a requester CQE; the first failing WQE
- * produces an error CQE and moves the QP to ERR, where every later WQE
- * (already posted or posted afterwards) completes with a flush error, like
- * hardware, until the QP is reset. The CQEs are written inside write_db();
+ * hardware does). Each QP's execution is serial, so every fence mode is
+ * honoured trivially; different QPs run independently, each under its own
+ * lock, as a HCA runs its send queues on its own engines. Signalled WQEs
+ * produce a requester CQE; the first failing WQE produces an error CQE and
+ * moves the QP to ERR, where every later WQE (already posted or posted
+ * afterwards) completes with a flush error, like hardware, until the QP is
+ * reset. The CQEs are written inside write_db();
  * the completion events they raise reach comp() later, from the workqueue,
  * as an interrupt follows the MMIO write on hardware.
  *
@@ -58,7 +60,8 @@ int fake_q_rw(struct mlx5_umr_fake *fd, const u64 *pas, u32 npas, u8 log_pg,
 static void fake_cq_signal(struct mlx5_umr_fake *fd, struct fake_cq *cq,
 			   struct fake_notify *nt)
 {
-	fd->cnt.events++;
+	lockdep_assert_held(&cq->lock);
+	fake_count(fd, FAKE_EV_EVENTS);
 	if (!cq->hcq)
 		return;
 	if (!nt || !(fd->flags & MLX5_UMR_FAKE_F_SYNC)) {
@@ -84,7 +87,7 @@ void fake_cq_work(struct work_struct *work)
  * fake_notify_deliver() - call comp() for CQs a command collected in sync
  * mode
  * @fd: the fake
- * @nt: collected under fd->lock, which must no longer be held
+ * @nt: collected under a QP's lock, which must no longer be held
  */
 void fake_notify_deliver(struct mlx5_umr_fake *fd, struct fake_notify *nt)
 {
@@ -103,26 +106,23 @@ void fake_notify_deliver(struct mlx5_umr_fake *fd, struct fake_notify *nt)
 }
 
 /* Write one 64-byte CQE; @cqe's op_own carries the opcode, owner is added. */
-static void fake_cq_write(struct mlx5_umr_fake *fd, struct fake_cq *cq,
-			  struct mlx5_cqe64 *cqe, struct fake_notify *nt)
+static void fake_cq_put(struct mlx5_umr_fake *fd, struct fake_cq *cq,
+			struct mlx5_cqe64 *cqe, struct fake_notify *nt)
 {
 	u32 ncqe = 1U << cq->log_sz;
 	__be32 ci_be;
 	u32 ci;
 
-	if (fd->faults.drop_cqes) {
-		fd->faults.drop_cqes--;
-		return;
-	}
+	lockdep_assert_held(&cq->lock);
 	if (cq->overrun || fake_iommu_rw(fd, cq->dbr, &ci_be, 4, false)) {
-		fd->cnt.cq_overruns++;
+		fake_count(fd, FAKE_EV_CQ_OVERRUNS);
 		return;
 	}
 	ci = be32_to_cpu(ci_be) & 0xffffff;
 	if (((cq->pi - ci) & 0xffffff) >= ncqe) {
 		/* hardware raises a CQ error event and stops the CQ */
 		cq->overrun = true;
-		fd->cnt.cq_overruns++;
+		fake_count(fd, FAKE_EV_CQ_OVERRUNS);
 		dev_warn_ratelimited(&fd->dev, "CQ 0x%x overrun\n", cq->cqn);
 		return;
 	}
@@ -130,22 +130,41 @@ static void fake_cq_write(struct mlx5_umr_fake *fd, struct fake_cq *cq,
 	/* body first, then the byte carrying the owner bit */
 	if (fake_q_rw(fd, cq->pas, cq->npas, cq->log_pg,
 		      (u64)(cq->pi & (ncqe - 1)) * 64, cqe, 63, true)) {
-		fd->cnt.cq_overruns++;
+		fake_count(fd, FAKE_EV_CQ_OVERRUNS);
 		return;
 	}
 	wmb(); /* CQE body visible before its owner bit */
 	if (fake_q_rw(fd, cq->pas, cq->npas, cq->log_pg,
 		      (u64)(cq->pi & (ncqe - 1)) * 64 + 63, &cqe->op_own, 1,
 		      true)) {
-		fd->cnt.cq_overruns++;
+		fake_count(fd, FAKE_EV_CQ_OVERRUNS);
 		return;
 	}
 	cq->pi++;
-	fd->cnt.cqes++;
+	fake_count(fd, FAKE_EV_CQES);
 	if (cq->armed) {
 		cq->armed = false;
 		fake_cq_signal(fd, cq, nt);
 	}
+}
+
+/* A CQE of @qp's send queue, unless a drop fault (the QP's first) eats it. */
+static void fake_cq_write(struct mlx5_umr_fake *fd, struct fake_qp *qp,
+			  struct mlx5_cqe64 *cqe, struct fake_notify *nt)
+{
+	struct fake_cq *cq = qp->scq;
+
+	lockdep_assert_held(&qp->lock);
+	if (unlikely(qp->faults.drop_cqes)) {
+		qp->faults.drop_cqes--;
+		return;
+	}
+	if (unlikely(atomic_read(&fd->faults.drop_cqes)) &&
+	    atomic_dec_if_positive(&fd->faults.drop_cqes) >= 0)
+		return;
+	spin_lock(&cq->lock);
+	fake_cq_put(fd, cq, cqe, nt);
+	spin_unlock(&cq->lock);
 }
 
 void fake_req_cqe(struct mlx5_umr_fake *fd, struct fake_qp *qp, u8 opcode,
@@ -156,7 +175,7 @@ void fake_req_cqe(struct mlx5_umr_fake *fd, struct fake_qp *qp, u8 opcode,
 	cqe.sop_drop_qpn = cpu_to_be32((u32)opcode << 24 | qp->qpn);
 	cqe.wqe_counter = cpu_to_be16(idx);
 	cqe.op_own = MLX5_CQE_REQ << 4;
-	fake_cq_write(fd, qp->scq, &cqe, nt);
+	fake_cq_write(fd, qp, &cqe, nt);
 }
 
 static void fake_err_cqe(struct mlx5_umr_fake *fd, struct fake_qp *qp,
@@ -173,10 +192,10 @@ static void fake_err_cqe(struct mlx5_umr_fake *fd, struct fake_qp *qp,
 	err->wqe_counter = cpu_to_be16(idx);
 	err->op_own = MLX5_CQE_REQ_ERR << 4;
 	if (synd == MLX5_CQE_SYNDROME_WR_FLUSH_ERR)
-		fd->cnt.flush_cqes++;
+		fake_count(fd, FAKE_EV_FLUSH_CQES);
 	else
-		fd->cnt.err_cqes++;
-	fake_cq_write(fd, qp->scq, &cqe, nt);
+		fake_count(fd, FAKE_EV_ERR_CQES);
+	fake_cq_write(fd, qp, &cqe, nt);
 }
 
 static void fake_log_wqe(struct mlx5_umr_fake *fd, struct fake_qp *qp,
@@ -184,6 +203,7 @@ static void fake_log_wqe(struct mlx5_umr_fake *fd, struct fake_qp *qp,
 {
 	struct fake_wqe_log *l;
 
+	lockdep_assert_held(&fd->lock);
 	if (!fd->wqe_log)
 		return;
 	l = &fd->wqe_log[fd->wqe_log_pos++ % FAKE_WQE_LOG];
@@ -219,7 +239,8 @@ static bool fake_sq_read_pi(struct mlx5_umr_fake *fd, struct fake_qp *qp,
 {
 	__be32 dbr;
 
-	if (fd->internal_error || qp->dead || qp->delayed)
+	if (READ_ONCE(fd->internal_error) || qp->dead || qp->delayed ||
+	    qp->faults.stalled)
 		return false;
 	if (qp->state != MLX5_QP_STATE_RTS && qp->state != MLX5_QP_STATE_ERR)
 		return false;
@@ -288,18 +309,41 @@ static int fake_sq_fetch_rest(struct mlx5_umr_fake *fd, struct fake_qp *qp,
 	return 0;
 }
 
-/* Check the control segment and run the WQE: 0 or its error. */
+/*
+ * An error injected for this WQE: the QP's own first, else the device's.
+ * Either is consumed by the WQE. Context: qp->lock and fd->lock held.
+ */
+static int fake_sq_injected(struct mlx5_umr_fake *fd, struct fake_qp *qp)
+{
+	int err = 0;
+
+	if (qp->faults.wqe_armed)
+		err = fake_wqe_err(qp->faults.wqe_synd, qp->faults.wqe_vsynd);
+	else if (fd->faults.wqe_armed)
+		err = fake_wqe_err(fd->faults.wqe_synd, fd->faults.wqe_vsynd);
+	qp->faults.wqe_armed = false;
+	fd->faults.wqe_armed = false;
+	return err;
+}
+
+/*
+ * Check the control segment and run the WQE: 0 or its error. The mkeys and
+ * PSVs a WQE works on are the device's, so this part runs under fd->lock.
+ */
 static int fake_sq_exec(struct mlx5_umr_fake *fd, struct fake_qp *qp,
 			const struct fake_wqe_hdr *h)
 {
 	int err = fake_sq_fetch_rest(fd, qp, h);
+	int inj;
 
+	spin_lock(&fd->lock);
 	if (!err && h->ds)
 		fake_log_wqe(fd, qp, h->idx, h->ds * MLX5_SEND_WQE_DS);
+	inj = fake_sq_injected(fd, qp);
 	if (err)
 		;
-	else if (fd->faults.wqe_armed)
-		err = fake_wqe_err(fd->faults.wqe_synd, fd->faults.wqe_vsynd);
+	else if (inj)
+		err = inj;
 	else if (!h->ds)
 		err = fake_wqe_err(MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR,
 				   MLX5_UMR_FAKE_VS_BAD_DS);
@@ -311,7 +355,7 @@ static int fake_sq_exec(struct mlx5_umr_fake *fd, struct fake_qp *qp,
 				   MLX5_UMR_FAKE_VS_BAD_FENCE);
 	else
 		err = fake_wqe_exec(fd, qp, qp->wqe, h->ds * MLX5_SEND_WQE_DS);
-	fd->faults.wqe_armed = false;
+	spin_unlock(&fd->lock);
 	return err;
 }
 
@@ -326,7 +370,7 @@ static void fake_sq_complete(struct mlx5_umr_fake *fd, struct fake_qp *qp,
 		return;
 	}
 	qp->nr_wqes++;
-	fd->cnt.wqes++;
+	fake_count(fd, FAKE_EV_WQES);
 	if (h->fm & MLX5_WQE_CTRL_CQ_UPDATE)
 		fake_req_cqe(fd, qp, h->opcode, h->idx, nt);
 }
@@ -357,8 +401,14 @@ static bool fake_sq_step(struct mlx5_umr_fake *fd, struct fake_qp *qp,
 		qp->ci += h.nbb;
 		return true;
 	}
-	/* a null device consumes without executing */
-	err = fd->flags & MLX5_UMR_FAKE_F_NULL ? 0 : fake_sq_exec(fd, qp, &h);
+	/* a null device consumes without executing (or fails by the QP's fault) */
+	if (fd->flags & MLX5_UMR_FAKE_F_NULL) {
+		err = qp->faults.wqe_armed ?
+		      fake_wqe_err(qp->faults.wqe_synd, qp->faults.wqe_vsynd) : 0;
+		qp->faults.wqe_armed = false;
+	} else {
+		err = fake_sq_exec(fd, qp, &h);
+	}
 	fake_sq_complete(fd, qp, &h, err, nt);
 	return true;
 }
@@ -369,7 +419,7 @@ static void fake_sq_process(struct mlx5_umr_fake *fd, struct fake_qp *qp,
 {
 	u16 pi;
 
-	lockdep_assert_held(&fd->lock);
+	lockdep_assert_held(&qp->lock);
 	if (!fake_sq_read_pi(fd, qp, &pi))
 		return;
 	if ((u16)(pi - qp->ci) > 1U << qp->log_sq) {
@@ -380,7 +430,7 @@ static void fake_sq_process(struct mlx5_umr_fake *fd, struct fake_qp *qp,
 	}
 	/* A null device's fast path; anything unusual is left to the loop. */
 	if ((fd->flags & MLX5_UMR_FAKE_F_NULL) &&
-	    qp->state == MLX5_QP_STATE_RTS)
+	    qp->state == MLX5_QP_STATE_RTS && !qp->faults.wqe_armed)
 		fake_null_consume(fd, qp, pi, nt);
 	while (qp->ci != pi && fake_sq_step(fd, qp, pi, nt))
 		;
@@ -390,12 +440,12 @@ static void fake_sq_process(struct mlx5_umr_fake *fd, struct fake_qp *qp,
  * fake_qp_flush_all() - move a QP to ERR and flush what is posted
  * @fd: the fake
  * @qp: the QP (2ERR_QP command)
- * @nt: the command's events, delivered after it dropped fd->lock
+ * @nt: the command's events, delivered after it dropped qp->lock
  */
 void fake_qp_flush_all(struct mlx5_umr_fake *fd, struct fake_qp *qp,
 		       struct fake_notify *nt)
 {
-	lockdep_assert_held(&fd->lock);
+	lockdep_assert_held(&qp->lock);
 	qp->state = MLX5_QP_STATE_ERR;
 	fake_sq_process(fd, qp, nt);
 }
@@ -407,54 +457,136 @@ void fake_qp_delay_work(struct work_struct *work)
 	struct mlx5_umr_fake *fd = qp->fd;
 	unsigned long flags;
 
-	spin_lock_irqsave(&fd->lock, flags);
+	spin_lock_irqsave(&qp->lock, flags);
 	qp->delayed = false;
 	fake_sq_process(fd, qp, NULL);
-	spin_unlock_irqrestore(&fd->lock, flags);
+	spin_unlock_irqrestore(&qp->lock, flags);
+}
+
+/**
+ * fake_qp_lock() - find a live QP and lock it
+ * @fd: the fake
+ * @qpn: the QP number
+ * @flags: for spin_unlock_irqrestore()
+ *
+ * Without fd->lock: a QP is freed an RCU grace period after DESTROY_QP
+ * marked it dead under its lock.
+ * Return: the QP, locked (release with fake_qp_unlock()), or NULL.
+ */
+struct fake_qp *fake_qp_lock(struct mlx5_umr_fake *fd, u32 qpn,
+			     unsigned long *flags)
+{
+	struct fake_qp *qp;
+
+	rcu_read_lock();
+	qp = xa_load(&fd->qps, qpn);
+	if (qp) {
+		spin_lock_irqsave(&qp->lock, *flags);
+		if (!qp->dead)
+			return qp;
+		spin_unlock_irqrestore(&qp->lock, *flags);
+	}
+	rcu_read_unlock();
+	return NULL;
+}
+
+void fake_qp_unlock(struct fake_qp *qp, unsigned long flags)
+{
+	spin_unlock_irqrestore(&qp->lock, flags);
+	rcu_read_unlock();
+}
+
+/* The delay a test asked for the next doorbell, if any: taken once. */
+static unsigned int fake_take_delay(struct mlx5_umr_fake *fd)
+{
+	unsigned int ms;
+
+	if (likely(!READ_ONCE(fd->faults.delay_ms)))
+		return 0;
+	spin_lock(&fd->lock);
+	ms = fd->faults.delay_ms;
+	fd->faults.delay_ms = 0;
+	spin_unlock(&fd->lock);
+	return ms;
+}
+
+/**
+ * fake_qp_kick() - run a QP's engine after something held it
+ * @fd: the fake
+ * @qp: the QP, locked
+ *
+ * From the workqueue in F_ASYNC_EXEC mode or when a delay is pending, as
+ * a doorbell would.
+ */
+void fake_qp_kick(struct mlx5_umr_fake *fd, struct fake_qp *qp)
+{
+	unsigned int ms;
+
+	lockdep_assert_held(&qp->lock);
+	if (qp->delayed)
+		return;		/* the pending run reads the record again */
+	ms = fake_take_delay(fd);
+	if (ms || (fd->flags & MLX5_UMR_FAKE_F_ASYNC_EXEC)) {
+		qp->delayed = true;
+		queue_delayed_work(fd->wq, &qp->delay_work,
+				   msecs_to_jiffies(ms));
+		return;
+	}
+	fake_sq_process(fd, qp, NULL);
 }
 
 static void fake_sq_doorbell(struct mlx5_umr_fake *fd, u32 uar,
 			     const __be32 val[2])
 {
 	u32 qpn = be32_to_cpu(val[1]) >> MLX5_WQE_CTRL_QPN_SHIFT;
-	struct fake_qp *qp = xa_load(&fd->qps, qpn);
+	unsigned long flags;
+	struct fake_qp *qp;
 
-	if (!qp || qp->dead || qp->uar != uar) {
-		fd->cnt.bad_doorbells++;
+	qp = fake_qp_lock(fd, qpn, &flags);
+	if (!qp) {
+		fake_count(fd, FAKE_EV_BAD_DOORBELLS);
 		return;
 	}
-	fd->cnt.send_doorbells++;
+	if (qp->uar != uar) {
+		fake_qp_unlock(qp, flags);
+		fake_count(fd, FAKE_EV_BAD_DOORBELLS);
+		return;
+	}
+	fake_count(fd, FAKE_EV_SEND_DOORBELLS);
 	qp->last_db[0] = val[0];
 	qp->last_db[1] = val[1];
-	if (qp->delayed)
-		return;		/* the pending run reads the record again */
-	if (fd->faults.delay_ms || (fd->flags & MLX5_UMR_FAKE_F_ASYNC_EXEC)) {
-		qp->delayed = true;
-		queue_delayed_work(fd->wq, &qp->delay_work,
-				   msecs_to_jiffies(fd->faults.delay_ms));
-		fd->faults.delay_ms = 0;
-		return;
-	}
-	fake_sq_process(fd, qp, NULL);
+	fake_qp_kick(fd, qp);
+	fake_qp_unlock(qp, flags);
 }
 
 static void fake_cq_doorbell(struct mlx5_umr_fake *fd, u32 uar,
 			     const __be32 val[2])
 {
-	struct fake_cq *cq = xa_load(&fd->cqs, be32_to_cpu(val[1]) & 0xffffff);
 	u32 ci = be32_to_cpu(val[0]) & 0xffffff;
+	unsigned long flags;
+	struct fake_cq *cq;
+	bool bad;
 
-	if (!cq || cq->dead || cq->uar != uar) {
-		fd->cnt.bad_doorbells++;
-		return;
+	rcu_read_lock();
+	cq = xa_load(&fd->cqs, be32_to_cpu(val[1]) & 0xffffff);
+	bad = !cq;
+	if (cq) {
+		spin_lock_irqsave(&cq->lock, flags);
+		bad = cq->dead || cq->uar != uar;
+		/* armed with CQEs already past ci: the event fires at once */
+		if (bad) {
+			;
+		} else if ((cq->pi - ci) & 0xffffff) {
+			cq->armed = false;
+			fake_cq_signal(fd, cq, NULL);
+		} else {
+			cq->armed = true;
+		}
+		spin_unlock_irqrestore(&cq->lock, flags);
 	}
-	/* armed with CQEs already past ci: the event fires at once */
-	if ((cq->pi - ci) & 0xffffff) {
-		cq->armed = false;
-		fake_cq_signal(fd, cq, NULL);
-	} else {
-		cq->armed = true;
-	}
+	rcu_read_unlock();
+	if (bad)
+		fake_count(fd, FAKE_EV_BAD_DOORBELLS);
 }
 
 /**
@@ -466,7 +598,9 @@ static void fake_cq_doorbell(struct mlx5_umr_fake *fd, u32 uar,
  *
  * A send doorbell executes the posted WQEs and writes their CQEs before
  * returning (unless execution is deferred); the completion events they
- * raise are queued, never delivered from here.
+ * raise are queued, never delivered from here. It takes only the named
+ * QP's (or CQ's) lock, and fd->lock only for a WQE's mkey and PSV work:
+ * doorbells of different QPs run in parallel.
  *
  * Context: any; the caller may hold its own spinlocks.
  */
@@ -474,21 +608,17 @@ void fake_write_db(struct mlx5_umr_hca *hca, struct mlx5_umr_uar *uar,
 		   unsigned int offset, const __be32 val[2])
 {
 	struct mlx5_umr_fake *fd = to_fake(hca);
-	unsigned long flags;
 
-	spin_lock_irqsave(&fd->lock, flags);
-	if (fd->internal_error)
-		goto out;
+	if (READ_ONCE(fd->internal_error))
+		return;
 	if (!xa_load(&fd->uars, uar->index)) {
-		fd->cnt.bad_doorbells++;
-		goto out;
+		fake_count(fd, FAKE_EV_BAD_DOORBELLS);
+		return;
 	}
 	if (offset == MLX5_BF_OFFSET)
 		fake_sq_doorbell(fd, uar->index, val);
 	else if (offset == MLX5_CQ_DOORBELL)
 		fake_cq_doorbell(fd, uar->index, val);
 	else
-		fd->cnt.bad_doorbells++;
-out:
-	spin_unlock_irqrestore(&fd->lock, flags);
+		fake_count(fd, FAKE_EV_BAD_DOORBELLS);
 }

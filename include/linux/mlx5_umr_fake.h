@@ -382,6 +382,11 @@ void mlx5_umr_fake_inject_drop_cqe(struct mlx5_umr_fake *fake,
 void mlx5_umr_fake_inject_delay(struct mlx5_umr_fake *fake,
 				unsigned int msecs);
 void mlx5_umr_fake_inject_internal_error(struct mlx5_umr_fake *fake);
+int mlx5_umr_fake_stall_qp(struct mlx5_umr_fake *fake, u32 qpn, bool stall);
+int mlx5_umr_fake_inject_wqe_error_qp(struct mlx5_umr_fake *fake, u32 qpn,
+				      u8 syndrome, u8 vendor_synd);
+int mlx5_umr_fake_inject_drop_cqe_qp(struct mlx5_umr_fake *fake, u32 qpn,
+				     unsigned int count);
 
 /*
  * Consumers' protection domains (fake_ib.c): stand-ins of mlx5_ib's
