@@ -446,7 +446,7 @@ static void bu_check_bringup(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c->sq_buf->size, (size_t)sq_bbs * MLX5_SEND_WQE_BB);
 	r = bu_next(test, UMR_KUNIT_REC_CMD, MLX5_CMD_OP_CREATE_QP);
 	c->qpn = MLX5_GET(create_qp_out, r->out, qpn);
-	KUNIT_EXPECT_EQ(test, c->qpn, dev->sq.qpn);
+	KUNIT_EXPECT_EQ(test, c->qpn, mlx5_umr_dev_q0(dev)->sq.qpn);
 	len = MLX5_ST_SZ_BYTES(create_qp_in) +
 	      MLX5_FLD_SZ_BYTES(create_qp_in, pas[0]) * c->sq_buf->npages;
 	in = bu_alloc(test, len);
@@ -651,7 +651,7 @@ static void bu_recovery(struct kunit *test)
 				       MLX5_UMR_FAKE_VS_INJECTED);
 	KUNIT_EXPECT_EQ(test, mlx5_umr_exec(dev, &wr, 0), -EIO);
 	KUNIT_EXPECT_EQ(test, wr.syndrome, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
-	flush_work(&dev->recover_work);
+	flush_work(&mlx5_umr_dev_q0(dev)->recover_work);
 
 	bu_check_simple(test, "2RST_QP", MLX5_CMD_OP_2RST_QP, c->qpn);
 	bu_check_modify(test, MLX5_CMD_OP_RST2INIT_QP);
@@ -735,13 +735,13 @@ static void bu_recovery_reset_fails(struct kunit *test)
 	mlx5_umr_fake_inject_cmd_error(c->rh->fake, MLX5_CMD_OP_2RST_QP,
 				       MLX5_CMD_STAT_BAD_RES_STATE_ERR, 0x5eed);
 	KUNIT_EXPECT_EQ(test, mlx5_umr_exec(dev, &wr, 50), -ETIMEDOUT);
-	flush_work(&dev->recover_work);
+	flush_work(&mlx5_umr_dev_q0(dev)->recover_work);
 	bu_next_failed(test, UMR_KUNIT_REC_CMD, MLX5_CMD_OP_2RST_QP);
 	bu_no_more(test, "failed recovery");
 
 	/* DEAD: refused at once, no doorbell, no command. */
 	KUNIT_EXPECT_EQ(test, mlx5_umr_exec(dev, &wr, 0), -EIO);
-	KUNIT_EXPECT_TRUE(test, dev->qp_lost);
+	KUNIT_EXPECT_TRUE(test, mlx5_umr_dev_q0(dev)->lost);
 	bu_no_more(test, "post on a failed device");
 
 	key = mk->key;

@@ -157,9 +157,10 @@ static bool mlx5_umr_dek_named(struct mlx5_umr_dev *dev,
 	list_for_each_entry(mp, &dev->mkeys, list) {
 		if (!(mp->pub.flags & MLX5_UMR_MKEY_CRYPTO))
 			continue;
-		spin_lock_irq(&dev->sq.lock);
+		/* under its home queue's lock, as posting changes them */
+		spin_lock_irq(&mp->q->sq.lock);
 		named = mp->dek == dek || mp->dek_prev == dek;
-		spin_unlock_irq(&dev->sq.lock);
+		spin_unlock_irq(&mp->q->sq.lock);
 		if (named)
 			break;
 	}

@@ -51,8 +51,14 @@ static void dbt_note_dbrec(struct umr_kunit_rec_hca *rh,
 			   struct umr_kunit_rec *rec)
 {
 	struct mlx5_umr_dev *dev = rh->hca.umr;
+	__be32 *dbrec;
 
-	rec->tag = dev ? be32_to_cpu(mlx5_umr_sq_dbrec(dev)[MLX5_SND_DBR]) : 0;
+	if (!dev) {
+		rec->tag = 0;
+		return;
+	}
+	dbrec = mlx5_umr_sq_dbrec(mlx5_umr_dev_q0(dev));
+	rec->tag = be32_to_cpu(dbrec[MLX5_SND_DBR]);
 }
 
 /* One batch of 1, 2 or 3 configures of the thread's mkey. */
@@ -91,6 +97,7 @@ static void dbt_check_log(struct kunit *test, struct umr_kunit_rec_hca *rh,
 			  struct mlx5_umr_dev *dev, bool faults,
 			  unsigned int batches)
 {
+	struct mlx5_umr_queue *q0 = mlx5_umr_dev_q0(dev);
 	unsigned int i, nsq = 0, ncq = 0, back = 0, not_newest = 0, cq_back = 0;
 	unsigned int other = 0, not_rts = 0, resets = 0, rts_from = UINT_MAX;
 	const struct umr_kunit_rec *last = NULL, *final = NULL;
@@ -125,7 +132,7 @@ static void dbt_check_log(struct kunit *test, struct umr_kunit_rec_hca *rh,
 			u32 v = be32_to_cpu(e->val[0]) & 0xffffff;
 
 			KUNIT_EXPECT_EQ(test, be32_to_cpu(e->val[1]),
-					dev->cq.cqn);
+					q0->cq.cqn);
 			/* consumer index modulo 2^24 never moves back */
 			if (ncq++ && (s32)((v - ci) << 8) < 0)
 				cq_back++;
@@ -139,7 +146,7 @@ static void dbt_check_log(struct kunit *test, struct umr_kunit_rec_hca *rh,
 		if (i < rts_from)
 			not_rts++;
 		KUNIT_EXPECT_EQ(test, be32_to_cpu(e->val[1]) >>
-				MLX5_WQE_CTRL_QPN_SHIFT, dev->sq.qpn);
+				MLX5_WQE_CTRL_QPN_SHIFT, q0->sq.qpn);
 		/* strictly increasing WQE index, modulo 2^16 */
 		if (last && (s16)(dbt_idx(e) - dbt_idx(last)) <= 0) {
 			if (!back)
@@ -171,7 +178,7 @@ static void dbt_check_log(struct kunit *test, struct umr_kunit_rec_hca *rh,
 	/* The last doorbell names the last WQE: it ends at the producer. */
 	if (final)
 		KUNIT_EXPECT_EQ(test, (u16)(dbt_idx(final) + dbt_nbb(final)),
-				(u16)dev->sq.pc);
+				(u16)q0->sq.pc);
 	kunit_info(test, "%u send doorbells for %u batches, %u CQ arms, %u resets\n",
 		   nsq, batches, ncq, resets);
 	/* One doorbell per batch, and at most one per recovery (resubmit). */
@@ -188,6 +195,7 @@ static void dbt_run(struct kunit *test, u32 flags, bool faults)
 	struct umr_kunit_submitters subs;
 	struct umr_kunit_rec_hca *rh;
 	struct mlx5_umr_dev *dev;
+	struct mlx5_umr_queue *q0;
 	int posted, failed;
 
 	rh = umr_kunit_rec_hca_create(test, flags, DBT_LOG,
@@ -200,6 +208,7 @@ static void dbt_run(struct kunit *test, u32 flags, bool faults)
 		return;
 	}
 	dev = rh->hca.umr;
+	q0 = mlx5_umr_dev_q0(dev);
 
 	umr_kunit_submitters_init(test, &subs, dev, DBT_THREADS, DBT_ITERS,
 				  sizeof(struct dbt_wrs));
@@ -215,7 +224,7 @@ static void dbt_run(struct kunit *test, u32 flags, bool faults)
 		KUNIT_EXPECT_GT(test, failed, 0);
 	else
 		KUNIT_EXPECT_EQ(test, failed, 0);
-	KUNIT_EXPECT_EQ(test, dev->sq.pc, dev->sq.cc);
+	KUNIT_EXPECT_EQ(test, q0->sq.pc, q0->sq.cc);
 	mlx5_umr_sq_flush(dev);
 
 	/* Completions came from the fake's workqueue, never a doorbell. */

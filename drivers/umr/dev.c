@@ -321,27 +321,28 @@ static void mlx5_umr_fill_pas(const struct mlx5_umr_dma_buf *buf,
 		pas[i] = cpu_to_be64(buf->pages[i]);
 }
 
-static int mlx5_umr_create_cq(struct mlx5_umr_dev *dev)
+static int mlx5_umr_create_cq(struct mlx5_umr_queue *q)
 {
+	struct mlx5_umr_dev *dev = q->dev;
 	const struct mlx5_umr_hca_ops *ops = dev->hca->ops;
-	struct mlx5_umr_sq *sq = &dev->sq;
+	struct mlx5_umr_sq *sq = &q->sq;
 	struct mlx5_cqe64 *cqe;
 	void *in, *cqc;
 	unsigned int i;
 	int inlen, err;
 
 	err = ops->alloc_dma_buf(dev->hca, sq->ncqe * sizeof(*cqe),
-				 &dev->cq_buf);
+				 &q->cq_buf);
 	if (err)
 		return err;
 	/* Hardware owns a CQE until it writes one: mark all invalid. */
 	for (i = 0; i < sq->ncqe; i++) {
-		cqe = (struct mlx5_cqe64 *)dev->cq_buf.cpu + i;
+		cqe = (struct mlx5_cqe64 *)q->cq_buf.cpu + i;
 		cqe->op_own = MLX5_CQE_INVALID << 4;
 	}
 
 	inlen = MLX5_ST_SZ_BYTES(create_cq_in) +
-		MLX5_FLD_SZ_BYTES(create_cq_in, pas[0]) * dev->cq_buf.npages;
+		MLX5_FLD_SZ_BYTES(create_cq_in, pas[0]) * q->cq_buf.npages;
 	in = kzalloc(inlen, GFP_KERNEL);
 	if (!in) {
 		err = -ENOMEM;
@@ -354,53 +355,55 @@ static int mlx5_umr_create_cq(struct mlx5_umr_dev *dev)
 	MLX5_SET(cqc, cqc, uar_page, dev->uar.index);
 	MLX5_SET(cqc, cqc, log_page_size, PAGE_SHIFT - MLX5_ADAPTER_PAGE_SHIFT);
 	MLX5_SET64(cqc, cqc, dbr_addr,
-		   dev->dbr.pages[0] + MLX5_UMR_CQ_DBR_OFFSET);
-	mlx5_umr_fill_pas(&dev->cq_buf,
+		   q->dbr.pages[0] + MLX5_UMR_CQ_DBR_OFFSET);
+	mlx5_umr_fill_pas(&q->cq_buf,
 			  (__be64 *)MLX5_ADDR_OF(create_cq_in, in, pas));
 
-	dev->cq.comp = mlx5_umr_cq_comp;
-	err = ops->create_cq(dev->hca, &dev->cq, in, inlen);
+	q->cq.comp = mlx5_umr_cq_comp;
+	err = ops->create_cq(dev->hca, &q->cq, in, inlen);
 	kfree(in);
 	if (err)
 		goto err_buf;
 	return 0;
 
 err_buf:
-	ops->free_dma_buf(dev->hca, &dev->cq_buf);
+	ops->free_dma_buf(dev->hca, &q->cq_buf);
 	return err;
 }
 
 /* Return: 0, or -errno with the CQE ring kept (the HCA may write it). */
-static int mlx5_umr_destroy_cq(struct mlx5_umr_dev *dev)
+static int mlx5_umr_destroy_cq(struct mlx5_umr_queue *q)
 {
+	struct mlx5_umr_dev *dev = q->dev;
 	int err;
 
-	err = dev->hca->ops->destroy_cq(dev->hca, &dev->cq);
+	err = dev->hca->ops->destroy_cq(dev->hca, &q->cq);
 	/* No more events: the last deferred poll may still be queued. */
-	cancel_work_sync(&dev->poll_work);
+	cancel_work_sync(&q->poll_work);
 	if (err)
 		mlx5_umr_leak_buf(dev, "CQE ring");
 	else
-		dev->hca->ops->free_dma_buf(dev->hca, &dev->cq_buf);
+		dev->hca->ops->free_dma_buf(dev->hca, &q->cq_buf);
 	return err;
 }
 
-static int mlx5_umr_create_qp(struct mlx5_umr_dev *dev, u8 cqe_version,
+static int mlx5_umr_create_qp(struct mlx5_umr_queue *q, u8 cqe_version,
 			      u8 ts_format)
 {
+	struct mlx5_umr_dev *dev = q->dev;
 	const struct mlx5_umr_hca_ops *ops = dev->hca->ops;
 	u32 out[MLX5_ST_SZ_DW(create_qp_out)] = {};
-	struct mlx5_umr_sq *sq = &dev->sq;
+	struct mlx5_umr_sq *sq = &q->sq;
 	void *in, *qpc;
 	int inlen, err;
 
 	err = ops->alloc_dma_buf(dev->hca, sq->bbs * MLX5_SEND_WQE_BB,
-				 &dev->sq_buf);
+				 &q->sq_buf);
 	if (err)
 		return err;
 
 	inlen = MLX5_ST_SZ_BYTES(create_qp_in) +
-		MLX5_FLD_SZ_BYTES(create_qp_in, pas[0]) * dev->sq_buf.npages;
+		MLX5_FLD_SZ_BYTES(create_qp_in, pas[0]) * q->sq_buf.npages;
 	in = kzalloc(inlen, GFP_KERNEL);
 	if (!in) {
 		err = -ENOMEM;
@@ -418,15 +421,15 @@ static int mlx5_umr_create_qp(struct mlx5_umr_dev *dev, u8 cqe_version,
 	MLX5_SET(qpc, qpc, fre, 1);
 	MLX5_SET(qpc, qpc, rlky, 1);
 	MLX5_SET(qpc, qpc, latency_sensitive, 1);
-	MLX5_SET(qpc, qpc, cqn_snd, dev->cq.cqn);
-	MLX5_SET(qpc, qpc, cqn_rcv, dev->cq.cqn);
+	MLX5_SET(qpc, qpc, cqn_snd, q->cq.cqn);
+	MLX5_SET(qpc, qpc, cqn_rcv, q->cq.cqn);
 	MLX5_SET(qpc, qpc, rq_type, MLX5_ZERO_LEN_RQ);
 	MLX5_SET(qpc, qpc, log_sq_size, ilog2(sq->bbs));
 	MLX5_SET(qpc, qpc, ts_format, ts_format);
-	MLX5_SET64(qpc, qpc, dbr_addr, dev->dbr.pages[0]);
+	MLX5_SET64(qpc, qpc, dbr_addr, q->dbr.pages[0]);
 	if (cqe_version == 1)
 		MLX5_SET(qpc, qpc, user_index, 0xffffff);
-	mlx5_umr_fill_pas(&dev->sq_buf,
+	mlx5_umr_fill_pas(&q->sq_buf,
 			  (__be64 *)MLX5_ADDR_OF(create_qp_in, in, pas));
 
 	err = mlx5_umr_cmd(dev, in, inlen, out, sizeof(out));
@@ -437,31 +440,32 @@ static int mlx5_umr_create_qp(struct mlx5_umr_dev *dev, u8 cqe_version,
 	return 0;
 
 err_buf:
-	ops->free_dma_buf(dev->hca, &dev->sq_buf);
+	ops->free_dma_buf(dev->hca, &q->sq_buf);
 	return err;
 }
 
 /* Return: 0, or -errno with the ring kept (the HCA may still read it). */
-static int mlx5_umr_destroy_qp(struct mlx5_umr_dev *dev)
+static int mlx5_umr_destroy_qp(struct mlx5_umr_queue *q)
 {
 	u32 out[MLX5_ST_SZ_DW(destroy_qp_out)] = {};
 	u32 in[MLX5_ST_SZ_DW(destroy_qp_in)] = {};
+	struct mlx5_umr_dev *dev = q->dev;
 	int err;
 
 	MLX5_SET(destroy_qp_in, in, opcode, MLX5_CMD_OP_DESTROY_QP);
-	MLX5_SET(destroy_qp_in, in, qpn, dev->sq.qpn);
+	MLX5_SET(destroy_qp_in, in, qpn, q->sq.qpn);
 	err = mlx5_umr_cmd(dev, in, sizeof(in), out, sizeof(out));
 	if (err) {
 		mlx5_umr_leak_buf(dev, "send queue ring");
 		return err;
 	}
-	dev->hca->ops->free_dma_buf(dev->hca, &dev->sq_buf);
+	dev->hca->ops->free_dma_buf(dev->hca, &q->sq_buf);
 	return 0;
 }
 
 /**
- * mlx5_umr_qp_modify() - one state transition of the UMR QP
- * @dev: the device
+ * mlx5_umr_qp_modify() - one state transition of a queue's UMR QP
+ * @q: the queue
  * @opcode: MLX5_CMD_OP_2RST_QP, _2ERR_QP, _RST2INIT_QP, _INIT2RTR_QP or
  *	_RTR2RTS_QP
  *
@@ -471,7 +475,7 @@ static int mlx5_umr_destroy_qp(struct mlx5_umr_dev *dev)
  * Context: process context, may sleep.
  * Return: 0 or -errno.
  */
-int mlx5_umr_qp_modify(struct mlx5_umr_dev *dev, u16 opcode)
+int mlx5_umr_qp_modify(struct mlx5_umr_queue *q, u16 opcode)
 {
 	u32 in[MLX5_ST_SZ_DW(rst2init_qp_in)] = {};
 	u32 out[MLX5_ST_SZ_DW(rst2init_qp_out)] = {};
@@ -504,27 +508,167 @@ int mlx5_umr_qp_modify(struct mlx5_umr_dev *dev, u16 opcode)
 		return -EINVAL;
 	}
 	MLX5_SET(rst2init_qp_in, in, opcode, opcode);
-	MLX5_SET(rst2init_qp_in, in, qpn, dev->sq.qpn);
-	return mlx5_umr_cmd(dev, in, inlen, out, sizeof(out));
+	MLX5_SET(rst2init_qp_in, in, qpn, q->sq.qpn);
+	return mlx5_umr_cmd(q->dev, in, inlen, out, sizeof(out));
 }
 
 /**
- * mlx5_umr_qp_to_rts() - move the UMR QP from RESET to RTS
- * @dev: the device
+ * mlx5_umr_qp_to_rts() - move a queue's UMR QP from RESET to RTS
+ * @q: the queue
  *
  * Context: process context, may sleep.
  * Return: 0 or -errno.
  */
-int mlx5_umr_qp_to_rts(struct mlx5_umr_dev *dev)
+int mlx5_umr_qp_to_rts(struct mlx5_umr_queue *q)
 {
 	int err;
 
-	err = mlx5_umr_qp_modify(dev, MLX5_CMD_OP_RST2INIT_QP);
+	err = mlx5_umr_qp_modify(q, MLX5_CMD_OP_RST2INIT_QP);
 	if (!err)
-		err = mlx5_umr_qp_modify(dev, MLX5_CMD_OP_INIT2RTR_QP);
+		err = mlx5_umr_qp_modify(q, MLX5_CMD_OP_INIT2RTR_QP);
 	if (!err)
-		err = mlx5_umr_qp_modify(dev, MLX5_CMD_OP_RTR2RTS_QP);
+		err = mlx5_umr_qp_modify(q, MLX5_CMD_OP_RTR2RTS_QP);
 	return err;
+}
+
+static void mlx5_umr_queue_free(struct mlx5_umr_queue *q)
+{
+	if (!q)
+		return;
+	kfree(q->sq.scratch);
+	kfree(q->sq.ents);
+	kfree(q);
+}
+
+/* A queue's memory and work items; nothing on the HCA yet. */
+static struct mlx5_umr_queue *mlx5_umr_queue_alloc(struct mlx5_umr_dev *dev,
+						   u16 id)
+{
+	struct mlx5_umr_queue *q;
+	struct mlx5_umr_sq *sq;
+
+	q = kzalloc_node(sizeof(*q), GFP_KERNEL, dev->hca->numa_node);
+	if (!q)
+		return NULL;
+	q->dev = dev;
+	q->id = id;
+	mutex_init(&q->recover_lock);
+	INIT_WORK(&q->recover_work, mlx5_umr_recover_work);
+	INIT_WORK(&q->poll_work, mlx5_umr_poll_work);
+	INIT_DELAYED_WORK(&q->watchdog, mlx5_umr_watchdog);
+	mlx5_umr_sq_init(q);
+	sq = &q->sq;
+	sq->ents = kcalloc(sq->bbs, sizeof(*sq->ents), GFP_KERNEL);
+	sq->scratch = kzalloc(MLX5_SEND_WQE_MAX_SIZE, GFP_KERNEL);
+	if (!sq->ents || !sq->scratch) {
+		mlx5_umr_queue_free(q);
+		return NULL;
+	}
+	return q;
+}
+
+/**
+ * mlx5_umr_queues_free() - free the queues mlx5_umr_dev_init() allocated
+ * @dev: the device, its queues torn down (mlx5_umr_dev_cleanup()) or never
+ *	brought up
+ *
+ * The structures live as long as the device structure: an mkey's home
+ * queue (mlx5_umr_mkey_priv.q) is read until the mkey is freed.
+ */
+void mlx5_umr_queues_free(struct mlx5_umr_dev *dev)
+{
+	u16 i;
+
+	for (i = 0; i < dev->nqueues; i++)
+		mlx5_umr_queue_free(dev->queues[i]);
+	kfree(dev->queues);
+	dev->queues = NULL;
+	dev->nqueues = 0;
+}
+
+static int mlx5_umr_queues_alloc(struct mlx5_umr_dev *dev, u16 nqueues)
+{
+	u16 i;
+
+	dev->queues = kcalloc(nqueues, sizeof(*dev->queues), GFP_KERNEL);
+	if (!dev->queues)
+		return -ENOMEM;
+	dev->nqueues = nqueues;
+	for (i = 0; i < nqueues; i++) {
+		dev->queues[i] = mlx5_umr_queue_alloc(dev, i);
+		if (!dev->queues[i])
+			goto err;
+	}
+	return 0;
+
+err:
+	mlx5_umr_queues_free(dev);
+	return -ENOMEM;
+}
+
+/* Doorbell records, CQ and QP of @q, the QP in RTS and the CQ armed. */
+static int mlx5_umr_queue_init(struct mlx5_umr_queue *q, u8 cqe_version,
+			       u8 ts_format)
+{
+	struct mlx5_umr_dev *dev = q->dev;
+	const struct mlx5_umr_hca_ops *ops = dev->hca->ops;
+	struct mlx5_umr_sq *sq = &q->sq;
+	bool keep = false;
+	int err;
+
+	err = ops->alloc_dma_buf(dev->hca, PAGE_SIZE, &q->dbr);
+	if (err)
+		return err;
+	err = mlx5_umr_create_cq(q);
+	if (err)
+		goto err_dbr;
+	err = mlx5_umr_create_qp(q, cqe_version, ts_format);
+	if (err)
+		goto err_cq;
+	q->wq_ctx.caps = &dev->caps;
+	q->wq_ctx.qpn = sq->qpn;
+
+	err = mlx5_umr_qp_to_rts(q);
+	if (err)
+		goto err_qp;
+	mlx5_umr_cq_arm(q);
+	spin_lock_irq(&sq->lock);
+	sq->state = MLX5_UMR_SQ_RTS;
+	spin_unlock_irq(&sq->lock);
+	return 0;
+
+err_qp:
+	keep = mlx5_umr_destroy_qp(q);
+err_cq:
+	keep = mlx5_umr_destroy_cq(q) || keep;
+err_dbr:
+	/* A QP or CQ still on the HCA may write its doorbell record. */
+	if (keep)
+		mlx5_umr_leak_buf(dev, "doorbell records");
+	else
+		ops->free_dma_buf(dev->hca, &q->dbr);
+	return err;
+}
+
+/*
+ * Undo mlx5_umr_queue_init(), nothing in flight; memory of a QP or CQ the
+ * HCA did not destroy is kept.
+ */
+static void mlx5_umr_queue_cleanup(struct mlx5_umr_queue *q)
+{
+	struct mlx5_umr_dev *dev = q->dev;
+	int err;
+
+	err = mlx5_umr_destroy_qp(q);
+	err = mlx5_umr_destroy_cq(q) ?: err;
+	if (err)
+		mlx5_umr_leak_buf(dev, "doorbell records");
+	else
+		dev->hca->ops->free_dma_buf(dev->hca, &q->dbr);
+	kfree(q->sq.scratch);
+	q->sq.scratch = NULL;
+	kfree(q->sq.ents);
+	q->sq.ents = NULL;
 }
 
 /**
@@ -532,24 +676,20 @@ int mlx5_umr_qp_to_rts(struct mlx5_umr_dev *dev)
  * @dev: a device with @hca set
  *
  * Context: process context, may sleep.
- * Return: 0 with the QP in RTS, or -errno with nothing left allocated.
+ * Return: 0 with every queue's QP in RTS, or -errno with nothing left
+ * allocated.
  */
 int mlx5_umr_dev_init(struct mlx5_umr_dev *dev)
 {
 	const struct mlx5_umr_hca_ops *ops = dev->hca->ops;
-	struct mlx5_umr_sq *sq = &dev->sq;
 	u8 cqe_version = 0, ts_format = 0;
-	bool keep = false;
+	u16 i;
 	int err;
 
-	mlx5_umr_sq_init(dev);
 	xa_init(&dev->kept_pds);
-	sq->ents = kcalloc(sq->bbs, sizeof(*sq->ents), GFP_KERNEL);
-	sq->scratch = kzalloc(MLX5_SEND_WQE_MAX_SIZE, GFP_KERNEL);
-	if (!sq->ents || !sq->scratch) {
-		err = -ENOMEM;
-		goto err_mem;
-	}
+	err = mlx5_umr_queues_alloc(dev, 1);
+	if (err)
+		return err;
 
 	err = mlx5_umr_query_caps(dev, &cqe_version, &ts_format);
 	if (err)
@@ -563,72 +703,47 @@ int mlx5_umr_dev_init(struct mlx5_umr_dev *dev)
 	err = ops->alloc_uar(dev->hca, &dev->uar);
 	if (err)
 		goto err_mkey;
-	err = ops->alloc_dma_buf(dev->hca, PAGE_SIZE, &dev->dbr);
-	if (err)
-		goto err_uar;
-	err = mlx5_umr_create_cq(dev);
-	if (err)
-		goto err_dbr;
-	err = mlx5_umr_create_qp(dev, cqe_version, ts_format);
-	if (err)
-		goto err_cq;
-	dev->wq_ctx.caps = &dev->caps;
-	dev->wq_ctx.qpn = sq->qpn;
-
-	err = mlx5_umr_qp_to_rts(dev);
-	if (err)
-		goto err_qp;
-	mlx5_umr_cq_arm(dev);
-	spin_lock_irq(&sq->lock);
-	sq->state = MLX5_UMR_SQ_RTS;
-	spin_unlock_irq(&sq->lock);
+	for (i = 0; i < dev->nqueues; i++) {
+		err = mlx5_umr_queue_init(dev->queues[i], cqe_version,
+					  ts_format);
+		if (err)
+			goto err_queues;
+	}
 	return 0;
 
-err_qp:
-	keep = mlx5_umr_destroy_qp(dev);
-err_cq:
-	keep = mlx5_umr_destroy_cq(dev) || keep;
-err_dbr:
-	/* A QP or CQ still on the HCA may write its doorbell record. */
-	if (keep)
-		mlx5_umr_leak_buf(dev, "doorbell records");
-	else
-		ops->free_dma_buf(dev->hca, &dev->dbr);
-err_uar:
+err_queues:
+	while (i--) {
+		mlx5_umr_sq_stop(dev->queues[i]);
+		mlx5_umr_queue_cleanup(dev->queues[i]);
+	}
 	ops->free_uar(dev->hca, &dev->uar);
 err_mkey:
 	mlx5_umr_destroy_dma_mkey(dev);
 err_pd:
 	mlx5_umr_dealloc_pd(dev);
 err_mem:
-	kfree(sq->scratch);
-	kfree(sq->ents);
+	mlx5_umr_queues_free(dev);
 	return err;
 }
 
 /**
  * mlx5_umr_dev_cleanup() - tear down what mlx5_umr_dev_init() built
- * @dev: the device; nothing may be in flight
+ * @dev: the device; nothing may be in flight, every queue stopped
+ *	(mlx5_umr_sq_stop())
  *
- * Memory of a QP or CQ the HCA did not destroy is kept, not freed.
+ * Memory of a QP or CQ the HCA did not destroy is kept, not freed. The
+ * queue structures stay until mlx5_umr_queues_free().
  *
  * Context: process context, may sleep.
  */
 void mlx5_umr_dev_cleanup(struct mlx5_umr_dev *dev)
 {
-	const struct mlx5_umr_hca_ops *ops = dev->hca->ops;
-	int err;
+	u16 i = dev->nqueues;
 
-	err = mlx5_umr_destroy_qp(dev);
-	err = mlx5_umr_destroy_cq(dev) ?: err;
-	if (err)
-		mlx5_umr_leak_buf(dev, "doorbell records");
-	else
-		ops->free_dma_buf(dev->hca, &dev->dbr);
-	ops->free_uar(dev->hca, &dev->uar);
+	while (i--)
+		mlx5_umr_queue_cleanup(dev->queues[i]);
+	dev->hca->ops->free_uar(dev->hca, &dev->uar);
 	mlx5_umr_destroy_dma_mkey(dev);
 	mlx5_umr_dealloc_pd(dev);
 	xa_destroy(&dev->kept_pds);
-	kfree(dev->sq.scratch);
-	kfree(dev->sq.ents);
 }

@@ -130,7 +130,7 @@ static void ij_exec_interruptible_room(struct kunit *test)
 	}
 	KUNIT_ASSERT_LT(test, posted, 1024U);
 	KUNIT_ASSERT_GT(test, posted, 0U);
-	pc = dev->sq.pc;
+	pc = mlx5_umr_dev_q0(dev)->sq.pc;
 
 	ij_wr(dev, extra, mk, 1);
 	allow_signal(SIGUSR1);
@@ -140,7 +140,7 @@ static void ij_exec_interruptible_room(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mlx5_umr_exec_interruptible(dev, &extra->wr,
 							  5000), -EINTR);
 	KUNIT_EXPECT_LT(test, jiffies - t0, (unsigned long)HZ);
-	KUNIT_EXPECT_EQ(test, dev->sq.pc, pc);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_dev_q0(dev)->sq.pc, pc);
 	/* not posted: done() and context as the caller left them */
 	KUNIT_EXPECT_PTR_EQ(test, extra->wr.done, NULL);
 	KUNIT_EXPECT_PTR_EQ(test, extra->wr.context, NULL);
@@ -149,7 +149,7 @@ static void ij_exec_interruptible_room(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mlx5_umr_exec(dev, &extra->wr, 200),
 			-ETIMEDOUT);
 	KUNIT_EXPECT_GE(test, jiffies - t0, msecs_to_jiffies(200));
-	KUNIT_EXPECT_EQ(test, dev->sq.pc, pc);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_dev_q0(dev)->sq.pc, pc);
 	flush_signals(current);
 	disallow_signal(SIGUSR1);
 
@@ -195,8 +195,8 @@ static void ij_late_after_failed_reset(struct kunit *test)
 	mlx5_umr_fake_inject_cmd_error(fake, MLX5_CMD_OP_2RST_QP,
 				       MLX5_CMD_STAT_BAD_RES_STATE_ERR, 0x1a7e);
 	KUNIT_EXPECT_EQ(test, mlx5_umr_exec(dev, &r->wr, 50), -ETIMEDOUT);
-	flush_work(&dev->recover_work);
-	KUNIT_EXPECT_EQ(test, dev->sq.state, MLX5_UMR_SQ_DEAD);
+	flush_work(&mlx5_umr_dev_q0(dev)->recover_work);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_dev_q0(dev)->sq.state, MLX5_UMR_SQ_DEAD);
 	/* the caller's memory goes; the mkey's table stays (the HCA's) */
 	kfree(r);
 	KUNIT_EXPECT_EQ(test, mlx5_umr_free_mkey(mk), 0);
@@ -235,6 +235,7 @@ static void ij_late_near_timeout(struct kunit *test)
 	static const unsigned int delays[] = { 5, 40, 45, 50, 55, 60, 200 };
 	struct mlx5_umr_fake *fake = umr_kunit_fake_registered(test, 0);
 	struct mlx5_umr_dev *dev = umr_kunit_fake_umr(fake);
+	struct mlx5_umr_queue *q0 = mlx5_umr_dev_q0(dev);
 	struct mlx5_umr_fake_counters c0, c1;
 	unsigned int i, ok = 0, late = 0;
 	struct mlx5_umr_mkey *mk;
@@ -260,8 +261,8 @@ static void ij_late_near_timeout(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, mlx5_umr_free_mkey(mk), 0);
 		msleep(delays[i] + 20);
 		mlx5_umr_fake_flush(fake);
-		KUNIT_EXPECT_EQ(test, dev->sq.state, MLX5_UMR_SQ_RTS);
-		KUNIT_EXPECT_EQ(test, dev->sq.pc, dev->sq.cc);
+		KUNIT_EXPECT_EQ(test, q0->sq.state, MLX5_UMR_SQ_RTS);
+		KUNIT_EXPECT_EQ(test, q0->sq.pc, q0->sq.cc);
 	}
 	kunit_info(test, "%u in time, %u timed out\n", ok, late);
 	KUNIT_EXPECT_GT(test, ok, 0U);

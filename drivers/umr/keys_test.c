@@ -244,10 +244,10 @@ static void kt_rb_op_first_entry(struct kunit *test)
 	kt_list(&wr, mk, sge, 2);
 	KUNIT_EXPECT_EQ(test, mlx5_umr_validate(c->dev, &wr), -EINVAL);
 	mlx5_umr_fake_get_counters(c->fake, &before);
-	pc = c->dev->sq.pc;
+	pc = mlx5_umr_dev_q0(c->dev)->sq.pc;
 	KUNIT_EXPECT_EQ(test, mlx5_umr_exec(c->dev, &wr, 0), -EINVAL);
 	mlx5_umr_fake_get_counters(c->fake, &after);
-	KUNIT_EXPECT_EQ(test, c->dev->sq.pc, pc);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_dev_q0(c->dev)->sq.pc, pc);
 	KUNIT_EXPECT_EQ(test, after.wqes, before.wqes);
 	KUNIT_EXPECT_EQ(test, after.err_cqes, before.err_cqes);
 
@@ -497,6 +497,7 @@ static void kt_fence_none(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(map); i++) {
 		struct mlx5_umr_fake *fake = kt_fake(test, map[i].cap, false);
 		struct mlx5_umr_dev *dev = umr_kunit_fake_umr(fake);
+		struct mlx5_umr_queue *q0 = mlx5_umr_dev_q0(dev);
 		struct mlx5_umr_mkey *mk = mlx5_umr_alloc_mkey(dev, 1, 0);
 		struct mlx5_umr_wr wr = { .mkey = mk,
 					  .op = MLX5_UMR_OP_INVALIDATE };
@@ -509,10 +510,10 @@ static void kt_fence_none(struct kunit *test)
 		KUNIT_ASSERT_FALSE(test, IS_ERR(mk));
 		/* the second of two UMRs carries the fence */
 		KUNIT_EXPECT_EQ(test, mlx5_umr_exec(dev, &wr, 0), 0);
-		pc = dev->sq.pc;
+		pc = q0->sq.pc;
 		KUNIT_EXPECT_EQ(test, mlx5_umr_exec(dev, &wr, 0), 0);
-		ctrl = dev->sq_buf.cpu +
-		       (pc & (dev->sq.bbs - 1)) * MLX5_SEND_WQE_BB;
+		ctrl = q0->sq_buf.cpu +
+		       (pc & (q0->sq.bbs - 1)) * MLX5_SEND_WQE_BB;
 		KUNIT_EXPECT_EQ(test, ctrl->fm_ce_se & 0xe0, map[i].mode);
 		mlx5_umr_free_mkey(mk);
 		mlx5_umr_fake_destroy(fake);

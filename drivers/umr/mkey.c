@@ -53,8 +53,8 @@ static int mlx5_umr_xlt_alloc(struct mlx5_umr_dev *dev,
 }
 
 /*
- * Kept instead when the mkey may still be live or a QP that could not be
- * reset may still point at the table. Context: dev->mkeys_lock held once
+ * Kept instead when the mkey may still be live or its home queue's QP,
+ * which could not be reset, may still point at the table. Context: dev->mkeys_lock held once
  * the mkey is listed.
  */
 static void mlx5_umr_xlt_free(struct mlx5_umr_dev *dev,
@@ -62,7 +62,7 @@ static void mlx5_umr_xlt_free(struct mlx5_umr_dev *dev,
 {
 	if (!mp->xlt.cpu)
 		return;
-	if (dev->hca && (mp->hw || dev->qp_lost))
+	if (dev->hca && (mp->hw || mp->q->lost))
 		mlx5_umr_leak_buf(dev, "translation table");
 	else if (dev->hca)
 		dev->hca->ops->free_dma_buf(dev->hca, &mp->xlt_buf);
@@ -229,6 +229,7 @@ mlx5_umr_create_mkey(struct mlx5_umr_dev *dev, u32 max_entries, u32 flags,
 		goto err_put;
 	}
 	mp->pub.dev = dev;
+	mp->q = mlx5_umr_dev_q0(dev);
 	mp->pub.pdn = pdn;
 	/* the service's PA mkey is valid only in its PD */
 	if (pdn == dev->caps.pdn)

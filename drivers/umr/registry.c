@@ -37,6 +37,7 @@ static void mlx5_umr_dev_release(struct kref *kref)
 						 kref);
 
 	percpu_ref_exit(&dev->users);
+	mlx5_umr_queues_free(dev);
 	kfree(dev);
 }
 
@@ -120,10 +121,6 @@ int mlx5_umr_hca_add(struct mlx5_umr_hca *hca,
 	mutex_init(&dev->mkeys_lock);
 	xa_init_flags(&dev->sig_mkeys, XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&dev->ib_pdns, XA_FLAGS_LOCK_IRQ);
-	mutex_init(&dev->recover_lock);
-	INIT_WORK(&dev->recover_work, mlx5_umr_recover_work);
-	INIT_WORK(&dev->poll_work, mlx5_umr_poll_work);
-	INIT_DELAYED_WORK(&dev->watchdog, mlx5_umr_watchdog);
 	dev->timeout = msecs_to_jiffies(max(timeout_ms, 1U));
 	err = percpu_ref_init(&dev->users, mlx5_umr_users_release, 0,
 			      GFP_KERNEL);
@@ -185,6 +182,7 @@ EXPORT_SYMBOL(mlx5_umr_register_hca);
 void mlx5_umr_unregister_hca(struct mlx5_umr_hca *hca)
 {
 	struct mlx5_umr_dev *dev = hca->umr;
+	u16 i;
 
 	if (!dev)
 		return;
@@ -201,7 +199,8 @@ void mlx5_umr_unregister_hca(struct mlx5_umr_hca *hca)
 		mlx5_umr_sq_timeout(dev);
 		wait_for_completion(&dev->users_done);
 	}
-	mlx5_umr_sq_stop(dev);
+	for (i = 0; i < dev->nqueues; i++)
+		mlx5_umr_sq_stop(dev->queues[i]);
 	mlx5_umr_mkeys_teardown(dev);
 	mlx5_umr_dev_cleanup(dev);
 

@@ -163,7 +163,7 @@ static const struct mlx5_umr_sig_attr mlx5_umr_sig_none;
  * once the whole batch is written, or is dropped by
  * mlx5_umr_sig_unstage() when the batch is discarded.
  *
- * Context: sq->lock held.
+ * Context: the mkey's home queue's lock held.
  */
 void mlx5_umr_sig_stage(struct mlx5_umr_wr *wr)
 {
@@ -175,7 +175,7 @@ void mlx5_umr_sig_stage(struct mlx5_umr_wr *wr)
  * mlx5_umr_sig_unstage() - the batch of @wr was discarded
  * @wr: a request of the batch on a signature mkey
  *
- * Context: sq->lock held.
+ * Context: the mkey's home queue's lock held.
  */
 void mlx5_umr_sig_unstage(struct mlx5_umr_wr *wr)
 {
@@ -190,7 +190,7 @@ void mlx5_umr_sig_unstage(struct mlx5_umr_wr *wr)
  * Its signature is what a later check re-arms the PSVs with, and what a
  * later request that keeps the signature writes.
  *
- * Context: sq->lock held.
+ * Context: the mkey's home queue's lock held.
  */
 void mlx5_umr_sig_posted(struct mlx5_umr_wr *wr)
 {
@@ -211,10 +211,11 @@ void mlx5_umr_sig_posted(struct mlx5_umr_wr *wr)
  *
  * What the requests before it set: an earlier request of its batch
  * (mlx5_umr_sig_stage()), else the posted ones (mlx5_umr_sig_posted());
- * only those write it, under sq->lock, so it is read without the state's
- * lock.
+ * only those write it, under its home queue's lock, so it is read without
+ * the state's lock.
  *
- * Context: sq->lock held; the result is valid while it is.
+ * Context: the mkey's home queue's lock held; the result is valid while
+ * it is.
  * Return: the signature (none in either domain when none is set).
  */
 const struct mlx5_umr_sig_attr *mlx5_umr_sig_kept(struct mlx5_umr_wr *wr)

@@ -58,20 +58,19 @@ void mlx5_umr_pd_move_failed(struct mlx5_umr_wr *wr)
  * HCA has either), known again when one succeeded. Unless a later request
  * (posted again by recovery) installed another key since.
  */
-static void mlx5_umr_key_settle(struct mlx5_umr_dev *dev,
-				struct mlx5_umr_wr *wr)
+static void mlx5_umr_key_settle(struct mlx5_umr_wr *wr)
 {
 	struct mlx5_umr_mkey_priv *mp = to_priv(wr->mkey);
 	unsigned long flags;
 
-	spin_lock_irqsave(&dev->sq.lock, flags);
+	spin_lock_irqsave(&mp->q->sq.lock, flags);
 	if (wr->mkey->key == wr->new_key) {
 		if (wr->status == -ECANCELED)
 			WRITE_ONCE(wr->mkey->key, wr->priv.was.key);
 		else
 			WRITE_ONCE(mp->key_unknown, wr->status != 0);
 	}
-	spin_unlock_irqrestore(&dev->sq.lock, flags);
+	spin_unlock_irqrestore(&mp->q->sq.lock, flags);
 }
 
 /*
@@ -79,13 +78,12 @@ static void mlx5_umr_key_settle(struct mlx5_umr_dev *dev,
  * only while the HCA may still have it; none after an invalidation.
  * Unless another request of the mkey is still in flight.
  */
-static void mlx5_umr_dek_settle(struct mlx5_umr_dev *dev,
-				struct mlx5_umr_wr *wr)
+static void mlx5_umr_dek_settle(struct mlx5_umr_wr *wr)
 {
 	struct mlx5_umr_mkey_priv *mp = to_priv(wr->mkey);
 	unsigned long flags;
 
-	spin_lock_irqsave(&dev->sq.lock, flags);
+	spin_lock_irqsave(&mp->q->sq.lock, flags);
 	if (!--mp->inflight && !wr->status) {
 		if (wr->op == MLX5_UMR_OP_INVALIDATE)
 			mp->dek = NULL;
@@ -93,7 +91,7 @@ static void mlx5_umr_dek_settle(struct mlx5_umr_dev *dev,
 		    (wr->flags & MLX5_UMR_WR_SET_CRYPTO))
 			mp->dek_prev = NULL;
 	}
-	spin_unlock_irqrestore(&dev->sq.lock, flags);
+	spin_unlock_irqrestore(&mp->q->sq.lock, flags);
 }
 
 /* WQEs were retired: tell the watchdog and waiters. */
@@ -156,17 +154,18 @@ void mlx5_umr_sq_retire_all(struct mlx5_umr_sq *sq, int status,
 
 /**
  * mlx5_umr_sq_finish() - call done() of retired requests
- * @dev: the device
+ * @q: the queue that retired them
  * @done: the requests, from mlx5_umr_sq_retire*()
  *
  * Context: no service lock held; any context but hard IRQ.
  */
-void mlx5_umr_sq_finish(struct mlx5_umr_dev *dev, struct list_head *done)
+void mlx5_umr_sq_finish(struct mlx5_umr_queue *q, struct list_head *done)
 {
+	struct mlx5_umr_dev *dev = q->dev;
 	struct mlx5_umr_wr *wr, *tmp;
 	unsigned long n = 0;
 
-	lockdep_assert_not_held(&dev->sq.lock);
+	lockdep_assert_not_held(&q->sq.lock);
 	if (list_empty(done))
 		return;
 	/* @done is dropped, not unlinked: done() may reuse wr->node. */
@@ -177,9 +176,9 @@ void mlx5_umr_sq_finish(struct mlx5_umr_dev *dev, struct list_head *done)
 		if (unlikely(wr->status && (wr->flags & MLX5_UMR_WR_SET_PD)))
 			mlx5_umr_pd_move_failed(wr);
 		if (unlikely(wr->flags & MLX5_UMR_WR_NEW_KEY))
-			mlx5_umr_key_settle(dev, wr);
+			mlx5_umr_key_settle(wr);
 		if (unlikely(wr->mkey->flags & MLX5_UMR_MKEY_CRYPTO))
-			mlx5_umr_dek_settle(dev, wr);
+			mlx5_umr_dek_settle(wr);
 		trace_mlx5_umr_complete(dev->hca->name, wr->mkey->key,
 					wr->status);
 		mlx5_umr_wr_give_attrs(wr);
@@ -189,34 +188,34 @@ void mlx5_umr_sq_finish(struct mlx5_umr_dev *dev, struct list_head *done)
 	}
 	/* The requests' references, once: the device outlives every done(). */
 	percpu_ref_put_many(&dev->users, n);
-	wake_up_all(&dev->sq.wait);
+	wake_up_all(&q->sq.wait);
 }
 
 /**
  * mlx5_umr_sq_set_err() - move to ERR and queue recovery, once
- * @dev: the device, sq->lock held
+ * @q: the queue, its sq.lock held
  * @timeout: recovery is for a timeout (requests in flight fail), not an
  *	error CQE (they are posted again)
  */
-void mlx5_umr_sq_set_err(struct mlx5_umr_dev *dev, bool timeout)
+void mlx5_umr_sq_set_err(struct mlx5_umr_queue *q, bool timeout)
 {
-	struct mlx5_umr_sq *sq = &dev->sq;
+	struct mlx5_umr_sq *sq = &q->sq;
 
 	lockdep_assert_held(&sq->lock);
 	if (sq->state != MLX5_UMR_SQ_RTS)
 		return;
 	sq->state = MLX5_UMR_SQ_ERR;
 	sq->timed_out = timeout;
-	queue_work(system_long_wq, &dev->recover_work);
+	queue_work(system_long_wq, &q->recover_work);
 }
 
-static struct mlx5_cqe64 *mlx5_umr_next_cqe(struct mlx5_umr_dev *dev)
+static struct mlx5_cqe64 *mlx5_umr_next_cqe(struct mlx5_umr_queue *q)
 {
-	struct mlx5_umr_sq *sq = &dev->sq;
+	struct mlx5_umr_sq *sq = &q->sq;
 	struct mlx5_cqe64 *cqe;
 	u8 op_own;
 
-	cqe = (struct mlx5_cqe64 *)dev->cq_buf.cpu +
+	cqe = (struct mlx5_cqe64 *)q->cq_buf.cpu +
 	      (sq->cq_ci & (sq->ncqe - 1));
 	op_own = READ_ONCE(cqe->op_own);
 	if ((op_own >> 4) == MLX5_CQE_INVALID ||
@@ -227,10 +226,11 @@ static struct mlx5_cqe64 *mlx5_umr_next_cqe(struct mlx5_umr_dev *dev)
 	return cqe;
 }
 
-static void mlx5_umr_handle_cqe(struct mlx5_umr_dev *dev,
+static void mlx5_umr_handle_cqe(struct mlx5_umr_queue *q,
 				struct mlx5_cqe64 *cqe, struct list_head *done)
 {
-	struct mlx5_umr_sq *sq = &dev->sq;
+	struct mlx5_umr_dev *dev = q->dev;
+	struct mlx5_umr_sq *sq = &q->sq;
 	u16 wqe_counter = be16_to_cpu(cqe->wqe_counter);
 	struct mlx5_err_cqe *err;
 	bool ok;
@@ -258,7 +258,7 @@ static void mlx5_umr_handle_cqe(struct mlx5_umr_dev *dev,
 			ok = mlx5_umr_sq_retire(sq, wqe_counter, 0, -EIO,
 						err->syndrome, done);
 		}
-		mlx5_umr_sq_set_err(dev, false);
+		mlx5_umr_sq_set_err(q, false);
 		break;
 	default:
 		ok = false;
@@ -268,7 +268,7 @@ static void mlx5_umr_handle_cqe(struct mlx5_umr_dev *dev,
 		dev_err_ratelimited(dev->hca->dev,
 				    "umr: unexpected CQE opcode 0x%x wqe %u\n",
 				    get_cqe_opcode(cqe), wqe_counter);
-		mlx5_umr_sq_set_err(dev, false);
+		mlx5_umr_sq_set_err(q, false);
 	}
 }
 
@@ -277,18 +277,19 @@ static void mlx5_umr_handle_cqe(struct mlx5_umr_dev *dev,
  * as mlx5_cq_arm() does, under sq->lock, which orders it with every other
  * doorbell of the device.
  */
-static void mlx5_umr_cq_arm_locked(struct mlx5_umr_dev *dev)
+static void mlx5_umr_cq_arm_locked(struct mlx5_umr_queue *q)
 {
-	struct mlx5_umr_sq *sq = &dev->sq;
+	struct mlx5_umr_dev *dev = q->dev;
+	struct mlx5_umr_sq *sq = &q->sq;
 	__be32 db[2];
 	u32 v;
 
 	lockdep_assert_held(&sq->lock);
 	v = (sq->cq_arm_sn & 3) << 28 | MLX5_CQ_DB_REQ_NOT |
 	    (sq->cq_ci & 0xffffff);
-	mlx5_umr_cq_dbrec(dev)[MLX5_UMR_CQ_ARM_DB] = cpu_to_be32(v);
+	mlx5_umr_cq_dbrec(q)[MLX5_UMR_CQ_ARM_DB] = cpu_to_be32(v);
 	db[0] = cpu_to_be32(v);
-	db[1] = cpu_to_be32(dev->cq.cqn);
+	db[1] = cpu_to_be32(q->cq.cqn);
 	/* The arm record must be in memory before the HCA sees the doorbell. */
 	wmb();
 	dev->hca->ops->write_db(dev->hca, &dev->uar, MLX5_CQ_DOORBELL, db);
@@ -296,46 +297,46 @@ static void mlx5_umr_cq_arm_locked(struct mlx5_umr_dev *dev)
 
 /**
  * mlx5_umr_cq_arm() - request an event for the next CQE
- * @dev: the device
+ * @q: the queue
  *
  * Context: any but hard IRQ; takes sq->lock.
  */
-void mlx5_umr_cq_arm(struct mlx5_umr_dev *dev)
+void mlx5_umr_cq_arm(struct mlx5_umr_queue *q)
 {
 	unsigned long flags;
 
-	spin_lock_irqsave(&dev->sq.lock, flags);
-	mlx5_umr_cq_arm_locked(dev);
-	spin_unlock_irqrestore(&dev->sq.lock, flags);
+	spin_lock_irqsave(&q->sq.lock, flags);
+	mlx5_umr_cq_arm_locked(q);
+	spin_unlock_irqrestore(&q->sq.lock, flags);
 }
 
 /**
  * mlx5_umr_cq_poll() - consume every CQE software owns, then call done()
- * @dev: the device
+ * @q: the queue
  * @arm: re-arm the CQ afterwards (not while recovery resets the QP)
  *
  * Context: process or softirq context; takes sq->lock.
  */
-void mlx5_umr_cq_poll(struct mlx5_umr_dev *dev, bool arm)
+void mlx5_umr_cq_poll(struct mlx5_umr_queue *q, bool arm)
 {
-	struct mlx5_umr_sq *sq = &dev->sq;
+	struct mlx5_umr_sq *sq = &q->sq;
 	struct mlx5_cqe64 *cqe;
 	unsigned long flags;
 	LIST_HEAD(done);
 
 	spin_lock_irqsave(&sq->lock, flags);
-	while ((cqe = mlx5_umr_next_cqe(dev))) {
-		mlx5_umr_handle_cqe(dev, cqe, &done);
+	while ((cqe = mlx5_umr_next_cqe(q))) {
+		mlx5_umr_handle_cqe(q, cqe, &done);
 		sq->cq_ci++;
 	}
 	/* Hand the consumed CQEs back; the HCA reads this record. */
-	mlx5_umr_cq_dbrec(dev)[MLX5_UMR_CQ_SET_CI] =
+	mlx5_umr_cq_dbrec(q)[MLX5_UMR_CQ_SET_CI] =
 		cpu_to_be32(sq->cq_ci & 0xffffff);
 	if (arm)
-		mlx5_umr_cq_arm_locked(dev);
+		mlx5_umr_cq_arm_locked(q);
 	spin_unlock_irqrestore(&sq->lock, flags);
 
-	mlx5_umr_sq_finish(dev, &done);
+	mlx5_umr_sq_finish(q, &done);
 }
 
 /**
@@ -348,27 +349,27 @@ void mlx5_umr_cq_poll(struct mlx5_umr_dev *dev, bool arm)
  */
 void mlx5_umr_cq_comp(struct mlx5_umr_hca_cq *hcq)
 {
-	struct mlx5_umr_dev *dev = container_of(hcq, struct mlx5_umr_dev, cq);
+	struct mlx5_umr_queue *q = container_of(hcq, struct mlx5_umr_queue, cq);
 	unsigned long flags;
 
-	spin_lock_irqsave(&dev->sq.lock, flags);
-	dev->sq.cq_arm_sn++;
-	spin_unlock_irqrestore(&dev->sq.lock, flags);
+	spin_lock_irqsave(&q->sq.lock, flags);
+	q->sq.cq_arm_sn++;
+	spin_unlock_irqrestore(&q->sq.lock, flags);
 
 	if (in_hardirq() || irqs_disabled())
-		queue_work(system_highpri_wq, &dev->poll_work);
+		queue_work(system_highpri_wq, &q->poll_work);
 	else
-		mlx5_umr_cq_poll(dev, true);
+		mlx5_umr_cq_poll(q, true);
 }
 
 /**
  * mlx5_umr_poll_work() - poll the CQ from process context
- * @work: mlx5_umr_dev.poll_work
+ * @work: mlx5_umr_queue.poll_work
  */
 void mlx5_umr_poll_work(struct work_struct *work)
 {
-	struct mlx5_umr_dev *dev = container_of(work, struct mlx5_umr_dev,
+	struct mlx5_umr_queue *q = container_of(work, struct mlx5_umr_queue,
 						 poll_work);
 
-	mlx5_umr_cq_poll(dev, true);
+	mlx5_umr_cq_poll(q, true);
 }

@@ -30,12 +30,12 @@
 #define MLX5_UMR_EXEC_POLL	(HZ / 10)
 
 /**
- * mlx5_umr_sq_init() - initialise the submission state of a device
- * @dev: the device
+ * mlx5_umr_sq_init() - initialise the submission state of a queue
+ * @q: the queue
  */
-void mlx5_umr_sq_init(struct mlx5_umr_dev *dev)
+void mlx5_umr_sq_init(struct mlx5_umr_queue *q)
 {
-	struct mlx5_umr_sq *sq = &dev->sq;
+	struct mlx5_umr_sq *sq = &q->sq;
 
 	spin_lock_init(&sq->lock);
 	init_waitqueue_head(&sq->wait);
@@ -52,33 +52,35 @@ void mlx5_umr_sq_init(struct mlx5_umr_dev *dev)
  * wr.c's mlx5r_ring_db() has wmb() for the first barrier and alternates
  * BlueFlame offsets.
  */
-static void mlx5_umr_sq_ring(struct mlx5_umr_dev *dev, const __be32 *db)
+static void mlx5_umr_sq_ring(struct mlx5_umr_queue *q, const __be32 *db)
 {
-	lockdep_assert_held(&dev->sq.lock);
+	struct mlx5_umr_dev *dev = q->dev;
+
+	lockdep_assert_held(&q->sq.lock);
 	/* The WQEs must be visible before the record that announces them. */
 	dma_wmb();
-	mlx5_umr_sq_dbrec(dev)[MLX5_SND_DBR] = cpu_to_be32(dev->sq.pc & 0xffff);
+	mlx5_umr_sq_dbrec(q)[MLX5_SND_DBR] = cpu_to_be32(q->sq.pc & 0xffff);
 	/* The record must reach memory before the HCA sees the doorbell. */
 	wmb();
 	dev->hca->ops->write_db(dev->hca, &dev->uar, MLX5_BF_OFFSET, db);
 }
 
 /* Write the WQE for @wr at the producer index. */
-static int mlx5_umr_sq_write(struct mlx5_umr_dev *dev,
+static int mlx5_umr_sq_write(struct mlx5_umr_queue *q,
 			     struct mlx5_umr_wr *wr, unsigned int size,
 			     u8 fm_ce_se, __be32 *db)
 {
-	struct mlx5_umr_sq *sq = &dev->sq;
+	struct mlx5_umr_sq *sq = &q->sq;
 	struct mlx5_umr_mkey_priv *mp = to_priv(wr->mkey);
 	unsigned int slot = sq->pc & (sq->bbs - 1);
 	unsigned int room = (sq->bbs - slot) * MLX5_SEND_WQE_BB;
-	u8 *dst = (u8 *)dev->sq_buf.cpu + slot * MLX5_SEND_WQE_BB;
+	u8 *dst = (u8 *)q->sq_buf.cpu + slot * MLX5_SEND_WQE_BB;
 	const struct mlx5_umr_xlt *xlt = mp->xlt.cpu ? &mp->xlt : NULL;
 	u8 *buf = size <= room ? dst : sq->scratch;
 	int ret;
 
 	lockdep_assert_held(&sq->lock);
-	ret = mlx5_umr_wqe_encode(&dev->wq_ctx, wr, xlt, (u16)sq->pc,
+	ret = mlx5_umr_wqe_encode(&q->wq_ctx, wr, xlt, (u16)sq->pc,
 				  fm_ce_se, buf, size);
 	if (ret < 0)
 		return ret;
@@ -87,7 +89,7 @@ static int mlx5_umr_sq_write(struct mlx5_umr_dev *dev,
 	if (buf == sq->scratch) {
 		/* The WQE wraps: the tail goes to the start of the ring. */
 		memcpy(dst, buf, room);
-		memcpy(dev->sq_buf.cpu, buf + room, size - room);
+		memcpy(q->sq_buf.cpu, buf + room, size - room);
 	}
 	/*
 	 * The doorbell carries the first 8 bytes of the WQE it announces: of
@@ -183,10 +185,11 @@ static int mlx5_umr_crypto_posted(struct mlx5_umr_dev *dev,
 	return 0;
 }
 
-static int mlx5_umr_sq_push(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr,
+static int mlx5_umr_sq_push(struct mlx5_umr_queue *q, struct mlx5_umr_wr *wr,
 			    bool last, __be32 *db)
 {
-	struct mlx5_umr_sq *sq = &dev->sq;
+	struct mlx5_umr_dev *dev = q->dev;
+	struct mlx5_umr_sq *sq = &q->sq;
 	unsigned int size = wr->priv.wqe_bytes;
 	unsigned int nbb = size / MLX5_SEND_WQE_BB;
 	bool signal = last || sq->unsignaled + nbb >= MLX5_UMR_SIGNAL_BBS;
@@ -229,7 +232,7 @@ static int mlx5_umr_sq_push(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr,
 	if (!err && unlikely(wr->flags & MLX5_UMR_WR_SET_CRYPTO))
 		err = mlx5_umr_crypto_posted(dev, wr);
 	if (!err)
-		err = mlx5_umr_sq_write(dev, wr, size, fm, db);
+		err = mlx5_umr_sq_write(q, wr, size, fm, db);
 	if (err) {
 		mlx5_umr_unpush(wr);
 		return err;
@@ -256,7 +259,7 @@ static int mlx5_umr_sq_push(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr,
 
 /**
  * mlx5_umr_sq_resubmit() - post again what an error flushed, then reopen
- * @dev: the device, its QP back in RTS after recovery
+ * @q: the queue, its QP back in RTS after recovery
  *
  * The requests go in their order, with one doorbell, before the queue
  * takes new work. They still hold their users reference and translation
@@ -264,9 +267,10 @@ static int mlx5_umr_sq_push(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr,
  *
  * Context: process context; takes sq->lock.
  */
-void mlx5_umr_sq_resubmit(struct mlx5_umr_dev *dev)
+void mlx5_umr_sq_resubmit(struct mlx5_umr_queue *q)
 {
-	struct mlx5_umr_sq *sq = &dev->sq;
+	struct mlx5_umr_dev *dev = q->dev;
+	struct mlx5_umr_sq *sq = &q->sq;
 	struct mlx5_umr_wr *wr, *tmp;
 	bool posted = false;
 	LIST_HEAD(done);
@@ -284,7 +288,7 @@ void mlx5_umr_sq_resubmit(struct mlx5_umr_dev *dev)
 		}
 		if (wr->priv.wqe_bytes / MLX5_SEND_WQE_BB >
 		    sq->bbs - (sq->pc - sq->cc) ||
-		    mlx5_umr_sq_push(dev, wr, list_empty(&sq->resubmit), db)) {
+		    mlx5_umr_sq_push(q, wr, list_empty(&sq->resubmit), db)) {
 			wr->status = -ECANCELED;
 			list_add_tail(&wr->node, &done);
 			continue;
@@ -295,7 +299,7 @@ void mlx5_umr_sq_resubmit(struct mlx5_umr_dev *dev)
 	}
 	if (posted) {
 		sq->progress = jiffies;
-		mlx5_umr_sq_ring(dev, db);
+		mlx5_umr_sq_ring(q, db);
 	}
 	sq->batch_failed = false;
 	sq->state = MLX5_UMR_SQ_RTS;
@@ -303,9 +307,9 @@ void mlx5_umr_sq_resubmit(struct mlx5_umr_dev *dev)
 	spin_unlock_irq(&sq->lock);
 
 	if (posted)
-		queue_delayed_work(system_wq, &dev->watchdog, dev->timeout);
+		queue_delayed_work(system_wq, &q->watchdog, dev->timeout);
 	wake_up_all(&sq->wait);
-	mlx5_umr_sq_finish(dev, &done);
+	mlx5_umr_sq_finish(q, &done);
 }
 
 /* Needs the mkey's translation table? Then it must be idle. */
@@ -478,10 +482,11 @@ static void mlx5_umr_give_all_attrs(struct mlx5_umr_wr **wrs, unsigned int n)
 
 /*
  * Check and size every request (those @admitted by mlx5_umr_admit() are
- * sized already); *@nbb is the batch's basic blocks, *@xlts whether a
- * request needs its mkey's translation table.
+ * sized already) for @q; *@nbb is the batch's basic blocks, *@xlts whether
+ * a request needs its mkey's translation table.
  */
 static __always_inline int mlx5_umr_check_batch(struct mlx5_umr_dev *dev,
+						struct mlx5_umr_queue *q,
 						struct mlx5_umr_wr **wrs,
 						unsigned int n,
 						unsigned int *nbb, bool *xlts,
@@ -512,7 +517,7 @@ static __always_inline int mlx5_umr_check_batch(struct mlx5_umr_dev *dev,
 		any |= mlx5_umr_wr_uses_xlt(wr);
 		total += wr->priv.wqe_bytes / MLX5_SEND_WQE_BB;
 	}
-	if (total > dev->sq.bbs) {
+	if (total > q->sq.bbs) {
 		mlx5_umr_give_all_attrs(wrs, n);
 		return -EINVAL;
 	}
@@ -532,10 +537,10 @@ static void mlx5_umr_unpush_all(struct mlx5_umr_wr **wrs, unsigned int n)
  * Write the batch into the ring and ring for it. Nothing is published when
  * a WQE cannot be written: the producer state goes back to where it was.
  */
-static int mlx5_umr_sq_post_batch(struct mlx5_umr_dev *dev,
+static int mlx5_umr_sq_post_batch(struct mlx5_umr_queue *q,
 				  struct mlx5_umr_wr **wrs, unsigned int n)
 {
-	struct mlx5_umr_sq *sq = &dev->sq;
+	struct mlx5_umr_sq *sq = &q->sq;
 	u32 start = sq->pc, start_tail = sq->tail;
 	u32 unsignaled = sq->unsignaled;
 	u8 fence = sq->next_fence;
@@ -547,7 +552,7 @@ static int mlx5_umr_sq_post_batch(struct mlx5_umr_dev *dev,
 	sq->batch_seq++;
 	for (i = 0; i < n; i++) {
 		wrs[i]->priv.batch = sq->batch_seq;
-		err = mlx5_umr_sq_push(dev, wrs[i], i == n - 1, db);
+		err = mlx5_umr_sq_push(q, wrs[i], i == n - 1, db);
 		if (err) {
 			mlx5_umr_unpush_all(wrs, i);
 			sq->pc = start;
@@ -562,7 +567,7 @@ static int mlx5_umr_sq_post_batch(struct mlx5_umr_dev *dev,
 		if (unlikely(mlx5_umr_wr_sets_sig(wrs[i])))
 			mlx5_umr_sig_posted(wrs[i]);
 	/* One doorbell for the batch, before anyone else may post. */
-	mlx5_umr_sq_ring(dev, db);
+	mlx5_umr_sq_ring(q, db);
 	return 0;
 }
 
@@ -571,7 +576,8 @@ static __always_inline int __mlx5_umr_post(struct mlx5_umr_dev *dev,
 					   struct mlx5_umr_wr **wrs,
 					   unsigned int n, bool admitted)
 {
-	struct mlx5_umr_sq *sq = &dev->sq;
+	struct mlx5_umr_queue *q = mlx5_umr_dev_q0(dev);
+	struct mlx5_umr_sq *sq = &q->sq;
 	unsigned int total, i;
 	unsigned long flags;
 	bool was_idle, xlts;
@@ -581,14 +587,14 @@ static __always_inline int __mlx5_umr_post(struct mlx5_umr_dev *dev,
 		return 0;
 	if (!percpu_ref_tryget_live(&dev->users))
 		return -ENODEV;
-	err = mlx5_umr_check_batch(dev, wrs, n, &total, &xlts, admitted);
+	err = mlx5_umr_check_batch(dev, q, wrs, n, &total, &xlts, admitted);
 	if (err)
 		goto out;
 	if (mlx5_umr_hca_dead(dev)) {
 		/* Nothing in flight will complete: fail it now, not at timeout. */
 		spin_lock_irqsave(&sq->lock, flags);
 		if (sq->pc != sq->cc)
-			mlx5_umr_sq_set_err(dev, false);
+			mlx5_umr_sq_set_err(q, false);
 		spin_unlock_irqrestore(&sq->lock, flags);
 		err = -EIO;
 		goto give;
@@ -608,7 +614,7 @@ static __always_inline int __mlx5_umr_post(struct mlx5_umr_dev *dev,
 	if (err)
 		goto unlock;
 	was_idle = sq->pc == sq->cc;
-	err = mlx5_umr_sq_post_batch(dev, wrs, n);
+	err = mlx5_umr_sq_post_batch(q, wrs, n);
 	if (err) {
 		mlx5_umr_release_xlts(wrs, n);
 		goto unlock;
@@ -628,7 +634,7 @@ static __always_inline int __mlx5_umr_post(struct mlx5_umr_dev *dev,
 	 * batch or ran before it, when the queue was idle).
 	 */
 	if (was_idle)
-		queue_delayed_work(system_wq, &dev->watchdog, dev->timeout);
+		queue_delayed_work(system_wq, &q->watchdog, dev->timeout);
 	goto out;
 
 unlock:
@@ -693,11 +699,12 @@ static int mlx5_umr_post_wait(struct mlx5_umr_dev *dev,
 			      struct mlx5_umr_wr **wrs, unsigned int n,
 			      unsigned long deadline, bool intr, bool admitted)
 {
+	struct mlx5_umr_sq *sq = &mlx5_umr_dev_q0(dev)->sq;
 	int err;
 
 	might_sleep();
 	for (;;) {
-		unsigned long seen = READ_ONCE(dev->sq.events);
+		unsigned long seen = READ_ONCE(sq->events);
 		long left;
 
 		err = __mlx5_umr_post(dev, wrs, n, admitted);
@@ -708,14 +715,14 @@ static int mlx5_umr_post_wait(struct mlx5_umr_dev *dev,
 		/* Retry after the next completion or state change. */
 		left = max_t(long, deadline - jiffies, 1);
 		if (!intr) {
-			wait_event_timeout(dev->sq.wait,
-					   READ_ONCE(dev->sq.events) != seen,
+			wait_event_timeout(sq->wait,
+					   READ_ONCE(sq->events) != seen,
 					   left);
 			continue;
 		}
 		/* Nothing is posted yet: a signal may end the wait. */
-		if (wait_event_interruptible_timeout(dev->sq.wait,
-						     READ_ONCE(dev->sq.events) !=
+		if (wait_event_interruptible_timeout(sq->wait,
+						     READ_ONCE(sq->events) !=
 						     seen, left) < 0)
 			return -EINTR;
 	}
@@ -757,6 +764,8 @@ int mlx5_umr_post_wait_room(struct mlx5_umr_dev *dev, struct mlx5_umr_wr **wrs,
 void mlx5_umr_wait_posted(struct mlx5_umr_dev *dev, struct completion *done,
 			  unsigned long tmo)
 {
+	struct mlx5_umr_queue *q = mlx5_umr_dev_q0(dev);
+
 	/* Look at the device now and then: a dead HCA fails fast. */
 	while (!wait_for_completion_timeout(done,
 					    min_t(unsigned long, tmo,
@@ -766,9 +775,9 @@ void mlx5_umr_wait_posted(struct mlx5_umr_dev *dev, struct completion *done,
 		tmo -= min_t(unsigned long, tmo, MLX5_UMR_EXEC_POLL);
 		if (!dead && tmo)
 			continue;
-		spin_lock_irq(&dev->sq.lock);
-		mlx5_umr_sq_set_err(dev, !dead);
-		spin_unlock_irq(&dev->sq.lock);
+		spin_lock_irq(&q->sq.lock);
+		mlx5_umr_sq_set_err(q, !dead);
+		spin_unlock_irq(&q->sq.lock);
 		/* Recovery completes every request in flight. */
 		wait_for_completion(done);
 		return;

@@ -71,6 +71,7 @@ static void svc_concurrent_run(struct kunit *test, bool faults)
 {
 	struct mlx5_umr_fake *fake = umr_kunit_fake_registered(test, 0);
 	struct mlx5_umr_dev *dev = umr_kunit_fake_umr(fake);
+	struct mlx5_umr_queue *q0 = mlx5_umr_dev_q0(dev);
 	struct umr_kunit_submitters subs;
 	struct mlx5_umr_fake_counters cnt;
 	unsigned int i, it, j;
@@ -97,7 +98,7 @@ static void svc_concurrent_run(struct kunit *test, bool faults)
 	}
 	umr_kunit_submitters_fini(&subs);
 	KUNIT_EXPECT_EQ(test, bad, 0);
-	KUNIT_EXPECT_EQ(test, dev->sq.pc, dev->sq.cc);
+	KUNIT_EXPECT_EQ(test, q0->sq.pc, q0->sq.cc);
 	mlx5_umr_fake_get_counters(fake, &cnt);
 	if (faults)
 		KUNIT_EXPECT_GT(test, cnt.err_cqes, 0ULL);

@@ -196,6 +196,7 @@ static void ct_crypto_attrs_copied(struct kunit *test)
 static void ct_depends(struct kunit *test)
 {
 	struct svc_ctx *c = test->priv;
+	struct mlx5_umr_queue *q0 = mlx5_umr_dev_q0(c->dev);
 	struct mlx5_umr_sge sge = { MR_IOVA, 64, c->mr[0].mkey->key };
 	struct svc_seg segs[] = { { &c->mr[0], 0, 64 } };
 	struct mlx5_umr_mkey *mk[5];
@@ -235,7 +236,7 @@ static void ct_depends(struct kunit *test)
 						 1, false, true), 0);
 	svc_check_layout(test, c->dev, mk[2]->key, segs, 1);
 	svc_check_layout(test, c->dev, mk[4]->key, segs, 1);
-	KUNIT_EXPECT_EQ(test, c->dev->sq.state, MLX5_UMR_SQ_RTS);
+	KUNIT_EXPECT_EQ(test, q0->sq.state, MLX5_UMR_SQ_RTS);
 	for (i = 0; i < 5; i++)
 		mlx5_umr_free_mkey(mk[i]);
 }
@@ -248,6 +249,7 @@ static void ct_depends(struct kunit *test)
 static void ct_layoutless_free(struct kunit *test)
 {
 	struct svc_ctx *c = test->priv;
+	struct mlx5_umr_queue *q0 = mlx5_umr_dev_q0(c->dev);
 	struct mlx5_umr_sge sge = { MR_IOVA, 64, c->mr[0].mkey->key };
 	struct svc_seg segs[] = { { &c->mr[0], 0, 64 } };
 	struct mlx5_umr_mkey *mk;
@@ -268,7 +270,7 @@ static void ct_layoutless_free(struct kunit *test)
 	wr.layout = MLX5_UMR_LAYOUT_NONE;
 	KUNIT_EXPECT_EQ(test, mlx5_umr_exec(c->dev, &wr, 0), 0);
 	KUNIT_EXPECT_EQ(test, ct_err_cqes(c), errs);
-	KUNIT_EXPECT_EQ(test, c->dev->sq.state, MLX5_UMR_SQ_RTS);
+	KUNIT_EXPECT_EQ(test, q0->sq.state, MLX5_UMR_SQ_RTS);
 	KUNIT_EXPECT_NE(test, mlx5_umr_test_xfer(c->dev, mk->key, 0, &byte, 1,
 						 false, true), 0);
 	/* a configure with a layout enables it again */
@@ -513,6 +515,7 @@ static void ct_unmap_going(struct kunit *test)
 static void ct_errnos(struct kunit *test)
 {
 	struct svc_ctx *c = test->priv;
+	struct mlx5_umr_queue *q0 = mlx5_umr_dev_q0(c->dev);
 	struct mlx5_umr_sge sge[] = {
 		{ MR_IOVA, 32, c->mr[0].mkey->key },
 		{ MR_IOVA + 64, 32, c->mr[1].mkey->key },
@@ -560,19 +563,19 @@ static void ct_errnos(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, atomic_read(&ndone), (int)posted);
 
 	/* recovering: an error CQE seen, the recovery not yet done */
-	mutex_lock(&c->dev->recover_lock);
+	mutex_lock(&q0->recover_lock);
 	ct_failing(c, &one, mk, sge);
 	KUNIT_ASSERT_EQ(test, mlx5_umr_post(c->dev, &p, 1), 0);
-	queue_work(system_highpri_wq, &c->dev->poll_work);
-	flush_work(&c->dev->poll_work);
+	queue_work(system_highpri_wq, &q0->poll_work);
+	flush_work(&q0->poll_work);
 	KUNIT_EXPECT_EQ(test, one.wr.status, -EIO);
 	svc_wr_list(&req[0].wr, mk, sge, 2, ACC_ALL);
 	req[0].wr.done = svc_req_done;
 	wrs[0] = &req[0].wr;
 	KUNIT_EXPECT_EQ(test, mlx5_umr_post(c->dev, wrs, 1), -EAGAIN);
-	mutex_unlock(&c->dev->recover_lock);
+	mutex_unlock(&q0->recover_lock);
 	mlx5_umr_sq_flush(c->dev);
-	KUNIT_EXPECT_EQ(test, c->dev->sq.state, MLX5_UMR_SQ_RTS);
+	KUNIT_EXPECT_EQ(test, q0->sq.state, MLX5_UMR_SQ_RTS);
 
 	/* busy: the pointer-mode table of the mkey held by a request */
 	for (i = 0; i < 100; i++)

@@ -13,6 +13,7 @@
 static void svc_bringup(struct kunit *test)
 {
 	struct svc_ctx *c = test->priv;
+	struct mlx5_umr_queue *q0 = mlx5_umr_dev_q0(c->dev);
 	const struct mlx5_umr_caps *caps = mlx5_umr_dev_caps(c->dev);
 	struct mlx5_umr_fake_counters cnt;
 	u8 mkc[MLX5_ST_SZ_BYTES(mkc)];
@@ -49,11 +50,11 @@ static void svc_bringup(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cnt.uars, 1U);
 	/* the fixture's two registrations and the PA mkey */
 	KUNIT_EXPECT_EQ(test, cnt.mkeys, 3U);
-	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_qp_state(c->fake, c->dev->sq.qpn,
+	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_qp_state(c->fake, q0->sq.qpn,
 						     &ci), MLX5_QP_STATE_RTS);
 	/* Two REG_PAGES so far, nothing in flight. */
-	KUNIT_EXPECT_EQ(test, (u16)c->dev->sq.pc, ci);
-	KUNIT_EXPECT_EQ(test, c->dev->sq.pc, c->dev->sq.cc);
+	KUNIT_EXPECT_EQ(test, (u16)q0->sq.pc, ci);
+	KUNIT_EXPECT_EQ(test, q0->sq.pc, q0->sq.cc);
 }
 
 /* CREATE_MKEY as the HCA stored it: free, UMR-enabled, sized, flagged. */

@@ -227,26 +227,27 @@ static inline void svc_req_done(struct mlx5_umr_wr *wr)
 static inline void svc_check_ring(struct kunit *test, struct mlx5_umr_dev *dev,
 				  u32 start, unsigned int n)
 {
+	struct mlx5_umr_queue *q0 = mlx5_umr_dev_q0(dev);
 	u32 pc = start;
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
-		struct mlx5_wqe_ctrl_seg *ctrl = dev->sq_buf.cpu +
-			(pc & (dev->sq.bbs - 1)) * MLX5_SEND_WQE_BB;
+		struct mlx5_wqe_ctrl_seg *ctrl = q0->sq_buf.cpu +
+			(pc & (q0->sq.bbs - 1)) * MLX5_SEND_WQE_BB;
 		u32 oio = be32_to_cpu(ctrl->opmod_idx_opcode);
 		u32 qd = be32_to_cpu(ctrl->qpn_ds);
 		u8 ce = ctrl->fm_ce_se & MLX5_WQE_CTRL_CQ_UPDATE;
 
 		KUNIT_EXPECT_EQ(test, oio & 0xff, (u32)MLX5_OPCODE_UMR);
 		KUNIT_EXPECT_EQ(test, (oio >> 8) & 0xffff, pc & 0xffff);
-		KUNIT_EXPECT_EQ(test, qd >> 8, dev->sq.qpn);
+		KUNIT_EXPECT_EQ(test, qd >> 8, q0->sq.qpn);
 		KUNIT_EXPECT_EQ(test, ctrl->fm_ce_se & 0xe0,
 				dev->caps.umr_fence);
 		KUNIT_EXPECT_EQ(test, ce, i == n - 1 ? MLX5_WQE_CTRL_CQ_UPDATE : 0);
 		pc += DIV_ROUND_UP((qd & MLX5_WQE_CTRL_DS_MASK) * 16,
 				   MLX5_SEND_WQE_BB);
 	}
-	KUNIT_EXPECT_EQ(test, pc, dev->sq.pc);
+	KUNIT_EXPECT_EQ(test, pc, q0->sq.pc);
 }
 
 #endif /* _MLX5_UMR_SVC_KUNIT_H */

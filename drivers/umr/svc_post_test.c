@@ -15,6 +15,7 @@
 static void svc_batch_and_wrap(struct kunit *test)
 {
 	struct svc_ctx *c = test->priv;
+	struct mlx5_umr_queue *q0 = mlx5_umr_dev_q0(c->dev);
 	struct mlx5_umr_sge sge[] = {
 		{ MR_IOVA, 64, c->mr[0].mkey->key },
 		{ MR_IOVA, 4096, c->mr[1].mkey->key },
@@ -26,7 +27,7 @@ static void svc_batch_and_wrap(struct kunit *test)
 	struct svc_req *req;
 	atomic_t ndone = ATOMIC_INIT(0);
 	/* 8 WQEs of 3 basic blocks a round: wrap around the ring twice. */
-	unsigned int rounds = 2 * c->dev->sq.bbs / 24 + 2;
+	unsigned int rounds = 2 * q0->sq.bbs / 24 + 2;
 	unsigned int i, round;
 	u32 start;
 	u16 ci;
@@ -45,7 +46,7 @@ static void svc_batch_and_wrap(struct kunit *test)
 			wrs[i] = &req[i].wr;
 		}
 		mlx5_umr_fake_get_counters(c->fake, &before);
-		start = c->dev->sq.pc;
+		start = q0->sq.pc;
 		KUNIT_ASSERT_EQ(test, mlx5_umr_post(c->dev, wrs, 8), 0);
 		svc_check_ring(test, c->dev, start, 8);
 		/* The fake executes inside the doorbell. */
@@ -67,11 +68,11 @@ static void svc_batch_and_wrap(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, atomic_read(&ndone), rounds * 8);
 	/* Wrapped, and the HCA consumed exactly what was produced. */
-	KUNIT_EXPECT_GT(test, c->dev->sq.pc, 2 * c->dev->sq.bbs);
-	KUNIT_EXPECT_EQ(test, c->dev->sq.pc, c->dev->sq.cc);
-	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_qp_state(c->fake, c->dev->sq.qpn,
+	KUNIT_EXPECT_GT(test, q0->sq.pc, 2 * q0->sq.bbs);
+	KUNIT_EXPECT_EQ(test, q0->sq.pc, q0->sq.cc);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_qp_state(c->fake, q0->sq.qpn,
 						     &ci), MLX5_QP_STATE_RTS);
-	KUNIT_EXPECT_EQ(test, ci, (u16)c->dev->sq.pc);
+	KUNIT_EXPECT_EQ(test, ci, (u16)q0->sq.pc);
 	svc_check_layout(test, c->dev, mk->key, segs, ARRAY_SIZE(segs));
 	mlx5_umr_free_mkey(mk);
 }
@@ -85,7 +86,7 @@ static void svc_flow_control(struct kunit *test)
 		{ MR_IOVA, 64, c->mr[1].mkey->key },
 	};
 	/* More 3-block WQEs than the ring holds. */
-	const unsigned int nreq = c->dev->sq.bbs / 3 + 16;
+	const unsigned int nreq = mlx5_umr_dev_q0(c->dev)->sq.bbs / 3 + 16;
 	struct mlx5_umr_mkey *mk;
 	struct mlx5_umr_wr *wrs[8];
 	struct mlx5_umr_wr wr;
@@ -113,8 +114,8 @@ static void svc_flow_control(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, err, -ENOSPC);
 	/* 3 basic blocks per WQE: the ring held what fitted, no more. */
-	KUNIT_EXPECT_GT(test, posted * 3, c->dev->sq.bbs - 24);
-	KUNIT_EXPECT_LE(test, posted * 3, c->dev->sq.bbs);
+	KUNIT_EXPECT_GT(test, posted * 3, mlx5_umr_dev_q0(c->dev)->sq.bbs - 24);
+	KUNIT_EXPECT_LE(test, posted * 3, mlx5_umr_dev_q0(c->dev)->sq.bbs);
 	for (j = 0; j < 200 && atomic_read(&ndone) < posted; j++)
 		msleep(20);
 	KUNIT_EXPECT_EQ(test, atomic_read(&ndone), posted);
@@ -186,6 +187,7 @@ static void svc_admit(struct kunit *test)
 static void svc_batch_refused(struct kunit *test)
 {
 	struct svc_ctx *c = test->priv;
+	struct mlx5_umr_queue *q0 = mlx5_umr_dev_q0(c->dev);
 	struct mlx5_umr_sge sge[] = { { MR_IOVA, 64, c->mr[0].mkey->key } };
 	struct mlx5_umr_fake_counters before, after;
 	struct mlx5_umr_sge bad;
@@ -193,7 +195,7 @@ static void svc_batch_refused(struct kunit *test)
 	struct mlx5_umr_wr *wrs[3];
 	struct svc_req req[3] = {};
 	struct mlx5_umr_sge *many;
-	u32 pc = c->dev->sq.pc;
+	u32 pc = q0->sq.pc;
 	unsigned int i;
 
 	many = kunit_kcalloc(test, 100, sizeof(*many), GFP_KERNEL);
@@ -255,7 +257,7 @@ static void svc_batch_refused(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mlx5_umr_post(c->dev, wrs, 3), -EINVAL);
 
 	mlx5_umr_fake_get_counters(c->fake, &after);
-	KUNIT_EXPECT_EQ(test, c->dev->sq.pc, pc);
+	KUNIT_EXPECT_EQ(test, q0->sq.pc, pc);
 	KUNIT_EXPECT_EQ(test, after.wqes, before.wqes);
 	for (i = 0; i < 3; i++)
 		KUNIT_EXPECT_EQ(test, req[i].calls, 0);
@@ -273,8 +275,8 @@ static void svc_batch_refused(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, req[i].wr.status, 0);
 	}
 	/* The refused batches left nothing behind in the bookkeeping. */
-	KUNIT_EXPECT_EQ(test, c->dev->sq.cc, c->dev->sq.pc);
-	KUNIT_EXPECT_EQ(test, c->dev->sq.head, c->dev->sq.tail);
+	KUNIT_EXPECT_EQ(test, q0->sq.cc, q0->sq.pc);
+	KUNIT_EXPECT_EQ(test, q0->sq.head, q0->sq.tail);
 	KUNIT_EXPECT_EQ(test, mlx5_umr_exec(c->dev, &req[0].wr, 0), 0);
 	mlx5_umr_free_mkey(big);
 	mlx5_umr_free_mkey(mk);
@@ -287,6 +289,7 @@ static void svc_batch_refused(struct kunit *test)
 static void svc_irq_off_completion(struct kunit *test)
 {
 	struct svc_ctx *c = test->priv;
+	struct mlx5_umr_queue *q0 = mlx5_umr_dev_q0(c->dev);
 	struct mlx5_umr_sge sge[] = { { MR_IOVA, 32, c->mr[1].mkey->key } };
 	struct svc_req req = {};
 	struct mlx5_umr_wr *p = &req.wr;
@@ -302,15 +305,15 @@ static void svc_irq_off_completion(struct kunit *test)
 	local_irq_save(flags);
 	err = mlx5_umr_post(c->dev, &p, 1);
 	/* the event, as from a hard IRQ: the CQE is already written */
-	c->dev->cq.comp(&c->dev->cq);
+	q0->cq.comp(&q0->cq);
 	calls = req.calls;
-	pending = work_pending(&c->dev->poll_work);
+	pending = work_pending(&q0->poll_work);
 	local_irq_restore(flags);
 	KUNIT_ASSERT_EQ(test, err, 0);
 	KUNIT_EXPECT_EQ(test, calls, 0);
 	KUNIT_EXPECT_TRUE(test, pending);
 	/* the fake's own event may poll first, from its workqueue */
-	flush_work(&c->dev->poll_work);
+	flush_work(&q0->poll_work);
 	mlx5_umr_fake_flush(c->fake);
 	KUNIT_EXPECT_EQ(test, req.calls, 1);
 	KUNIT_EXPECT_EQ(test, req.wr.status, 0);

@@ -27,6 +27,7 @@ static void svc_kill_mkey(struct kunit *test, struct svc_ctx *c, u32 key)
 static void svc_error_mid_batch(struct kunit *test)
 {
 	struct svc_ctx *c = test->priv;
+	struct mlx5_umr_queue *q0 = mlx5_umr_dev_q0(c->dev);
 	struct mlx5_umr_sge sge[] = { { MR_IOVA, 128, c->mr[0].mkey->key } };
 	struct svc_seg segs[] = { { &c->mr[0], 0, 128 } };
 	struct mlx5_umr_mkey *mk[5];
@@ -64,7 +65,7 @@ static void svc_error_mid_batch(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, mlx5_umr_exec(c->dev, &wr, 0), 0);
 	svc_check_layout(test, c->dev, mk[4]->key, segs, 1);
 	svc_check_layout(test, c->dev, mk[1]->key, segs, 1);
-	KUNIT_EXPECT_EQ(test, c->dev->sq.state, MLX5_UMR_SQ_RTS);
+	KUNIT_EXPECT_EQ(test, q0->sq.state, MLX5_UMR_SQ_RTS);
 
 	/* mk[2] is already gone on the HCA; drop the service's record. */
 	to_priv(mk[2])->hw = false;
@@ -114,6 +115,7 @@ static void svc_kill_fake(struct work_struct *work)
 static void svc_internal_error(struct kunit *test)
 {
 	struct svc_ctx *c = test->priv;
+	struct mlx5_umr_queue *q0 = mlx5_umr_dev_q0(c->dev);
 	struct mlx5_umr_sge sge[] = { { MR_IOVA, 32, c->mr[1].mkey->key } };
 	struct svc_req req = {}, req2 = {};
 	struct mlx5_umr_wr *p = &req.wr, *q = &req2.wr, wr;
@@ -141,15 +143,15 @@ static void svc_internal_error(struct kunit *test)
 	KUNIT_EXPECT_LT(test, jiffies - t0, 2UL * HZ);
 	flush_delayed_work(&kill);
 	destroy_delayed_work_on_stack(&kill);
-	flush_work(&c->dev->recover_work);
+	flush_work(&q0->recover_work);
 	KUNIT_EXPECT_EQ(test, req.calls, 1);
 	KUNIT_EXPECT_EQ(test, req.wr.status, -EIO);
-	KUNIT_EXPECT_EQ(test, c->dev->sq.state, MLX5_UMR_SQ_DEAD);
+	KUNIT_EXPECT_EQ(test, q0->sq.state, MLX5_UMR_SQ_DEAD);
 
 	KUNIT_EXPECT_EQ(test, mlx5_umr_post(c->dev, &q, 1), -EIO);
 	KUNIT_EXPECT_EQ(test, mlx5_umr_exec(c->dev, &wr, 0), -EIO);
 	KUNIT_EXPECT_EQ(test, req2.calls, 0);
-	KUNIT_EXPECT_EQ(test, c->dev->sq.pc, c->dev->sq.cc);
+	KUNIT_EXPECT_EQ(test, q0->sq.pc, q0->sq.cc);
 	mlx5_umr_free_mkey(mk);
 }
 

@@ -14,6 +14,7 @@
 static void svc_timeout(struct kunit *test)
 {
 	struct svc_ctx *c = test->priv;
+	struct mlx5_umr_queue *q0 = mlx5_umr_dev_q0(c->dev);
 	struct mlx5_umr_sge sge[] = { { MR_IOVA, 32, c->mr[1].mkey->key } };
 	struct svc_seg segs[] = { { &c->mr[1], 0, 32 } };
 	struct mlx5_umr_mkey *mk;
@@ -25,7 +26,7 @@ static void svc_timeout(struct kunit *test)
 	mlx5_umr_fake_inject_drop_cqe(c->fake, 1);
 	KUNIT_EXPECT_EQ(test, mlx5_umr_exec(c->dev, &wr, 50), -ETIMEDOUT);
 	KUNIT_EXPECT_EQ(test, wr.status, -ETIMEDOUT);
-	KUNIT_EXPECT_EQ(test, c->dev->sq.pc, c->dev->sq.cc);
+	KUNIT_EXPECT_EQ(test, q0->sq.pc, q0->sq.cc);
 	KUNIT_ASSERT_EQ(test, mlx5_umr_exec(c->dev, &wr, 0), 0);
 	svc_check_layout(test, c->dev, mk->key, segs, 1);
 	mlx5_umr_free_mkey(mk);
@@ -47,7 +48,7 @@ static void svc_watchdog(struct kunit *test)
 	svc_wr_list(&req.wr, mk, sge, 1, ACC_ALL);
 	req.wr.done = svc_req_done;
 	/* the next post arms the watchdog with the short timeout */
-	cancel_delayed_work_sync(&c->dev->watchdog);
+	cancel_delayed_work_sync(&mlx5_umr_dev_q0(c->dev)->watchdog);
 	c->dev->timeout = msecs_to_jiffies(50);
 	mlx5_umr_fake_inject_drop_cqe(c->fake, 1);
 	KUNIT_ASSERT_EQ(test, mlx5_umr_post(c->dev, &p, 1), 0);

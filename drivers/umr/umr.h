@@ -127,6 +127,47 @@ struct mlx5_umr_sq {
 };
 
 /**
+ * struct mlx5_umr_queue - one REG_UMR QP, its CQ, ring and their work
+ * @sq: submission state; @sq.lock protects it, the ring contents, the CQ
+ *	consumer index, both doorbell records and the order of this
+ *	queue's doorbells, and the per-mkey state of every mkey homed here
+ *	(struct mlx5_umr_mkey_priv)
+ * @dev: the device the queue belongs to
+ * @id: index in mlx5_umr_dev.queues
+ * @dbr: doorbell records of the QP and the CQ
+ * @sq_buf: the send queue ring
+ * @cq_buf: the CQE ring
+ * @cq: the CQ as the backend sees it
+ * @wq_ctx: constants for the encoder
+ * @recover_work: runs QP recovery in process context
+ * @poll_work: polls the CQ when the event arrived in hard IRQ context or
+ *	with interrupts off
+ * @watchdog: fails over a send queue that stopped making progress
+ * @recover_lock: one recovery of this queue at a time, vs its teardown
+ *	(sleeping; taken before @sq.lock)
+ * @lost: the QP's reset failed: the HCA may still read the ring and any
+ *	translation table a WQE pointed at, so until DESTROY_QP succeeds no
+ *	translation table of an mkey homed here is freed (set by recovery,
+ *	read under mlx5_umr_dev.mkeys_lock)
+ */
+struct mlx5_umr_queue {
+	struct mlx5_umr_sq sq;
+	struct mlx5_umr_dev *dev;
+	u16 id;
+	struct mlx5_umr_dma_buf dbr;
+	struct mlx5_umr_dma_buf sq_buf;
+	struct mlx5_umr_dma_buf cq_buf;
+	struct mlx5_umr_hca_cq cq;
+	struct mlx5_umr_wqe_ctx wq_ctx;
+
+	struct work_struct recover_work;
+	struct work_struct poll_work;
+	struct delayed_work watchdog;
+	struct mutex recover_lock; /* one recovery at a time, vs teardown */
+	bool lost;
+};
+
+/**
  * struct mlx5_umr_client_ctx - a client told about a device
  * @list: on mlx5_umr_dev.clients, under the registry lock
  * @client: the client
@@ -148,24 +189,13 @@ struct mlx5_umr_client_ctx {
  * @users_done: completed when @users drops to zero after the kill
  * @clients: clients whose add() succeeded, under the registry lock
  * @caps: capabilities (constant after bring-up)
- * @uar: doorbell page
- * @dbr: doorbell records of the QP and the CQ
- * @sq_buf: the send queue ring
- * @cq_buf: the CQE ring
- * @cq: the CQ as the backend sees it
- * @sq: submission state
- * @wq_ctx: constants for the encoder
- * @recover_work: runs QP recovery in process context
- * @poll_work: polls the CQ when the event arrived in hard IRQ context or
- *	with interrupts off
- * @watchdog: fails over a send queue that stopped making progress
- * @recover_lock: serializes recovery with teardown (sleeping)
+ * @uar: doorbell page, shared by the queues
+ * @queues: the device's UMR queues, @nqueues of them (one today); each
+ *	allocated at bring-up, freed with the structure
+ * @nqueues: how many
  * @mkeys_lock: protects @mkeys and @hca once the device is up
  * @mkeys: every live mkey of this device
  * @timeout: watchdog timeout in jiffies
- * @qp_lost: a QP reset failed: the HCA may still read the ring and any
- *	translation table a WQE pointed at, so until DESTROY_QP succeeds no
- *	translation table is freed (set by recovery, read under @mkeys_lock)
  * @leaked: buffers kept, never freed, because the HCA may still use them
  * @sig_mkeys: signature mkeys by mkey index (struct mlx5_umr_mkey_priv),
  *	for mlx5_umr_sig_report(); its own lock, taken irqsave
@@ -193,22 +223,12 @@ struct mlx5_umr_dev {
 	struct mlx5_umr_caps caps;
 
 	struct mlx5_umr_uar uar;
-	struct mlx5_umr_dma_buf dbr;
-	struct mlx5_umr_dma_buf sq_buf;
-	struct mlx5_umr_dma_buf cq_buf;
-	struct mlx5_umr_hca_cq cq;
-	struct mlx5_umr_sq sq;
-	struct mlx5_umr_wqe_ctx wq_ctx;
-
-	struct work_struct recover_work;
-	struct work_struct poll_work;
-	struct delayed_work watchdog;
-	struct mutex recover_lock; /* one recovery at a time, vs teardown */
+	struct mlx5_umr_queue **queues;
+	u16 nqueues;
 
 	struct mutex mkeys_lock; /* @mkeys, @hca after bring-up */
 	struct list_head mkeys;
 	unsigned long timeout;
-	bool qp_lost;
 	bool dek_unsynced;
 	atomic_t leaked;
 	struct xarray sig_mkeys;
@@ -225,20 +245,24 @@ struct mlx5_umr_dev {
  * @xlt_buf: the coherent memory behind @xlt
  * @xlt_busy: a posted WQE uses @xlt (bit 0)
  * @hw: the mkey exists on the HCA
+ * @q: its home queue, which posts every request of the mkey; set at
+ *	allocation, never NULL after (queue 0 today); "its home queue's
+ *	lock" below is @q->sq.lock
  * @sig: MLX5_UMR_MKEY_SIGNATURE: its signature state (sig.h)
  * @crypto_len: MLX5_UMR_MKEY_CRYPTO: bytes of the layout of the last
- *	CONFIGURE posted (rule 64), under the SQ lock
+ *	CONFIGURE posted (rule 64), under its home queue's lock
  * @dek: MLX5_UMR_MKEY_CRYPTO: the DEK the last SET_CRYPTO posted names,
- *	until an INVALIDATE succeeded (under the SQ lock); no DEK an mkey may
- *	name is destroyed (mlx5_umr_dek_destroy())
+ *	until an INVALIDATE succeeded (under its home queue's lock); no DEK
+ *	an mkey may name is destroyed (mlx5_umr_dek_destroy())
  * @dek_prev: the DEK it named before, which the HCA may still name: until a
  *	SET_CRYPTO or an INVALIDATE succeeded with nothing else of the mkey
- *	in flight (under the SQ lock)
+ *	in flight (under its home queue's lock)
  * @inflight: MLX5_UMR_MKEY_CRYPTO: its requests posted and not done yet
- *	(under the SQ lock)
+ *	(under its home queue's lock)
  * @key_unknown: a request installing a new key byte failed (-EIO,
  *	-ETIMEDOUT): the HCA has the old or the new one; only requests with
- *	MLX5_UMR_WR_NEW_KEY are taken until one succeeded (under the SQ lock)
+ *	MLX5_UMR_WR_NEW_KEY are taken until one succeeded (under its home
+ *	queue's lock)
  */
 struct mlx5_umr_mkey_priv {
 	struct mlx5_umr_mkey pub;
@@ -247,6 +271,7 @@ struct mlx5_umr_mkey_priv {
 	struct mlx5_umr_dma_buf xlt_buf;
 	unsigned long xlt_busy;
 	bool hw;
+	struct mlx5_umr_queue *q;
 	struct mlx5_umr_sig_mkey *sig;
 	u64 crypto_len;
 	const struct mlx5_umr_dek *dek;
@@ -296,8 +321,15 @@ int mlx5_umr_cmd(struct mlx5_umr_dev *dev, const void *in, int inlen,
 
 int mlx5_umr_dev_init(struct mlx5_umr_dev *dev);
 void mlx5_umr_dev_cleanup(struct mlx5_umr_dev *dev);
-int mlx5_umr_qp_modify(struct mlx5_umr_dev *dev, u16 opcode);
-int mlx5_umr_qp_to_rts(struct mlx5_umr_dev *dev);
+void mlx5_umr_queues_free(struct mlx5_umr_dev *dev);
+int mlx5_umr_qp_modify(struct mlx5_umr_queue *q, u16 opcode);
+int mlx5_umr_qp_to_rts(struct mlx5_umr_queue *q);
+
+/* The device's first queue, the only one today (and tests' view of it). */
+static inline struct mlx5_umr_queue *mlx5_umr_dev_q0(struct mlx5_umr_dev *dev)
+{
+	return dev->queues[0];
+}
 
 /* mkey.c */
 void mlx5_umr_mkeys_teardown(struct mlx5_umr_dev *dev);
@@ -314,14 +346,14 @@ static inline bool mlx5_umr_pd_is_ib(struct mlx5_umr_dev *dev, u32 pdn)
 void mlx5_umr_pd_keep(struct mlx5_umr_dev *dev, u32 pdn);
 void mlx5_umr_pd_keep_mkey_pd(struct mlx5_umr_dev *dev, u32 key);
 
-static inline __be32 *mlx5_umr_sq_dbrec(struct mlx5_umr_dev *dev)
+static inline __be32 *mlx5_umr_sq_dbrec(struct mlx5_umr_queue *q)
 {
-	return (__be32 *)dev->dbr.cpu;
+	return (__be32 *)q->dbr.cpu;
 }
 
-static inline __be32 *mlx5_umr_cq_dbrec(struct mlx5_umr_dev *dev)
+static inline __be32 *mlx5_umr_cq_dbrec(struct mlx5_umr_queue *q)
 {
-	return (__be32 *)((u8 *)dev->dbr.cpu + MLX5_UMR_CQ_DBR_OFFSET);
+	return (__be32 *)((u8 *)q->dbr.cpu + MLX5_UMR_CQ_DBR_OFFSET);
 }
 
 static inline bool mlx5_umr_hca_dead(struct mlx5_umr_dev *dev)
@@ -333,28 +365,28 @@ static inline bool mlx5_umr_hca_dead(struct mlx5_umr_dev *dev)
 
 /* sq_post.c: posting and ringing */
 void mlx5_umr_wr_give_attrs(struct mlx5_umr_wr *wr);
-void mlx5_umr_sq_init(struct mlx5_umr_dev *dev);
-void mlx5_umr_sq_resubmit(struct mlx5_umr_dev *dev);
+void mlx5_umr_sq_init(struct mlx5_umr_queue *q);
+void mlx5_umr_sq_resubmit(struct mlx5_umr_queue *q);
 int mlx5_umr_exec_interruptible(struct mlx5_umr_dev *dev,
 				struct mlx5_umr_wr *wr,
 				unsigned int timeout_ms);
 
 /* sq_comp.c: completion */
 void mlx5_umr_cq_comp(struct mlx5_umr_hca_cq *cq);
-void mlx5_umr_cq_arm(struct mlx5_umr_dev *dev);
-void mlx5_umr_cq_poll(struct mlx5_umr_dev *dev, bool arm);
+void mlx5_umr_cq_arm(struct mlx5_umr_queue *q);
+void mlx5_umr_cq_poll(struct mlx5_umr_queue *q, bool arm);
 void mlx5_umr_poll_work(struct work_struct *work);
 void mlx5_umr_sq_retire_all(struct mlx5_umr_sq *sq, int status,
 			    struct list_head *done);
-void mlx5_umr_sq_finish(struct mlx5_umr_dev *dev, struct list_head *done);
+void mlx5_umr_sq_finish(struct mlx5_umr_queue *q, struct list_head *done);
 void mlx5_umr_pd_move_failed(struct mlx5_umr_wr *wr);
-void mlx5_umr_sq_set_err(struct mlx5_umr_dev *dev, bool timeout);
+void mlx5_umr_sq_set_err(struct mlx5_umr_queue *q, bool timeout);
 
 /* sq_recover.c: errors, recovery, watchdog, teardown */
 void mlx5_umr_recover_work(struct work_struct *work);
 void mlx5_umr_watchdog(struct work_struct *work);
-void mlx5_umr_sq_fail_all(struct mlx5_umr_dev *dev, int status);
-void mlx5_umr_sq_stop(struct mlx5_umr_dev *dev);
+void mlx5_umr_sq_fail_all(struct mlx5_umr_queue *q, int status);
+void mlx5_umr_sq_stop(struct mlx5_umr_queue *q);
 void mlx5_umr_sq_timeout(struct mlx5_umr_dev *dev);
 void mlx5_umr_sq_flush(struct mlx5_umr_dev *dev);
 
