@@ -255,6 +255,16 @@ enum mlx5_umr_layout {
  * "Errors and back-pressure").
  */
 #define MLX5_UMR_WR_DEPENDS	BIT(3)
+/*
+ * Set the mkey's start address to @iova with the new translation (a
+ * CONFIGURE with a layout): byte n of the layout is then at address
+ * @iova + n, as an FRWR MR's is at mr->iova + n (mlx5_ib wr.c
+ * set_reg_mkey_seg() writes mr->iova in mkc.start_addr). The address stays
+ * until a request with this flag changes it (@iova 0: zero-based again). An
+ * mkey never given one is zero-based: byte n of its layout is at address n,
+ * as rdma-core's mlx5dv mkeys are (Documentation/porting.rst).
+ */
+#define MLX5_UMR_WR_SET_IOVA	BIT(4)
 /* signature mkeys only (Documentation/signature.rst) */
 #define MLX5_UMR_WR_SET_SIG	BIT(8)	/* apply @sig */
 #define MLX5_UMR_WR_RESET_SIG	BIT(9)	/* drop the signature */
@@ -679,6 +689,9 @@ struct mlx5_umr_wr_priv {
  * @flags: MLX5_UMR_WR_*
  * @access: MLX5_UMR_ACCESS_* when MLX5_UMR_WR_SET_ACCESS
  * @pdn: protection domain when MLX5_UMR_WR_SET_PD
+ * @iova: the mkey's start address when MLX5_UMR_WR_SET_IOVA: the address
+ *	of the layout's first byte (rules 65 and 66: only with a layout, and
+ *	@iova + the layout's length does not wrap)
  * @layout: the new translation (MLX5_UMR_OP_CONFIGURE)
  * @list: MLX5_UMR_LAYOUT_LIST: @list.sge[@list.num_sge]
  * @interleaved: MLX5_UMR_LAYOUT_INTERLEAVED: @interleaved.ent[@num_entries]
@@ -737,6 +750,7 @@ struct mlx5_umr_wr {
 	u32 flags;
 	u32 access;
 	u32 pdn;
+	u64 iova;
 	enum mlx5_umr_layout layout;
 	union {
 		struct {
