@@ -486,6 +486,8 @@ int mlx5_umr_sig_report(struct mlx5_umr_dev *dev,
 			const struct mlx5_sig_err_cqe *cqe);
 int mlx5_umr_sig_check(struct mlx5_umr_mkey *mkey,
 		       struct mlx5_umr_sig_status *status);
+int mlx5_umr_sig_status_read(struct mlx5_umr_mkey *mkey,
+			     struct mlx5_umr_sig_status *status);
 
 /*
  * Protection domains of RDMA consumers (drivers/umr/pd.c). On a NIC an
