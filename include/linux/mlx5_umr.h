@@ -21,6 +21,7 @@
 #include <linux/spinlock.h>
 #include <linux/scatterlist.h>
 #include <linux/dma-direction.h>
+#include <linux/workqueue.h>
 
 struct mlx5_umr_dev;
 struct ib_device;
@@ -823,5 +824,47 @@ int mlx5_umr_map_sg(struct mlx5_umr_wr *wr, struct mlx5_umr_sge *sge,
 struct ib_sig_attrs;
 int mlx5_umr_sig_attr_from_ib(const struct ib_sig_attrs *ib,
 			      struct mlx5_umr_sig_attr *attr);
+
+/**
+ * struct mlx5_umr_revoke - an asynchronous revocation of an mkey's key,
+ *	in the caller's memory (mlx5_umr_revoke())
+ * @done: called once, in process context (a work item), with @status
+ *	set; may free the structure and the mkey, and may post
+ * @context: for the caller
+ * @status: 0: the mkey is free on the HCA, no key of it reaches memory
+ *	(the pages behind it may be unmapped, the mkey reused); -ENODEV: the
+ *	device was unregistered before the invalidation could be posted
+ *	(nothing was posted; unregistration destroys the mkeys still on the
+ *	HCA); -EIO or -ETIMEDOUT: the invalidation failed
+ *	MLX5_UMR_REVOKE_TRIES times on the HCA, the key may still be live
+ *	(destroy the mkey, mlx5_umr_free_mkey(), before the pages are
+ *	unmapped: if that fails too, keep them mapped); another errno of
+ *	mlx5_umr_post() (-EINVAL...): refused, nothing posted, the key is as
+ *	it was
+ * @retries: times a post was refused for back-pressure
+ *	(mlx5_umr_post_busy()) and retried, for the caller's statistics
+ * @wr: private: the invalidation (its @done and @status are the service's)
+ * @work: private: retries and the call of @done
+ * @tries: private: invalidations the HCA ran or failed so far
+ * @delay: private: jiffies before the next retry after back-pressure
+ * @state: private: what the work item does next
+ */
+struct mlx5_umr_revoke {
+	void (*done)(struct mlx5_umr_revoke *rv);
+	void *context;
+	int status;
+	unsigned int retries;
+	struct mlx5_umr_wr wr;
+	struct delayed_work work;
+	unsigned int tries;
+	unsigned long delay;
+	u8 state;
+};
+
+/* Invalidations a revocation tries before it reports -EIO/-ETIMEDOUT. */
+#define MLX5_UMR_REVOKE_TRIES	3
+
+int mlx5_umr_revoke(struct mlx5_umr_revoke *rv, struct mlx5_umr_mkey *mkey,
+		    void (*done)(struct mlx5_umr_revoke *rv), void *context);
 
 #endif /* _LINUX_MLX5_UMR_H */
