@@ -61,6 +61,8 @@ step kernel-doc "$TESTBED/kernel-doc.sh"
 step porting-doc "$TESTBED/porting-doc.sh"
 # Every request rule has its row in validation.rst, and its test.
 step rules-doc "$TESTBED/rules-doc.sh"
+# Documentation/ is well-formed reStructuredText (tables, titles).
+step rst-lint "$TESTBED/rst-lint.sh"
 # make bench's kernel keeps what the modules need (it is not built here).
 step bench-config "$TESTBED/uml-bench-config.sh" --check
 # Every command the README and Documentation/ show has its check.

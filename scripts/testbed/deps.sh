@@ -37,6 +37,7 @@ vmtest)	pkgs="$build $(kernel "$KLINE") $vm $rdma" ;;
 kunit|soak|bench|bench-profile)
 	pkgs="$build $(uml "$KLINE")" ;;
 api-doc) pkgs="$build linux-source-$KLINE" ;;
+rst-lint) pkgs="python3 python3-docutils" ;;
 testbed-proofs)
 	pkgs="$build $(uml "$KLINE") $(kernel "$KLINE") $vm $rdma" ;;
 dkms-check)
@@ -46,7 +47,7 @@ deb)	pkgs="gcc make $deb" ;;
 deb-check)
 	pkgs="$build $vm dkms $deb"
 	for l in $KLINES; do pkgs="$pkgs $(kernel "$l")"; done ;;
-check)	pkgs="$build $vm $rdma dkms $deb"
+check)	pkgs="$build $vm $rdma dkms $deb python3-docutils"
 	for l in $KLINES; do pkgs="$pkgs $(kernel "$l") $(uml "$l")"; done ;;
 *)	tb_die "deps.sh: unknown target $target" ;;
 esac

@@ -139,5 +139,12 @@ for c in smoke:0 fail:1; do
 done
 "$TESTBED/vm-run.sh" "$K" "$vm/smoke.cpio.gz" "$MLX5_UMR_LOGDIR/vm-nomarker.log" NO_END_MARKER=1 >/dev/null
 expect "vm run without end marker" 1 $?
+# A kernel that stops before /init is booted once more, then judged.
+rm -f "$MLX5_UMR_LOGDIR/vm-noinit.log.boot1"
+out=$("$TESTBED/vm-run.sh" "$K" "$vm/smoke.cpio.gz" "$MLX5_UMR_LOGDIR/vm-noinit.log" rdinit=/nonexistent)
+rc=$?
+[ $rc -eq 1 ] && [ -f "$MLX5_UMR_LOGDIR/vm-noinit.log.boot1" ] &&
+	grep -q 'stopped before /init ran' <<<"$out" && rc=0
+expect "vm kernel stopping before /init: booted twice, failed" 0 $rc
 tb_result $P $F 0 "test-bed proofs"
 [ $F -eq 0 ]
