@@ -226,6 +226,13 @@ static int fake_walk_key(struct fake_walk *w, u32 key, u64 va, u64 len,
 	else if (MLX5_GET(mkc, mkc, pd) != w->pdn)
 		return FAKE_X_PD;
 
+	/*
+	 * An mkey's addresses are [start_addr, start_addr + len): an FRWR
+	 * MR is addressed from mr->iova, which mlx5_ib writes in start_addr
+	 * (drivers/infiniband/hw/mlx5/wr.c set_reg_mkey_seg(), Linux 6.1 and
+	 * 6.12), and a zero-based mkey from 0 (rdma-core providers/mlx5/qp.c
+	 * set_umr_mkey_seg(): start_addr 0 for a zero-based bind, 691953d8d502).
+	 */
 	start = MLX5_GET64(mkc, mkc, start_addr);
 	mlen = MLX5_GET64(mkc, mkc, len);
 	if (va < start)

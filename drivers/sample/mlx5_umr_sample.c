@@ -11,12 +11,12 @@
  * (MLX5_UMR_LAYOUT_SGT: the PD's DMA key, the ib_pd's local_dma_lkey, or
  * caps->dma_lkey in the service's PD) with the access the transfer needs
  * and a new key byte, and hands out the fresh rkey. When the I/O
- * completes it posts the invalidation asynchronously (as a ULP does from
- * its completion handler), then unmaps and returns
- * the mkey to the pool from a work item. A configure or invalidate that
+ * completes it revokes the key asynchronously (mlx5_umr_revoke(), as a
+ * ULP does from its completion handler), then unmaps and returns the mkey
+ * to the pool when the revocation reports. A configure or invalidate that
  * may or may not have run (-EIO, -ETIMEDOUT) is never taken as "not
  * registered": the pages are unmapped only once the mkey is known dead
- * (sample_revoke()).
+ * (sample_settle()).
  *
  * Copyright (c) 2026 The mlx5-umr authors.
  */
@@ -25,6 +25,7 @@
 #include <linux/mutex.h>
 #include <linux/list.h>
 #include <linux/wait.h>
+#include <linux/completion.h>
 #include <linux/mlx5_umr.h>
 #include <rdma/ib_verbs.h>
 
@@ -99,27 +100,21 @@ static void sample_put_slot(struct mlx5_umr_sample_io *io)
 }
 
 /*
- * A configure or invalidate failed with -EIO or -ETIMEDOUT: it may or may
- * not have run (after a timeout the QP reset discards what was posted), so
- * the mkey may still grant its access over the I/O's pages. Before they
- * are unmapped the mkey must be known dead: invalidate it again and wait;
- * if that fails too, destroy it (the slot leaves the pool). -ECANCELED
- * and refusals never reached the HCA: nothing changed.
+ * What mlx5_umr_revoke() reported: 0, the mkey is free on the HCA. Else
+ * the key may still be live (the invalidation failed on the HCA, or the
+ * device is going away and nothing was posted): destroy the mkey (the slot
+ * leaves the pool); only if that fails too may the HCA still reach the
+ * pages behind it.
  *
  * Context: process context, may sleep.
  * Return: true when the pages may be unmapped, false when the HCA may
  * still reach them through the mkey (they must stay mapped, for good).
  */
-static bool sample_revoke(struct mlx5_umr_sample_io *io, int status)
+static bool sample_settle(struct mlx5_umr_sample_io *io, int revoked)
 {
-	struct mlx5_umr_wr wr = {};
 	u32 key;
 
-	if (status != -EIO && status != -ETIMEDOUT)
-		return true;
-	wr.mkey = io->mkey;
-	wr.op = MLX5_UMR_OP_INVALIDATE;
-	if (!mlx5_umr_exec(io->sdev->dev, &wr, 0))
+	if (!revoked)
 		return true;
 	/* mlx5_umr_free_mkey() frees the mkey whatever it returns */
 	key = io->mkey->key;
@@ -131,6 +126,34 @@ static bool sample_revoke(struct mlx5_umr_sample_io *io, int status)
 	}
 	io->mkey = NULL;
 	return true;
+}
+
+static void sample_sync_revoked(struct mlx5_umr_revoke *rv)
+{
+	complete(rv->context);
+}
+
+/*
+ * A configure failed with -EIO or -ETIMEDOUT: it may or may not have run
+ * (after a timeout the QP reset discards what was posted), so the mkey may
+ * still grant its access over the I/O's pages. Before they are unmapped
+ * the mkey must be known dead: revoke it and wait. -ECANCELED and
+ * refusals never reached the HCA: nothing changed.
+ *
+ * Context: process context, may sleep.
+ * Return: as sample_settle().
+ */
+static bool sample_revoke(struct mlx5_umr_sample_io *io, int status)
+{
+	DECLARE_COMPLETION_ONSTACK(done);
+
+	if (status != -EIO && status != -ETIMEDOUT)
+		return true;
+	if (mlx5_umr_revoke(&io->revoke, io->mkey, sample_sync_revoked,
+			    &done))
+		return sample_settle(io, -EINVAL);
+	wait_for_completion(&done);
+	return sample_settle(io, io->revoke.status);
 }
 
 /**
@@ -218,14 +241,14 @@ err_slot:
 }
 EXPORT_SYMBOL_NS_GPL(mlx5_umr_sample_map, MLX5_UMR_TESTING);
 
-static void sample_unmap_work(struct work_struct *work)
+/* The I/O's key is revoked (process context): unmap, report, return. */
+static void sample_unmap_revoked(struct mlx5_umr_revoke *rv)
 {
-	struct mlx5_umr_sample_io *io =
-		container_of(work, struct mlx5_umr_sample_io, work);
+	struct mlx5_umr_sample_io *io = rv->context;
 	void (*done)(struct mlx5_umr_sample_io *io, int status) = io->done;
 	int status = 0;
 
-	if (sample_revoke(io, io->wr.status))
+	if (sample_settle(io, rv->status))
 		mlx5_umr_dma_unmap_sg(io->sdev->dev, io->sgt, io->dir);
 	else
 		status = -EHWPOISON;
@@ -234,44 +257,29 @@ static void sample_unmap_work(struct work_struct *work)
 	sample_put_slot(io);
 }
 
-/* UMR completion: any context but hard IRQ; defer the unmap. */
-static void sample_inval_done(struct mlx5_umr_wr *wr)
-{
-	struct mlx5_umr_sample_io *io =
-		container_of(wr, struct mlx5_umr_sample_io, wr);
-
-	queue_work(system_wq, &io->work);
-}
-
 /**
  * mlx5_umr_sample_unmap() - the I/O completed: revoke its rkey
  * @io: from mlx5_umr_sample_map()
  * @done: called after the rkey is invalid and the pages are unmapped,
- *	with status 0 (a failed invalidation is retried, then the mkey is
- *	destroyed), or -EHWPOISON when the rkey may still be live: the pages
- *	stay mapped and must never be reused; @io must not be used after it
- *	returns
+ *	with status 0 (mlx5_umr_revoke() retries back-pressure and failed
+ *	invalidations; when it still failed, or the device is going away,
+ *	the mkey is destroyed), or -EHWPOISON when the rkey may still be
+ *	live: the pages stay mapped and must never be reused; process
+ *	context; @io must not be used after it returns
  * @context: stored in @io->context for @done
  *
  * Context: any context except hard IRQ; does not sleep.
- * Return: 0, or mlx5_umr_post()'s back-pressure (-ENOSPC, -EAGAIN,
- * -EBUSY: mlx5_umr_post_busy(), retry) or another error of it (the I/O
- * stays registered).
+ * Return: 0 (@done will be called).
  */
 int mlx5_umr_sample_unmap(struct mlx5_umr_sample_io *io,
 			  void (*done)(struct mlx5_umr_sample_io *io,
 				       int status),
 			  void *context)
 {
-	struct mlx5_umr_wr *wr = &io->wr;
-
 	io->done = done;
 	io->context = context;
-	memset(wr, 0, sizeof(*wr));
-	wr->mkey = io->mkey;
-	wr->op = MLX5_UMR_OP_INVALIDATE;
-	wr->done = sample_inval_done;
-	return mlx5_umr_post(io->sdev->dev, &wr, 1);
+	return mlx5_umr_revoke(&io->revoke, io->mkey, sample_unmap_revoked,
+			       io);
 }
 EXPORT_SYMBOL_NS_GPL(mlx5_umr_sample_unmap, MLX5_UMR_TESTING);
 
@@ -280,8 +288,9 @@ static void sample_free_pool(struct mlx5_umr_sample_dev *sdev)
 	unsigned int i;
 
 	for (i = 0; i < sdev->nios; i++) {
-		/* the last unmap work may still be returning */
-		flush_work(&sdev->ios[i].io.work);
+		/* the last revocation's work may still be returning */
+		if (sdev->ios[i].io.revoke.done)
+			flush_delayed_work(&sdev->ios[i].io.revoke.work);
 		mlx5_umr_free_mkey(sdev->ios[i].io.mkey);
 	}
 	kfree(sdev->ios);
@@ -311,7 +320,6 @@ static int sample_alloc_pool(struct mlx5_umr_sample_dev *sdev,
 		}
 		sdev->ios[i].io.mkey = mkey;
 		sdev->ios[i].io.sdev = sdev;
-		INIT_WORK(&sdev->ios[i].io.work, sample_unmap_work);
 		list_add_tail(&sdev->ios[i].node, &sdev->free);
 		sdev->nios++;
 	}

@@ -22,8 +22,9 @@ struct mlx5_umr_sample_dev;
  * @sgt: the I/O's scatterlist, DMA-mapped while registered
  * @dir: DMA direction of the I/O's data
  * @rkey: what the I/O hands to the remote peer
- * @wr: the UMR request (configure, later invalidate)
- * @work: unmaps in process context after the invalidation
+ * @wr: the UMR request (the configure)
+ * @revoke: the revocation of the rkey, on a failed configure and in
+ *	mlx5_umr_sample_unmap()
  * @done: called once the rkey is invalid and the pages unmapped (status
  *	0), or with -EHWPOISON when it may still be live and the pages stay
  *	mapped for good; process context
@@ -36,7 +37,7 @@ struct mlx5_umr_sample_io {
 	enum dma_data_direction dir;
 	u32 rkey;
 	struct mlx5_umr_wr wr;
-	struct work_struct work;
+	struct mlx5_umr_revoke revoke;
 	void (*done)(struct mlx5_umr_sample_io *io, int status);
 	void *context;
 };

@@ -253,7 +253,8 @@ static void sample_revoke_fails(struct kunit *test)
 
 	mlx5_umr_fake_inject_cmd_error(c->fake, MLX5_CMD_OP_DESTROY_MKEY,
 				       MLX5_CMD_STAT_BAD_RES_STATE_ERR, 1);
-	mlx5_umr_fake_inject_drop_cqe(c->fake, 2);
+	/* the configure's, then every invalidation mlx5_umr_revoke() tries */
+	mlx5_umr_fake_inject_drop_cqe(c->fake, 1 + MLX5_UMR_REVOKE_TRIES);
 	io = mlx5_umr_sample_map(c->dev, &c->sgt, c->total, DMA_TO_DEVICE);
 	KUNIT_EXPECT_EQ(test, PTR_ERR_OR_ZERO(io), -EHWPOISON);
 }

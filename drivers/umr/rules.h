@@ -5,7 +5,8 @@
  * Each rule of Documentation/validation.rst has one home, here or in
  * rules.c (the rare layouts, the signature), and one number in one series:
  * 1 to 37 on the request and its layout, 38 to 52 on a block signature, 53
- * to 64 on crypto (once C1 to C12: rule 52 + n). Its home begins with one
+ * to 64 on crypto (once C1 to C12: rule 52 + n), 65 and 66 on the start
+ * address (MLX5_UMR_WR_SET_IOVA). Its home begins with one
  * line that scripts/testbed/rules-doc.sh reads and checks against the
  * document's tables:
  *
@@ -47,7 +48,7 @@
 
 #define MLX5_UMR_WR_FLAGS	(MLX5_UMR_WR_SET_ACCESS | MLX5_UMR_WR_SET_PD | \
 				 MLX5_UMR_WR_NEW_KEY | MLX5_UMR_WR_SIG_FLAGS | \
-				 MLX5_UMR_WR_SET_CRYPTO)
+				 MLX5_UMR_WR_SET_CRYPTO | MLX5_UMR_WR_SET_IOVA)
 
 /*
  * One KLM addresses at most 2 GiB: rdma-core mlx5dv.h struct
@@ -530,6 +531,43 @@ static inline bool mlx5_umr_layout_over_u32(const struct mlx5_umr_wr *wr)
 	return mlx5_umr_layout_len(wr) > U32_MAX;
 }
 
+/* The start address (MLX5_UMR_WR_SET_IOVA) */
+
+/*
+ * Rule 65 (EINVAL; test iova_rules): MLX5_UMR_WR_SET_IOVA comes with the
+ * translation the address is the start of: a CONFIGURE with a layout, as
+ * an FRWR writes mr->iova with the pages it maps (mlx5_ib wr.c
+ * set_reg_mkey_seg()); REG_PAGES has its own (@pages.iova).
+ */
+static inline int mlx5_umr_rule_iova_layout(const struct mlx5_umr_wr *wr)
+{
+	if (wr->op != MLX5_UMR_OP_CONFIGURE ||
+	    wr->layout == MLX5_UMR_LAYOUT_NONE)
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * Rule 66 (EOVERFLOW; test iova_rules): [@iova, @iova + the layout's
+ * length) does not wrap; it may end at 2^64, as rules 13 and 32. The
+ * length is read from the layout (rules 10 to 23 hold).
+ */
+static inline int mlx5_umr_rule_iova_no_wrap(const struct mlx5_umr_wr *wr)
+{
+	u64 len = mlx5_umr_layout_len(wr);
+
+	if (len == U64_MAX)	/* an interleaved length over 64 bits */
+		return -EOVERFLOW;
+	return len ? mlx5_umr_rule_no_wrap(wr->iova, len) : 0;
+}
+
+/* Rules 65 and 66, on a request with MLX5_UMR_WR_SET_IOVA. */
+static inline int mlx5_umr_check_iova(const struct mlx5_umr_wr *wr)
+{
+	return mlx5_umr_rule_iova_layout(wr) ?:
+	       mlx5_umr_rule_iova_no_wrap(wr);
+}
+
 /*
  * Rule 52 (EINVAL; test val_rule): the mkey's length fits the BSF's
  * raw_data_size, 32 bits (umr_wqe_finalize(): mkey->length > UINT32_MAX
@@ -948,6 +986,12 @@ static __always_inline int mlx5_umr_wr_rules(const struct mlx5_umr_caps *caps,
 	}
 	if (err)
 		return err;
+	/* Rules 65 and 66: the start address */
+	if (unlikely(wr->flags & MLX5_UMR_WR_SET_IOVA)) {
+		err = mlx5_umr_check_iova(wr);
+		if (err)
+			return err;
+	}
 	/* Rules 53 to 64: crypto */
 	err = mlx5_umr_crypto_check(caps, wr);
 	/* Rules 38 to 52: a block signature (rules.c) */

@@ -32,7 +32,11 @@
  * the 2 GiB of one KLM (rule 12) is split; entries of 0 bytes are skipped.
  * At most @max_sge entries, and no more than the mkey
  * holds, are written. The mkey's address 0 is the first mapped byte (the
- * service's mkeys are zero-based). Nothing sleeps or allocates.
+ * service's mkeys are zero-based), unless @wr->flags has
+ * MLX5_UMR_WR_SET_IOVA: then @wr->iova is set to that byte's device
+ * address, as ib_map_mr_sg() sets mr->iova (sg_dma_address() of the first
+ * entry + @sg_offset), and the mkey's addresses are the device addresses
+ * of a contiguous mapping. Nothing sleeps or allocates.
  *
  * Context: any context.
  * Return: the number of @sgl entries mapped (all of the first ones): fewer
@@ -82,6 +86,8 @@ int mlx5_umr_map_sg(struct mlx5_umr_wr *wr, struct mlx5_umr_sge *sge,
 	}
 	if (!n)
 		return -EINVAL;
+	if (wr->flags & MLX5_UMR_WR_SET_IOVA)
+		wr->iova = sge[0].addr;
 	wr->layout = MLX5_UMR_LAYOUT_LIST;
 	wr->list.sge = sge;
 	wr->list.num_sge = n;

@@ -258,9 +258,9 @@ struct val_row {
 static const struct val_row val_rows[] = {
 	/* Every request */
 	{ 1, "unknown flag bit", V_LIST,
-	  { PUT(MLX5_UMR_WR_SET_ACCESS | BIT(4), wr.flags) }, -EOPNOTSUPP },
+	  { PUT(MLX5_UMR_WR_SET_ACCESS | BIT(7), wr.flags) }, -EOPNOTSUPP },
 	{ 1, "unknown flag bit, before rule 2", V_LIST,
-	  { PUT(BIT(4), wr.flags), PUT(0, wr.mkey) }, -EOPNOTSUPP },
+	  { PUT(BIT(7), wr.flags), PUT(0, wr.mkey) }, -EOPNOTSUPP },
 	{ 1, "a new key with a layout", V_LIST,
 	  { PUT(MLX5_UMR_WR_SET_ACCESS | MLX5_UMR_WR_NEW_KEY, wr.flags) }, 0 },
 	{ 2, "no mkey", V_LIST, { PUT(0, wr.mkey) }, -EINVAL },

@@ -318,6 +318,17 @@ static __always_inline int umr_encode_op(struct umr_hdr_fields *f, void *t,
 
 			if (err)
 				return err;
+			/*
+			 * mkc.start_addr, the address of the layout's first
+			 * byte, as wr.c set_reg_mkey_seg() writes mr->iova
+			 * (rule 65: only here). Without the flag the bit is
+			 * not in the mask, as in rdma-core's
+			 * mlx5_send_wr_set_mkey_layout(): the address stays.
+			 */
+			if (wr->flags & MLX5_UMR_WR_SET_IOVA) {
+				f->start_addr = wr->iova;
+				f->mask |= MLX5_MKEY_MASK_START_ADDR;
+			}
 		} else if (wr->flags & MLX5_UMR_WR_SET_CRYPTO) {
 			/*
 			 * Free bit in the mask, clear: a (re-)keyed mkey is

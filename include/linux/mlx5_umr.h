@@ -21,6 +21,7 @@
 #include <linux/spinlock.h>
 #include <linux/scatterlist.h>
 #include <linux/dma-direction.h>
+#include <linux/workqueue.h>
 
 struct mlx5_umr_dev;
 struct ib_device;
@@ -255,6 +256,16 @@ enum mlx5_umr_layout {
  * "Errors and back-pressure").
  */
 #define MLX5_UMR_WR_DEPENDS	BIT(3)
+/*
+ * Set the mkey's start address to @iova with the new translation (a
+ * CONFIGURE with a layout): byte n of the layout is then at address
+ * @iova + n, as an FRWR MR's is at mr->iova + n (mlx5_ib wr.c
+ * set_reg_mkey_seg() writes mr->iova in mkc.start_addr). The address stays
+ * until a request with this flag changes it (@iova 0: zero-based again). An
+ * mkey never given one is zero-based: byte n of its layout is at address n,
+ * as rdma-core's mlx5dv mkeys are (Documentation/porting.rst).
+ */
+#define MLX5_UMR_WR_SET_IOVA	BIT(4)
 /* signature mkeys only (Documentation/signature.rst) */
 #define MLX5_UMR_WR_SET_SIG	BIT(8)	/* apply @sig */
 #define MLX5_UMR_WR_RESET_SIG	BIT(9)	/* drop the signature */
@@ -476,6 +487,8 @@ int mlx5_umr_sig_report(struct mlx5_umr_dev *dev,
 			const struct mlx5_sig_err_cqe *cqe);
 int mlx5_umr_sig_check(struct mlx5_umr_mkey *mkey,
 		       struct mlx5_umr_sig_status *status);
+int mlx5_umr_sig_status_read(struct mlx5_umr_mkey *mkey,
+			     struct mlx5_umr_sig_status *status);
 
 /*
  * Protection domains of RDMA consumers (drivers/umr/pd.c). On a NIC an
@@ -679,6 +692,9 @@ struct mlx5_umr_wr_priv {
  * @flags: MLX5_UMR_WR_*
  * @access: MLX5_UMR_ACCESS_* when MLX5_UMR_WR_SET_ACCESS
  * @pdn: protection domain when MLX5_UMR_WR_SET_PD
+ * @iova: the mkey's start address when MLX5_UMR_WR_SET_IOVA: the address
+ *	of the layout's first byte (rules 65 and 66: only with a layout, and
+ *	@iova + the layout's length does not wrap)
  * @layout: the new translation (MLX5_UMR_OP_CONFIGURE)
  * @list: MLX5_UMR_LAYOUT_LIST: @list.sge[@list.num_sge]
  * @interleaved: MLX5_UMR_LAYOUT_INTERLEAVED: @interleaved.ent[@num_entries]
@@ -737,6 +753,7 @@ struct mlx5_umr_wr {
 	u32 flags;
 	u32 access;
 	u32 pdn;
+	u64 iova;
 	enum mlx5_umr_layout layout;
 	union {
 		struct {
@@ -807,5 +824,47 @@ int mlx5_umr_map_sg(struct mlx5_umr_wr *wr, struct mlx5_umr_sge *sge,
 struct ib_sig_attrs;
 int mlx5_umr_sig_attr_from_ib(const struct ib_sig_attrs *ib,
 			      struct mlx5_umr_sig_attr *attr);
+
+/**
+ * struct mlx5_umr_revoke - an asynchronous revocation of an mkey's key,
+ *	in the caller's memory (mlx5_umr_revoke())
+ * @done: called once, in process context (a work item), with @status
+ *	set; may free the structure and the mkey, and may post
+ * @context: for the caller
+ * @status: 0: the mkey is free on the HCA, no key of it reaches memory
+ *	(the pages behind it may be unmapped, the mkey reused); -ENODEV: the
+ *	device was unregistered before the invalidation could be posted
+ *	(nothing was posted; unregistration destroys the mkeys still on the
+ *	HCA); -EIO or -ETIMEDOUT: the invalidation failed
+ *	MLX5_UMR_REVOKE_TRIES times on the HCA, the key may still be live
+ *	(destroy the mkey, mlx5_umr_free_mkey(), before the pages are
+ *	unmapped: if that fails too, keep them mapped); another errno of
+ *	mlx5_umr_post() (-EINVAL...): refused, nothing posted, the key is as
+ *	it was
+ * @retries: times a post was refused for back-pressure
+ *	(mlx5_umr_post_busy()) and retried, for the caller's statistics
+ * @wr: private: the invalidation (its @done and @status are the service's)
+ * @work: private: retries and the call of @done
+ * @tries: private: invalidations the HCA ran or failed so far
+ * @delay: private: jiffies before the next retry after back-pressure
+ * @state: private: what the work item does next
+ */
+struct mlx5_umr_revoke {
+	void (*done)(struct mlx5_umr_revoke *rv);
+	void *context;
+	int status;
+	unsigned int retries;
+	struct mlx5_umr_wr wr;
+	struct delayed_work work;
+	unsigned int tries;
+	unsigned long delay;
+	u8 state;
+};
+
+/* Invalidations a revocation tries before it reports -EIO/-ETIMEDOUT. */
+#define MLX5_UMR_REVOKE_TRIES	3
+
+int mlx5_umr_revoke(struct mlx5_umr_revoke *rv, struct mlx5_umr_mkey *mkey,
+		    void (*done)(struct mlx5_umr_revoke *rv), void *context);
 
 #endif /* _LINUX_MLX5_UMR_H */
