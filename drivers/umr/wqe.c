@@ -31,7 +31,12 @@ struct mlx5_umr_wqe_hdr {
 
 static_assert(sizeof(struct mlx5_umr_wqe_hdr) == MLX5_UMR_WQE_HDR_SIZE);
 
-/* Translation changes: the same mask as a KLM FRWR (wr.c frwr_mkey_mask). */
+/*
+ * Translation changes: mlx5_ib's KLM FRWR mask (wr.c frwr_mkey_mask()) less
+ * START_ADDR (only with MLX5_UMR_WR_SET_IOVA, as rdma-core's configure never
+ * sets it), PAGE_SIZE (KLMs have none), SMALL_FENCE and the access bits
+ * (their own mask).
+ */
 #define MLX5_UMR_LAYOUT_MASK	(MLX5_MKEY_MASK_FREE | MLX5_MKEY_MASK_KEY | \
 				 MLX5_MKEY_MASK_LEN | MLX5_MKEY_MASK_EN_RINVAL)
 

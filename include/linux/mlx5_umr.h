@@ -616,8 +616,11 @@ int mlx5_umr_dek_destroy(struct mlx5_umr_dek *dek);
  *	signature
  * @data_unit_size: MLX5_UMR_BLOCK_SIZE_*: the tweak is incremented after
  *	each data unit
- * @initial_tweak: the first data unit's tweak, as the HCA reads it (the
- *	service copies it as is, as rdma-core does)
+ * @initial_tweak: the first data unit's tweak, a 128-bit little-endian
+ *	number as IEEE 1619 and software xts(aes) take it (the data unit
+ *	number for blk-crypto); the service copies it as is, and byte-reverses
+ *	it for a device that reads it big endian (caps crypto_tweak_be), as
+ *	rdma-core does (Documentation/crypto.rst)
  * @dek: a DEK of the mkey's device and PD
  * @keytag: checked against the DEK's when it has one
  */
