@@ -62,10 +62,13 @@ again:
 		goto again;
 	}
 	if (mlx5_umr_post_busy(err)) {
+		unsigned long delay = rv->delay;
+
+		/* all of @rv before the queueing: the work may run at once */
 		rv->retries++;
 		rv->state = MLX5_UMR_REVOKE_POST;
-		queue_delayed_work(system_wq, &rv->work, rv->delay);
-		rv->delay = min(rv->delay * 2, MLX5_UMR_REVOKE_DELAY_MAX);
+		rv->delay = min(delay * 2, MLX5_UMR_REVOKE_DELAY_MAX);
+		queue_delayed_work(system_wq, &rv->work, delay);
 		return;
 	}
 	rv->status = err;
