@@ -70,10 +70,5 @@ trap 'rm -f "$section"' EXIT
 	echo
 	echo "$end"
 } >"$section"
-# Replace the marked section, keep everything around it.
-awk -v s="$start" -v e="$end" -v f="$section" '
-	$0 == s { while ((getline l < f) > 0) print l; skip = 1; next }
-	$0 == e { skip = 0; next }
-	!skip' "$doc" >"$doc.new"
-mv "$doc.new" "$doc"
+tb_doc_section "$doc" "$start" "$end" "$section"
 tb_log "results written to $doc"

@@ -9,6 +9,16 @@ CACHE=${MLX5_UMR_CACHE:-$HOME/.cache/mlx5-umr}
 tb_log() { echo "testbed: $*" >&2; }
 tb_die() { echo "testbed: ERROR: $*" >&2; exit 1; }
 
+# tb_doc_section DOC START END FILE: replace the lines of DOC from the
+# marker line START to END (both included) by FILE, which carries the
+# markers itself; the rest of DOC is kept (bench.sh, bench-scale.sh).
+tb_doc_section() {
+	awk -v s="$2" -v e="$3" -v f="$4" '
+		$0 == s { while ((getline l < f) > 0) print l; skip = 1; next }
+		$0 == e { skip = 0; next }
+		!skip' "$1" >"$1.new" && mv "$1.new" "$1"
+}
+
 # The kernel lines the project supports: Debian 12's own kernel and the
 # 6.12 LTS kernel Debian 12 also ships. KLINE is the one a script works on
 # (MLX5_UMR_KLINE, default 6.1); make check runs the kernel steps per line.
