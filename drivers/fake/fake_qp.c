@@ -482,8 +482,16 @@ struct fake_qp *fake_qp_lock(struct mlx5_umr_fake *fd, u32 qpn,
 	qp = xa_load(&fd->qps, qpn);
 	if (qp) {
 		spin_lock_irqsave(&qp->lock, *flags);
-		if (!qp->dead)
+		if (!qp->dead) {
+			/*
+			 * Both are handed to the caller, who gives them back
+			 * with fake_qp_unlock(): sparse, which checks each
+			 * function on its own, is told so (no code).
+			 */
+			__release(&qp->lock);
+			__release(RCU);
 			return qp;
+		}
 		spin_unlock_irqrestore(&qp->lock, *flags);
 	}
 	rcu_read_unlock();
@@ -492,6 +500,9 @@ struct fake_qp *fake_qp_lock(struct mlx5_umr_fake *fd, u32 qpn,
 
 void fake_qp_unlock(struct fake_qp *qp, unsigned long flags)
 {
+	/* taken over from fake_qp_lock() (see there) */
+	__acquire(RCU);
+	__acquire(&qp->lock);
 	spin_unlock_irqrestore(&qp->lock, flags);
 	rcu_read_unlock();
 }
