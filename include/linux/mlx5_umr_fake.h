@@ -70,6 +70,8 @@ struct mlx5_seg_set_psv;
  *	rdma-core mlx5dv.h struct mlx5_wqe_umr_klm_seg)
  * @MLX5_UMR_FAKE_VS_PTR_ALIGN: pointer-mode translation not 2048-byte
  *	aligned (mlx5_ib mr.c MLX5_UMR_ALIGN)
+ * @MLX5_UMR_FAKE_VS_XLT_PD: the pointer-mode translation's lkey is an mkey
+ *	of another PD than the posting QP's (Documentation/fake.rst, "UMR")
  * @MLX5_UMR_FAKE_VS_PSV_UNKNOWN: SET_PSV, or a UMR's BSF, names an unknown
  *	PSV
  * @MLX5_UMR_FAKE_VS_PSV_PD: SET_PSV on a QP of another PD than the PSV's
@@ -110,6 +112,7 @@ enum mlx5_umr_fake_vsynd {
 	MLX5_UMR_FAKE_VS_INDIRECT_DISABLED = 0x20,
 	MLX5_UMR_FAKE_VS_KLM_BCOUNT = 0x21,
 	MLX5_UMR_FAKE_VS_PTR_ALIGN = 0x22,
+	MLX5_UMR_FAKE_VS_XLT_PD = 0x23,
 	MLX5_UMR_FAKE_VS_PSV_UNKNOWN = 0x30,
 	MLX5_UMR_FAKE_VS_BSF_BAD = 0x31,
 	MLX5_UMR_FAKE_VS_BSF_UNSUPPORTED = 0x32,
