@@ -391,6 +391,45 @@ int mlx5_umr_fake_inject_wqe_error_qp(struct mlx5_umr_fake *fake, u32 qpn,
 int mlx5_umr_fake_inject_drop_cqe_qp(struct mlx5_umr_fake *fake, u32 qpn,
 				     unsigned int count);
 
+/**
+ * struct mlx5_umr_fake_exec_ent - one WQE the fake executed
+ * @qpn: the QP it ran on
+ * @wqe_idx: the index its ctrl segment carries (what its CQE reports)
+ * @opcode: MLX5_OPCODE_* of the ctrl segment
+ * @key: UMR: the low byte of the ctrl segment's target key (for a UMR
+ *	installing a new key byte, the new one); otherwise 0
+ * @index: UMR: the target mkey's index (ctrl umr_mkey >> 8); SET_PSV: the
+ *	PSV number; otherwise 0
+ * @mkey_mask: UMR: the UMR ctrl segment's mkey_mask; otherwise 0
+ * @free: UMR: the mkey segment's free bit (what the UMR writes when
+ *	@mkey_mask has MLX5_MKEY_MASK_FREE, as an invalidation does)
+ * @syndrome: 0 when the WQE succeeded, else its error CQE's syndrome
+ *	(MLX5_CQE_SYNDROME_*)
+ * @vendor_syndrome: with @syndrome, enum mlx5_umr_fake_vsynd
+ *
+ * Fields a WQE too short to hold are 0.
+ */
+struct mlx5_umr_fake_exec_ent {
+	u32 qpn;
+	u16 wqe_idx;
+	u8 opcode;
+	u8 key;
+	u32 index;
+	u64 mkey_mask;
+	bool free;
+	u8 syndrome;
+	u8 vendor_syndrome;
+};
+
+int mlx5_umr_fake_exec_log_start(struct mlx5_umr_fake *fake,
+				 unsigned int capacity);
+void mlx5_umr_fake_exec_log_stop(struct mlx5_umr_fake *fake);
+unsigned int mlx5_umr_fake_exec_log_read(struct mlx5_umr_fake *fake,
+					 unsigned int first,
+					 struct mlx5_umr_fake_exec_ent *ents,
+					 unsigned int max,
+					 unsigned int *dropped);
+
 /*
  * Consumers' protection domains (fake_ib.c): stand-ins of mlx5_ib's
  * ib_device and of a ULP's struct ib_pd, and bare PDs of consumer QPs.
