@@ -254,6 +254,7 @@ struct mlx5_umr_fake *mlx5_umr_fake_create(const struct mlx5_umr_fake_attr *attr
 	fd->hca.ops = &fake_ops;
 	fd->hca.dev = &fd->dev;
 	fd->hca.numa_node = NUMA_NO_NODE;
+	fd->hca.nqueues = attr->nqueues;
 	fd->hca.owner = THIS_MODULE;
 	strscpy(fd->hca.name, dev_name(&fd->dev), sizeof(fd->hca.name));
 	err = fake_ib_init(fd);

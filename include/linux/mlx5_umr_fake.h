@@ -291,10 +291,13 @@ enum mlx5_umr_fake_crypto {
  * struct mlx5_umr_fake_attr - how to build a private fake
  * @flags: MLX5_UMR_FAKE_F_*
  * @caps: capabilities; start from mlx5_umr_fake_attr_init()
+ * @nqueues: UMR queues the service gives this HCA (mlx5_umr_hca.nqueues),
+ *	0 for the module parameter
  */
 struct mlx5_umr_fake_attr {
 	u32 flags;
 	struct mlx5_umr_fake_caps caps;
+	u16 nqueues;
 };
 
 /**
