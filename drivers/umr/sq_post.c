@@ -514,6 +514,10 @@ static __always_inline int mlx5_umr_check_batch(struct mlx5_umr_dev *dev,
 			return -EXDEV;
 		}
 		q = to_priv(wr->mkey)->q;
+#ifdef MLX5_UMR_TESTING
+		/* mq_stress_test.c's reorder, which its checker must catch */
+		q = READ_ONCE(dev->test_route) ?: q;
+#endif
 		mlx5_umr_wr_take_attrs(wr);
 		err = mlx5_umr_wr_dev_rules(dev, wr);
 		if (!err && !admitted)

@@ -6,3 +6,8 @@
  */
 #define CREATE_TRACE_POINTS
 #include "trace.h"
+
+#ifdef MLX5_UMR_TESTING
+/* mq_stress_test.c records the post order with a probe on it */
+EXPORT_TRACEPOINT_SYMBOL_GPL(mlx5_umr_post);
+#endif

@@ -226,6 +226,8 @@ struct mlx5_umr_dev {
 	char name[32];
 #ifdef MLX5_UMR_TESTING
 	const struct mlx5_umr_test_hca_ops *test_ops;
+	/* when set, every post goes here, not to its mkeys' home (a test) */
+	struct mlx5_umr_queue *test_route;
 #endif
 	struct kref kref;
 	struct percpu_ref users;
