@@ -29,7 +29,7 @@
 #define MQS_QUEUES	3
 #define MQS_HOME	1	/* not the queue of UML's one CPU */
 #define MQS_THREADS	4
-#define MQS_ITERS	2000	/* configure + invalidate each */
+#define MQS_ITERS	5000	/* configure + invalidate each */
 #define MQS_INFLIGHT	4	/* per thread */
 #define MQS_TAGS	32	/* layouts: 64 bytes at tag * 64 of the MR */
 #define MQS_SEG		64
