@@ -75,6 +75,8 @@ struct fake_cq {
 	u32 npas;
 	u64 *pas;
 	u64 dbr;
+	u32 eqn;	/* cqc.c_eqn_or_apu_element */
+	int cpu;	/* where @work runs: the EQ's CPU (fake_eqn_cpu()) */
 	/*
 	 * Protects @pi, @armed, @overrun, @dead and the CQE writes into the
 	 * ring: the CQ's side of the engine, innermost (after qp->lock and
@@ -221,7 +223,7 @@ struct mlx5_umr_fake {
 	 * object's lock; a QP executes a WQE under qp->lock, taking @lock
 	 * around the mkey and PSV work. The QP commands (2ERR, 2RST,
 	 * DESTROY_QP) take qp->lock, then @lock. Different QPs' (or CQs')
-	 * locks never nest.
+	 * locks never nest. @exec_lock nests inside @lock and takes nothing.
 	 */
 	spinlock_t lock;
 	struct xarray pds;
@@ -246,7 +248,15 @@ struct mlx5_umr_fake {
 	struct xarray iommu;
 	atomic64_t next_iova;
 
+	/*
+	 * CQ events (each queued on its CQ's CPU) and deferred QP execution.
+	 * Not ordered: each work item runs on its own, never concurrently
+	 * with itself, so one CQ's events and one QP's runs stay in order;
+	 * different CQs and QPs proceed independently, as on hardware.
+	 */
 	struct workqueue_struct *wq;
+	/* the EQ the backend's next CQ gets (fake_main.c fake_create_cq()) */
+	atomic_t next_eqn;
 	wait_queue_head_t waitq;
 	bool internal_error;
 
@@ -256,6 +266,17 @@ struct mlx5_umr_fake {
 	struct fake_ev_cnt __percpu *ev;
 	struct fake_wqe_log *wqe_log;
 	unsigned int wqe_log_pos;
+	/*
+	 * The execution log (mlx5_umr_fake_exec_log_start()). @exec_lock
+	 * protects @exec, @exec_cap, @exec_n, @exec_dropped and @exec_on; it
+	 * is innermost: taken under a QP's lock and @lock.
+	 */
+	spinlock_t exec_lock;
+	struct mlx5_umr_fake_exec_ent *exec;
+	unsigned int exec_cap;
+	unsigned int exec_n;
+	unsigned int exec_dropped;
+	bool exec_on;
 	struct dentry *dbg;
 	/* the stand-in ib_device (fake_ib.c) */
 	struct ib_device *ibdev;
@@ -317,9 +338,15 @@ struct fake_qp *fake_qp_lock(struct mlx5_umr_fake *fd, u32 qpn,
 			     unsigned long *flags);
 void fake_qp_unlock(struct fake_qp *qp, unsigned long flags);
 void fake_qp_kick(struct mlx5_umr_fake *fd, struct fake_qp *qp);
+int fake_eqn_cpu(u32 eqn);
 
 int fake_q_rw(struct mlx5_umr_fake *fd, const u64 *pas, u32 npas, u8 log_pg,
 	      u64 off, void *buf, size_t len, bool write);
+
+/* fake_exec_log.c */
+void fake_exec_log_add(struct mlx5_umr_fake *fd, struct fake_qp *qp, u16 idx,
+		       const u8 *wqe, unsigned int size, int err);
+void fake_exec_log_free(struct mlx5_umr_fake *fd);
 
 /* fake_null.c */
 void fake_null_consume(struct mlx5_umr_fake *fd, struct fake_qp *qp, u16 pi,

@@ -415,6 +415,8 @@ static int fake_create_cq(struct fake_cmd *c)
 	cq->log_pg = MLX5_GET(cqc, cqc, log_page_size);
 	cq->uar = MLX5_GET(cqc, cqc, uar_page);
 	cq->dbr = MLX5_GET64(cqc, cqc, dbr_addr);
+	cq->eqn = MLX5_GET(cqc, cqc, c_eqn_or_apu_element);
+	cq->cpu = fake_eqn_cpu(cq->eqn);
 	cq->hcq = c->hcq;
 	spin_lock_init(&cq->lock);
 	INIT_WORK(&cq->work, fake_cq_work);

@@ -49,7 +49,14 @@ static int fake_create_cq(struct mlx5_umr_hca *hca, struct mlx5_umr_hca_cq *cq,
 	if (inlen < MLX5_ST_SZ_BYTES(create_cq_in) || !cq->comp)
 		return -EINVAL;
 	cqc = MLX5_ADDR_OF(create_cq_in, in, cq_context);
-	MLX5_SET(cqc, cqc, c_eqn_or_apu_element, 0);
+	/*
+	 * The backend's choice, round-robin over the vectors as drivers/hw
+	 * (ops.c mlx5_umr_hw_create_cq()): EQ n, n from 0 in creation order,
+	 * runs its events on a CPU of its own where there are CPUs enough
+	 * (fake_eqn_cpu()).
+	 */
+	MLX5_SET(cqc, cqc, c_eqn_or_apu_element,
+		 (u32)atomic_inc_return(&to_fake(hca)->next_eqn) - 1);
 	err = fake_cmd_do(to_fake(hca), in, inlen, out, sizeof(out), cq);
 	if (err == -EREMOTEIO)
 		dev_dbg(hca->dev, "CREATE_CQ status 0x%x syndrome 0x%x\n",
@@ -164,6 +171,7 @@ static void fake_dev_release(struct device *dev)
 	struct mlx5_umr_fake *fd = container_of(dev, struct mlx5_umr_fake, dev);
 
 	kfree(fd->wqe_log);
+	fake_exec_log_free(fd);
 	free_percpu(fd->ev);
 	if (fd->wq)
 		destroy_workqueue(fd->wq);
@@ -207,6 +215,7 @@ struct mlx5_umr_fake *mlx5_umr_fake_create(const struct mlx5_umr_fake_attr *attr
 	fd->caps = attr->caps;
 	mutex_init(&fd->cmd_lock);
 	spin_lock_init(&fd->lock);
+	spin_lock_init(&fd->exec_lock);
 	xa_init_flags(&fd->pds, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&fd->uars, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&fd->cqs, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
@@ -225,7 +234,13 @@ struct mlx5_umr_fake *mlx5_umr_fake_create(const struct mlx5_umr_fake_attr *attr
 	err = dev_set_name(&fd->dev, "fake%d", fd->id);
 	if (err)
 		goto err_put;
-	fd->wq = alloc_ordered_workqueue("%s", 0, dev_name(&fd->dev));
+	/*
+	 * Bound and not ordered: each CQ's events run on its CPU
+	 * (queue_work_on()) and different CQs and QPs do not wait for each
+	 * other; a work item never runs concurrently with itself, which
+	 * keeps each CQ's events and each QP's deferred runs in order.
+	 */
+	fd->wq = alloc_workqueue("%s", WQ_HIGHPRI, 0, dev_name(&fd->dev));
 	fd->wqe_log = kcalloc(FAKE_WQE_LOG, sizeof(*fd->wqe_log), GFP_KERNEL);
 	fd->ev = alloc_percpu(struct fake_ev_cnt);
 	if (!fd->wq || !fd->wqe_log || !fd->ev) {
@@ -239,6 +254,7 @@ struct mlx5_umr_fake *mlx5_umr_fake_create(const struct mlx5_umr_fake_attr *attr
 	fd->hca.ops = &fake_ops;
 	fd->hca.dev = &fd->dev;
 	fd->hca.numa_node = NUMA_NO_NODE;
+	fd->hca.nqueues = attr->nqueues;
 	fd->hca.owner = THIS_MODULE;
 	strscpy(fd->hca.name, dev_name(&fd->dev), sizeof(fd->hca.name));
 	err = fake_ib_init(fd);

@@ -13,8 +13,9 @@
  * moves the QP to ERR, where every later WQE (already posted or posted
  * afterwards) completes with a flush error, like hardware, until the QP is
  * reset. The CQEs are written inside write_db();
- * the completion events they raise reach comp() later, from the workqueue,
- * as an interrupt follows the MMIO write on hardware.
+ * the completion events they raise reach comp() later, from the workqueue
+ * on the CPU of the CQ's EQ, as an interrupt follows the MMIO write on
+ * hardware.
  *
  * Copyright (c) 2026 The mlx5-umr authors.
  */
@@ -51,11 +52,36 @@ int fake_q_rw(struct mlx5_umr_fake *fd, const u64 *pas, u32 npas, u8 log_pg,
 	return 0;
 }
 
+/**
+ * fake_eqn_cpu() - the CPU a completion EQ's events run on
+ * @eqn: cqc.c_eqn_or_apu_element of a CQ
+ *
+ * The fake's EQ n stands for completion vector n, whose interrupt
+ * mlx5_core spreads over the CPUs (Linux 6.12.117 mlx5/core/eq.c
+ * mlx5_cpumask_default_spread(): cpumask_local_spread(vector)): here the
+ * (n mod online CPUs)-th online CPU, chosen when the CQ is created. A CPU
+ * going offline later does not lose events: the workqueue then runs them
+ * on another CPU.
+ *
+ * Return: a CPU number.
+ */
+int fake_eqn_cpu(u32 eqn)
+{
+	unsigned int n = eqn % num_online_cpus();
+	int cpu;
+
+	for_each_online_cpu(cpu)
+		if (!n--)
+			return cpu;
+	return raw_smp_processor_id();
+}
+
 /*
- * Raise @cq's completion event. It reaches comp() from the workqueue, as
- * from an interrupt some time after the doorbell: never inside write_db(),
- * where the service holds its send queue lock. Only a command in sync mode
- * (@nt set) collects it for delivery before the command returns.
+ * Raise @cq's completion event. It reaches comp() from the workqueue on
+ * the CQ's EQ's CPU, as from an interrupt some time after the doorbell:
+ * never inside write_db(), where the service holds its send queue lock.
+ * Only a command in sync mode (@nt set) collects it for delivery before
+ * the command returns.
  */
 static void fake_cq_signal(struct mlx5_umr_fake *fd, struct fake_cq *cq,
 			   struct fake_notify *nt)
@@ -65,7 +91,7 @@ static void fake_cq_signal(struct mlx5_umr_fake *fd, struct fake_cq *cq,
 	if (!cq->hcq)
 		return;
 	if (!nt || !(fd->flags & MLX5_UMR_FAKE_F_SYNC)) {
-		queue_work(fd->wq, &cq->work);
+		queue_work_on(cq->cpu, fd->wq, &cq->work);
 		return;
 	}
 	if (nt->n < ARRAY_SIZE(nt->cq)) {
@@ -355,6 +381,8 @@ static int fake_sq_exec(struct mlx5_umr_fake *fd, struct fake_qp *qp,
 				   MLX5_UMR_FAKE_VS_BAD_FENCE);
 	else
 		err = fake_wqe_exec(fd, qp, qp->wqe, h->ds * MLX5_SEND_WQE_DS);
+	fake_exec_log_add(fd, qp, h->idx, qp->wqe, h->ds * MLX5_SEND_WQE_DS,
+			  err);
 	spin_unlock(&fd->lock);
 	return err;
 }

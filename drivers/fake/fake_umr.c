@@ -48,9 +48,19 @@ struct fake_umr {
 	const void *seg;	/* the mkey segment */
 };
 
-/* Read @n bytes at byte @off of the UMR's translation data. */
+/*
+ * Read @n bytes at byte @off of the UMR's translation data. The pointer's
+ * lkey is a local access by the posting QP, so the mkey must be in the
+ * QP's PD: mlx5_ib hands its REG_UMR QP a key of that QP's own PD (Linux
+ * 6.12.117 drivers/infiniband/hw/mlx5/umr.c mlx5r_umr_create_xlt(), from
+ * mlx5r_umr_update_xlt(): sg->lkey = dev->umrc.pd->local_dma_lkey, the PD
+ * umrc.qp is created in by mlx5r_umr_resource_init()); only the reserved
+ * lkey, with umr_ptr_rlky (en_main.c), is outside PDs.
+ */
 static int fake_umr_xlt_read(struct fake_umr *u, u64 off, void *dst, size_t n)
 {
+	int err;
+
 	if (u->inline_xlt) {
 		memcpy(dst, u->wqe + FAKE_UMR_HDR + off, n);
 		return 0;
@@ -58,9 +68,11 @@ static int fake_umr_xlt_read(struct fake_umr *u, u64 off, void *dst, size_t n)
 	if (u->ptr_key == MLX5_UMR_FAKE_RESD_LKEY)
 		return fake_iommu_rw(u->fd, u->ptr_addr + off, dst, n, false) ?
 			ERR_PROT(XLT_FAULT) : 0;
-	return fake_access(u->fd, u->ptr_key, u->ptr_addr + off, dst, n,
-			   false, false, FAKE_PD_OUTER) ?
-		ERR_PROT(XLT_FAULT) : 0;
+	err = fake_access(u->fd, u->ptr_key, u->ptr_addr + off, dst, n,
+			  false, false, u->qp->pdn);
+	if (err == FAKE_X_PD)
+		return ERR_PROT(XLT_PD);
+	return err ? ERR_PROT(XLT_FAULT) : 0;
 }
 
 static int fake_umr_check_entries(struct fake_umr *u, u8 mode, u64 xlt_off)
@@ -219,6 +231,12 @@ static int fake_umr_check_mkey(struct fake_umr *u, struct fake_mkey *mk,
 		return ERR_LEN(XLT_TOO_BIG);
 	if (u->bsf_oct > mk->bsf_oct)
 		return ERR_PROT(BSF);
+	/*
+	 * The target's PD is not compared with the QP's: a REG_UMR QP
+	 * modifies mkeys of any PD and moves them between PDs (Linux
+	 * 6.12.117 umr.c mlx5r_umr_rereg_pd_access() sets MLX5_MKEY_MASK_PD
+	 * to any PD from umrc.qp). Only the new PD must exist.
+	 */
 	if ((u->mask & MLX5_MKEY_MASK_PD) &&
 	    !xa_load(&fd->pds, MLX5_GET(mkc, u->seg, pd)))
 		return ERR_PROT(BAD_PD);

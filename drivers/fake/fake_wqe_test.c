@@ -748,6 +748,84 @@ static void fake_wqe_umr_pointer(struct kunit *test)
 	ft_teardown(ft);
 }
 
+/*
+ * A pointer-mode translation is read with the posting QP's PD: through an
+ * mkey of that PD it is read; through an mkey of another PD it is a
+ * protection error and the target is left as it was. The target's own PD
+ * is not the QP's business: an mkey of another PD is configured.
+ */
+static void fake_wqe_ptr_key_pd(struct kunit *test)
+{
+	struct ft *ft = ft_setup(test, MLX5_UMR_FAKE_F_SYNC, NULL, 6, 6);
+	struct ft_umr *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+	struct mlx5_umr_dma_buf mr, own, theirs;
+	struct mlx5_wqe_data_seg *ds;
+	u32 k1, key, key_other, kqp, kother, other, pdn = ft->pdn;
+	u8 xlt[64];
+
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_pd_alloc(ft->fake, &other), 0);
+	KUNIT_ASSERT_NE(test, other, pdn);
+	k1 = ft_mr(ft, &mr, PAGE_SIZE, 0x1000, FT_LW);
+	key = ft_indirect(ft, 4);
+	kqp = ft_mr(ft, &own, PAGE_SIZE, 0x800000, 0);
+	/* ft_create_mkey_full() creates in ft->pdn: these two in @other */
+	ft->pdn = other;
+	kother = ft_mr(ft, &theirs, PAGE_SIZE, 0x800000, 0);
+	key_other = ft_indirect(ft, 4);
+	ft->pdn = pdn;
+	ft_klm(own.cpu, 100, k1, 0x1000);
+	ft_klm(own.cpu + 16, 200, k1, 0x1100);
+	ft_klm(theirs.cpu, 300, k1, 0x1200);
+
+	ft_umr_init(w, key, FT_RR, 300, NULL, 0);
+	w->uc.flags = MLX5_UMR_CHECK_NOT_FREE;	/* not inline */
+	w->uc.xlt_octowords = cpu_to_be16(4);
+	ds = (void *)w->xlt;
+	ds->byte_count = cpu_to_be32(64);
+	ds->lkey = cpu_to_be32(kqp);
+	ds->addr = cpu_to_be64(0x800000);
+	ft_umr_ok(ft, w, 128 + 16);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_query_mkey(ft->fake, key, NULL,
+						       xlt, sizeof(xlt)), 4);
+	KUNIT_EXPECT_EQ(test, memcmp(xlt, own.cpu, 64), 0);
+
+	/* the same UMR through the other PD's mkey: nothing changes */
+	w->uc.flags = MLX5_UMR_CHECK_FREE;
+	ds->lkey = cpu_to_be32(kother);
+	ft_expect_err(ft, w, 128 + 16, MLX5_OPCODE_UMR,
+		      MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
+		      MLX5_UMR_FAKE_VS_XLT_PD);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_query_mkey(ft->fake, key, NULL,
+						       xlt, sizeof(xlt)), 4);
+	KUNIT_EXPECT_EQ(test, memcmp(xlt, own.cpu, 64), 0);
+	ft_qp_recover(ft);
+
+	/* a target in another PD, translation through the QP's PD */
+	ft_umr_init(w, key_other, FT_RR, 300, NULL, 0);
+	w->uc.flags = MLX5_UMR_CHECK_NOT_FREE;
+	w->uc.xlt_octowords = cpu_to_be16(4);
+	ds->byte_count = cpu_to_be32(64);
+	ds->lkey = cpu_to_be32(kqp);
+	ds->addr = cpu_to_be64(0x800000);
+	ft_umr_ok(ft, w, 128 + 16);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_query_mkey(ft->fake, key_other,
+						       NULL, xlt, sizeof(xlt)),
+			4);
+	KUNIT_EXPECT_EQ(test, memcmp(xlt, own.cpu, 64), 0);
+
+	ft_del_mkey(ft, key_other);
+	ft_del_mkey(ft, kother);
+	ft_del_mkey(ft, kqp);
+	ft_del_mkey(ft, key);
+	ft_del_mkey(ft, k1);
+	ft->hca->ops->free_dma_buf(ft->hca, &theirs);
+	ft->hca->ops->free_dma_buf(ft->hca, &own);
+	ft->hca->ops->free_dma_buf(ft->hca, &mr);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_pd_free(ft->fake, other), 0);
+	ft_teardown(ft);
+}
+
 /* SET_PSV reaches an existing PSV; an unknown one is an error. */
 static void fake_wqe_set_psv(struct kunit *test)
 {
@@ -1159,6 +1237,7 @@ static struct kunit_case fake_wqe_cases[] = {
 	KUNIT_CASE(fake_wqe_async_exec),
 	KUNIT_CASE(fake_wqe_faults),
 	KUNIT_CASE(fake_wqe_umr_pointer),
+	KUNIT_CASE(fake_wqe_ptr_key_pd),
 	KUNIT_CASE(fake_wqe_set_psv),
 	KUNIT_CASE(fake_wqe_set_psv_pd),
 	KUNIT_CASE(fake_wqe_db_overrun),

@@ -105,7 +105,12 @@ static int mlx5_umr_hw_create_cq(struct mlx5_umr_hca *hca,
 	nvec = mlx5_umr_comp_vectors(mdev);
 	if (!nvec)
 		return -ENODEV;
-	vector = (unsigned int)atomic_inc_return(&hw->next_vector) % nvec;
+	/* the queue's vector (its CPUs' interrupt), else round the vectors */
+	if (cq->vector >= 0)
+		vector = (unsigned int)cq->vector % nvec;
+	else
+		vector = (unsigned int)atomic_inc_return(&hw->next_vector) %
+			 nvec;
 	err = mlx5_umr_comp_eqn(mdev, vector, &eqn);
 	if (err)
 		return err;

@@ -10,6 +10,8 @@
  */
 #include <linux/slab.h>
 #include <linux/log2.h>
+#include <linux/moduleparam.h>
+#include <linux/topology.h>
 #include <linux/mlx5/mlx5_ifc.h>
 #include <linux/mlx5/device.h>
 #include <linux/mlx5/qp.h>
@@ -18,7 +20,13 @@
 
 #include "umr.h"
 #include "key_rotate.h"
+#include "queue_map.h"
 #include "xlt.h"
+
+static unsigned int queues;
+module_param(queues, uint, 0444);
+MODULE_PARM_DESC(queues,
+		 "UMR queues per device (0 = one per possible CPU, at most 64; capped by the HCA)");
 
 /**
  * mlx5_umr_cmd() - execute one mailbox and log a firmware failure
@@ -159,8 +167,23 @@ out:
 	return err;
 }
 
+/*
+ * The most queues the HCA's QP and CQ tables take, keeping three quarters
+ * of each for everything else (mlx5_ib, mlx5e); 0 when not reported.
+ */
+static unsigned int mlx5_umr_hca_max_queues(const void *hcap)
+{
+	unsigned int lqp = MLX5_GET(cmd_hca_cap, hcap, log_max_qp);
+	unsigned int lcq = MLX5_GET(cmd_hca_cap, hcap, log_max_cq);
+	unsigned int l = min(lqp, lcq);
+
+	if (!lqp || !lcq)
+		return 0;
+	return 1U << (l > 2 ? l - 2 : 0);
+}
+
 static int mlx5_umr_query_caps(struct mlx5_umr_dev *dev, u8 *cqe_version,
-			       u8 *ts_format)
+			       u8 *ts_format, unsigned int *max_queues)
 {
 	u32 in[MLX5_ST_SZ_DW(query_hca_cap_in)] = {};
 	int outlen = MLX5_ST_SZ_BYTES(query_hca_cap_out);
@@ -220,6 +243,7 @@ static int mlx5_umr_query_caps(struct mlx5_umr_dev *dev, u8 *cqe_version,
 	caps->max_inline_entries = (max_wqe - MLX5_UMR_WQE_HDR_SIZE) /
 				   sizeof(struct mlx5_klm);
 	*cqe_version = MLX5_GET(cmd_hca_cap, hcap, cqe_version);
+	*max_queues = mlx5_umr_hca_max_queues(hcap);
 	/* As mlx5_get_qp_default_ts() for a QP without RoCE. */
 	*ts_format = MLX5_GET(cmd_hca_cap, hcap, sq_ts_format) ?
 		     MLX5_TIMESTAMP_FORMAT_DEFAULT :
@@ -360,6 +384,7 @@ static int mlx5_umr_create_cq(struct mlx5_umr_queue *q)
 			  (__be64 *)MLX5_ADDR_OF(create_cq_in, in, pas));
 
 	q->cq.comp = mlx5_umr_cq_comp;
+	q->cq.vector = q->vector;
 	err = ops->create_cq(dev->hca, &q->cq, in, inlen);
 	kfree(in);
 	if (err)
@@ -415,6 +440,13 @@ static int mlx5_umr_create_qp(struct mlx5_umr_queue *q, u8 cqe_version,
 	MLX5_SET(qpc, qpc, pm_state, MLX5_QP_PM_MIGRATED);
 	/* qp.c leaves pd 0 for REG_UMR; ours is the PD of the PA mkey it reads */
 	MLX5_SET(qpc, qpc, pd, dev->caps.pdn);
+	/*
+	 * Every queue rings through the one UAR page: a send doorbell is one
+	 * 64-bit write naming the QPN (and a CQ arm one naming the CQN),
+	 * which the HCA takes whole, so writes of two queues on two CPUs
+	 * cannot mix; mlx5_core shares its UAR page among all its kernel
+	 * CQs the same way (eq.c, en_main.c uar_page).
+	 */
 	MLX5_SET(qpc, qpc, uar_page, dev->uar.index);
 	MLX5_SET(qpc, qpc, log_page_size, PAGE_SHIFT - MLX5_ADAPTER_PAGE_SHIFT);
 	/* Fast registration and the reserved lkey, as for every kernel QP. */
@@ -531,6 +563,17 @@ int mlx5_umr_qp_to_rts(struct mlx5_umr_queue *q)
 	return err;
 }
 
+/* The first CPU that posts on queue @id, -1 for none. */
+static int mlx5_umr_queue_cpu(const struct mlx5_umr_dev *dev, u16 id)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		if (dev->cpu_q[cpu] == id)
+			return cpu;
+	return -1;
+}
+
 static void mlx5_umr_queue_free(struct mlx5_umr_queue *q)
 {
 	if (!q)
@@ -544,22 +587,29 @@ static void mlx5_umr_queue_free(struct mlx5_umr_queue *q)
 static struct mlx5_umr_queue *mlx5_umr_queue_alloc(struct mlx5_umr_dev *dev,
 						   u16 id)
 {
+	int cpu = mlx5_umr_queue_cpu(dev, id);
+	int node = cpu >= 0 ? cpu_to_node(cpu) : dev->hca->numa_node;
 	struct mlx5_umr_queue *q;
 	struct mlx5_umr_sq *sq;
 
-	q = kzalloc_node(sizeof(*q), GFP_KERNEL, dev->hca->numa_node);
+	/* posted on by the CPUs of @node: its bookkeeping lives there */
+	q = kzalloc_node(sizeof(*q), GFP_KERNEL, node);
 	if (!q)
 		return NULL;
 	q->dev = dev;
 	q->id = id;
+	q->cpu = cpu;
+	q->node = node;
+	/* one vector per queue: its completions land near its CPUs */
+	q->vector = id;
 	mutex_init(&q->recover_lock);
 	INIT_WORK(&q->recover_work, mlx5_umr_recover_work);
 	INIT_WORK(&q->poll_work, mlx5_umr_poll_work);
 	INIT_DELAYED_WORK(&q->watchdog, mlx5_umr_watchdog);
 	mlx5_umr_sq_init(q);
 	sq = &q->sq;
-	sq->ents = kcalloc(sq->bbs, sizeof(*sq->ents), GFP_KERNEL);
-	sq->scratch = kzalloc(MLX5_SEND_WQE_MAX_SIZE, GFP_KERNEL);
+	sq->ents = kcalloc_node(sq->bbs, sizeof(*sq->ents), GFP_KERNEL, node);
+	sq->scratch = kzalloc_node(MLX5_SEND_WQE_MAX_SIZE, GFP_KERNEL, node);
 	if (!sq->ents || !sq->scratch) {
 		mlx5_umr_queue_free(q);
 		return NULL;
@@ -584,15 +634,28 @@ void mlx5_umr_queues_free(struct mlx5_umr_dev *dev)
 	kfree(dev->queues);
 	dev->queues = NULL;
 	dev->nqueues = 0;
+	kfree(dev->cpu_q);
+	dev->cpu_q = NULL;
 }
 
+/*
+ * @nqueues queues and the map of CPUs onto them; nothing on the HCA yet.
+ * Return: 0 or -errno with nothing allocated.
+ */
 static int mlx5_umr_queues_alloc(struct mlx5_umr_dev *dev, u16 nqueues)
 {
+	int ret;
 	u16 i;
 
+	dev->cpu_q = kcalloc(nr_cpu_ids, sizeof(*dev->cpu_q), GFP_KERNEL);
 	dev->queues = kcalloc(nqueues, sizeof(*dev->queues), GFP_KERNEL);
-	if (!dev->queues)
-		return -ENOMEM;
+	if (!dev->cpu_q || !dev->queues)
+		goto err;
+	ret = mlx5_umr_queue_map(dev->cpu_q, nqueues);
+	if (ret < 0) {
+		mlx5_umr_queues_free(dev);
+		return ret;
+	}
 	dev->nqueues = nqueues;
 	for (i = 0; i < nqueues; i++) {
 		dev->queues[i] = mlx5_umr_queue_alloc(dev, i);
@@ -683,17 +746,20 @@ int mlx5_umr_dev_init(struct mlx5_umr_dev *dev)
 {
 	const struct mlx5_umr_hca_ops *ops = dev->hca->ops;
 	u8 cqe_version = 0, ts_format = 0;
+	unsigned int max_queues = 0;
 	u16 i;
 	int err;
 
 	xa_init(&dev->kept_pds);
-	err = mlx5_umr_queues_alloc(dev, 1);
+	err = mlx5_umr_query_caps(dev, &cqe_version, &ts_format, &max_queues);
+	if (err)
+		return err;
+	dev->caps.nqueues = mlx5_umr_queue_count(dev->hca->nqueues ?: queues,
+						 max_queues);
+	err = mlx5_umr_queues_alloc(dev, dev->caps.nqueues);
 	if (err)
 		return err;
 
-	err = mlx5_umr_query_caps(dev, &cqe_version, &ts_format);
-	if (err)
-		goto err_mem;
 	err = mlx5_umr_alloc_pd(dev);
 	if (err)
 		goto err_mem;

@@ -189,9 +189,10 @@ static int mlx5_umr_create_hw_mkey(struct mlx5_umr_dev *dev,
 	return 0;
 }
 
+/* @q: its home queue; NULL for the queue of the CPU this runs on */
 static struct mlx5_umr_mkey *
 mlx5_umr_create_mkey(struct mlx5_umr_dev *dev, u32 max_entries, u32 flags,
-		     bool direct, u32 pdn)
+		     bool direct, u32 pdn, struct mlx5_umr_queue *q)
 {
 	struct mlx5_umr_mkey_geom g;
 	struct mlx5_umr_mkey_priv *mp;
@@ -229,7 +230,7 @@ mlx5_umr_create_mkey(struct mlx5_umr_dev *dev, u32 max_entries, u32 flags,
 		goto err_put;
 	}
 	mp->pub.dev = dev;
-	mp->q = mlx5_umr_dev_q0(dev);
+	mp->q = q ?: mlx5_umr_cpu_queue(dev);
 	mp->pub.pdn = pdn;
 	/* the service's PA mkey is valid only in its PD */
 	if (pdn == dev->caps.pdn)
@@ -306,6 +307,10 @@ err_put:
  * A crypto mkey (MLX5_UMR_MKEY_CRYPTO, -EOPNOTSUPP without caps->crypto)
  * is created with crypto_en and room for its BSF.
  *
+ * The mkey's home queue, which runs every request of it, is the queue of
+ * the CPU this runs on (as every mlx5_umr_alloc_*() does):
+ * Documentation/service.rst, "Queues and ordering".
+ *
  * Context: process context, may sleep.
  * Return: the mkey or ERR_PTR(-EINVAL / -EOPNOTSUPP / -ENOMEM / -ENODEV /
  * -EREMOTEIO).
@@ -314,7 +319,7 @@ struct mlx5_umr_mkey *mlx5_umr_alloc_mkey(struct mlx5_umr_dev *dev,
 					  u32 max_entries, u32 flags)
 {
 	return mlx5_umr_create_mkey(dev, max_entries, flags, false,
-				    dev->caps.pdn);
+				    dev->caps.pdn, NULL);
 }
 EXPORT_SYMBOL(mlx5_umr_alloc_mkey);
 
@@ -340,7 +345,7 @@ struct mlx5_umr_mkey *mlx5_umr_alloc_mkey_pd(struct mlx5_umr_dev *dev,
 					     u32 max_entries, u32 flags,
 					     u32 pdn)
 {
-	return mlx5_umr_create_mkey(dev, max_entries, flags, false, pdn);
+	return mlx5_umr_create_mkey(dev, max_entries, flags, false, pdn, NULL);
 }
 EXPORT_SYMBOL(mlx5_umr_alloc_mkey_pd);
 
@@ -371,7 +376,7 @@ struct mlx5_umr_mkey *mlx5_umr_alloc_mkey_in(struct mlx5_umr_pd *pd,
 	if (flags & MLX5_UMR_MKEY_SIGNATURE)
 		return ERR_PTR(-EOPNOTSUPP);
 	mkey = mlx5_umr_create_mkey(pd->dev, max_entries, flags, false,
-				    pd->pdn);
+				    pd->pdn, NULL);
 	if (!IS_ERR(mkey))
 		mkey->dma_lkey = pd->dma_lkey;
 	return mkey;
@@ -394,9 +399,33 @@ struct mlx5_umr_mkey *mlx5_umr_alloc_mtt_mkey(struct mlx5_umr_dev *dev,
 					      u32 max_pages, u32 flags)
 {
 	return mlx5_umr_create_mkey(dev, max_pages, flags, true,
-				    dev->caps.pdn);
+				    dev->caps.pdn, NULL);
 }
 EXPORT_SYMBOL(mlx5_umr_alloc_mtt_mkey);
+
+/**
+ * mlx5_umr_uapi_alloc_mkey() - an mkey of the character device
+ * @dev: the device
+ * @max_entries: as mlx5_umr_alloc_mkey(), or pages for a direct mkey
+ * @flags: as mlx5_umr_alloc_mkey() or mlx5_umr_alloc_mtt_mkey()
+ * @direct: an MTT mkey (mlx5_umr_alloc_mtt_mkey()), else an indirect one
+ *	(mlx5_umr_alloc_mkey_pd())
+ * @pdn: its PD
+ *
+ * Homed on the character device's queue (mlx5_umr_uapi_queue()), not on
+ * the allocating CPU's: a user's batch names mkeys allocated by any CPU,
+ * and the files' share of the ring is counted on that one queue.
+ *
+ * Context: process context, may sleep.
+ * Return: as mlx5_umr_alloc_mkey_pd().
+ */
+struct mlx5_umr_mkey *mlx5_umr_uapi_alloc_mkey(struct mlx5_umr_dev *dev,
+					       u32 max_entries, u32 flags,
+					       bool direct, u32 pdn)
+{
+	return mlx5_umr_create_mkey(dev, max_entries, flags, direct, pdn,
+				    mlx5_umr_uapi_queue(dev));
+}
 
 /**
  * mlx5_umr_free_mkey() - destroy an mkey

@@ -229,10 +229,10 @@ static void revoke_unknown_key(struct kunit *test)
 static void revoke_busy_bounded(struct kunit *test)
 {
 	struct svc_ctx *c = test->priv;
-	struct mlx5_umr_queue *q0 = mlx5_umr_dev_q0(c->dev);
 	unsigned long saved = c->dev->timeout, t0;
 	struct mlx5_umr_sge sge;
 	struct mlx5_umr_mkey *mk = rv_live_mkey(test, c, &sge);
+	struct mlx5_umr_queue *q0 = to_priv(mk)->q;
 	struct svc_req one = {};
 	struct mlx5_umr_wr *p = &one.wr;
 	struct rv_req r;

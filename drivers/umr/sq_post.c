@@ -483,16 +483,18 @@ static void mlx5_umr_give_all_attrs(struct mlx5_umr_wr **wrs, unsigned int n)
 
 /*
  * Check and size every request (those @admitted by mlx5_umr_admit() are
- * sized already) for @q; *@nbb is the batch's basic blocks, *@xlts whether
- * a request needs its mkey's translation table.
+ * sized already); *@qp is their mkeys' home queue, which must be one
+ * (-EXDEV), *@nbb the batch's basic blocks, *@xlts whether a request
+ * needs its mkey's translation table.
  */
 static __always_inline int mlx5_umr_check_batch(struct mlx5_umr_dev *dev,
-						struct mlx5_umr_queue *q,
+						struct mlx5_umr_queue **qp,
 						struct mlx5_umr_wr **wrs,
 						unsigned int n,
 						unsigned int *nbb, bool *xlts,
 						bool admitted)
 {
+	struct mlx5_umr_queue *q = NULL;
 	unsigned int i, total = 0;
 	bool any = false;
 	int err;
@@ -504,6 +506,15 @@ static __always_inline int mlx5_umr_check_batch(struct mlx5_umr_dev *dev,
 			mlx5_umr_give_all_attrs(wrs, i);
 			return -EINVAL;
 		}
+		/*
+		 * Two queues are not ordered against each other: a batch,
+		 * whose requests run in order, runs on one.
+		 */
+		if (unlikely(q && to_priv(wr->mkey)->q != q)) {
+			mlx5_umr_give_all_attrs(wrs, i);
+			return -EXDEV;
+		}
+		q = to_priv(wr->mkey)->q;
 		mlx5_umr_wr_take_attrs(wr);
 		err = mlx5_umr_wr_dev_rules(dev, wr);
 		if (!err && !admitted)
@@ -522,6 +533,7 @@ static __always_inline int mlx5_umr_check_batch(struct mlx5_umr_dev *dev,
 		mlx5_umr_give_all_attrs(wrs, n);
 		return -EINVAL;
 	}
+	*qp = q;
 	*nbb = total;
 	*xlts = any;
 	return 0;
@@ -572,13 +584,17 @@ static int mlx5_umr_sq_post_batch(struct mlx5_umr_queue *q,
 	return 0;
 }
 
-/* mlx5_umr_post(); the requests @admitted by mlx5_umr_admit() or not. */
+/*
+ * mlx5_umr_post(); the requests @admitted by mlx5_umr_admit() or not. The
+ * batch goes to its mkeys' home queue (mlx5_umr_mkey_priv.q, fixed at
+ * allocation), whose lock orders it against every other request of them.
+ */
 static __always_inline int __mlx5_umr_post(struct mlx5_umr_dev *dev,
 					   struct mlx5_umr_wr **wrs,
 					   unsigned int n, bool admitted)
 {
-	struct mlx5_umr_queue *q = mlx5_umr_dev_q0(dev);
-	struct mlx5_umr_sq *sq = &q->sq;
+	struct mlx5_umr_queue *q;
+	struct mlx5_umr_sq *sq;
 	unsigned int total, i;
 	unsigned long flags;
 	bool was_idle, xlts;
@@ -588,18 +604,16 @@ static __always_inline int __mlx5_umr_post(struct mlx5_umr_dev *dev,
 		return 0;
 	if (!percpu_ref_tryget_live(&dev->users))
 		return -ENODEV;
-	err = mlx5_umr_check_batch(dev, q, wrs, n, &total, &xlts, admitted);
+	err = mlx5_umr_check_batch(dev, &q, wrs, n, &total, &xlts, admitted);
 	if (err)
 		goto out;
+	sq = &q->sq;
 	err = mlx5_umr_consumers_get(wrs, n);
 	if (err)
 		goto give;
 	if (mlx5_umr_hca_dead(dev)) {
 		/* Nothing in flight will complete: fail it now, not at timeout. */
-		spin_lock_irqsave(&sq->lock, flags);
-		if (sq->pc != sq->cc)
-			mlx5_umr_sq_set_err(q, false);
-		spin_unlock_irqrestore(&sq->lock, flags);
+		mlx5_umr_dev_fail_dead(dev);
 		err = -EIO;
 		goto put;
 	}
@@ -673,11 +687,21 @@ out:
  * stay valid until then. Two requests of one batch may not rewrite the
  * translation of the same pointer-mode mkey (-EINVAL).
  *
+ * The batch runs on its mkeys' home queue (the queue of the CPU that
+ * allocated them, &mlx5_umr_caps.nqueues queues): requests of one mkey
+ * run in the order their posts took that queue, each after the ones
+ * before it (the UMR fence), and their done() come in that order. Nothing
+ * orders requests of mkeys homed on different queues, so a batch, which
+ * runs in order, must name mkeys of one home queue (-EXDEV otherwise).
+ * Documentation/service.rst, "Queues and ordering".
+ *
  * Context: process or softirq context, also with interrupts disabled or a
  * caller's spinlock held; not hard IRQ or NMI. Does not sleep. done() is
  * never called from within this function (nor from inside the doorbell),
  * but may run in another context before it returns.
- * Return: 0 when the whole batch was posted; -EINVAL, -ENOMEM, -EOPNOTSUPP
+ * Return: 0 when the whole batch was posted; -EXDEV when its mkeys have
+ * different home queues (final: nothing posted, the attribute pointers
+ * given back as for the other refusals); -EINVAL, -ENOMEM, -EOPNOTSUPP
  * or -EOVERFLOW when a request (or the batch) is invalid (for a bad entry
  * only once the queue has room and is usable: mlx5_umr_validate() checks
  * everything up front); back-pressure, nothing posted, to retry
@@ -701,14 +725,30 @@ static void mlx5_umr_exec_done(struct mlx5_umr_wr *wr)
 	complete(wr->context);
 }
 
+/**
+ * mlx5_umr_mkey_queue() - an mkey's home queue
+ * @mkey: the mkey
+ *
+ * Return: the queue that runs every request of @mkey, fixed at allocation.
+ */
+struct mlx5_umr_queue *mlx5_umr_mkey_queue(struct mlx5_umr_mkey *mkey)
+{
+	return to_priv(mkey)->q;
+}
+EXPORT_SYMBOL_IF_MLX5_UMR_TESTING(mlx5_umr_mkey_queue);
+
 static int mlx5_umr_post_wait(struct mlx5_umr_dev *dev,
 			      struct mlx5_umr_wr **wrs, unsigned int n,
 			      unsigned long deadline, bool intr, bool admitted)
 {
-	struct mlx5_umr_sq *sq = &mlx5_umr_dev_q0(dev)->sq;
+	struct mlx5_umr_sq *sq;
 	int err;
 
 	might_sleep();
+	/* what __mlx5_umr_post() refuses at once needs no queue to wait on */
+	if (!n || !wrs[0] || !wrs[0]->mkey || wrs[0]->mkey->dev != dev)
+		return __mlx5_umr_post(dev, wrs, n, admitted);
+	sq = &to_priv(wrs[0]->mkey)->q->sq;
 	for (;;) {
 		unsigned long seen = READ_ONCE(sq->events);
 		long left;
@@ -757,20 +797,20 @@ int mlx5_umr_post_wait_room(struct mlx5_umr_dev *dev, struct mlx5_umr_wr **wrs,
 
 /**
  * mlx5_umr_wait_posted() - wait for posted requests, recovering on timeout
- * @dev: the device
+ * @q: the queue they were posted on (their mkeys' home)
  * @done: completed by the requests' done() once all of them ran
  * @tmo: how long to wait, in jiffies
  *
- * When @done does not come in time, or the HCA died, the QP is recovered,
- * which completes every request in flight with an error: nothing posted is
- * left in flight on return.
+ * When @done does not come in time, @q is recovered, which completes every
+ * request in flight on it with an error; when the HCA died, every queue
+ * is: nothing posted is left in flight on return.
  *
  * Context: process context, may sleep.
  */
-void mlx5_umr_wait_posted(struct mlx5_umr_dev *dev, struct completion *done,
+void mlx5_umr_wait_posted(struct mlx5_umr_queue *q, struct completion *done,
 			  unsigned long tmo)
 {
-	struct mlx5_umr_queue *q = mlx5_umr_dev_q0(dev);
+	struct mlx5_umr_dev *dev = q->dev;
 
 	/* Look at the device now and then: a dead HCA fails fast. */
 	while (!wait_for_completion_timeout(done,
@@ -781,6 +821,8 @@ void mlx5_umr_wait_posted(struct mlx5_umr_dev *dev, struct completion *done,
 		tmo -= min_t(unsigned long, tmo, MLX5_UMR_EXEC_POLL);
 		if (!dead && tmo)
 			continue;
+		if (dead)
+			mlx5_umr_dev_fail_dead(dev);
 		spin_lock_irq(&q->sq.lock);
 		mlx5_umr_sq_set_err(q, !dead);
 		spin_unlock_irq(&q->sq.lock);
@@ -811,7 +853,7 @@ static int __mlx5_umr_exec(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr,
 		 * until done(), which a timeout forces through recovery. Not
 		 * interruptible: the caller's memory must outlive the request.
 		 */
-		mlx5_umr_wait_posted(dev, &done, tmo);
+		mlx5_umr_wait_posted(to_priv(wr->mkey)->q, &done, tmo);
 		err = wr->status;
 	}
 	wr->done = saved_done;

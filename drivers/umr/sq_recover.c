@@ -209,6 +209,31 @@ void mlx5_umr_sq_timeout(struct mlx5_umr_dev *dev)
 }
 EXPORT_SYMBOL_IF_MLX5_UMR_TESTING(mlx5_umr_sq_timeout);
 
+/**
+ * mlx5_umr_dev_fail_dead() - fail what is in flight on every queue of a
+ *	device in internal error
+ * @dev: the device, whose HCA reported internal error
+ *
+ * No queue's requests will complete: each busy queue goes to recovery,
+ * which sees the dead HCA and fails them now rather than at their timeout.
+ *
+ * Context: any; no queue's lock held.
+ */
+void mlx5_umr_dev_fail_dead(struct mlx5_umr_dev *dev)
+{
+	unsigned long flags;
+	u16 i;
+
+	for (i = 0; i < dev->nqueues; i++) {
+		struct mlx5_umr_queue *q = dev->queues[i];
+
+		spin_lock_irqsave(&q->sq.lock, flags);
+		if (q->sq.pc != q->sq.cc)
+			mlx5_umr_sq_set_err(q, false);
+		spin_unlock_irqrestore(&q->sq.lock, flags);
+	}
+}
+
 /* Poll the CQ from the work item, as a completion event would. */
 static void mlx5_umr_sq_flush_poll(struct mlx5_umr_queue *q)
 {

@@ -31,7 +31,7 @@ struct rm_waiter {
 static void rm_fn(struct mlx5_umr_room_waiter *w)
 {
 	struct rm_waiter *rw = container_of(w, struct rm_waiter, w);
-	struct mlx5_umr_queue *q0 = mlx5_umr_dev_q0(rw->c->dev);
+	struct mlx5_umr_queue *q0 = w->q;
 	struct mlx5_umr_wr *p;
 	unsigned long flags;
 
@@ -44,6 +44,12 @@ static void rm_fn(struct mlx5_umr_room_waiter *w)
 		rw->post_err = mlx5_umr_post(rw->c->dev, &p, 1);
 	}
 	atomic_inc(&rw->fired);
+}
+
+/* The home queue of the fixture's mkeys (and of each test's, checked). */
+static struct mlx5_umr_queue *rm_q(struct svc_ctx *c)
+{
+	return to_priv(c->mr[0].mkey)->q;
 }
 
 static void rm_waiter_init(struct rm_waiter *rw, struct svc_ctx *c,
@@ -91,7 +97,7 @@ static unsigned int rm_fill(struct kunit *test, struct svc_ctx *c,
 
 static void rm_stall(struct kunit *test, struct svc_ctx *c, bool stall)
 {
-	u32 qpn = mlx5_umr_dev_q0(c->dev)->sq.qpn;
+	u32 qpn = rm_q(c)->sq.qpn;
 
 	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_stall_qp(c->fake, qpn, stall), 0);
 }
@@ -110,6 +116,7 @@ static void rm_fix_init(struct kunit *test, struct svc_ctx *c,
 	KUNIT_ASSERT_NOT_NULL(test, f->req);
 	f->mk = mlx5_umr_alloc_mkey(c->dev, 2, 0);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(f->mk));
+	KUNIT_ASSERT_PTR_EQ(test, to_priv(f->mk)->q, rm_q(c));
 	f->sge[0] = (struct mlx5_umr_sge){ MR_IOVA, 32, c->mr[0].mkey->key };
 	f->sge[1] = (struct mlx5_umr_sge){ MR_IOVA + 64, 32, c->mr[1].mkey->key };
 	atomic_set(&f->ndone, 0);
@@ -123,7 +130,7 @@ static void rm_fix_init(struct kunit *test, struct svc_ctx *c,
 static void room_full_fires_once(struct kunit *test)
 {
 	struct svc_ctx *c = test->priv;
-	struct mlx5_umr_queue *q0 = mlx5_umr_dev_q0(c->dev);
+	struct mlx5_umr_queue *q0 = rm_q(c);
 	struct svc_req *extra;
 	struct rm_waiter rw;
 	struct rm_fix f;
@@ -173,7 +180,7 @@ static void room_full_fires_once(struct kunit *test)
 static void room_already(struct kunit *test)
 {
 	struct svc_ctx *c = test->priv;
-	struct mlx5_umr_queue *q0 = mlx5_umr_dev_q0(c->dev);
+	struct mlx5_umr_queue *q0 = rm_q(c);
 	struct mlx5_umr_wr *p;
 	struct rm_waiter rw;
 	struct rm_fix f;
@@ -212,7 +219,7 @@ static void room_already(struct kunit *test)
 static void rm_error(struct kunit *test, struct svc_ctx *c, struct rm_fix *f,
 		     struct svc_req *r)
 {
-	struct mlx5_umr_queue *q0 = mlx5_umr_dev_q0(c->dev);
+	struct mlx5_umr_queue *q0 = rm_q(c);
 	struct mlx5_umr_wr *p = &r->wr;
 
 	rm_wr(r, f->mk, f->sge, &f->ndone, NULL);
@@ -233,7 +240,7 @@ static void rm_error(struct kunit *test, struct svc_ctx *c, struct rm_fix *f,
 static void room_recovery(struct kunit *test)
 {
 	struct svc_ctx *c = test->priv;
-	struct mlx5_umr_queue *q0 = mlx5_umr_dev_q0(c->dev);
+	struct mlx5_umr_queue *q0 = rm_q(c);
 	struct svc_req *extra;
 	struct mlx5_umr_wr *p;
 	struct rm_waiter rw;
@@ -283,7 +290,7 @@ static void room_cancel(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mlx5_umr_room_notify(f.mk, &rw.w), 0);
 	KUNIT_EXPECT_TRUE(test, mlx5_umr_room_cancel(&rw.w));
 	KUNIT_EXPECT_FALSE(test, rw.w.pending);
-	KUNIT_EXPECT_TRUE(test, list_empty(&mlx5_umr_dev_q0(c->dev)->sq.room_waiters));
+	KUNIT_EXPECT_TRUE(test, list_empty(&rm_q(c)->sq.room_waiters));
 	rm_stall(test, c, false);
 	mlx5_umr_sq_flush(c->dev);
 	KUNIT_EXPECT_EQ(test, atomic_read(&f.ndone), (int)n);
@@ -311,7 +318,7 @@ static void room_unplug(struct kunit *test)
 {
 	struct svc_ctx *c = test->priv;
 	struct mlx5_umr_dev *dev = c->dev;
-	struct mlx5_umr_queue *q0 = mlx5_umr_dev_q0(dev);
+	struct mlx5_umr_queue *q0 = rm_q(c);
 	struct rm_unreg un = { .hca = mlx5_umr_fake_hca(c->fake) };
 	struct mlx5_umr_consumer cons;
 	struct rm_waiter rw, late;
@@ -382,7 +389,7 @@ static void rm_drain_work(struct work_struct *work)
 static void drain_two_consumers(struct kunit *test)
 {
 	struct svc_ctx *c = test->priv;
-	struct mlx5_umr_queue *q0 = mlx5_umr_dev_q0(c->dev);
+	struct mlx5_umr_queue *q0 = rm_q(c);
 	struct mlx5_umr_consumer a, b, cc;
 	atomic_t ndone_a = ATOMIC_INIT(0);
 	struct mlx5_umr_wr *wrs[2];
@@ -454,7 +461,7 @@ static void drain_two_consumers(struct kunit *test)
 static void drain_resubmitted(struct kunit *test)
 {
 	struct svc_ctx *c = test->priv;
-	struct mlx5_umr_queue *q0 = mlx5_umr_dev_q0(c->dev);
+	struct mlx5_umr_queue *q0 = rm_q(c);
 	atomic_t ndone_a = ATOMIC_INIT(0);
 	struct mlx5_umr_consumer a;
 	struct mlx5_umr_wr *wrs[2];

@@ -10,6 +10,7 @@
 #include <linux/list.h>
 #include <linux/kref.h>
 #include <linux/mutex.h>
+#include <linux/smp.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
@@ -141,6 +142,10 @@ struct mlx5_umr_sq {
  *	(struct mlx5_umr_mkey_priv)
  * @dev: the device the queue belongs to
  * @id: index in mlx5_umr_dev.queues
+ * @cpu: the first CPU mapped to it (mlx5_umr_dev.cpu_q), -1 for none
+ * @node: NUMA node of @cpu (the HCA's when no CPU), where its memory is
+ * @vector: the completion vector its CQ asks for (the backend takes it
+ *	modulo the vectors it has)
  * @dbr: doorbell records of the QP and the CQ
  * @sq_buf: the send queue ring
  * @cq_buf: the CQE ring
@@ -161,6 +166,9 @@ struct mlx5_umr_queue {
 	struct mlx5_umr_sq sq;
 	struct mlx5_umr_dev *dev;
 	u16 id;
+	int cpu;
+	int node;
+	int vector;
 	struct mlx5_umr_dma_buf dbr;
 	struct mlx5_umr_dma_buf sq_buf;
 	struct mlx5_umr_dma_buf cq_buf;
@@ -197,9 +205,12 @@ struct mlx5_umr_client_ctx {
  * @clients: clients whose add() succeeded, under the registry lock
  * @caps: capabilities (constant after bring-up)
  * @uar: doorbell page, shared by the queues
- * @queues: the device's UMR queues, @nqueues of them (one today); each
+ * @queues: the device's UMR queues, @nqueues of them (caps.nqueues); each
  *	allocated at bring-up, freed with the structure
  * @nqueues: how many
+ * @cpu_q: nr_cpu_ids entries: the index in @queues of the queue each CPU
+ *	homes the mkeys it allocates on (mlx5_umr_queue_map()); constant
+ *	while the device is up
  * @mkeys_lock: protects @mkeys and @hca once the device is up
  * @mkeys: every live mkey of this device
  * @timeout: watchdog timeout in jiffies
@@ -232,6 +243,7 @@ struct mlx5_umr_dev {
 	struct mlx5_umr_uar uar;
 	struct mlx5_umr_queue **queues;
 	u16 nqueues;
+	u16 *cpu_q;
 
 	struct mutex mkeys_lock; /* @mkeys, @hca after bring-up */
 	struct list_head mkeys;
@@ -332,10 +344,27 @@ void mlx5_umr_queues_free(struct mlx5_umr_dev *dev);
 int mlx5_umr_qp_modify(struct mlx5_umr_queue *q, u16 opcode);
 int mlx5_umr_qp_to_rts(struct mlx5_umr_queue *q);
 
-/* The device's first queue, the only one today (and tests' view of it). */
+/* The device's first queue (tests' view of a one-queue device). */
 static inline struct mlx5_umr_queue *mlx5_umr_dev_q0(struct mlx5_umr_dev *dev)
 {
 	return dev->queues[0];
+}
+
+/*
+ * The character device's queue: the home of its files' mkeys (their share
+ * of a ring is counted on one queue) until each file gets its own.
+ */
+static inline struct mlx5_umr_queue *
+mlx5_umr_uapi_queue(struct mlx5_umr_dev *dev)
+{
+	return dev->queues[0];
+}
+
+/* The queue of the CPU this runs on: the home of the mkeys it allocates. */
+static inline struct mlx5_umr_queue *
+mlx5_umr_cpu_queue(struct mlx5_umr_dev *dev)
+{
+	return dev->queues[dev->cpu_q[raw_smp_processor_id()]];
 }
 
 /* mkey.c */
@@ -403,6 +432,7 @@ void mlx5_umr_watchdog(struct work_struct *work);
 void mlx5_umr_sq_fail_all(struct mlx5_umr_queue *q, int status);
 void mlx5_umr_sq_stop(struct mlx5_umr_queue *q);
 void mlx5_umr_sq_timeout(struct mlx5_umr_dev *dev);
+void mlx5_umr_dev_fail_dead(struct mlx5_umr_dev *dev);
 void mlx5_umr_sq_flush(struct mlx5_umr_dev *dev);
 
 #endif /* MLX5_UMR_CORE_H */

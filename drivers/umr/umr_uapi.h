@@ -40,6 +40,15 @@ int mlx5_umr_precheck_il(const struct mlx5_umr_interleaved *ent, u32 repeat);
 u32 mlx5_umr_mkey_max_klms(const struct mlx5_umr_caps *caps);
 /* mkey.c: what an indirect mkey's table takes, as allocated */
 u64 mlx5_umr_mkey_table_bytes(struct mlx5_umr_dev *dev, u32 max_entries);
+/*
+ * mkey.c, sq_post.c: the files' mkeys all live on one queue (their share
+ * of it is counted in one place), which their waits watch.
+ */
+struct mlx5_umr_queue;
+struct mlx5_umr_mkey *mlx5_umr_uapi_alloc_mkey(struct mlx5_umr_dev *dev,
+					       u32 max_entries, u32 flags,
+					       bool direct, u32 pdn);
+struct mlx5_umr_queue *mlx5_umr_mkey_queue(struct mlx5_umr_mkey *mkey);
 
 /* sq_post.c: admission, posting admitted requests, waiting */
 int mlx5_umr_admit(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr);
@@ -47,7 +56,7 @@ int mlx5_umr_exec_admitted(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr,
 			   unsigned int timeout_ms);
 int mlx5_umr_post_wait_room(struct mlx5_umr_dev *dev, struct mlx5_umr_wr **wrs,
 			    unsigned int n, unsigned long deadline);
-void mlx5_umr_wait_posted(struct mlx5_umr_dev *dev, struct completion *done,
+void mlx5_umr_wait_posted(struct mlx5_umr_queue *q, struct completion *done,
 			  unsigned long tmo);
 
 /*

@@ -64,6 +64,10 @@ struct mlx5_sig_err_cqe;
  *	wrapped_import_method AES-XTS), which the service does not offer
  * @crypto_synchronize_dek: crypto_cap.synchronize_dek: the service runs
  *	SYNC_CRYPTO after destroying DEKs, before the next DEK is created
+ * @nqueues: the device's UMR queues (module parameter ``queues``, capped by
+ *	the HCA); an mkey's requests all run on its home queue, the queue of
+ *	the CPU that allocated it (Documentation/service.rst, "Queues and
+ *	ordering")
  */
 struct mlx5_umr_caps {
 	u32 max_klm_entries;
@@ -83,6 +87,7 @@ struct mlx5_umr_caps {
 	bool crypto_tweak_be;
 	bool crypto_wrapped_import;
 	bool crypto_synchronize_dek;
+	u16 nqueues;
 };
 
 /**

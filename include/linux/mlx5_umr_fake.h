@@ -70,6 +70,8 @@ struct mlx5_seg_set_psv;
  *	rdma-core mlx5dv.h struct mlx5_wqe_umr_klm_seg)
  * @MLX5_UMR_FAKE_VS_PTR_ALIGN: pointer-mode translation not 2048-byte
  *	aligned (mlx5_ib mr.c MLX5_UMR_ALIGN)
+ * @MLX5_UMR_FAKE_VS_XLT_PD: the pointer-mode translation's lkey is an mkey
+ *	of another PD than the posting QP's (Documentation/fake.rst, "UMR")
  * @MLX5_UMR_FAKE_VS_PSV_UNKNOWN: SET_PSV, or a UMR's BSF, names an unknown
  *	PSV
  * @MLX5_UMR_FAKE_VS_PSV_PD: SET_PSV on a QP of another PD than the PSV's
@@ -110,6 +112,7 @@ enum mlx5_umr_fake_vsynd {
 	MLX5_UMR_FAKE_VS_INDIRECT_DISABLED = 0x20,
 	MLX5_UMR_FAKE_VS_KLM_BCOUNT = 0x21,
 	MLX5_UMR_FAKE_VS_PTR_ALIGN = 0x22,
+	MLX5_UMR_FAKE_VS_XLT_PD = 0x23,
 	MLX5_UMR_FAKE_VS_PSV_UNKNOWN = 0x30,
 	MLX5_UMR_FAKE_VS_BSF_BAD = 0x31,
 	MLX5_UMR_FAKE_VS_BSF_UNSUPPORTED = 0x32,
@@ -288,10 +291,13 @@ enum mlx5_umr_fake_crypto {
  * struct mlx5_umr_fake_attr - how to build a private fake
  * @flags: MLX5_UMR_FAKE_F_*
  * @caps: capabilities; start from mlx5_umr_fake_attr_init()
+ * @nqueues: UMR queues the service gives this HCA (mlx5_umr_hca.nqueues),
+ *	0 for the module parameter
  */
 struct mlx5_umr_fake_attr {
 	u32 flags;
 	struct mlx5_umr_fake_caps caps;
+	u16 nqueues;
 };
 
 /**
@@ -387,6 +393,45 @@ int mlx5_umr_fake_inject_wqe_error_qp(struct mlx5_umr_fake *fake, u32 qpn,
 				      u8 syndrome, u8 vendor_synd);
 int mlx5_umr_fake_inject_drop_cqe_qp(struct mlx5_umr_fake *fake, u32 qpn,
 				     unsigned int count);
+
+/**
+ * struct mlx5_umr_fake_exec_ent - one WQE the fake executed
+ * @qpn: the QP it ran on
+ * @wqe_idx: the index its ctrl segment carries (what its CQE reports)
+ * @opcode: MLX5_OPCODE_* of the ctrl segment
+ * @key: UMR: the low byte of the ctrl segment's target key (for a UMR
+ *	installing a new key byte, the new one); otherwise 0
+ * @index: UMR: the target mkey's index (ctrl umr_mkey >> 8); SET_PSV: the
+ *	PSV number; otherwise 0
+ * @mkey_mask: UMR: the UMR ctrl segment's mkey_mask; otherwise 0
+ * @free: UMR: the mkey segment's free bit (what the UMR writes when
+ *	@mkey_mask has MLX5_MKEY_MASK_FREE, as an invalidation does)
+ * @syndrome: 0 when the WQE succeeded, else its error CQE's syndrome
+ *	(MLX5_CQE_SYNDROME_*)
+ * @vendor_syndrome: with @syndrome, enum mlx5_umr_fake_vsynd
+ *
+ * Fields a WQE too short to hold are 0.
+ */
+struct mlx5_umr_fake_exec_ent {
+	u32 qpn;
+	u16 wqe_idx;
+	u8 opcode;
+	u8 key;
+	u32 index;
+	u64 mkey_mask;
+	bool free;
+	u8 syndrome;
+	u8 vendor_syndrome;
+};
+
+int mlx5_umr_fake_exec_log_start(struct mlx5_umr_fake *fake,
+				 unsigned int capacity);
+void mlx5_umr_fake_exec_log_stop(struct mlx5_umr_fake *fake);
+unsigned int mlx5_umr_fake_exec_log_read(struct mlx5_umr_fake *fake,
+					 unsigned int first,
+					 struct mlx5_umr_fake_exec_ent *ents,
+					 unsigned int max,
+					 unsigned int *dropped);
 
 /*
  * Consumers' protection domains (fake_ib.c): stand-ins of mlx5_ib's

@@ -64,11 +64,14 @@ struct mlx5_umr_uar {
  *	never concurrently with itself for the same CQ, and never from inside
  *	@write_db (see there)
  * @backend: backend private data
+ * @vector: completion vector (EQ) the service asks for, taken modulo the
+ *	vectors the HCA has; -1 for the backend's choice
  */
 struct mlx5_umr_hca_cq {
 	u32 cqn;
 	void (*comp)(struct mlx5_umr_hca_cq *cq);
 	void *backend;
+	int vector;
 };
 
 /**
@@ -177,6 +180,8 @@ struct mlx5_umr_hca_ib_ops {
  *	NULL for fakes; the service only compares it
  *	(mlx5_umr_dev_get_ib()), never dereferences it
  * @ib_ops: verbs on @ibdev (mlx5_umr_pd_get_ib()), NULL when @ibdev is
+ * @nqueues: a test HCA's number of UMR queues, 0 for the module
+ *	parameter ``queues`` (the HCA's limits cap either)
  * @umr: set by the service while registered; backends must not touch it
  *
  * Backends embed this structure in their own per-device state.
@@ -189,6 +194,7 @@ struct mlx5_umr_hca {
 	struct module *owner;
 	const struct ib_device *ibdev;
 	const struct mlx5_umr_hca_ib_ops *ib_ops;
+	u16 nqueues;
 	struct mlx5_umr_dev *umr;
 };
 

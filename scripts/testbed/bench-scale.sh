@@ -36,6 +36,11 @@ load1=$(cut -d' ' -f1 /proc/loadavg)
 results=$(sed -n 's/^.*BENCH|//p' "$log" | grep -vx 'done')
 [ -n "$results" ] || tb_die "no table in $log"
 echo "$results"
+# both designs' rows, each with its 2-thread ratio, from this one run
+for row in '1 queue' 'per-CPU queues'; do
+	grep -qE "^$row +[0-9]+/s( +[0-9]+/s)* +[0-9]+\.[0-9]{2}" <<<"$results" ||
+		tb_die "the table lacks the '$row' row with its ratio (log: $log)"
+done
 echo "host load average (1 min) before and after: $load0, $load1"
 [ -z "${MLX5_UMR_BENCH_NO_DOC:-}" ] || exit 0
 max=${MLX5_UMR_BENCH_MAX_LOAD:-0.5}

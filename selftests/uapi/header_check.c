@@ -12,7 +12,7 @@
 
 #define ABI(cond) static_assert(cond, #cond)
 
-ABI(sizeof(struct mlx5_umr_ioc_info) == 152);
+ABI(sizeof(struct mlx5_umr_ioc_info) == 160);
 /* the first version ended with out_name, at 88; the second (batch) at 96 */
 ABI(offsetof(struct mlx5_umr_ioc_info, out_max_batch) == 88);
 ABI(offsetof(struct mlx5_umr_ioc_info, out_max_batch_bytes) == 92);
@@ -24,6 +24,7 @@ ABI(offsetof(struct mlx5_umr_ioc_info, out_crypto_key_sizes) == 128);
 ABI(offsetof(struct mlx5_umr_ioc_info, out_fd_deks) == 140);
 ABI(offsetof(struct mlx5_umr_ioc_info, out_crypto_engine) == 144);
 ABI(offsetof(struct mlx5_umr_ioc_info, out_crypto_caps) == 148);
+ABI(offsetof(struct mlx5_umr_ioc_info, out_nqueues) == 152);
 ABI(offsetof(struct mlx5_umr_ioc_info, out_fd_pinned_pages) == 40);
 ABI(offsetof(struct mlx5_umr_ioc_info, out_name) == 56);
 ABI(sizeof(struct mlx5_umr_ioc_reg_mr) == 48);

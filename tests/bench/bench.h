@@ -98,6 +98,7 @@ struct bench_set {
 
 /* bench_setup.c */
 int bench_dev_init(struct bench_dev *bd, bool null);
+int bench_dev_init_nq(struct bench_dev *bd, bool null, u16 nqueues);
 void bench_dev_fini(struct bench_dev *bd);
 int bench_set_init(struct bench_set *s, struct bench_dev *bd,
 		   const struct bench_layout *lo,

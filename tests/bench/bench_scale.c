@@ -11,6 +11,12 @@
  * its own, and keeps at most BENCH_POOL requests in flight. Completions
  * are counted in done().
  *
+ * Two designs, two rows from one run: "1 queue", a null device whose
+ * service has one UMR queue that every thread posts on, and "per-CPU
+ * queues", a second null device with a queue per online CPU, where each
+ * thread allocates its mkeys on its own CPU, so they are homed on (and
+ * every request of them runs on) that CPU's queue.
+ *
  * Copyright (c) 2026 The mlx5-umr authors.
  */
 #include <linux/kthread.h>
@@ -19,6 +25,7 @@
 #include <linux/slab.h>
 #include <linux/math64.h>
 #include <linux/delay.h>
+#include <linux/workqueue.h>
 
 #include "bench.h"
 
@@ -70,6 +77,29 @@ static int scale_fn(void *arg)
 	return 0;
 }
 
+/* Thread @i runs on the @i-th online CPU. */
+static int scale_cpu(unsigned int i)
+{
+	int cpu = cpumask_first(cpu_online_mask);
+
+	while (i--)
+		cpu = cpumask_next(cpu, cpu_online_mask);
+	return cpu;
+}
+
+struct scale_init {
+	struct bench_set *set;
+	struct bench_dev *bd;
+};
+
+/* On the thread's CPU: its mkeys are homed on that CPU's queue. */
+static long scale_set_init(void *arg)
+{
+	struct scale_init *si = arg;
+
+	return bench_set_init(si->set, si->bd, &scale_layout, NULL, 0);
+}
+
 /*
  * Run @n threads on the first @n online CPUs for @sec seconds; the rate in
  * configures per second, or a negative errno.
@@ -83,10 +113,10 @@ static long long scale_run(struct scale_thread *st, unsigned int n,
 	u64 t0, t1;
 	int cpu, err = 0;
 
-	cpu = cpumask_first(cpu_online_mask);
 	for (started = 0; started < n; started++) {
 		struct scale_thread *t = &st[started];
 
+		cpu = scale_cpu(started);
 		t->cpu = cpu;
 		t->go = &go;
 		t->done = 0;
@@ -100,7 +130,6 @@ static long long scale_run(struct scale_thread *st, unsigned int n,
 		}
 		kthread_bind(t->task, cpu);
 		wake_up_process(t->task);
-		cpu = cpumask_next(cpu, cpu_online_mask);
 	}
 	t0 = ktime_get_ns();
 	for (i = 0; i < started; i++)
@@ -130,27 +159,21 @@ static void scale_border(char *line, size_t size, unsigned int max)
 		len += scnprintf(line + len, size - len, " ===========");
 }
 
-/**
- * bench_scale() - the scaling table on the null device @bd
- * @bd: a null device (bench_dev_init(bd, true))
- * @sec: seconds per measurement
- *
- * Return: 0 or -errno.
+/*
+ * One row: the rates of 1..@max threads on @bd into @rate[1..@max], each
+ * thread's requests and mkeys built on its own CPU.
  */
-int bench_scale(struct bench_dev *bd, unsigned int sec)
+static int scale_row(struct scale_thread *st, struct bench_dev *bd,
+		     unsigned int max, unsigned int sec, long long *rate)
 {
-	unsigned int n, i, ninit = 0, max = min_t(unsigned int, num_online_cpus(),
-						   SCALE_MAX_THREADS);
-	long long rate[SCALE_MAX_THREADS + 1] = { 0 };
-	struct scale_thread *st;
-	char line[160];
-	int len, err = 0;
+	unsigned int n, i, ninit;
+	long err = 0;
 
-	st = kcalloc(max, sizeof(*st), GFP_KERNEL);
-	if (!st)
-		return -ENOMEM;
+	memset(st, 0, max * sizeof(*st));
 	for (ninit = 0; ninit < max; ninit++) {
-		err = bench_set_init(&st[ninit].set, bd, &scale_layout, NULL, 0);
+		struct scale_init si = { &st[ninit].set, bd };
+
+		err = work_on_cpu(scale_cpu(ninit), scale_set_init, &si);
 		if (err)
 			goto out;
 	}
@@ -161,11 +184,70 @@ int bench_scale(struct bench_dev *bd, unsigned int sec)
 			goto out;
 		}
 	}
+out:
+	for (i = 0; i < ninit; i++)
+		bench_set_fini(&st[i].set);
+	return err;
+}
+
+static void scale_print_row(const char *design, const long long *rate,
+			    unsigned int max)
+{
+	char line[160];
+	unsigned int n;
+	int len;
+
+	len = scnprintf(line, sizeof(line), "%-16s", design);
+	for (n = 1; n <= max; n++)
+		len += scnprintf(line + len, sizeof(line) - len, " %11lld/s", rate[n]);
+	for (n = 2; n <= max; n++)
+		len += scnprintf(line + len, sizeof(line) - len, " %8lld.%02lld",
+				 rate[n] / rate[1], rate[n] * 100 / rate[1] % 100);
+	bout("%s", line);
+}
+
+/**
+ * bench_scale() - the scaling table: one queue against per-CPU queues
+ * @bd: a null device with one UMR queue (bench_dev_init(bd, true))
+ * @sec: seconds per measurement
+ *
+ * The per-CPU row runs on a second null device, made here with a queue
+ * per online CPU.
+ *
+ * Return: 0 or -errno.
+ */
+int bench_scale(struct bench_dev *bd, unsigned int sec)
+{
+	unsigned int n, max = min_t(unsigned int, num_online_cpus(),
+				    SCALE_MAX_THREADS);
+	long long rate[2][SCALE_MAX_THREADS + 1] = { { 0 } };
+	struct scale_thread *st;
+	struct bench_dev *pq;
+	char line[160];
+	int len, err;
+
+	st = kcalloc(max, sizeof(*st), GFP_KERNEL);
+	pq = kzalloc(sizeof(*pq), GFP_KERNEL);
+	if (!st || !pq) {
+		err = -ENOMEM;
+		goto out_free;
+	}
+	err = bench_dev_init_nq(pq, true, num_online_cpus());
+	if (err)
+		goto out_free;
+	err = scale_row(st, bd, max, sec, rate[0]);
+	if (!err)
+		err = scale_row(st, pq, max, sec, rate[1]);
+	bench_dev_fini(pq);
+	if (err)
+		goto out_free;
 
 	bout("Scaling: configures per second with 1..%u posting threads, one per", max);
 	bout("CPU (list 1, one request per post, null device, %u s each, %u online",
 	     sec, num_online_cpus());
-	bout("CPUs), and each thread count's rate over one thread's:");
+	bout("CPUs), and each thread count's rate over one thread's; \"1 queue\":");
+	bout("every thread on the device's one UMR queue, \"per-CPU queues\": a queue");
+	bout("per CPU, each thread's mkeys homed on its CPU's:");
 	bout("");
 	scale_border(line, sizeof(line), max);
 	bout("%s", line);
@@ -177,19 +259,13 @@ int bench_scale(struct bench_dev *bd, unsigned int sec)
 	bout("%s", line);
 	scale_border(line, sizeof(line), max);
 	bout("%s", line);
-	len = scnprintf(line, sizeof(line), "%-16s", "1 queue");
-	for (n = 1; n <= max; n++)
-		len += scnprintf(line + len, sizeof(line) - len, " %11lld/s", rate[n]);
-	for (n = 2; n <= max; n++)
-		len += scnprintf(line + len, sizeof(line) - len, " %8lld.%02lld",
-				 rate[n] / rate[1], rate[n] * 100 / rate[1] % 100);
-	bout("%s", line);
+	scale_print_row("1 queue", rate[0], max);
+	scale_print_row("per-CPU queues", rate[1], max);
 	scale_border(line, sizeof(line), max);
 	bout("%s", line);
 	bout("");
-out:
-	for (i = 0; i < ninit; i++)
-		bench_set_fini(&st[i].set);
+out_free:
+	kfree(pq);
 	kfree(st);
 	return err;
 }

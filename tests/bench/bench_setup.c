@@ -85,11 +85,26 @@ static void bench_mr_unreg(struct bench_dev *bd)
  * @bd: zeroed
  * @null: a null device, that completes WQEs without executing them
  *
- * Completions come from the fake's workqueue, as from an interrupt.
+ * Completions come from the fake's workqueue, as from an interrupt. The
+ * service gives it one UMR queue, as every table but the scaling one
+ * measures.
  *
  * Return: 0 or -errno.
  */
 int bench_dev_init(struct bench_dev *bd, bool null)
+{
+	return bench_dev_init_nq(bd, null, 1);
+}
+
+/**
+ * bench_dev_init_nq() - bench_dev_init() with @nqueues UMR queues
+ * @bd: zeroed
+ * @null: a null device (MLX5_UMR_FAKE_F_NULL)
+ * @nqueues: the service's queues on it (mlx5_umr_hca.nqueues)
+ *
+ * Return: 0 or -errno.
+ */
+int bench_dev_init_nq(struct bench_dev *bd, bool null, u16 nqueues)
 {
 	struct mlx5_umr_fake_attr attr;
 	int err;
@@ -97,6 +112,7 @@ int bench_dev_init(struct bench_dev *bd, bool null)
 	mlx5_umr_fake_attr_init(&attr);
 	attr.flags = MLX5_UMR_FAKE_F_REGISTER |
 		     (null ? MLX5_UMR_FAKE_F_NULL : 0);
+	attr.nqueues = nqueues;
 	bd->null = null;
 	bd->fake = mlx5_umr_fake_create(&attr);
 	if (IS_ERR_OR_NULL(bd->fake))

@@ -224,6 +224,9 @@ enum mlx5_umr_ioc_access {
  *	reported with or without MLX5_UMR_IOC_INFO_CRYPTO (a device that
  *	takes only wrapped keys has an engine but no crypto here)
  * @out_crypto_caps: MLX5_UMR_IOC_CRYPTO_CAP_* bits of the HCA
+ * @out_nqueues: the device's UMR queues (send queues of the service), at
+ *	least 1
+ * @__reserved3: written 0
  */
 struct mlx5_umr_ioc_info {
 	__u32 size;
@@ -253,6 +256,8 @@ struct mlx5_umr_ioc_info {
 	__u32 out_fd_deks;
 	__u32 out_crypto_engine;
 	__u32 out_crypto_caps;
+	__u32 out_nqueues;
+	__u32 __reserved3;
 };
 
 #define MLX5_UMR_IOCTL_INFO	_IO(MLX5_UMR_IOC_TYPE, MLX5_UMR_CMD_INFO)

@@ -460,7 +460,9 @@ int umr_cmd_batch(struct umr_ucmd *ucmd)
 	ret = umr_batch_post(b, jiffies + tmo);
 	if (ret)
 		goto out_ungather;
-	mlx5_umr_wait_posted(b->ctx->ud->dev, &b->done, tmo);
+	/* every request was posted on its mkey's home, the files' queue */
+	mlx5_umr_wait_posted(mlx5_umr_mkey_queue(b->wrs[0]->mkey), &b->done,
+			     tmo);
 	umr_batch_finish(b);
 	ucmd->respond_more = umr_batch_respond;
 out_ungather:

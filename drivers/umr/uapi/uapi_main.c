@@ -325,6 +325,8 @@ static int umr_cmd_info(struct umr_ucmd *ucmd)
 	cmd->out_max_inflight_bbs = MLX5_UMR_IOC_MAX_INFLIGHT_BBS;
 	cmd->out_max_fd_xlt_bytes = MLX5_UMR_IOC_MAX_FD_XLT_BYTES;
 	cmd->out_fd_xlt_bytes = atomic64_read(&ctx->xlt_bytes);
+	cmd->out_nqueues = caps->nqueues;
+	cmd->__reserved3 = 0;
 	umr_crypto_info(ctx, cmd);
 	return umr_ucmd_respond(ucmd);
 }

@@ -105,8 +105,8 @@ int umr_cmd_alloc_mkey(struct umr_ucmd *ucmd)
 		ret = -EOPNOTSUPP;
 		goto err_pd;
 	}
-	mkey = mlx5_umr_alloc_mkey_pd(ctx->ud->dev, cmd->max_entries, flags,
-				      pdn);
+	mkey = mlx5_umr_uapi_alloc_mkey(ctx->ud->dev, cmd->max_entries, flags,
+					false, pdn);
 	if (IS_ERR_OR_NULL(mkey)) {
 		ret = mkey ? PTR_ERR(mkey) : -ENOMEM;
 		goto err_pd;

@@ -16,6 +16,7 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 
+#include "../umr_uapi.h"
 #include "uapi_priv.h"
 
 static void umr_mr_unpin(struct umr_umr *mr)
@@ -247,7 +248,8 @@ int umr_cmd_reg_mr(struct umr_ucmd *ucmd)
 	ret = mlx5_umr_dma_map_sg(ud->dev, &mr->sgt.sgt, mr->dir);
 	if (ret)
 		return ret;
-	mkey = mlx5_umr_alloc_mtt_mkey(ud->dev, mr->npages, 0);
+	mkey = mlx5_umr_uapi_alloc_mkey(ud->dev, mr->npages, 0, true,
+					mlx5_umr_dev_caps(ud->dev)->pdn);
 	if (IS_ERR_OR_NULL(mkey)) {
 		ret = mkey ? PTR_ERR(mkey) : -ENOMEM;
 		goto err_unmap;

@@ -235,7 +235,7 @@ static int umr_set_pd_install(struct umr_uctx *ctx, u32 pdn,
 		ret = 0;
 		goto out;
 	}
-	probe = mlx5_umr_alloc_mkey_pd(ud->dev, 1, 0, pdn);
+	probe = mlx5_umr_uapi_alloc_mkey(ud->dev, 1, 0, false, pdn);
 	if (IS_ERR_OR_NULL(probe)) {
 		ret = probe ? PTR_ERR(probe) : -ENOMEM;
 		/* the HCA's status for an unknown PD */
