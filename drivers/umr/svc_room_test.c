@@ -219,7 +219,8 @@ static void room_already(struct kunit *test)
 static void rm_error(struct kunit *test, struct svc_ctx *c, struct rm_fix *f,
 		     struct svc_req *r)
 {
-	struct mlx5_umr_queue *q0 = rm_q(c);
+	/* not rm_q(): room_unplug() has freed the MRs' mkeys by now */
+	struct mlx5_umr_queue *q0 = to_priv(f->mk)->q;
 	struct mlx5_umr_wr *p = &r->wr;
 
 	rm_wr(r, f->mk, f->sge, &f->ndone, NULL);
