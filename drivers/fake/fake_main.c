@@ -44,19 +44,21 @@ static int fake_create_cq(struct mlx5_umr_hca *hca, struct mlx5_umr_hca_cq *cq,
 {
 	u32 out[MLX5_ST_SZ_DW(create_cq_out)];
 	void *cqc;
+	u32 eqn;
 	int err;
 
 	if (inlen < MLX5_ST_SZ_BYTES(create_cq_in) || !cq->comp)
 		return -EINVAL;
 	cqc = MLX5_ADDR_OF(create_cq_in, in, cq_context);
 	/*
-	 * The backend's choice, round-robin over the vectors as drivers/hw
-	 * (ops.c mlx5_umr_hw_create_cq()): EQ n, n from 0 in creation order,
-	 * runs its events on a CPU of its own where there are CPUs enough
-	 * (fake_eqn_cpu()).
+	 * The vector the service asked for, else the backend's choice,
+	 * round-robin over the vectors, as drivers/hw (ops.c
+	 * mlx5_umr_hw_create_cq()). EQ n runs its events on a CPU of its own
+	 * where there are CPUs enough (fake_eqn_cpu()).
 	 */
-	MLX5_SET(cqc, cqc, c_eqn_or_apu_element,
-		 (u32)atomic_inc_return(&to_fake(hca)->next_eqn) - 1);
+	eqn = cq->vector >= 0 ? (u32)cq->vector :
+	      (u32)atomic_inc_return(&to_fake(hca)->next_eqn) - 1;
+	MLX5_SET(cqc, cqc, c_eqn_or_apu_element, eqn);
 	err = fake_cmd_do(to_fake(hca), in, inlen, out, sizeof(out), cq);
 	if (err == -EREMOTEIO)
 		dev_dbg(hca->dev, "CREATE_CQ status 0x%x syndrome 0x%x\n",

@@ -14,6 +14,8 @@
 #include <linux/workqueue.h>
 #include <linux/mlx5_umr.h>
 
+#include "umr.h"
+
 enum {
 	MLX5_UMR_REVOKE_POST,	/* post (again) */
 	MLX5_UMR_REVOKE_RAN,	/* the invalidation completed: wr.status */
@@ -22,6 +24,15 @@ enum {
 
 /* Back-pressure retries wait 1, 2, 4 ... jiffies, at most this long. */
 #define MLX5_UMR_REVOKE_DELAY_MAX	msecs_to_jiffies(100)
+
+/*
+ * Back-pressure is retried for this many device timeouts, then reported.
+ * A full ring drains or is recovered by the watchdog within one timeout
+ * and a recovery ends in a few commands: past two, the queue is not
+ * coming back, or the mkey is busy with a request of the caller's
+ * (-EBUSY, which the contract rules out).
+ */
+#define MLX5_UMR_REVOKE_BUSY_TIMEOUTS	2
 
 /* Any context but hard IRQ: the rest runs from the work item. */
 static void mlx5_umr_revoke_wr_done(struct mlx5_umr_wr *wr)
@@ -32,12 +43,25 @@ static void mlx5_umr_revoke_wr_done(struct mlx5_umr_wr *wr)
 	queue_delayed_work(system_wq, &rv->work, 0);
 }
 
+/* Has back-pressure lasted too long? The first refusal starts the clock. */
+static bool mlx5_umr_revoke_busy_over(struct mlx5_umr_revoke *rv)
+{
+	struct mlx5_umr_dev *dev = rv->wr.mkey->dev;
+
+	if (!rv->retries) {
+		rv->busy_until = jiffies +
+				 MLX5_UMR_REVOKE_BUSY_TIMEOUTS * dev->timeout;
+		return false;
+	}
+	return time_after(jiffies, rv->busy_until);
+}
+
 /*
  * Post the invalidation. A mkey whose key is unknown after a failed
  * MLX5_UMR_WR_NEW_KEY request refuses a plain one (-ESTALE); one with a
  * new key byte finds it by index (Documentation/service.rst, "The key
  * after a failure"). Back-pressure is retried later, any other refusal
- * reported.
+ * reported, and so is back-pressure that outlasted its bound.
  */
 static void mlx5_umr_revoke_post(struct mlx5_umr_revoke *rv)
 {
@@ -61,7 +85,7 @@ again:
 		flags = MLX5_UMR_WR_NEW_KEY;
 		goto again;
 	}
-	if (mlx5_umr_post_busy(err)) {
+	if (mlx5_umr_post_busy(err) && !mlx5_umr_revoke_busy_over(rv)) {
 		unsigned long delay = rv->delay;
 
 		/* all of @rv before the queueing: the work may run at once */
@@ -119,8 +143,10 @@ static void mlx5_umr_revoke_work(struct work_struct *work)
  * Posts an MLX5_UMR_OP_INVALIDATE of @mkey (with MLX5_UMR_WR_NEW_KEY when
  * its key is unknown after a failed request, -ESTALE); retries it from a
  * work item while mlx5_umr_post() reports back-pressure, with a delay that
- * doubles up to 100 ms, however long that takes (a device that fails or
- * goes away ends it: -EIO, -ENODEV); posts it again when it completed with
+ * doubles up to 100 ms, for at most twice the device's request timeout
+ * (the timeout_ms of mlx5_umr_register_hca()) from the first refusal; then
+ * reports the last refusal (-ENOSPC, -EAGAIN or -EBUSY: nothing posted,
+ * the key is as it was); posts it again when it completed with
  * -EIO, -ETIMEDOUT or -ECANCELED, MLX5_UMR_REVOKE_TRIES times in all. The
  * mkey is free on the HCA once @done reports 0: its pages may be unmapped
  * and the mkey reused or returned to its pool. A peer's SEND_WITH_INV that
@@ -143,6 +169,7 @@ int mlx5_umr_revoke(struct mlx5_umr_revoke *rv, struct mlx5_umr_mkey *mkey,
 	rv->retries = 0;
 	rv->tries = 0;
 	rv->delay = 1;
+	rv->busy_until = 0;
 	INIT_DELAYED_WORK(&rv->work, mlx5_umr_revoke_work);
 	rv->wr.mkey = mkey;
 	mlx5_umr_revoke_post(rv);

@@ -3,7 +3,8 @@
  * KUnit: mlx5_umr_revoke() (revoke.c) on the fake: the key dies (the
  * fake's mkey is free and refuses access), a full ring is retried, an
  * error CQE is retried, a key left unknown by a failed NEW_KEY request is
- * invalidated anyway, and a device going away is reported; done() runs
+ * invalidated anyway, back-pressure is reported once it outlasted its
+ * bound, and a device going away is reported; done() runs
  * once, in process context.
  *
  * Copyright (c) 2026 The mlx5-umr authors.
@@ -220,6 +221,56 @@ static void revoke_unknown_key(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mlx5_umr_free_mkey(mk), 0);
 }
 
+/*
+ * Back-pressure is bounded: with the queue held in recovery (-EAGAIN)
+ * past twice the device timeout, the revocation reports -EAGAIN, nothing
+ * posted, the key still live; once the queue is back a new one works.
+ */
+static void revoke_busy_bounded(struct kunit *test)
+{
+	struct svc_ctx *c = test->priv;
+	unsigned long saved = c->dev->timeout, t0;
+	struct mlx5_umr_sge sge;
+	struct mlx5_umr_mkey *mk = rv_live_mkey(test, c, &sge);
+	struct mlx5_umr_queue *q0 = to_priv(mk)->q;
+	struct svc_req one = {};
+	struct mlx5_umr_wr *p = &one.wr;
+	struct rv_req r;
+
+	svc_wr_list(&one.wr, mk, &sge, 1, ACC_ALL);
+	one.wr.done = svc_req_done;
+	mutex_lock(&q0->recover_lock);
+	mlx5_umr_fake_inject_wqe_error(c->fake, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
+				       MLX5_UMR_FAKE_VS_INJECTED);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_post(c->dev, &p, 1), 0);
+	queue_work(system_highpri_wq, &q0->poll_work);
+	flush_work(&q0->poll_work);
+	KUNIT_EXPECT_EQ(test, one.calls, 1);
+	KUNIT_EXPECT_EQ(test, one.wr.status, -EIO);
+	KUNIT_EXPECT_EQ(test, q0->sq.state, MLX5_UMR_SQ_ERR);
+
+	c->dev->timeout = msecs_to_jiffies(20);
+	t0 = jiffies;
+	rv_start(test, &r, mk);
+	rv_wait(test, &r);
+	c->dev->timeout = saved;
+	KUNIT_EXPECT_EQ(test, r.rv.status, -EAGAIN);
+	KUNIT_EXPECT_EQ(test, r.rv.tries, 0);
+	KUNIT_EXPECT_GE(test, r.rv.retries, 2);
+	/* not before the bound */
+	KUNIT_EXPECT_TRUE(test, time_after_eq(jiffies, t0 + msecs_to_jiffies(40)));
+	KUNIT_EXPECT_EQ(test, q0->sq.state, MLX5_UMR_SQ_ERR);
+	mutex_unlock(&q0->recover_lock);
+	mlx5_umr_sq_flush(c->dev);
+	KUNIT_EXPECT_EQ(test, rv_free_bit(test, c, mk->key), 0);
+
+	rv_start(test, &r, mk);
+	rv_wait(test, &r);
+	KUNIT_EXPECT_EQ(test, r.rv.status, 0);
+	KUNIT_EXPECT_EQ(test, rv_free_bit(test, c, mk->key), 1);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_free_mkey(mk), 0);
+}
+
 struct rv_unreg {
 	struct work_struct work;
 	struct mlx5_umr_hca *hca;
@@ -277,6 +328,7 @@ static struct kunit_case revoke_cases[] = {
 	KUNIT_CASE(revoke_ring_full),
 	KUNIT_CASE(revoke_error_cqe_retried),
 	KUNIT_CASE(revoke_unknown_key),
+	KUNIT_CASE(revoke_busy_bounded),
 	KUNIT_CASE(revoke_device_gone),
 	{}
 };

@@ -183,12 +183,13 @@ void mlx5_umr_sq_finish(struct mlx5_umr_queue *q, struct list_head *done)
 					wr->status);
 		mlx5_umr_wr_give_attrs(wr);
 		/* The request belongs to its owner again from here on. */
-		wr->done(wr);
+		mlx5_umr_wr_call_done(wr);
 		n++;
 	}
 	/* The requests' references, once: the device outlives every done(). */
 	percpu_ref_put_many(&dev->users, n);
 	wake_up_all(&q->sq.wait);
+	mlx5_umr_room_kick(q);
 }
 
 /**

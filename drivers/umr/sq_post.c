@@ -40,6 +40,7 @@ void mlx5_umr_sq_init(struct mlx5_umr_queue *q)
 	spin_lock_init(&sq->lock);
 	init_waitqueue_head(&sq->wait);
 	INIT_LIST_HEAD(&sq->resubmit);
+	INIT_LIST_HEAD(&sq->room_waiters);
 	sq->state = MLX5_UMR_SQ_RESET;
 	sq->bbs = 1U << MLX5_UMR_LOG_SQ_BBS;
 	sq->ncqe = 1U << MLX5_UMR_LOG_CQ_SIZE;
@@ -611,11 +612,14 @@ static __always_inline int __mlx5_umr_post(struct mlx5_umr_dev *dev,
 	if (err)
 		goto out;
 	sq = &q->sq;
+	err = mlx5_umr_consumers_get(wrs, n);
+	if (err)
+		goto give;
 	if (mlx5_umr_hca_dead(dev)) {
 		/* Nothing in flight will complete: fail it now, not at timeout. */
 		mlx5_umr_dev_fail_dead(dev);
 		err = -EIO;
-		goto give;
+		goto put;
 	}
 
 	spin_lock_irqsave(&sq->lock, flags);
@@ -657,6 +661,8 @@ static __always_inline int __mlx5_umr_post(struct mlx5_umr_dev *dev,
 
 unlock:
 	spin_unlock_irqrestore(&sq->lock, flags);
+put:
+	mlx5_umr_consumers_put(wrs, n);
 give:
 	mlx5_umr_give_all_attrs(wrs, n);
 out:

@@ -181,6 +181,8 @@ void mlx5_umr_recover_work(struct work_struct *work)
 			     sq->qpn);
 out:
 	mutex_unlock(&q->recover_lock);
+	/* back in RTS, or dead: the room waiters learn which by posting */
+	mlx5_umr_room_kick(q);
 }
 
 /**
@@ -301,6 +303,8 @@ void mlx5_umr_sq_stop(struct mlx5_umr_queue *q)
 	mutex_lock(&q->recover_lock);
 	mlx5_umr_sq_set_state(q, MLX5_UMR_SQ_DEAD);
 	mutex_unlock(&q->recover_lock);
+	/* every room waiter fires: its post gets -ENODEV */
+	mlx5_umr_room_kick(q);
 	cancel_work_sync(&q->recover_work);
 	cancel_delayed_work_sync(&q->watchdog);
 }

@@ -98,7 +98,12 @@ struct mlx5_umr_sq_ent {
  * @qpn: QP number (constant while the device is up)
  * @bbs: ring size in basic blocks (power of two, constant)
  * @ncqe: CQ size (power of two, constant)
- * @wait: posters waiting for space or for the QP to return to RTS
+ * @wait: posters waiting for space or for the QP to return to RTS, and
+ *	mlx5_umr_room_cancel() for the callbacks in progress
+ * @room_waiters: registered struct mlx5_umr_room_waiter (->node), under
+ *	@lock (room.c)
+ * @room_firing: room callbacks in progress (under @lock, read by
+ *	mlx5_umr_room_cancel() without it)
  */
 struct mlx5_umr_sq {
 	spinlock_t lock; /* ring, bookkeeping, CQ ci, records, doorbells */
@@ -125,6 +130,8 @@ struct mlx5_umr_sq {
 	u32 bbs;
 	u32 ncqe;
 	wait_queue_head_t wait;
+	struct list_head room_waiters;
+	unsigned int room_firing;
 };
 
 /**
@@ -412,6 +419,14 @@ void mlx5_umr_sq_retire_all(struct mlx5_umr_sq *sq, int status,
 void mlx5_umr_sq_finish(struct mlx5_umr_queue *q, struct list_head *done);
 void mlx5_umr_pd_move_failed(struct mlx5_umr_wr *wr);
 void mlx5_umr_sq_set_err(struct mlx5_umr_queue *q, bool timeout);
+
+/* room.c: the room notification */
+void mlx5_umr_room_kick(struct mlx5_umr_queue *q);
+
+/* consumer.c: per-consumer counts */
+int mlx5_umr_consumers_get(struct mlx5_umr_wr **wrs, unsigned int n);
+void mlx5_umr_consumers_put(struct mlx5_umr_wr **wrs, unsigned int n);
+void mlx5_umr_wr_call_done(struct mlx5_umr_wr *wr);
 
 /* sq_recover.c: errors, recovery, watchdog, teardown */
 void mlx5_umr_recover_work(struct work_struct *work);

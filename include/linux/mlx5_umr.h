@@ -22,6 +22,8 @@
 #include <linux/scatterlist.h>
 #include <linux/dma-direction.h>
 #include <linux/workqueue.h>
+#include <linux/completion.h>
+#include <linux/percpu-refcount.h>
 
 struct mlx5_umr_dev;
 struct ib_device;
@@ -693,6 +695,8 @@ struct mlx5_umr_wr_priv {
 	u32 batch;
 };
 
+struct mlx5_umr_consumer;
+
 /**
  * struct mlx5_umr_wr - one UMR work request (one WQE)
  * @mkey: the mkey to modify
@@ -754,6 +758,10 @@ struct mlx5_umr_wr_priv {
  *	is (the DEK they name must outlive the request: it is not copied)
  * @priv: private to the service (struct mlx5_umr_wr_priv): not to be read
  *	or written by the caller
+ * @consumer: optional (NULL: none): the consumer the request counts for
+ *	from a successful mlx5_umr_post() until its done() returned
+ *	(mlx5_umr_consumer_drain()); a draining consumer's requests are
+ *	refused with -ESHUTDOWN
  */
 struct mlx5_umr_wr {
 	struct mlx5_umr_mkey *mkey;
@@ -796,6 +804,7 @@ struct mlx5_umr_wr {
 	const struct mlx5_umr_sig_attr *sig;
 	const struct mlx5_umr_crypto_attr *crypto;
 	struct mlx5_umr_wr_priv priv;
+	struct mlx5_umr_consumer *consumer;
 };
 
 /* ---- FRWR-shaped helpers for ULPs (Documentation/porting.rst) ---- */
@@ -833,6 +842,74 @@ struct ib_sig_attrs;
 int mlx5_umr_sig_attr_from_ib(const struct ib_sig_attrs *ib,
 			      struct mlx5_umr_sig_attr *attr);
 
+/* ---- back-pressure and teardown for blk-mq ULPs (service.rst) ---- */
+
+struct mlx5_umr_queue;
+
+/**
+ * struct mlx5_umr_room_waiter - a one-shot notification that the home
+ *	queue of an mkey takes work again (mlx5_umr_room_notify())
+ * @fn: called once per successful registration, in the context done()
+ *	callbacks run in (process or softirq, never hard IRQ), with no
+ *	service lock held; must not sleep; may call mlx5_umr_post(),
+ *	mlx5_umr_room_notify() again and blk_mq_run_hw_queue(), not
+ *	mlx5_umr_room_cancel()
+ * @context: for the caller
+ * @node: private: on the queue's list while pending
+ * @q: private: the queue of the last registration
+ * @pending: private: registered and not fired nor cancelled (under the
+ *	queue's lock)
+ */
+struct mlx5_umr_room_waiter {
+	void (*fn)(struct mlx5_umr_room_waiter *w);
+	void *context;
+	struct list_head node;
+	struct mlx5_umr_queue *q;
+	bool pending;
+};
+
+/**
+ * mlx5_umr_room_waiter_init() - prepare a waiter before its first use
+ * @w: the waiter
+ * @fn: its callback (struct mlx5_umr_room_waiter)
+ * @context: for the caller
+ */
+static inline void mlx5_umr_room_waiter_init(struct mlx5_umr_room_waiter *w,
+					     void (*fn)(struct mlx5_umr_room_waiter *w),
+					     void *context)
+{
+	w->fn = fn;
+	w->context = context;
+	INIT_LIST_HEAD(&w->node);
+	w->q = NULL;
+	w->pending = false;
+}
+
+int mlx5_umr_room_notify(struct mlx5_umr_mkey *mkey,
+			 struct mlx5_umr_room_waiter *w);
+bool mlx5_umr_room_cancel(struct mlx5_umr_room_waiter *w);
+
+/**
+ * struct mlx5_umr_consumer - the requests of one user of a device (a ULP's
+ *	queue), counted so it can wait for its own (mlx5_umr_consumer_drain())
+ * @inflight: private: one reference per request posted naming the consumer
+ *	(&mlx5_umr_wr.consumer) until its done() returned, plus the initial
+ *	one; killed by the drain, which refuses new posts
+ * @idle: private: completed when @inflight dropped to zero after the kill
+ * @dev: private: the device (held until mlx5_umr_consumer_destroy())
+ */
+struct mlx5_umr_consumer {
+	struct percpu_ref inflight;
+	struct completion idle;
+	struct mlx5_umr_dev *dev;
+};
+
+int mlx5_umr_consumer_init(struct mlx5_umr_consumer *c,
+			   struct mlx5_umr_dev *dev);
+int mlx5_umr_consumer_drain(struct mlx5_umr_consumer *c,
+			    unsigned int timeout_ms);
+int mlx5_umr_consumer_destroy(struct mlx5_umr_consumer *c);
+
 /**
  * struct mlx5_umr_revoke - an asynchronous revocation of an mkey's key,
  *	in the caller's memory (mlx5_umr_revoke())
@@ -848,7 +925,8 @@ int mlx5_umr_sig_attr_from_ib(const struct ib_sig_attrs *ib,
  *	(destroy the mkey, mlx5_umr_free_mkey(), before the pages are
  *	unmapped: if that fails too, keep them mapped); another errno of
  *	mlx5_umr_post() (-EINVAL...): refused, nothing posted, the key is as
- *	it was
+ *	it was; -ENOSPC, -EAGAIN or -EBUSY: back-pressure outlasted twice the
+ *	device's request timeout, nothing posted, the key is as it was
  * @retries: times a post was refused for back-pressure
  *	(mlx5_umr_post_busy()) and retried, for the caller's statistics
  * @wr: private: the invalidation (its @done and @status are the service's)
@@ -856,6 +934,7 @@ int mlx5_umr_sig_attr_from_ib(const struct ib_sig_attrs *ib,
  * @tries: private: invalidations the HCA ran or failed so far
  * @delay: private: jiffies before the next retry after back-pressure
  * @state: private: what the work item does next
+ * @busy_until: private: when back-pressure stops being retried (jiffies)
  */
 struct mlx5_umr_revoke {
 	void (*done)(struct mlx5_umr_revoke *rv);
@@ -867,6 +946,7 @@ struct mlx5_umr_revoke {
 	unsigned int tries;
 	unsigned long delay;
 	u8 state;
+	unsigned long busy_until;
 };
 
 /* Invalidations a revocation tries before it reports -EIO/-ETIMEDOUT. */

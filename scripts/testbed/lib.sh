@@ -88,14 +88,17 @@ ksrc_dir() {
 # (kbuild writes objects next to the sources). Build products are kept, so
 # that builds stay incremental, except where their source directory is gone
 # (a moved module): rsync will not delete a directory that still holds
-# excluded files, so those are pruned here. Quiet on stdout.
+# excluded files, so those are pruned here. Files are compared by content
+# and a copied file gets the time of the copy, not its source's: a source
+# edited while the last build ran is older than the object built from its
+# previous text, and make would keep that object. Quiet on stdout.
 tb_sync_tree() {
 	local dst=$1 d
 	mkdir -p "$dst"
 	find "$dst" -mindepth 1 -type d | while read -r d; do
 		[ -d "$TOP/${d#"$dst"/}" ] || rm -rf "$d"
 	done
-	rsync -a --delete --exclude /build --exclude /.git --exclude '*.o' \
+	rsync -rlpD --checksum --delete --exclude /build --exclude /.git --exclude '*.o' \
 		--exclude '*.ko' --exclude '*.cmd' --exclude '*.mod*' --exclude '*.order' \
 		--exclude '*.symvers' --exclude '*.o.d' "$TOP/" "$dst/" >&2
 	# A module whose source is gone must not be found by the test bed.

@@ -165,6 +165,7 @@ void ft_create_cq(struct ft *ft)
 	for (i = 0; i < ft->cqbuf.npages; i++)
 		pas[i] = cpu_to_be64(ft->cqbuf.pages[i]);
 	ft->cq.comp = ft_comp;
+	ft->cq.vector = -1;	/* the fake's round-robin */
 	KUNIT_ASSERT_EQ(ft->test,
 			ft->hca->ops->create_cq(ft->hca, &ft->cq, in, inlen), 0);
 	ft->have_cq = true;

@@ -213,6 +213,7 @@ static struct mlx5_umr_hca_cq *rec_cq_get(struct umr_kunit_rec_hca *rh,
 	rh->cq.cqn = 0;
 	rh->cq.comp = rec_comp;
 	rh->cq.backend = NULL;
+	rh->cq.vector = cq->vector;
 	return &rh->cq;
 }
 
