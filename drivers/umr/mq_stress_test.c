@@ -118,6 +118,7 @@ static void mqs_done(struct mlx5_umr_wr *wr)
 		s->done[s->ndone++] = (struct mqs_rec){ .req = r->id,
 			.status = wr->status, .op = wr->op };
 	spin_unlock_irqrestore(&s->lock, flags);
+	/* pairs with the thread's acquire: the slot is reused after this */
 	smp_store_release(&r->busy, false);
 	atomic_dec(&t->inflight);
 	wake_up(&t->wq);
@@ -175,6 +176,7 @@ static int mqs_thread_fn(void *arg)
 		struct mqs_req *r = &t->req[slot];
 
 		slot = (slot + 1) % MQS_INFLIGHT;
+		/* pairs with mqs_done()'s release: done() is through with r */
 		wait_event(t->wq, !smp_load_acquire(&r->busy));
 		mqs_fill(t->s, r, seq, (t->idx * 7 + seq / 2) % MQS_TAGS);
 		t->err = mqs_post(t, r);
@@ -206,6 +208,7 @@ static unsigned int mqs_check(struct kunit *test, struct mqs *s)
 	const struct mqs_rec *last = NULL, *conf = NULL;
 	unsigned int bad = 0, n, dropped, i, k = 0;
 	u8 key = s->key0;
+	bool inv;
 	int ret;
 
 	n = mlx5_umr_fake_exec_log_read(s->fake, 0, s->exec, s->cap, &dropped);
@@ -218,12 +221,13 @@ static unsigned int mqs_check(struct kunit *test, struct mqs *s)
 	for (i = 0; i < n; i++) {
 		const struct mlx5_umr_fake_exec_ent *e = &s->exec[i];
 		const struct mqs_rec *p = &s->post[k];
+		bool inv = k < s->npost && p->op == MLX5_UMR_OP_INVALIDATE;
 
 		if (e->opcode != MLX5_OPCODE_UMR || e->index != s->index)
 			continue;
 		if (!(bad & MQS_BAD_EXEC) &&
 		    (k >= s->npost || e->syndrome ||
-		     e->free != (p->op == MLX5_UMR_OP_INVALIDATE) ||
+		     e->free != inv ||
 		     e->key != p->key)) {
 			kunit_info(test, "exec #%u: free %d key 0x%x synd 0x%x, post #%u: op %u key 0x%x",
 				   k, e->free, e->key, e->syndrome, k,
@@ -277,8 +281,8 @@ static unsigned int mqs_check(struct kunit *test, struct mqs *s)
 	/* what the HCA holds is what the last posts left */
 	ret = mlx5_umr_fake_query_mkey(s->fake, s->index << 8 | last->key, mkc,
 				       &klm, sizeof(klm));
-	if (ret < 1 || MLX5_GET(mkc, mkc, free) !=
-		       (last->op == MLX5_UMR_OP_INVALIDATE) ||
+	inv = last->op == MLX5_UMR_OP_INVALIDATE;
+	if (ret < 1 || MLX5_GET(mkc, mkc, free) != inv ||
 	    MLX5_GET(mkc, mkc, mkey_7_0) != last->key ||
 	    be64_to_cpu(klm.va) != MR_IOVA + conf->tag * MQS_SEG ||
 	    be32_to_cpu(klm.bcount) != MQS_SEG) {
