@@ -528,8 +528,6 @@ static __always_inline int mlx5_umr_check_batch(struct mlx5_umr_dev *dev,
 			return err;
 		}
 		wr->priv.holds_xlt = false;
-		if (unlikely(wr->flags & MLX5_UMR_WR_NEW_KEY))
-			wr->new_key = mlx5_umr_key_rotated(wr->mkey->key);
 		any |= mlx5_umr_wr_uses_xlt(wr);
 		total += wr->priv.wqe_bytes / MLX5_SEND_WQE_BB;
 	}
@@ -569,6 +567,15 @@ static int mlx5_umr_sq_post_batch(struct mlx5_umr_queue *q,
 	sq->batch_seq++;
 	for (i = 0; i < n; i++) {
 		wrs[i]->priv.batch = sq->batch_seq;
+		/*
+		 * From the key as the requests before it left it, under the
+		 * home queue's lock: two posts racing on one mkey, or two
+		 * requests of a batch, never install the same byte. A request
+		 * recovery posts again keeps its key.
+		 */
+		if (unlikely(wrs[i]->flags & MLX5_UMR_WR_NEW_KEY))
+			wrs[i]->new_key =
+				mlx5_umr_key_rotated(wrs[i]->mkey->key);
 		err = mlx5_umr_sq_push(q, wrs[i], i == n - 1, db);
 		if (err) {
 			mlx5_umr_unpush_all(wrs, i);

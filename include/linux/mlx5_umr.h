@@ -741,6 +741,8 @@ struct mlx5_umr_consumer;
  * @new_key: with MLX5_UMR_WR_NEW_KEY (any operation), set by
  *	mlx5_umr_post(): the mkey's new key, the same index with a fresh,
  *	random key byte, also stored in @mkey->key when the request is posted.
+ *	It follows the key the requests posted before it left, whichever CPU
+ *	posted them, so no two requests of an mkey install the same byte.
  *	Hand it to peers only after done() reported success (see @status for
  *	a failure); the old key is refused from then on
  *	(ib_update_fast_reg_key() as NVMe-oF and iSER use it on every
