@@ -284,10 +284,22 @@ static bool fuv_devx_build_destroy(const void *in, const void *out,
 	}
 }
 
-static int fuv_devx_exec(struct fuv_dev *dev, void *in, int inlen, void *out,
-			 int outlen)
+/*
+ * What libmlx5 sends, for the record (run.sh loads the module with
+ * dyndbg=+p, and the test VM prints the kernel log).
+ */
+static int fuv_devx_exec(struct fuv_dev *dev, const char *what, void *in,
+			 int inlen, void *out, int outlen)
 {
-	return dev->hca->ops->cmd_exec(dev->hca, in, inlen, out, outlen);
+	int err = dev->hca->ops->cmd_exec(dev->hca, in, inlen, out, outlen);
+
+	dev_dbg(&dev->ibdev.dev,
+		"%s: opcode 0x%x op_mod/obj_type 0x%x uid %u inlen %d outlen %d: %d status 0x%x\n",
+		what, MLX5_GET(general_obj_in_cmd_hdr, in, opcode),
+		MLX5_GET(general_obj_in_cmd_hdr, in, obj_type),
+		MLX5_GET(general_obj_in_cmd_hdr, in, uid), inlen, outlen, err,
+		MLX5_GET(general_obj_out_cmd_hdr, out, status));
+	return err;
 }
 
 static int UVERBS_HANDLER(MLX5_IB_METHOD_DEVX_OTHER)(struct uverbs_attr_bundle *attrs)
@@ -315,7 +327,7 @@ static int UVERBS_HANDLER(MLX5_IB_METHOD_DEVX_OTHER)(struct uverbs_attr_bundle *
 		return PTR_ERR(out);
 	MLX5_SET(general_obj_in_cmd_hdr, in, uid, uid);
 	/* a bad status is the caller's to read: the mailbox goes back */
-	err = fuv_devx_exec(dev, in, inlen, out, outlen);
+	err = fuv_devx_exec(dev, "DEVX_OTHER", in, inlen, out, outlen);
 	if (err && err != -EREMOTEIO)
 		return err;
 	err2 = uverbs_copy_to(attrs, MLX5_IB_ATTR_DEVX_OTHER_CMD_OUT, out,
@@ -363,7 +375,7 @@ static int UVERBS_HANDLER(MLX5_IB_METHOD_DEVX_OBJ_CREATE)(struct uverbs_attr_bun
 	err = fuv_devx_set_umem_valid(in, inlen, opcode);
 	if (err)
 		goto err_free;
-	err = fuv_devx_exec(dev, in, inlen, out, outlen);
+	err = fuv_devx_exec(dev, "DEVX_OBJ_CREATE", in, inlen, out, outlen);
 	if (err == -EREMOTEIO)
 		err2 = uverbs_copy_to(attrs, MLX5_IB_ATTR_DEVX_OBJ_CREATE_CMD_OUT,
 				      out, outlen);
@@ -381,7 +393,8 @@ static int UVERBS_HANDLER(MLX5_IB_METHOD_DEVX_OBJ_CREATE)(struct uverbs_attr_bun
 	return 0;
 
 err_destroy:
-	fuv_devx_exec(dev, obj->din, obj->dinlen, dout, sizeof(dout));
+	fuv_devx_exec(dev, "DEVX_OBJ_CREATE undo", obj->din, obj->dinlen, dout,
+		      sizeof(dout));
 err_free:
 	kfree(obj);
 	return err2 ?: err;
@@ -398,6 +411,9 @@ static int fuv_devx_obj_cleanup(struct ib_uobject *uobj,
 	int err;
 
 	err = fuv_cmd(dev, obj->din, obj->dinlen, out, sizeof(out));
+	dev_dbg(&dev->ibdev.dev, "DEVX_OBJ_DESTROY (%d): opcode 0x%x uid %u: %d\n",
+		why, MLX5_GET(general_obj_in_cmd_hdr, obj->din, opcode),
+		MLX5_GET(general_obj_in_cmd_hdr, obj->din, uid), err);
 	if (err)
 		return err;
 	kfree(obj);
