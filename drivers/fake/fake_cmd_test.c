@@ -639,7 +639,8 @@ static int fc_uid_mkey(struct ft *ft, u16 uid, u32 pdn, u32 *out)
  */
 static void fake_cmd_uctx(struct kunit *test)
 {
-	u32 out[MLX5_ST_SZ_DW(create_mkey_out)];
+	/* the largest out mailbox used here */
+	u32 out[MLX5_ST_SZ_DW(create_psv_out)];
 	struct mlx5_umr_fake_counters c;
 	struct mlx5_umr_fake_attr attr;
 	int u1, u2, idx, idx0;
