@@ -33,8 +33,15 @@
 #define FAKE_WQE_LOG		8
 #define FAKE_PAGE_SHIFT		12	/* PAS and MTT granularity floor */
 
+/* @uid: the user context that allocated it (0: the kernel), as below */
 struct fake_pd {
 	u32 pdn;
+	u16 uid;
+};
+
+/* a user context (CREATE_UCTX): its number is the uid commands carry */
+struct fake_uctx {
+	u16 uid;
 };
 
 struct fake_uar {
@@ -44,6 +51,7 @@ struct fake_uar {
 struct fake_psv {
 	u32 psvn;
 	u32 pdn;
+	u16 uid;
 	struct mlx5_seg_set_psv val;
 	/*
 	 * A check in this PSV's domain failed and produced @err; later
@@ -63,6 +71,7 @@ struct fake_mkey {
 	u8 *bsf;
 	/* low bit of the SIG_ERR CQEs produced (fake_sig_report()) */
 	u8 sigerr_count;
+	u16 uid;	/* of CREATE_MKEY (fake_uctx.c) */
 };
 
 struct fake_cq {
@@ -236,6 +245,8 @@ struct mlx5_umr_fake {
 	struct xarray deks;
 	/* destroyed DEKs whose keys the device caches until SYNC_CRYPTO */
 	struct xarray stale_deks;
+	/* user contexts (struct fake_uctx, fake_uctx.c), by uid */
+	struct xarray uctxs;
 
 	/*
 	 * Buffers from alloc_dma_buf not yet freed (struct fake_dma_buf),
@@ -355,6 +366,28 @@ void fake_null_consume(struct mlx5_umr_fake *fd, struct fake_qp *qp, u16 pi,
 /* fake_umr.c */
 int fake_wqe_exec(struct mlx5_umr_fake *fd, struct fake_qp *qp,
 		  const u8 *wqe, unsigned int size);
+
+/* fake_uctx.c */
+int fake_uctx_cmd(struct mlx5_umr_fake *fd, u16 opcode, const void *in,
+		  int inlen, void *out, int outlen);
+bool fake_uid_live(struct mlx5_umr_fake *fd, u16 uid);
+void fake_uctx_reset(struct mlx5_umr_fake *fd);
+
+/* The uid a command carries (0: the kernel's), where every command has it. */
+static inline u16 fake_cmd_uid(const void *in)
+{
+	return MLX5_GET(general_obj_in_cmd_hdr, in, uid);
+}
+
+/*
+ * Whether a command of @cmd_uid may name (use) an object of @obj_uid: the
+ * kernel's (0) objects and commands cross contexts, two users' do not
+ * (Documentation/fake.rst, "User contexts and uids").
+ */
+static inline bool fake_uid_may_use(u16 cmd_uid, u16 obj_uid)
+{
+	return !cmd_uid || !obj_uid || cmd_uid == obj_uid;
+}
 
 /* fake_mkey.c */
 struct fake_mkey *fake_mkey_lookup(struct mlx5_umr_fake *fd, u32 key);
@@ -492,6 +525,7 @@ void fake_crypto_caps(struct mlx5_umr_fake *fd, void *cap);
 int fake_sync_crypto(struct mlx5_umr_fake *fd, const void *in, int inlen,
 		     void *out, int outlen);
 bool fake_crypto_pd_busy(struct mlx5_umr_fake *fd, u32 pdn);
+bool fake_crypto_uid_busy(struct mlx5_umr_fake *fd, u16 uid);
 bool fake_mkey_crypto(const struct fake_mkey *mk);
 int fake_crypto_decode(const struct mlx5_umr_fake *fd,
 		       const struct mlx5_umr_crypto_bsf *b, bool in_pair,

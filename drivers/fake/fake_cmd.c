@@ -111,6 +111,8 @@ static int fake_query_hca_cap(struct fake_cmd *c)
 		 caps->sigerr_domain_and_sig_type);
 	MLX5_SET64(cmd_hca_cap, cap, general_obj_types,
 		   MLX5_HCA_CAP_GENERAL_OBJECT_TYPES_ENCRYPTION_KEY);
+	/* devx.c mlx5_ib_devx_create() offers DEVX only with it */
+	MLX5_SET(cmd_hca_cap, cap, log_max_uctx, caps->log_max_uctx);
 	return 0;
 }
 
@@ -142,6 +144,7 @@ static int fake_alloc_pd(struct fake_cmd *c)
 		return FAIL(c, NO_RES_ERR, NO_RESOURCES);
 	}
 	pd->pdn = id;
+	pd->uid = fake_cmd_uid(c->in);
 	spin_lock_irqsave(&fd->lock, flags);
 	fd->cnt.pds++;
 	spin_unlock_irqrestore(&fd->lock, flags);
@@ -185,6 +188,10 @@ static int fake_dealloc_pd(struct fake_cmd *c)
 		spin_unlock_irqrestore(&fd->lock, flags);
 		return FAIL(c, BAD_RES_ERR, BAD_PD);
 	}
+	if (pd->uid != fake_cmd_uid(c->in)) {
+		spin_unlock_irqrestore(&fd->lock, flags);
+		return FAIL(c, BAD_RES_ERR, BAD_UID);
+	}
 	if (fake_pd_busy(fd, pdn)) {
 		spin_unlock_irqrestore(&fd->lock, flags);
 		return FAIL(c, BAD_RES_STATE_ERR, PD_BUSY);
@@ -204,14 +211,24 @@ static int fake_create_mkey(struct fake_cmd *c)
 	u32 oct, bsf_oct, actual, id, max;
 	struct fake_mkey *mk;
 	unsigned long flags;
+	struct fake_pd *pd;
 	size_t inl;
 	u8 mode;
 
 	if (fake_len(c, MLX5_ST_SZ_BYTES(create_mkey_in),
 		     MLX5_ST_SZ_BYTES(create_mkey_out)))
 		return -EREMOTEIO;
-	if (!xa_load(&fd->pds, MLX5_GET(mkc, mkc, pd)))
+	pd = xa_load(&fd->pds, MLX5_GET(mkc, mkc, pd));
+	if (!pd)
 		return FAIL(c, BAD_RES_ERR, BAD_PD);
+	if (!fake_uid_may_use(fake_cmd_uid(c->in), pd->uid))
+		return FAIL(c, BAD_RES_ERR, BAD_UID);
+	/*
+	 * No UMEM objects: an mkey over one (devx.c devx_handle_mkey_create()
+	 * sets mkey_umem_valid for every direct DEVX mkey) names nothing.
+	 */
+	if (MLX5_GET(create_mkey_in, c->in, mkey_umem_valid))
+		return FAIL(c, BAD_PARAM_ERR, BAD_FIELD);
 	mode = fake_mkey_access_mode(mkc);
 	oct = MLX5_GET(mkc, mkc, translations_octword_size);
 	bsf_oct = MLX5_GET(mkc, mkc, bsf_octword_size);
@@ -279,6 +296,7 @@ static int fake_create_mkey(struct fake_cmd *c)
 			 GFP_KERNEL))
 		goto err_nores;
 	mk->index = id;
+	mk->uid = fake_cmd_uid(c->in);
 	spin_lock_irqsave(&fd->lock, flags);
 	fd->cnt.mkeys++;
 	spin_unlock_irqrestore(&fd->lock, flags);
@@ -307,6 +325,10 @@ static int fake_destroy_mkey(struct fake_cmd *c)
 		spin_unlock_irqrestore(&fd->lock, flags);
 		return FAIL(c, BAD_RES_ERR, BAD_MKEY);
 	}
+	if (mk->uid != fake_cmd_uid(c->in)) {
+		spin_unlock_irqrestore(&fd->lock, flags);
+		return FAIL(c, BAD_RES_ERR, BAD_UID);
+	}
 	fake_xa_erase(fd, &fd->mkeys, idx);
 	fd->cnt.mkeys--;
 	spin_unlock_irqrestore(&fd->lock, flags);
@@ -327,6 +349,10 @@ static int fake_query_mkey(struct fake_cmd *c)
 	idx = MLX5_GET(query_mkey_in, c->in, mkey_index);
 	spin_lock_irqsave(&fd->lock, flags);
 	mk = xa_load(&fd->mkeys, idx);
+	if (mk && !fake_uid_may_use(fake_cmd_uid(c->in), mk->uid)) {
+		spin_unlock_irqrestore(&fd->lock, flags);
+		return FAIL(c, BAD_RES_ERR, BAD_UID);
+	}
 	if (mk)
 		memcpy(MLX5_ADDR_OF(query_mkey_out, c->out,
 				    memory_key_mkey_entry),
@@ -775,8 +801,10 @@ static int fake_query_qp(struct fake_cmd *c)
 static int fake_create_psv(struct fake_cmd *c)
 {
 	struct mlx5_umr_fake *fd = c->fd;
+	u16 uid = fake_cmd_uid(c->in);
 	struct fake_psv *psv[4] = {};
 	unsigned long flags;
+	struct fake_pd *pd;
 	u32 i, id, n, pdn;
 
 	if (fake_len(c, MLX5_ST_SZ_BYTES(create_psv_in),
@@ -786,8 +814,11 @@ static int fake_create_psv(struct fake_cmd *c)
 	pdn = MLX5_GET(create_psv_in, c->in, pd);
 	if (!n || n > 4)
 		return FAIL(c, BAD_PARAM_ERR, BAD_FIELD);
-	if (!xa_load(&fd->pds, pdn))
+	pd = xa_load(&fd->pds, pdn);
+	if (!pd)
 		return FAIL(c, BAD_RES_ERR, BAD_PD);
+	if (!fake_uid_may_use(uid, pd->uid))
+		return FAIL(c, BAD_RES_ERR, BAD_UID);
 	for (i = 0; i < n; i++) {
 		psv[i] = kzalloc(sizeof(*psv[i]), GFP_KERNEL);
 		if (!psv[i] ||
@@ -799,6 +830,7 @@ static int fake_create_psv(struct fake_cmd *c)
 		}
 		psv[i]->psvn = id;
 		psv[i]->pdn = pdn;
+		psv[i]->uid = uid;
 	}
 	spin_lock_irqsave(&fd->lock, flags);
 	fd->cnt.psvs += n;
@@ -835,6 +867,10 @@ static int fake_destroy_psv(struct fake_cmd *c)
 	psvn = MLX5_GET(destroy_psv_in, c->in, psvn);
 	spin_lock_irqsave(&fd->lock, flags);
 	psv = xa_load(&fd->psvs, psvn);
+	if (psv && psv->uid != fake_cmd_uid(c->in)) {
+		spin_unlock_irqrestore(&fd->lock, flags);
+		return FAIL(c, BAD_RES_ERR, BAD_UID);
+	}
 	if (psv) {
 		fake_xa_erase(fd, &fd->psvs, psvn);
 		fd->cnt.psvs--;
@@ -855,6 +891,7 @@ static bool fake_is_teardown(u16 opcode)
 	case MLX5_CMD_OP_DESTROY_QP:
 	case MLX5_CMD_OP_DESTROY_PSV:
 	case MLX5_CMD_OP_DESTROY_GENERAL_OBJECT:
+	case MLX5_CMD_OP_DESTROY_UCTX:
 	case MLX5_CMD_OP_2ERR_QP:
 	case MLX5_CMD_OP_2RST_QP:
 		return true;
@@ -865,6 +902,9 @@ static bool fake_is_teardown(u16 opcode)
 
 static int fake_dispatch(struct fake_cmd *c, u16 opcode)
 {
+	/* a uid names a live user context (fake_uctx.c) */
+	if (!fake_uid_live(c->fd, fake_cmd_uid(c->in)))
+		return FAIL(c, BAD_PARAM_ERR, BAD_UID);
 	switch (opcode) {
 	case MLX5_CMD_OP_QUERY_HCA_CAP:
 		return fake_query_hca_cap(c);
@@ -903,6 +943,10 @@ static int fake_dispatch(struct fake_cmd *c, u16 opcode)
 	case MLX5_CMD_OP_CREATE_GENERAL_OBJECT:
 	case MLX5_CMD_OP_DESTROY_GENERAL_OBJECT:
 		return fake_gobj_cmd(c->fd, opcode, c->in, c->inlen, c->out,
+				     c->outlen);
+	case MLX5_CMD_OP_CREATE_UCTX:
+	case MLX5_CMD_OP_DESTROY_UCTX:
+		return fake_uctx_cmd(c->fd, opcode, c->in, c->inlen, c->out,
 				     c->outlen);
 	case MLX5_UMR_CMD_OP_SYNC_CRYPTO:
 		return fake_sync_crypto(c->fd, c->in, c->inlen, c->out,

@@ -574,6 +574,189 @@ static void fake_cmd_debugfs(struct kunit *test)
 	fc_done(ft);
 }
 
+/* CREATE_UCTX: the uid, or -EREMOTEIO */
+static int fc_uctx(struct ft *ft, u32 cap, u32 *out)
+{
+	u32 in[MLX5_ST_SZ_DW(create_uctx_in)] = {};
+	int err;
+
+	MLX5_SET(create_uctx_in, in, opcode, MLX5_CMD_OP_CREATE_UCTX);
+	MLX5_SET(uctx, MLX5_ADDR_OF(create_uctx_in, in, uctx), cap, cap);
+	err = ft_cmd(ft, in, sizeof(in), out,
+		     MLX5_ST_SZ_BYTES(create_uctx_out));
+	return err ?: (int)MLX5_GET(create_uctx_out, out, uid);
+}
+
+static int fc_uctx_destroy(struct ft *ft, u16 uid, u32 *out)
+{
+	u32 in[MLX5_ST_SZ_DW(destroy_uctx_in)] = {};
+
+	MLX5_SET(destroy_uctx_in, in, opcode, MLX5_CMD_OP_DESTROY_UCTX);
+	MLX5_SET(destroy_uctx_in, in, uid, uid);
+	return ft_cmd(ft, in, sizeof(in), out,
+		      MLX5_ST_SZ_BYTES(destroy_uctx_out));
+}
+
+/* One command of opcode @op on object @id (dword 2) with @uid. */
+static int fc_uid_cmd(struct ft *ft, u16 op, u16 uid, u32 id, u32 *out)
+{
+	u32 in[MLX5_ST_SZ_DW(destroy_mkey_in)] = {};
+
+	MLX5_SET(general_obj_in_cmd_hdr, in, opcode, op);
+	MLX5_SET(general_obj_in_cmd_hdr, in, uid, uid);
+	/* mkey_index, psvn and pd: the low 24 bits of dword 2 */
+	MLX5_SET(destroy_mkey_in, in, mkey_index, id);
+	return ft_cmd(ft, in, sizeof(in), out,
+		      MLX5_ST_SZ_BYTES(destroy_mkey_out));
+}
+
+/* CREATE_MKEY (KLM, 4 entries, free, UMR-enabled) in @pdn with @uid */
+static int fc_uid_mkey(struct ft *ft, u16 uid, u32 pdn, u32 *out)
+{
+	u32 in[MLX5_ST_SZ_DW(create_mkey_in)] = {};
+	void *mkc = MLX5_ADDR_OF(create_mkey_in, in, memory_key_mkey_entry);
+	int err;
+
+	MLX5_SET(create_mkey_in, in, opcode, MLX5_CMD_OP_CREATE_MKEY);
+	MLX5_SET(create_mkey_in, in, uid, uid);
+	MLX5_SET(mkc, mkc, access_mode_1_0, MLX5_MKC_ACCESS_MODE_KLMS);
+	MLX5_SET(mkc, mkc, free, 1);
+	MLX5_SET(mkc, mkc, umr_en, 1);
+	MLX5_SET(mkc, mkc, lr, 1);
+	MLX5_SET(mkc, mkc, pd, pdn);
+	MLX5_SET(mkc, mkc, qpn, 0xffffff);
+	MLX5_SET(mkc, mkc, translations_octword_size, 4);
+	err = ft_cmd(ft, in, sizeof(in), out,
+		     MLX5_ST_SZ_BYTES(create_mkey_out));
+	return err ?: (int)MLX5_GET(create_mkey_out, out, mkey_index);
+}
+
+/*
+ * User contexts and uids (Documentation/fake.rst): an object belongs to
+ * the uid that created it and is destroyed only with it; two users do not
+ * share objects, the kernel's uid 0 does (mlx5_ib creates uid-0 MRs in a
+ * context's PD); a uid names a live context; a context goes last.
+ */
+static void fake_cmd_uctx(struct kunit *test)
+{
+	/* the largest out mailbox used here */
+	u32 out[MLX5_ST_SZ_DW(create_psv_out)];
+	struct mlx5_umr_fake_counters c;
+	struct mlx5_umr_fake_attr attr;
+	int u1, u2, idx, idx0;
+	u32 pdn, psvn;
+	struct ft *ft;
+
+	ft = fc_fake(test, NULL, 0);
+	u1 = fc_uctx(ft, 0, out);
+	u2 = fc_uctx(ft, 0, out);
+	KUNIT_ASSERT_GT(test, u1, 0);
+	KUNIT_ASSERT_GT(test, u2, 0);
+	KUNIT_EXPECT_NE(test, u1, u2);
+	EXPECT_FAIL(test, fc_uctx(ft, MLX5_UCTX_CAP_RAW_TX, out), out,
+		    BAD_PARAM_ERR, BAD_FIELD);
+	mlx5_umr_fake_get_counters(ft->fake, &c);
+	KUNIT_EXPECT_EQ(test, c.uctxs, 2U);
+
+	/* ALLOC_PD of u1 */
+	KUNIT_ASSERT_EQ(test, fc_uid_cmd(ft, MLX5_CMD_OP_ALLOC_PD, u1, 0, out),
+			0);
+	pdn = MLX5_GET(alloc_pd_out, out, pd);
+	/* a uid no context has; another user's PD */
+	EXPECT_FAIL(test, fc_uid_mkey(ft, 0xffff, pdn, out), out,
+		    BAD_PARAM_ERR, BAD_UID);
+	EXPECT_FAIL(test, fc_uid_mkey(ft, u2, pdn, out), out, BAD_RES_ERR,
+		    BAD_UID);
+	idx = fc_uid_mkey(ft, u1, pdn, out);
+	KUNIT_ASSERT_GT(test, idx, 0);
+	/* the kernel's mkey in the user's PD (mlx5_ib's MRs) */
+	idx0 = fc_uid_mkey(ft, 0, pdn, out);
+	KUNIT_ASSERT_GT(test, idx0, 0);
+	/* destroyed only with its own uid */
+	EXPECT_FAIL(test, fc_uid_cmd(ft, MLX5_CMD_OP_DESTROY_MKEY, 0, idx,
+				     out), out, BAD_RES_ERR, BAD_UID);
+	EXPECT_FAIL(test, fc_uid_cmd(ft, MLX5_CMD_OP_DESTROY_MKEY, u2, idx,
+				     out), out, BAD_RES_ERR, BAD_UID);
+	EXPECT_FAIL(test, fc_uid_cmd(ft, MLX5_CMD_OP_DESTROY_MKEY, u1, idx0,
+				     out), out, BAD_RES_ERR, BAD_UID);
+	mlx5_umr_fake_get_counters(ft->fake, &c);
+	KUNIT_EXPECT_EQ(test, c.mkeys, 2U);
+	KUNIT_EXPECT_EQ(test, fc_uid_cmd(ft, MLX5_CMD_OP_DESTROY_MKEY, u1, idx,
+					 out), 0);
+	KUNIT_EXPECT_EQ(test, fc_uid_cmd(ft, MLX5_CMD_OP_DESTROY_MKEY, 0, idx0,
+					 out), 0);
+
+	/* PSVs: the same rules */
+	{
+		u32 in[MLX5_ST_SZ_DW(create_psv_in)] = {};
+
+		MLX5_SET(create_psv_in, in, opcode, MLX5_CMD_OP_CREATE_PSV);
+		MLX5_SET(create_psv_in, in, num_psv, 1);
+		MLX5_SET(create_psv_in, in, pd, pdn);
+		MLX5_SET(general_obj_in_cmd_hdr, in, uid, u2);
+		EXPECT_FAIL(test, ft_cmd(ft, in, sizeof(in), out,
+					 MLX5_ST_SZ_BYTES(create_psv_out)),
+			    out, BAD_RES_ERR, BAD_UID);
+		MLX5_SET(general_obj_in_cmd_hdr, in, uid, u1);
+		KUNIT_ASSERT_EQ(test, ft_cmd(ft, in, sizeof(in), out,
+					     MLX5_ST_SZ_BYTES(create_psv_out)),
+				0);
+		psvn = MLX5_GET(create_psv_out, out, psv0_index);
+	}
+	/* a context with objects stays */
+	EXPECT_FAIL(test, fc_uctx_destroy(ft, u1, out), out,
+		    BAD_RES_STATE_ERR, UCTX_BUSY);
+	EXPECT_FAIL(test, fc_uid_cmd(ft, MLX5_CMD_OP_DESTROY_PSV, 0, psvn,
+				     out), out, BAD_RES_ERR, BAD_UID);
+	KUNIT_EXPECT_EQ(test, fc_uid_cmd(ft, MLX5_CMD_OP_DESTROY_PSV, u1, psvn,
+					 out), 0);
+	EXPECT_FAIL(test, fc_uid_cmd(ft, MLX5_CMD_OP_DEALLOC_PD, 0, pdn, out),
+		    out, BAD_RES_ERR, BAD_UID);
+	EXPECT_FAIL(test, fc_uctx_destroy(ft, u1, out), out,
+		    BAD_RES_STATE_ERR, UCTX_BUSY);
+	KUNIT_EXPECT_EQ(test, fc_uid_cmd(ft, MLX5_CMD_OP_DEALLOC_PD, u1, pdn,
+					 out), 0);
+	KUNIT_EXPECT_EQ(test, fc_uctx_destroy(ft, u1, out), 0);
+	EXPECT_FAIL(test, fc_uctx_destroy(ft, u1, out), out, BAD_PARAM_ERR,
+		    BAD_UID);
+	/* a destroyed context's uid is no uid any more */
+	EXPECT_FAIL(test, fc_uid_cmd(ft, MLX5_CMD_OP_ALLOC_PD, u1, 0, out),
+		    out, BAD_PARAM_ERR, BAD_UID);
+	KUNIT_EXPECT_EQ(test, fc_uctx_destroy(ft, u2, out), 0);
+	mlx5_umr_fake_get_counters(ft->fake, &c);
+	KUNIT_EXPECT_EQ(test, c.uctxs, 0U);
+	fc_done(ft);
+
+	/* log_max_uctx: the cap, the limit; 0: no CREATE_UCTX */
+	mlx5_umr_fake_attr_init(&attr);
+	attr.caps.log_max_uctx = 1;
+	ft = fc_fake(test, &attr.caps, 0);
+	{
+		int outlen = MLX5_ST_SZ_BYTES(query_hca_cap_out);
+		u32 *cap_out = kunit_kzalloc(test, outlen, GFP_KERNEL);
+
+		KUNIT_ASSERT_NOT_NULL(test, cap_out);
+		KUNIT_ASSERT_EQ(test, fc_query_cap(ft, 0, cap_out, outlen), 0);
+		KUNIT_EXPECT_EQ(test,
+				MLX5_GET(cmd_hca_cap,
+					 MLX5_ADDR_OF(query_hca_cap_out,
+						      cap_out, capability),
+					 log_max_uctx), 1);
+	}
+	u1 = fc_uctx(ft, 0, out);
+	u2 = fc_uctx(ft, 0, out);
+	KUNIT_ASSERT_GT(test, u1, 0);
+	KUNIT_ASSERT_GT(test, u2, 0);
+	EXPECT_FAIL(test, fc_uctx(ft, 0, out), out, NO_RES_ERR, NO_RESOURCES);
+	KUNIT_EXPECT_EQ(test, fc_uctx_destroy(ft, u1, out), 0);
+	KUNIT_EXPECT_EQ(test, fc_uctx_destroy(ft, u2, out), 0);
+	fc_done(ft);
+	attr.caps.log_max_uctx = 0;
+	ft = fc_fake(test, &attr.caps, 0);
+	EXPECT_FAIL(test, fc_uctx(ft, 0, out), out, BAD_OP_ERR, BAD_OPCODE);
+	fc_done(ft);
+}
+
 static struct kunit_case fake_cmd_cases[] = {
 	KUNIT_CASE(fake_cmd_query_caps),
 	KUNIT_CASE(fake_cmd_bad_op_and_lengths),
@@ -586,6 +769,7 @@ static struct kunit_case fake_cmd_cases[] = {
 	KUNIT_CASE(fake_cmd_register),
 	KUNIT_CASE(fake_cmd_dma_buf),
 	KUNIT_CASE(fake_cmd_debugfs),
+	KUNIT_CASE(fake_cmd_uctx),
 	{}
 };
 

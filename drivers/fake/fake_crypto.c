@@ -31,6 +31,7 @@ struct fake_dek {
 	bool has_keytag;
 	u8 keytag[FAKE_KEYTAG_LEN];
 	bool used;		/* an access loaded the key: it is cached */
+	u16 uid;		/* of CREATE_GENERAL_OBJECT (fake_uctx.c) */
 	struct crypto_sync_skcipher *tfm;
 };
 
@@ -62,6 +63,7 @@ static int fake_dek_create(struct mlx5_umr_fake *fd, const void *in,
 	const u8 *kp = MLX5_ADDR_OF(mlx5_umr_dek, obj, key);
 	struct fake_dek *dek;
 	unsigned long flags;
+	struct fake_pd *pd;
 	unsigned int klen;
 	u32 id, pdn;
 	int err;
@@ -91,13 +93,17 @@ static int fake_dek_create(struct mlx5_umr_fake *fd, const void *in,
 		return GFAIL(out, BAD_PARAM_ERR, BAD_FIELD);
 	}
 	pdn = MLX5_GET(mlx5_umr_dek, obj, pd);
-	if (!xa_load(&fd->pds, pdn))
+	pd = xa_load(&fd->pds, pdn);
+	if (!pd)
 		return GFAIL(out, BAD_RES_ERR, BAD_PD);
+	if (!fake_uid_may_use(fake_cmd_uid(in), pd->uid))
+		return GFAIL(out, BAD_RES_ERR, BAD_UID);
 
 	dek = kzalloc(sizeof(*dek), GFP_KERNEL);
 	if (!dek)
 		return GFAIL(out, NO_RES_ERR, NO_RESOURCES);
 	dek->pdn = pdn;
+	dek->uid = fake_cmd_uid(in);
 	dek->key_size = MLX5_GET(mlx5_umr_dek, obj, key_size);
 	dek->has_keytag = MLX5_GET(mlx5_umr_dek, obj, has_keytag);
 	dek->tfm = crypto_alloc_sync_skcipher("xts(aes)", 0, 0);
@@ -157,6 +163,10 @@ static int fake_dek_destroy(struct mlx5_umr_fake *fd, const void *in,
 	id = MLX5_GET(general_obj_in_cmd_hdr, in, obj_id);
 	spin_lock_irqsave(&fd->lock, flags);
 	dek = xa_load(&fd->deks, id);
+	if (dek && dek->uid != fake_cmd_uid(in)) {
+		spin_unlock_irqrestore(&fd->lock, flags);
+		return GFAIL(out, BAD_RES_ERR, BAD_UID);
+	}
 	found = !!dek;
 	if (dek) {
 		fake_xa_erase(fd, &fd->deks, id);
@@ -378,6 +388,25 @@ bool fake_crypto_pd_busy(struct mlx5_umr_fake *fd, u32 pdn)
 
 	xa_for_each(&fd->deks, i, dek)
 		if (dek->pdn == pdn)
+			return true;
+	return false;
+}
+
+/**
+ * fake_crypto_uid_busy() - whether a DEK belongs to a user context
+ * @fd: the fake
+ * @uid: the context's uid
+ *
+ * Context: cmd_lock held.
+ * Return: true when a DEK of @uid exists.
+ */
+bool fake_crypto_uid_busy(struct mlx5_umr_fake *fd, u16 uid)
+{
+	struct fake_dek *dek;
+	unsigned long i;
+
+	xa_for_each(&fd->deks, i, dek)
+		if (dek->uid == uid)
 			return true;
 	return false;
 }

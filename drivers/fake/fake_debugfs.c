@@ -75,6 +75,7 @@ static int fake_caps_show(struct seq_file *s, void *unused)
 	seq_printf(s, "atomic %u\numr_ptr_rlky %u\nlog_max_qp_sz %u\nlog_max_cq_sz %u\n",
 		   c->atomic, c->umr_ptr_rlky, c->log_max_qp_sz,
 		   c->log_max_cq_sz);
+	seq_printf(s, "log_max_uctx %u\n", c->log_max_uctx);
 	seq_printf(s, "sync %u\nresd_lkey 0x%x\n",
 		   !!(fd->flags & MLX5_UMR_FAKE_F_SYNC),
 		   MLX5_UMR_FAKE_RESD_LKEY);
@@ -97,6 +98,7 @@ static int fake_counters_show(struct seq_file *s, void *unused)
 	seq_printf(s, "events %llu\ncq_overruns %llu\nbad_doorbells %llu\n",
 		   c.events, c.cq_overruns, c.bad_doorbells);
 	seq_printf(s, "send_doorbells %llu\n", c.send_doorbells);
+	seq_printf(s, "deks %u\nuctxs %u\n", c.deks, c.uctxs);
 	seq_printf(s, "cmd_nth_left %u\n",
 		   READ_ONCE(((struct mlx5_umr_fake *)s->private)->faults.cmd_nth));
 	return 0;

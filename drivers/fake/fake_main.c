@@ -165,6 +165,8 @@ void mlx5_umr_fake_attr_init(struct mlx5_umr_fake_attr *attr)
 	mlx5_umr_fake_set_crypto(&attr->caps, MLX5_UMR_FAKE_CRYPTO_MULTI_LE);
 	/* rdma-core offers signature only with it (get_hca_sig_caps()) */
 	attr->caps.sigerr_domain_and_sig_type = true;
+	/* 256 user contexts: DEVX (Documentation/fake.rst) */
+	attr->caps.log_max_uctx = 8;
 }
 EXPORT_SYMBOL(mlx5_umr_fake_attr_init);
 
@@ -208,8 +210,10 @@ struct mlx5_umr_fake *mlx5_umr_fake_create(const struct mlx5_umr_fake_attr *attr
 		err = fd->id;
 		goto err_put;
 	}
-	if ((attr->flags & MLX5_UMR_FAKE_F_SYNC) &&
-	    (attr->flags & MLX5_UMR_FAKE_F_ASYNC_EXEC)) {
+	/* log_max_uctx is a 5-bit field of cmd_hca_cap */
+	if (((attr->flags & MLX5_UMR_FAKE_F_SYNC) &&
+	     (attr->flags & MLX5_UMR_FAKE_F_ASYNC_EXEC)) ||
+	    attr->caps.log_max_uctx > 16) {
 		err = -EINVAL;
 		goto err_put;
 	}
@@ -226,6 +230,7 @@ struct mlx5_umr_fake *mlx5_umr_fake_create(const struct mlx5_umr_fake_attr *attr
 	xa_init_flags(&fd->psvs, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&fd->deks, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&fd->stale_deks, XA_FLAGS_LOCK_IRQ);
+	xa_init_flags(&fd->uctxs, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_IRQ);
 	/* all xarrays of this file share one lock class: keep every use irq-safe */
 	INIT_LIST_HEAD(&fd->dma_bufs);
 	xa_init_flags(&fd->iommu, XA_FLAGS_LOCK_IRQ);
@@ -288,11 +293,13 @@ static void fake_leak_report(struct mlx5_umr_fake *fd)
 	struct mlx5_umr_fake_counters *c = &fd->cnt;
 
 	if (c->pds || c->mkeys || c->cqs || c->qps || c->psvs || c->uars ||
-	    c->dma_bufs || c->sg_maps || c->iommu_pages || c->deks)
+	    c->dma_bufs || c->sg_maps || c->iommu_pages || c->deks ||
+	    c->uctxs)
 		dev_warn(&fd->dev,
-			 "destroyed with live objects: pd %u mkey %u cq %u qp %u psv %u uar %u dma_buf %u sg_map %u iommu_pages %llu dek %u\n",
+			 "destroyed with live objects: pd %u mkey %u cq %u qp %u psv %u uar %u dma_buf %u sg_map %u iommu_pages %llu dek %u uctx %u\n",
 			 c->pds, c->mkeys, c->cqs, c->qps, c->psvs, c->uars,
-			 c->dma_bufs, c->sg_maps, c->iommu_pages, c->deks);
+			 c->dma_bufs, c->sg_maps, c->iommu_pages, c->deks,
+			 c->uctxs);
 }
 
 /* Free whatever the user left behind, as a device reset would. */
@@ -331,6 +338,7 @@ static void fake_reap(struct mlx5_umr_fake *fd)
 	xa_destroy(&fd->pds);
 	xa_destroy(&fd->psvs);
 	xa_destroy(&fd->uars);
+	fake_uctx_reset(fd);
 	fake_reap_dma_bufs(fd);
 	xa_destroy(&fd->iommu);
 }

@@ -29,6 +29,26 @@
 
 static struct fuv_dev *fuv_dev;
 
+static uint crypto = MLX5_UMR_FAKE_CRYPTO_MULTI_BE;
+module_param(crypto, uint, 0444);
+MODULE_PARM_DESC(crypto,
+		 "the fake's crypto profile (enum mlx5_umr_fake_crypto; default multi-block BE)");
+
+/*
+ * rdma-core v44.0 verbs.c get_hca_general_caps() knows the AES-XTS engines
+ * by aes_xts_single_block_le_tweak and aes_xts_multi_block_be_tweak only:
+ * on the fake's default profile (multi-block LE) libmlx5 sees no engine
+ * and refuses DEKs and crypto mkeys (EOPNOTSUPP). So the device defaults
+ * to the profile libmlx5 drives, multi-block BE.
+ */
+static int fuv_fake_crypto(struct mlx5_umr_fake_attr *attr)
+{
+	if (crypto >= MLX5_UMR_FAKE_CRYPTO_NR)
+		return -EINVAL;
+	mlx5_umr_fake_set_crypto(&attr->caps, crypto);
+	return 0;
+}
+
 static int fuv_query_caps(struct fuv_dev *dev)
 {
 	u32 in[MLX5_ST_SZ_DW(query_hca_cap_in)] = {};
@@ -210,6 +230,25 @@ static int fuv_query_gid(struct ib_device *ibdev, u32 port, int index,
 	return 0;
 }
 
+/*
+ * main.c mlx5_ib_alloc_ucontext(): a DEVX context gets a user context of
+ * the device (devx.c mlx5_ib_devx_create(); -EINVAL where the device has
+ * none, and libmlx5, mlx5.c mlx5_alloc_context(), then opens without).
+ */
+static int fuv_ucontext_devx(struct fuv_dev *dev, struct fuv_ucontext *ctx,
+			     const struct mlx5_ib_alloc_ucontext_req_v2 *req)
+{
+	int uid;
+
+	if (!(req->flags & MLX5_IB_ALLOC_UCTX_DEVX))
+		return 0;
+	uid = fuv_devx_create_uctx(dev);
+	if (uid < 0)
+		return uid;
+	ctx->devx_uid = uid;
+	return 0;
+}
+
 /* main.c mlx5_ib_alloc_ucontext() and set_ucontext_resp(). */
 static int fuv_alloc_ucontext(struct ib_ucontext *uctx, struct ib_udata *udata)
 {
@@ -236,20 +275,15 @@ static int fuv_alloc_ucontext(struct ib_ucontext *uctx, struct ib_udata *udata)
 	if (req.num_low_latency_bfregs > req.total_num_bfregs - 1)
 		return -EINVAL;
 	/*
-	 * devx.c mlx5_ib_devx_create(): a device without UCTX objects
-	 * (log_max_uctx 0, as the fake reports) refuses DEVX with -EINVAL;
-	 * libmlx5 (mlx5.c mlx5_alloc_context()) then opens without it.
-	 */
-	if ((req.flags & MLX5_IB_ALLOC_UCTX_DEVX) &&
-	    !FUV_CAP(dev, log_max_uctx))
-		return -EINVAL;
-	/*
 	 * Only dynamic UARs (MLX5_LIB_CAP_DYN_UAR, which libmlx5 has asked
 	 * for since rdma-core v21): the static bfreg layout of older
 	 * libraries is not modelled.
 	 */
 	if (!(req.lib_caps & MLX5_LIB_CAP_DYN_UAR))
 		return -EOPNOTSUPP;
+	err = fuv_ucontext_devx(dev, ctx, &req);
+	if (err)
+		return err;
 
 	ctx->cqe_version = min_t(u8, FUV_CAP(dev, cqe_version),
 				 req.max_cqe_version);
@@ -283,11 +317,18 @@ static int fuv_alloc_ucontext(struct ib_ucontext *uctx, struct ib_udata *udata)
 	 */
 	resp.comp_mask = MLX5_IB_ALLOC_UCONTEXT_RESP_MASK_MKEY_UPDATE_TAG;
 	resp.response_length = min(udata->outlen, sizeof(resp));
-	return ib_copy_to_udata(udata, &resp, resp.response_length);
+	err = ib_copy_to_udata(udata, &resp, resp.response_length);
+	if (err && ctx->devx_uid)
+		fuv_devx_destroy_uctx(dev, ctx->devx_uid);
+	return err;
 }
 
 static void fuv_dealloc_ucontext(struct ib_ucontext *uctx)
 {
+	struct fuv_ucontext *ctx = to_fuv_uctx(uctx);
+
+	if (ctx->devx_uid)
+		fuv_devx_destroy_uctx(to_fuv_dev(uctx->device), ctx->devx_uid);
 }
 
 /* main.c mlx5_ib_alloc_pd(): ALLOC_PD, the PD number to the library. */
@@ -297,9 +338,14 @@ static int fuv_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 	struct fuv_pd *pd = to_fuv_pd(ibpd);
 	u32 out[MLX5_ST_SZ_DW(alloc_pd_out)] = {};
 	u32 in[MLX5_ST_SZ_DW(alloc_pd_in)] = {};
+	struct fuv_ucontext *ctx;
 	int err;
 
+	/* the PD carries its context's uid (main.c, pd->uid) */
+	ctx = rdma_udata_to_drv_context(udata, struct fuv_ucontext, ibuc);
+	pd->uid = ctx ? ctx->devx_uid : 0;
 	MLX5_SET(alloc_pd_in, in, opcode, MLX5_CMD_OP_ALLOC_PD);
+	MLX5_SET(alloc_pd_in, in, uid, pd->uid);
 	err = fuv_cmd(dev, in, sizeof(in), out, sizeof(out));
 	if (err)
 		return err;
@@ -315,7 +361,7 @@ static int fuv_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 	return 0;
 
 err_dealloc:
-	fuv_dealloc_pdn(dev, pd->pdn);
+	fuv_dealloc_pdn(dev, pd->pdn, pd->uid);
 	return err;
 }
 
@@ -323,22 +369,26 @@ err_dealloc:
  * fuv_dealloc_pdn() - DEALLOC_PD on the device's fake
  * @dev: the device
  * @pdn: the PD
+ * @uid: the uid it was allocated with
  *
  * Return: 0 or -errno (the fake refuses a PD that objects still use).
  */
-int fuv_dealloc_pdn(struct fuv_dev *dev, u32 pdn)
+int fuv_dealloc_pdn(struct fuv_dev *dev, u32 pdn, u16 uid)
 {
 	u32 out[MLX5_ST_SZ_DW(dealloc_pd_out)] = {};
 	u32 in[MLX5_ST_SZ_DW(dealloc_pd_in)] = {};
 
 	MLX5_SET(dealloc_pd_in, in, opcode, MLX5_CMD_OP_DEALLOC_PD);
 	MLX5_SET(dealloc_pd_in, in, pd, pdn);
+	MLX5_SET(dealloc_pd_in, in, uid, uid);
 	return fuv_cmd(dev, in, sizeof(in), out, sizeof(out));
 }
 
 static int fuv_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 {
-	return fuv_dealloc_pdn(to_fuv_dev(ibpd->device), to_fuv_pd(ibpd)->pdn);
+	struct fuv_pd *pd = to_fuv_pd(ibpd);
+
+	return fuv_dealloc_pdn(to_fuv_dev(ibpd->device), pd->pdn, pd->uid);
 }
 
 /*
@@ -438,6 +488,9 @@ static int __init fuv_init(void)
 	if (!dev)
 		return -ENOMEM;
 	mlx5_umr_fake_attr_init(&attr);
+	err = fuv_fake_crypto(&attr);
+	if (err)
+		goto err_dealloc;
 	dev->fake = mlx5_umr_fake_create(&attr);
 	if (IS_ERR(dev->fake)) {
 		err = PTR_ERR(dev->fake);
@@ -447,6 +500,7 @@ static int __init fuv_init(void)
 	err = fuv_query_caps(dev);
 	if (err)
 		goto err_fake;
+	fuv_devx_init(dev);
 
 	dev->ibdev.node_type = RDMA_NODE_IB_CA;
 	dev->ibdev.phys_port_cnt = FUV_NUM_PORTS;
@@ -460,10 +514,12 @@ static int __init fuv_init(void)
 	dev->ibdev.driver_def = fuv_uapi_defs;
 	err = ib_register_device(&dev->ibdev, "fake_mlx5_%d", NULL);
 	if (err)
-		goto err_fake;
+		goto err_devx;
 	fuv_dev = dev;
 	return 0;
 
+err_devx:
+	fuv_devx_cleanup(dev);
 err_fake:
 	mlx5_umr_fake_destroy(dev->fake);
 err_dealloc:
@@ -476,6 +532,7 @@ static void __exit fuv_exit(void)
 	struct mlx5_umr_fake *fake = fuv_dev->fake;
 
 	ib_unregister_device(&fuv_dev->ibdev);
+	fuv_devx_cleanup(fuv_dev);
 	ib_dealloc_device(&fuv_dev->ibdev);
 	mlx5_umr_fake_destroy(fake);
 }

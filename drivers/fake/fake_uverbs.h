@@ -24,6 +24,8 @@
  * @hca: its HCA seam (every command goes through @hca->ops->cmd_exec)
  * @caps: its general capabilities (QUERY_HCA_CAP, current), read once
  * @key_byte: the key byte of the next MR's mkey; its own atomic
+ * @whitelist_uid: the device's own user context, for the whitelisted
+ *	DEVX queries of contexts without DEVX (fake_uverbs_devx.c); 0: none
  */
 struct fuv_dev {
 	struct ib_device ibdev;
@@ -31,6 +33,7 @@ struct fuv_dev {
 	struct mlx5_umr_hca *hca;
 	u32 caps[MLX5_ST_SZ_DW(cmd_hca_cap)];
 	atomic_t key_byte;
+	u16 whitelist_uid;
 };
 
 #define FUV_CAP(dev, field)	MLX5_GET(cmd_hca_cap, (dev)->caps, field)
@@ -40,21 +43,26 @@ struct fuv_dev {
  * @ibuc: what the RDMA core holds
  * @cqe_version: the CQE version agreed on at open
  * @lib_caps: what the library said it supports (MLX5_LIB_CAP_*)
+ * @devx_uid: its user context of the fake (MLX5_IB_ALLOC_UCTX_DEVX), 0
+ *	without DEVX
  */
 struct fuv_ucontext {
 	struct ib_ucontext ibuc;
 	u8 cqe_version;
 	u64 lib_caps;
+	u16 devx_uid;
 };
 
 /**
  * struct fuv_pd - a PD
  * @ibpd: what the RDMA core holds
  * @pdn: the fake's PD
+ * @uid: the uid it was allocated with (its context's devx_uid)
  */
 struct fuv_pd {
 	struct ib_pd ibpd;
 	u32 pdn;
+	u16 uid;
 };
 
 /**
@@ -138,7 +146,7 @@ static inline struct fuv_mr *to_fuv_mr(struct ib_mr *mr)
 
 int fuv_cmd(struct fuv_dev *dev, const void *in, int inlen, void *out,
 	    int outlen);
-int fuv_dealloc_pdn(struct fuv_dev *dev, u32 pdn);
+int fuv_dealloc_pdn(struct fuv_dev *dev, u32 pdn, u16 uid);
 
 /* fake_uverbs_mr.c */
 int fuv_umem_get(struct fuv_dev *dev, struct fuv_umem *m, u64 addr,
@@ -158,6 +166,13 @@ int fuv_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		  struct ib_udata *udata);
 #endif
 int fuv_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
+
+/* fake_uverbs_devx.c */
+extern const struct uapi_definition fuv_devx_defs[];
+int fuv_devx_create_uctx(struct fuv_dev *dev);
+void fuv_devx_destroy_uctx(struct fuv_dev *dev, u16 uid);
+void fuv_devx_init(struct fuv_dev *dev);
+void fuv_devx_cleanup(struct fuv_dev *dev);
 
 /* fake_uverbs_uar.c */
 extern const struct uapi_definition fuv_uapi_defs[];

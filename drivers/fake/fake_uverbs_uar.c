@@ -175,5 +175,6 @@ DECLARE_UVERBS_NAMED_OBJECT(MLX5_IB_OBJECT_UAR,
 /* The mlx5 driver namespace methods this device has (ib_device.driver_def). */
 const struct uapi_definition fuv_uapi_defs[] = {
 	UAPI_DEF_CHAIN_OBJ_TREE_NAMED(MLX5_IB_OBJECT_UAR),
+	UAPI_DEF_CHAIN(fuv_devx_defs),
 	{}
 };

@@ -151,6 +151,11 @@ enum mlx5_umr_fake_vsynd {
  * @MLX5_UMR_FAKE_SYND_BAD_OBJ_TYPE: general object type other than
  *	ENCRYPTION_KEY
  * @MLX5_UMR_FAKE_SYND_BAD_DEK: DEK (encryption key object) does not exist
+ * @MLX5_UMR_FAKE_SYND_BAD_UID: the command's uid names no user context, or
+ *	names one the object it destroys (or the PD it uses) does not belong
+ *	to (Documentation/fake.rst, "User contexts and uids")
+ * @MLX5_UMR_FAKE_SYND_UCTX_BUSY: DESTROY_UCTX while objects of its uid
+ *	live
  *
  * Real firmware returns opaque 32-bit syndromes; the fake returns these so
  * tests can tell causes apart. The status (MLX5_CMD_STAT_*) is what real
@@ -182,6 +187,8 @@ enum mlx5_umr_fake_cmd_synd {
 	MLX5_UMR_FAKE_SYND_BAD_FIELD,
 	MLX5_UMR_FAKE_SYND_BAD_OBJ_TYPE,
 	MLX5_UMR_FAKE_SYND_BAD_DEK,
+	MLX5_UMR_FAKE_SYND_BAD_UID,
+	MLX5_UMR_FAKE_SYND_UCTX_BUSY,
 };
 
 /**
@@ -210,6 +217,9 @@ enum mlx5_umr_fake_cmd_synd {
  *	mlx5_ifc.h): SIG_ERR CQEs name the signature type and the domain of
  *	the failed check in bytes 34-35; without it they are zero (a
  *	device of before that bit, as mlx5_ib's struct mlx5_sig_err_cqe)
+ * @log_max_uctx: cmd_hca_cap.log_max_uctx: log2 of the user contexts
+ *	(CREATE_UCTX) the device holds; 0: none, and CREATE_UCTX is
+ *	BAD_OP_ERR (mlx5_ib then refuses DEVX, devx.c mlx5_ib_devx_create())
  */
 struct mlx5_umr_fake_caps {
 	u8 log_max_klm_list_size;
@@ -231,6 +241,8 @@ struct mlx5_umr_fake_caps {
 
 	/* block signature */
 	bool sigerr_domain_and_sig_type;
+	/* user contexts (DEVX uids) */
+	u8 log_max_uctx;
 };
 
 /**
@@ -321,6 +333,7 @@ struct mlx5_umr_fake_attr {
  * @bad_doorbells: doorbells naming no object of that UAR
  * @send_doorbells: send doorbells naming a live QP (one per posted batch)
  * @deks: live data encryption keys (ENCRYPTION_KEY general objects)
+ * @uctxs: live user contexts (CREATE_UCTX)
  */
 struct mlx5_umr_fake_counters {
 	u32 pds;
@@ -342,6 +355,7 @@ struct mlx5_umr_fake_counters {
 	u64 bad_doorbells;
 	u64 send_doorbells;
 	u32 deks;
+	u32 uctxs;
 };
 
 void mlx5_umr_fake_attr_init(struct mlx5_umr_fake_attr *attr);

@@ -9,6 +9,7 @@
  * Copyright (c) 2026 The mlx5-umr authors.
  */
 #define _GNU_SOURCE
+#include <endian.h>
 #include <errno.h>
 #include <stdint.h>
 #include <linux/types.h>
@@ -199,26 +200,6 @@ TEST_F(fuv, bound_to_libmlx5)
 		  dv.flags & MLX5DV_CONTEXT_FLAGS_CQE_V1);
 	/* bf_reg_size 0: no blue-flame, so no MPW or enhanced MPW either */
 	ASSERT_EQ(0, dv.flags & MLX5DV_CONTEXT_FLAGS_MPW_ALLOWED);
-}
-
-/*
- * DEVX: the fake has no UCTX objects (log_max_uctx 0), so an explicit
- * request fails with mlx5_ib's -EINVAL (devx.c mlx5_ib_devx_create()),
- * where the plain open above retried without it.
- */
-TEST_F(fuv, devx_refused)
-{
-	struct mlx5dv_context_attr attr = {
-		.flags = MLX5DV_CONTEXT_FLAGS_DEVX,
-	};
-	struct ibv_context *ctx;
-
-	errno = 0;
-	ctx = mlx5dv_open_device(self->dev, &attr);
-	if (ctx)
-		ibv_close_device(ctx);
-	ASSERT_EQ(NULL, ctx);
-	ASSERT_EQ(EINVAL, errno);
 }
 
 TEST_F(fuv, query_device_and_port)
@@ -454,6 +435,378 @@ TEST_F(fuv, exit_leaves_nothing)
 		const char *n = names[i];
 
 		EXPECT_EQ(before[i], fuv_counter(self->dbg, n))
+			TH_LOG("%s", n ? n : "?");
+	}
+}
+
+/*
+ * DEVX (Documentation/fake.rst, "rdma-core on the fake", step 6): the
+ * context is a DEVX context with a user context of the fake, and the mkey
+ * paths of libmlx5 (mlx5dv_create_mkey, its PSVs, mlx5dv_dek_create) go
+ * through the DEVX methods into the fake's command decoder.
+ */
+
+/* mlx5_ifc opcodes and statuses (include/linux/mlx5/mlx5_ifc.h, device.h) */
+#define OP_QUERY_HCA_CAP	0x100
+#define OP_CREATE_MKEY		0x200
+#define OP_CREATE_PSV		0x600
+#define STAT_BAD_OP		0x02
+#define STAT_BAD_RES		0x05
+/* the fake's syndromes (include/linux/mlx5_umr_fake.h) */
+#define SYND_BAD_OPCODE		0xfa4e0001u
+#define SYND_BAD_UID		0xfa4e001au
+
+/* A number of a debugfs file of the fake ("caps", "counters"), or -1. */
+static long long fuv_dbg_val(const char *dir, const char *file,
+			     const char *name)
+{
+	char path[320], key[64];
+	long long v, found = -1;
+	FILE *f;
+	int n;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while ((n = fscanf(f, "%63s %lli", key, &v)) != EOF)
+		if (n == 2 && !strcmp(key, name))
+			found = v;
+		else if (n != 2 && fscanf(f, "%*s") == EOF)
+			break;
+	fclose(f);
+	return found;
+}
+
+/* Big-endian dword @dw of a mailbox, bits @shift.. of @width. */
+static unsigned int fuv_mb_get(const void *mb, int dw, int shift, int width)
+{
+	__u32 v = be32toh(((const __u32 *)mb)[dw]);
+
+	return (v >> shift) & ((1ull << width) - 1);
+}
+
+static void fuv_mb_set(void *mb, int dw, int shift, int width,
+		       unsigned int val)
+{
+	__u32 *p = (__u32 *)mb + dw, v = be32toh(*p);
+	__u32 m = ((1ull << width) - 1) << shift;
+
+	*p = htobe32((v & ~m) | ((val << shift) & m));
+}
+
+/* CREATE_PSV of @num in PD @pdn by hand (create_psv_in). */
+static struct mlx5dv_devx_obj *fuv_psv_raw(struct ibv_context *ctx,
+					   unsigned int pdn, unsigned int num,
+					   __u32 *out, size_t outlen)
+{
+	__u32 in[4] = {};
+
+	fuv_mb_set(in, 0, 16, 16, OP_CREATE_PSV);
+	fuv_mb_set(in, 2, 28, 4, num);
+	fuv_mb_set(in, 2, 0, 24, pdn);
+	memset(out, 0, outlen);
+	return mlx5dv_devx_obj_create(ctx, in, sizeof(in), out, outlen);
+}
+
+/*
+ * Open: libmlx5 asks for DEVX first (mlx5.c mlx5_alloc_context()) and
+ * gets it: a user context of the fake per open context, gone at close;
+ * QUERY_HCA_CAP through DEVX_OTHER answers the fake's caps (the numbers
+ * of its debugfs "caps", cmd_hca_cap offsets of mlx5_ifc.h).
+ */
+TEST_F(fuv, devx_context)
+{
+	__u32 in[4] = {}, out[4 + 1024] = {};
+	long long uctxs = fuv_dbg_val(self->dbg, "counters", "uctxs");
+	struct mlx5dv_context_attr attr = {
+		.flags = MLX5DV_CONTEXT_FLAGS_DEVX,
+	};
+	const __u32 *cap = out + 4;
+	struct ibv_context *ctx;
+
+	/* the device's own (whitelist) context and the fixture's */
+	ASSERT_LE(2, uctxs);
+	ctx = mlx5dv_open_device(self->dev, &attr);
+	ASSERT_NE(NULL, ctx) TH_LOG("DEVX open: %s", strerror(errno));
+	ASSERT_EQ(uctxs + 1, fuv_dbg_val(self->dbg, "counters", "uctxs"));
+
+	fuv_mb_set(in, 0, 16, 16, OP_QUERY_HCA_CAP);
+	fuv_mb_set(in, 1, 0, 16, 1);	/* general caps, current */
+	ASSERT_EQ(0, mlx5dv_devx_general_cmd(ctx, in, sizeof(in), out,
+					     sizeof(out)));
+	ASSERT_EQ(0, fuv_mb_get(out, 0, 24, 8));	/* status */
+	ASSERT_EQ(fuv_dbg_val(self->dbg, "caps", "log_max_klm_list_size"),
+		  fuv_mb_get(cap, 8, 0, 6));
+	ASSERT_EQ(fuv_dbg_val(self->dbg, "caps", "log_max_uctx"),
+		  fuv_mb_get(cap, 35, 24, 5));
+	ASSERT_NE(0, fuv_mb_get(cap, 35, 24, 5));
+	ASSERT_EQ(FAKE_LOG_MAX_QP, fuv_mb_get(cap, 4, 0, 5));
+	ASSERT_EQ(FAKE_LOG_MAX_MKEY, fuv_mb_get(cap, 7, 16, 6));
+	ASSERT_EQ(1, fuv_mb_get(cap, 15, 0, 4));	/* cqe_version */
+	ibv_close_device(ctx);
+	ASSERT_EQ(uctxs, fuv_dbg_val(self->dbg, "counters", "uctxs"));
+}
+
+/*
+ * mlx5dv_create_mkey: an indirect (KLM) mkey of the fake in the PD, free,
+ * UMR-enabled, local read only, max_entries rounded up to 4 translations
+ * (verbs.c _mlx5dv_create_mkey()), key byte 0; gone at destroy.
+ */
+TEST_F(fuv, devx_mkey)
+{
+	struct mlx5dv_mkey_init_attr a = {
+		.create_flags = MLX5DV_MKEY_INIT_ATTR_FLAGS_INDIRECT,
+		.max_entries = 5,
+	};
+	long long mkeys = fuv_dbg_val(self->dbg, "counters", "mkeys");
+	struct mlx5dv_mkey *mk;
+	struct fuv_mkey m;
+	struct ibv_pd *pd;
+
+	pd = ibv_alloc_pd(self->ctx);
+	ASSERT_NE(NULL, pd);
+	a.pd = pd;
+	mk = mlx5dv_create_mkey(&a);
+	ASSERT_NE(NULL, mk) TH_LOG("mlx5dv_create_mkey: %s", strerror(errno));
+	ASSERT_EQ(8, a.max_entries);
+	ASSERT_EQ(0, mk->lkey & 0xff);
+	ASSERT_EQ(mk->lkey, mk->rkey);
+	ASSERT_EQ(1, fuv_mkey(self->dbg, mk->lkey, &m));
+	ASSERT_EQ(fuv_pdn(pd), m.pd);
+	ASSERT_EQ(2, m.mode);		/* MLX5_MKC_ACCESS_MODE_KLMS */
+	ASSERT_EQ(1, m.free);
+	ASSERT_EQ(1, m.umr_en);
+	ASSERT_STREQ("10000", m.acc);
+	ASSERT_EQ(0, m.rinval);
+	ASSERT_EQ(8, m.xlt_oct);
+	ASSERT_EQ(mkeys + 1, fuv_dbg_val(self->dbg, "counters", "mkeys"));
+	/*
+	 * the PD is busy while the mkey lives: the fake's DEALLOC_PD says
+	 * BAD_RES_STATE_ERR, mlx5_core's cmd_status_to_err() EINVAL
+	 */
+	ASSERT_EQ(EINVAL, ibv_dealloc_pd(pd));
+	ASSERT_EQ(0, mlx5dv_destroy_mkey(mk));
+	ASSERT_EQ(0, fuv_mkey(self->dbg, m.key, &m));
+	ASSERT_EQ(mkeys, fuv_dbg_val(self->dbg, "counters", "mkeys"));
+
+	/* remote invalidation asked: en_rinval */
+	a.create_flags |= MLX5DV_MKEY_INIT_ATTR_FLAGS_REMOTE_INVALIDATE;
+	a.max_entries = 1;
+	mk = mlx5dv_create_mkey(&a);
+	ASSERT_NE(NULL, mk);
+	ASSERT_EQ(4, a.max_entries);
+	ASSERT_EQ(1, fuv_mkey(self->dbg, mk->lkey, &m));
+	ASSERT_EQ(1, m.rinval);
+	ASSERT_EQ(0, mlx5dv_destroy_mkey(mk));
+	ASSERT_EQ(0, ibv_dealloc_pd(pd));
+}
+
+/*
+ * A signature mkey: two PSVs of the fake (mlx5.c mlx5_create_psv(), one
+ * CREATE_PSV each, memory and wire), freed with it; crypto and both
+ * (the signature and crypto pair) are created as libmlx5 asks.
+ */
+TEST_F(fuv, devx_sig_and_crypto_mkeys)
+{
+	struct mlx5dv_mkey_init_attr a = {
+		.create_flags = MLX5DV_MKEY_INIT_ATTR_FLAGS_INDIRECT |
+				MLX5DV_MKEY_INIT_ATTR_FLAGS_BLOCK_SIGNATURE,
+		.max_entries = 1,
+	};
+	long long psvs = fuv_dbg_val(self->dbg, "counters", "psvs");
+	long long mkeys = fuv_dbg_val(self->dbg, "counters", "mkeys");
+	struct mlx5dv_mkey *mk;
+	struct fuv_mkey m;
+	struct ibv_pd *pd;
+
+	ASSERT_LE(0, psvs);
+	pd = ibv_alloc_pd(self->ctx);
+	ASSERT_NE(NULL, pd);
+	a.pd = pd;
+	mk = mlx5dv_create_mkey(&a);
+	ASSERT_NE(NULL, mk) TH_LOG("signature mkey: %s", strerror(errno));
+	ASSERT_EQ(psvs + 2, fuv_dbg_val(self->dbg, "counters", "psvs"));
+	ASSERT_EQ(1, fuv_mkey(self->dbg, mk->lkey, &m));
+	ASSERT_EQ(2, m.mode);
+	ASSERT_EQ(0, mlx5dv_destroy_mkey(mk));
+	ASSERT_EQ(psvs, fuv_dbg_val(self->dbg, "counters", "psvs"));
+
+	a.create_flags = MLX5DV_MKEY_INIT_ATTR_FLAGS_INDIRECT |
+			 MLX5DV_MKEY_INIT_ATTR_FLAGS_CRYPTO;
+	mk = mlx5dv_create_mkey(&a);
+	ASSERT_NE(NULL, mk) TH_LOG("crypto mkey: %s", strerror(errno));
+	ASSERT_EQ(0, mlx5dv_destroy_mkey(mk));
+	a.create_flags |= MLX5DV_MKEY_INIT_ATTR_FLAGS_BLOCK_SIGNATURE;
+	mk = mlx5dv_create_mkey(&a);
+	ASSERT_NE(NULL, mk) TH_LOG("sig+crypto mkey: %s", strerror(errno));
+	ASSERT_EQ(psvs + 2, fuv_dbg_val(self->dbg, "counters", "psvs"));
+	ASSERT_EQ(0, mlx5dv_destroy_mkey(mk));
+	ASSERT_EQ(psvs, fuv_dbg_val(self->dbg, "counters", "psvs"));
+	ASSERT_EQ(mkeys, fuv_dbg_val(self->dbg, "counters", "mkeys"));
+	ASSERT_EQ(0, ibv_dealloc_pd(pd));
+}
+
+/*
+ * mlx5dv_dek_create with a plaintext key (the fake's profiles import
+ * plaintext DEKs, so no crypto login): an ENCRYPTION_KEY object of the
+ * fake, gone at destroy. AES-XTS with key1 == key2 is refused by the
+ * fake (BAD_PARAM_ERR: mlx5_get_cmd_status_err() makes EINVAL of it).
+ */
+TEST_F(fuv, devx_dek)
+{
+	struct mlx5dv_dek_init_attr a = {
+		.key_size = MLX5DV_CRYPTO_KEY_SIZE_128,
+		.key_purpose = MLX5DV_CRYPTO_KEY_PURPOSE_AES_XTS,
+		.comp_mask = MLX5DV_DEK_INIT_ATTR_CRYPTO_LOGIN,
+	};
+	long long deks = fuv_dbg_val(self->dbg, "counters", "deks");
+	struct mlx5dv_dek *dek;
+	struct ibv_pd *pd;
+	int i;
+
+	ASSERT_LE(0, deks);
+	pd = ibv_alloc_pd(self->ctx);
+	ASSERT_NE(NULL, pd);
+	a.pd = pd;
+	for (i = 0; i < 32; i++)
+		a.key[i] = i;
+	dek = mlx5dv_dek_create(self->ctx, &a);
+	ASSERT_NE(NULL, dek) TH_LOG("mlx5dv_dek_create: %s", strerror(errno));
+	ASSERT_EQ(deks + 1, fuv_dbg_val(self->dbg, "counters", "deks"));
+	ASSERT_EQ(0, mlx5dv_dek_destroy(dek));
+	ASSERT_EQ(deks, fuv_dbg_val(self->dbg, "counters", "deks"));
+
+	memset(a.key, 7, 32);
+	errno = 0;
+	dek = mlx5dv_dek_create(self->ctx, &a);
+	ASSERT_EQ(NULL, dek);
+	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(deks, fuv_dbg_val(self->dbg, "counters", "deks"));
+	ASSERT_EQ(0, ibv_dealloc_pd(pd));
+}
+
+/*
+ * Refusals with mlx5_ib's errno (devx.c), nothing left in the fake: a
+ * non-general command through DEVX_OTHER and a non-create command through
+ * DEVX_OBJ_CREATE (EINVAL, devx_is_general_cmd(), devx_is_obj_create_cmd(),
+ * as is CREATE_PSV of two); a general opcode the device lacks reaches it
+ * (EREMOTEIO, the mailbox with BAD_OP_ERR comes back); and another
+ * context's PD (EREMOTEIO, BAD_RES_ERR: the fake's uid rule).
+ */
+TEST_F(fuv, devx_refusals)
+{
+	struct mlx5dv_context_attr attr = {
+		.flags = MLX5DV_CONTEXT_FLAGS_DEVX,
+	};
+	long long psvs = fuv_dbg_val(self->dbg, "counters", "psvs");
+	__u32 in[4] = {}, out[4 + 1024] = {};
+	struct mlx5dv_devx_obj *obj;
+	struct ibv_context *other;
+	struct ibv_pd *pd, *opd;
+
+	ASSERT_LE(0, psvs);
+	fuv_mb_set(in, 0, 16, 16, OP_CREATE_MKEY);
+	ASSERT_EQ(EINVAL, mlx5dv_devx_general_cmd(self->ctx, in, sizeof(in),
+						  out, sizeof(out)));
+	fuv_mb_set(in, 0, 16, 16, 0xb00);	/* MLX5_CMD_OP_GENERAL_START */
+	ASSERT_EQ(EREMOTEIO, mlx5dv_devx_general_cmd(self->ctx, in,
+						     sizeof(in), out, 16));
+	ASSERT_EQ(STAT_BAD_OP, fuv_mb_get(out, 0, 24, 8));
+	ASSERT_EQ(SYND_BAD_OPCODE, fuv_mb_get(out, 1, 0, 32));
+
+	pd = ibv_alloc_pd(self->ctx);
+	ASSERT_NE(NULL, pd);
+	fuv_mb_set(in, 0, 16, 16, OP_QUERY_HCA_CAP);
+	errno = 0;
+	obj = mlx5dv_devx_obj_create(self->ctx, in, sizeof(in), out,
+				     sizeof(out));
+	ASSERT_EQ(NULL, obj);
+	ASSERT_EQ(EINVAL, errno);
+	errno = 0;
+	ASSERT_EQ(NULL, fuv_psv_raw(self->ctx, fuv_pdn(pd), 2, out, 16));
+	ASSERT_EQ(EINVAL, errno);
+	ASSERT_EQ(psvs, fuv_dbg_val(self->dbg, "counters", "psvs"));
+
+	/* a PSV in its own PD is fine, in another context's not */
+	other = mlx5dv_open_device(self->dev, &attr);
+	ASSERT_NE(NULL, other);
+	opd = ibv_alloc_pd(other);
+	ASSERT_NE(NULL, opd);
+	obj = fuv_psv_raw(other, fuv_pdn(opd), 1, out, 32);
+	ASSERT_NE(NULL, obj) TH_LOG("CREATE_PSV: %s", strerror(errno));
+	ASSERT_EQ(psvs + 1, fuv_dbg_val(self->dbg, "counters", "psvs"));
+	ASSERT_EQ(0, mlx5dv_devx_obj_destroy(obj));
+	errno = 0;
+	ASSERT_EQ(NULL, fuv_psv_raw(other, fuv_pdn(pd), 1, out, 32));
+	ASSERT_EQ(EREMOTEIO, errno);
+	ASSERT_EQ(STAT_BAD_RES, fuv_mb_get(out, 0, 24, 8));
+	ASSERT_EQ(SYND_BAD_UID, fuv_mb_get(out, 1, 0, 32));
+	ASSERT_EQ(psvs, fuv_dbg_val(self->dbg, "counters", "psvs"));
+	ASSERT_EQ(0, ibv_dealloc_pd(opd));
+	ibv_close_device(other);
+	ASSERT_EQ(0, ibv_dealloc_pd(pd));
+}
+
+/*
+ * A DEVX process that exits holding a signature mkey and a DEK leaves
+ * nothing in the fake: the RDMA core destroys the DEVX objects (their
+ * destroy commands carry the context's uid), then the PD, then the user
+ * context.
+ */
+TEST_F(fuv, devx_exit_leaves_nothing)
+{
+	static const char * const names[] = {
+		"pds", "mkeys", "psvs", "deks", "uctxs",
+	};
+	long long before[5];
+	unsigned int i;
+	int status;
+	pid_t pid;
+
+	ibv_close_device(self->ctx);
+	self->ctx = NULL;
+	for (i = 0; i < 5; i++) {
+		before[i] = fuv_dbg_val(self->dbg, "counters", names[i]);
+		ASSERT_LE(0, before[i]);
+	}
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct ibv_context *ctx = ibv_open_device(self->dev);
+		struct ibv_pd *pd = ctx ? ibv_alloc_pd(ctx) : NULL;
+		struct mlx5dv_mkey_init_attr a = {
+			.pd = pd,
+			.create_flags =
+				MLX5DV_MKEY_INIT_ATTR_FLAGS_INDIRECT |
+				MLX5DV_MKEY_INIT_ATTR_FLAGS_BLOCK_SIGNATURE,
+			.max_entries = 4,
+		};
+		struct mlx5dv_dek_init_attr d = {
+			.key_size = MLX5DV_CRYPTO_KEY_SIZE_128,
+			.key_purpose = MLX5DV_CRYPTO_KEY_PURPOSE_AES_XTS,
+			.pd = pd,
+			.comp_mask = MLX5DV_DEK_INIT_ATTR_CRYPTO_LOGIN,
+			.key = "0123456789abcdefFEDCBA9876543210",
+		};
+		struct mlx5dv_mkey *mk = pd ? mlx5dv_create_mkey(&a) : NULL;
+		struct mlx5dv_dek *dek = pd ? mlx5dv_dek_create(ctx, &d) : NULL;
+
+		_exit(!mk || !dek ||
+		      fuv_dbg_val(self->dbg, "counters", "psvs") !=
+		      before[2] + 2 ||
+		      fuv_dbg_val(self->dbg, "counters", "deks") !=
+		      before[3] + 1 ||
+		      fuv_dbg_val(self->dbg, "counters", "uctxs") !=
+		      before[4] + 1);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+	for (i = 0; i < 5; i++) {
+		const char *n = names[i];
+
+		EXPECT_EQ(before[i], fuv_dbg_val(self->dbg, "counters", n))
 			TH_LOG("%s", n ? n : "?");
 	}
 }

@@ -14,7 +14,8 @@ restore() {
 		done
 	done
 }
-if ! modprobe ib_uverbs || ! modprobe mlx5_umr_fake_uverbs; then
+# dyndbg: the DEVX commands libmlx5 sends go to the kernel log
+if ! modprobe ib_uverbs || ! modprobe mlx5_umr_fake_uverbs dyndbg=+p; then
 	echo "not ok 1 - mlx5_umr_fake_uverbs loads"
 	restore
 	exit 1
