@@ -149,7 +149,8 @@ static int fake_umr_parse_ctrl(struct fake_umr *u,
 			       const struct mlx5_wqe_umr_ctrl_seg *uc)
 {
 	const u8 known = MLX5_UMR_TRANSLATION_OFFSET_EN | MLX5_UMR_CHECK_FREE |
-			 MLX5_UMR_CHECK_NOT_FREE | MLX5_UMR_INLINE;
+			 MLX5_UMR_CHECK_NOT_FREE | MLX5_UMR_INLINE |
+			 MLX5_UMR_IFC_CHECK_QPN;
 	const u8 both = MLX5_UMR_CHECK_FREE | MLX5_UMR_CHECK_NOT_FREE;
 
 	u->flags = uc->flags;
@@ -224,6 +225,18 @@ static int fake_umr_check_mkey(struct fake_umr *u, struct fake_mkey *mk,
 	if ((u->flags & MLX5_UMR_CHECK_NOT_FREE) &&
 	    !MLX5_GET(mkc, mk->mkc, free))
 		return ERR_PROT(MKEY_NOT_FREE);
+	/*
+	 * Check QPN (rdma-core's local invalidation, qp.c
+	 * set_umr_control_seg()): the IB rule for invalidating a type-2
+	 * window, that it be bound to the posting QP; an mkey bound to no
+	 * QP (qpn 0xffffff, as every mkey mlx5_ib creates) passes.
+	 */
+	if (u->flags & MLX5_UMR_IFC_CHECK_QPN) {
+		u32 bound = MLX5_GET(mkc, mk->mkc, qpn);
+
+		if (bound != 0xffffff && bound != u->qp->qpn)
+			return ERR_PROT(MKEY_QPN);
+	}
 	err = fake_umr_check_mask(fd, u->mask);
 	if (err)
 		return err;
