@@ -40,6 +40,7 @@ struct fuv_dev {
 	u32 caps[MLX5_ST_SZ_DW(cmd_hca_cap)];
 	atomic_t key_byte;
 	struct xarray uars;
+	/* protects @db_qps, the listed QPs' last_pi, @db_idle */
 	spinlock_t db_lock;
 	struct list_head db_qps;
 	struct delayed_work db_poll;

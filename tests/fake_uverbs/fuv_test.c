@@ -661,8 +661,9 @@ TEST_F(fuv_rc, local_inv)
 	ASSERT_EQ(0, ibv_wr_complete(qpx));
 	ASSERT_EQ(1, fuv_poll_one(self->cq, &wc));
 	EXPECT_EQ(0x1234, wc.wr_id);
-	EXPECT_EQ(IBV_WC_SUCCESS, wc.status) TH_LOG("status %s vendor 0x%x",
-		ibv_wc_status_str(wc.status), wc.vendor_err);
+	EXPECT_EQ(IBV_WC_SUCCESS, wc.status)
+		TH_LOG("status %s vendor 0x%x", ibv_wc_status_str(wc.status),
+		       wc.vendor_err);
 	EXPECT_EQ(IBV_WC_LOCAL_INV, wc.opcode);
 	EXPECT_EQ(self->qp->qp_num, wc.qp_num);
 	ASSERT_EQ(1, fuv_mkey(self->dbg, mr->lkey, &m));
@@ -712,8 +713,8 @@ TEST_F(fuv_rc, rdma_write_refused)
 	ASSERT_EQ(0, ibv_wr_complete(qpx));
 	ASSERT_EQ(1, fuv_poll_one(self->cq, &wc));
 	EXPECT_EQ(1, wc.wr_id);
-	EXPECT_EQ(IBV_WC_LOC_QP_OP_ERR, wc.status) TH_LOG("status %s",
-		ibv_wc_status_str(wc.status));
+	EXPECT_EQ(IBV_WC_LOC_QP_OP_ERR, wc.status)
+		TH_LOG("status %s", ibv_wc_status_str(wc.status));
 	EXPECT_EQ(0x01, wc.vendor_err);
 	ASSERT_EQ(1, fuv_poll_one(self->cq, &wc));
 	EXPECT_EQ(2, wc.wr_id);
