@@ -666,8 +666,14 @@ TEST_F(fuv_rc, local_inv)
 		       wc.vendor_err);
 	EXPECT_EQ(IBV_WC_LOCAL_INV, wc.opcode);
 	EXPECT_EQ(self->qp->qp_num, wc.qp_num);
-	ASSERT_EQ(1, fuv_mkey(self->dbg, mr->lkey, &m));
+	/*
+	 * Free, bound to no QP, and with the key byte rdma-core's mkey
+	 * segment installs (qp.c set_umr_mkey_seg(): 0 for an invalidation)
+	 */
+	ASSERT_EQ(1, fuv_mkey(self->dbg, mr->lkey & ~0xffu, &m));
 	EXPECT_EQ(1, m.free);
+	if (mr->lkey & 0xff)
+		EXPECT_EQ(0, fuv_mkey(self->dbg, mr->lkey, &m));
 	EXPECT_EQ(0, ibv_poll_cq(self->cq, 1, &wc));
 
 	ASSERT_EQ(0, ibv_dereg_mr(mr));
@@ -742,24 +748,19 @@ TEST_F(fuv_rc, rdma_write_refused)
 
 /*
  * Refusals with mlx5_ib's errno (Linux 6.1 qp.c), nothing left in the
- * fake: a receive queue (not modelled: EOPNOTSUPP), vendor flags mlx5_ib
- * does not take for RC or without their cap (TUNNEL_OFFLOADS,
- * PACKET_BASED_CREDIT_MODE: process_vendor_flags() EINVAL), a verbs
- * create flag without its cap (BLOCK_SELF_MCAST_LB:
- * process_create_flags() EOPNOTSUPP), a state transition the IB spec
- * does not allow (RESET -> RTS: EINVAL).
+ * fake: vendor flags mlx5_ib does not take for RC or without their cap
+ * (TUNNEL_OFFLOADS, PACKET_BASED_CREDIT_MODE: process_vendor_flags()
+ * EINVAL); a WQ signature (libmlx5's MLX5_QP_SIGNATURE), which mlx5_ib
+ * takes but the fake does not model (EOPNOTSUPP); a state transition the
+ * IB spec does not allow (RESET -> RTS: EINVAL). A receive queue is
+ * refused by libmlx5 itself (EINVAL), as the device reports
+ * max_rq_desc_sz 0. Scatter-to-CQE without the cap is dropped silently,
+ * as mlx5_ib does: that QP is created.
  */
 TEST_F(fuv_rc, refusals)
 {
 	static const char * const names[] = {
 		"qps", "sg_maps", "iommu_pages",
-	};
-	struct ibv_qp_init_attr_ex attr = {
-		.qp_type = IBV_QPT_RC,
-		.cap = { .max_send_wr = 4, .max_send_sge = 1 },
-		.comp_mask = IBV_QP_INIT_ATTR_PD |
-			     IBV_QP_INIT_ATTR_CREATE_FLAGS,
-		.create_flags = IBV_QP_CREATE_BLOCK_SELF_MCAST_LB,
 	};
 	struct ibv_qp_attr a = { .qp_state = IBV_QPS_RTS };
 	long long before[3];
@@ -773,7 +774,7 @@ TEST_F(fuv_rc, refusals)
 	errno = 0;
 	qp = fuv_create_rc(self->ctx, self->pd, self->cq, 1, 0);
 	ASSERT_EQ(NULL, qp);
-	EXPECT_EQ(EOPNOTSUPP, errno);
+	EXPECT_EQ(EINVAL, errno);
 	errno = 0;
 	qp = fuv_create_rc(self->ctx, self->pd, self->cq, 0,
 			   MLX5DV_QP_CREATE_TUNNEL_OFFLOADS);
@@ -784,21 +785,21 @@ TEST_F(fuv_rc, refusals)
 			   MLX5DV_QP_CREATE_PACKET_BASED_CREDIT_MODE);
 	ASSERT_EQ(NULL, qp);
 	EXPECT_EQ(EINVAL, errno);
-	attr.send_cq = self->cq;
-	attr.recv_cq = self->cq;
-	attr.pd = self->pd;
+	ASSERT_EQ(0, setenv("MLX5_QP_SIGNATURE", "1", 1));
 	errno = 0;
-	qp = ibv_create_qp_ex(self->ctx, &attr);
+	qp = fuv_create_rc(self->ctx, self->pd, self->cq, 0, 0);
+	unsetenv("MLX5_QP_SIGNATURE");
 	ASSERT_EQ(NULL, qp);
 	EXPECT_EQ(EOPNOTSUPP, errno);
 	for (i = 0; i < 3; i++)
 		EXPECT_EQ(before[i], fuv_counter(self->dbg, names[i]))
 			TH_LOG("%s", names[i] ? names[i] : "?");
 
-	self->qp = fuv_create_rc(self->ctx, self->pd, self->cq, 0, 0);
+	self->qp = fuv_create_rc(self->ctx, self->pd, self->cq, 0,
+				 MLX5DV_QP_CREATE_ALLOW_SCATTER_TO_CQE);
 	ASSERT_NE(NULL, self->qp);
-	EXPECT_EQ(EINVAL, ibv_modify_qp(self->qp, &a, IBV_QP_STATE));
 	EXPECT_EQ(before[0] + 1, fuv_counter(self->dbg, "qps"));
+	EXPECT_EQ(EINVAL, ibv_modify_qp(self->qp, &a, IBV_QP_STATE));
 }
 
 /*
