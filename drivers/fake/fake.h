@@ -134,8 +134,10 @@ struct fake_qp {
 	bool fre;
 	bool dead;
 	bool delayed;
+	u8 st;		/* MLX5_QP_ST_REG_UMR or MLX5_QP_ST_RC */
 	u32 uar;
 	u32 pdn;
+	u32 uidx;	/* qpc.user_index: srqn_uidx of its CQEs */
 	u32 npas;
 	u64 *pas;
 	u64 dbr;

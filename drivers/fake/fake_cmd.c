@@ -515,13 +515,28 @@ static void fake_cq_reap(struct mlx5_umr_fake *fd, struct fake_cq *cq)
 	kfree_rcu(cq, rcu);
 }
 
-/* What the fake accepts of a CREATE_QP: a REG_UMR QP of its own objects. */
+/*
+ * The service types whose send queue the engine runs: REG_UMR (the
+ * service's QPs, as mlx5_ib's umrc.qp) and RC, which mlx5_ib gives a user
+ * RC QP (Linux 6.1 drivers/infiniband/hw/mlx5/qp.c create_user_qp():
+ * to_mlx5_st(IB_QPT_RC)); rdma-core posts its mkey WRs (UMR, SET_PSV,
+ * NOP) on such a QP. Both run the same WQE engine; an RC QP's RDMA and
+ * SEND opcodes end in the engine's bad-opcode error (fake_wqe_exec()).
+ */
+static bool fake_qp_st_ok(const void *qpc)
+{
+	u8 st = MLX5_GET(qpc, qpc, st);
+
+	return st == MLX5_QP_ST_REG_UMR || st == MLX5_QP_ST_RC;
+}
+
+/* What the fake accepts of a CREATE_QP: a QP of its own objects. */
 static int fake_create_qp_check(struct fake_cmd *c, const void *qpc)
 {
 	struct mlx5_umr_fake *fd = c->fd;
 	u32 pdn = MLX5_GET(qpc, qpc, pd);
 
-	if (MLX5_GET(qpc, qpc, st) != MLX5_QP_ST_REG_UMR)
+	if (!fake_qp_st_ok(qpc))
 		return FAIL(c, BAD_PARAM_ERR, BAD_ST);
 	if (MLX5_GET(qpc, qpc, rq_type) != MLX5_ZERO_LEN_RQ ||
 	    MLX5_GET(qpc, qpc, no_sq))
@@ -565,6 +580,9 @@ static int fake_qp_new(struct fake_cmd *c, const void *qpc,
 	qp->fd = c->fd;
 	spin_lock_init(&qp->lock);
 	qp->state = MLX5_QP_STATE_RST;
+	qp->st = MLX5_GET(qpc, qpc, st);
+	/* mlx5_ib sets it for CQE version 1 (create_user_qp()) */
+	qp->uidx = MLX5_GET(qpc, qpc, user_index);
 	qp->log_sq = MLX5_GET(qpc, qpc, log_sq_size);
 	qp->log_pg = MLX5_GET(qpc, qpc, log_page_size);
 	qp->rlky = MLX5_GET(qpc, qpc, rlky);
@@ -779,7 +797,8 @@ static int fake_query_qp(struct fake_cmd *c)
 	qp = fake_qp_lock(fd, MLX5_GET(query_qp_in, c->in, qpn), &flags);
 	if (qp) {
 		MLX5_SET(qpc, qpc, state, qp->state);
-		MLX5_SET(qpc, qpc, st, MLX5_QP_ST_REG_UMR);
+		MLX5_SET(qpc, qpc, st, qp->st);
+		MLX5_SET(qpc, qpc, user_index, qp->uidx);
 		MLX5_SET(qpc, qpc, pm_state, MLX5_QP_PM_MIGRATED);
 		MLX5_SET(qpc, qpc, pd, qp->pdn);
 		MLX5_SET(qpc, qpc, log_sq_size, qp->log_sq);

@@ -335,6 +335,7 @@ static void fc_query_qp(struct ft *ft, u8 state)
 	qpc = MLX5_ADDR_OF(query_qp_out, out, qpc);
 	KUNIT_EXPECT_EQ(ft->test, MLX5_GET(qpc, qpc, state), state);
 	KUNIT_EXPECT_EQ(ft->test, MLX5_GET(qpc, qpc, st), MLX5_QP_ST_REG_UMR);
+	KUNIT_EXPECT_EQ(ft->test, MLX5_GET(qpc, qpc, user_index), 0);
 	KUNIT_EXPECT_EQ(ft->test, MLX5_GET(qpc, qpc, log_sq_size), ft->log_sq);
 	KUNIT_EXPECT_EQ(ft->test, MLX5_GET(qpc, qpc, cqn_snd), ft->cq.cqn);
 	KUNIT_EXPECT_EQ(ft->test, MLX5_GET(qpc, qpc, uar_page), ft->uar.index);
@@ -357,7 +358,8 @@ static void fake_cmd_qp(struct kunit *test)
 	ft_create_cq(ft);
 	in = ft_create_qp_in(ft, &inlen);
 	qpc = MLX5_ADDR_OF(create_qp_in, in, qpc);
-	MLX5_SET(qpc, qpc, st, MLX5_QP_ST_RC);
+	/* REG_UMR and RC run the WQE engine; other service types do not */
+	MLX5_SET(qpc, qpc, st, MLX5_QP_ST_UD);
 	EXPECT_FAIL(test, ft_cmd(ft, in, inlen, out, sizeof(out)), out,
 		    BAD_PARAM_ERR, BAD_ST);
 	MLX5_SET(qpc, qpc, st, MLX5_QP_ST_REG_UMR);
@@ -755,6 +757,36 @@ static void fake_cmd_uctx(struct kunit *test)
 	ft = fc_fake(test, &attr.caps, 0);
 	EXPECT_FAIL(test, fc_uctx(ft, 0, out), out, BAD_OP_ERR, BAD_OPCODE);
 	fc_done(ft);
+/*
+ * A user RC QP as mlx5_ib creates it (Linux 6.1 qp.c create_user_qp():
+ * st RC, user_index for CQE version 1): accepted, and QUERY_QP returns
+ * both; its DESTROY_QP leaves no QP.
+ */
+static void fake_cmd_qp_rc(struct kunit *test)
+{
+	u32 qin[MLX5_ST_SZ_DW(query_qp_in)] = {};
+	u32 out[MLX5_ST_SZ_DW(create_qp_out)];
+	int qlen = MLX5_ST_SZ_BYTES(query_qp_out);
+	struct ft *ft = fc_queues(test);
+	void *in, *qpc, *qout;
+	int inlen;
+
+	qout = kunit_kzalloc(test, qlen, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, qout);
+	ft_create_cq(ft);
+	in = ft_create_qp_in(ft, &inlen);
+	qpc = MLX5_ADDR_OF(create_qp_in, in, qpc);
+	MLX5_SET(qpc, qpc, st, MLX5_QP_ST_RC);
+	MLX5_SET(qpc, qpc, user_index, 0x123);
+	KUNIT_ASSERT_EQ(test, ft_cmd(ft, in, inlen, out, sizeof(out)), 0);
+	ft->qpn = MLX5_GET(create_qp_out, out, qpn);
+	MLX5_SET(query_qp_in, qin, opcode, MLX5_CMD_OP_QUERY_QP);
+	MLX5_SET(query_qp_in, qin, qpn, ft->qpn);
+	KUNIT_ASSERT_EQ(test, ft_cmd(ft, qin, sizeof(qin), qout, qlen), 0);
+	qpc = MLX5_ADDR_OF(query_qp_out, qout, qpc);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(qpc, qpc, st), MLX5_QP_ST_RC);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(qpc, qpc, user_index), 0x123);
+	ft_teardown(ft);
 }
 
 static struct kunit_case fake_cmd_cases[] = {
@@ -764,6 +796,7 @@ static struct kunit_case fake_cmd_cases[] = {
 	KUNIT_CASE(fake_cmd_mkey),
 	KUNIT_CASE(fake_cmd_cq),
 	KUNIT_CASE(fake_cmd_qp),
+	KUNIT_CASE(fake_cmd_qp_rc),
 	KUNIT_CASE(fake_cmd_psv),
 	KUNIT_CASE(fake_cmd_inject),
 	KUNIT_CASE(fake_cmd_register),

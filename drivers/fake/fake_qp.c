@@ -199,6 +199,7 @@ void fake_req_cqe(struct mlx5_umr_fake *fd, struct fake_qp *qp, u8 opcode,
 	struct mlx5_cqe64 cqe = {};
 
 	cqe.sop_drop_qpn = cpu_to_be32((u32)opcode << 24 | qp->qpn);
+	cqe.srqn = cpu_to_be32(qp->uidx);
 	cqe.wqe_counter = cpu_to_be16(idx);
 	cqe.op_own = MLX5_CQE_REQ << 4;
 	fake_cq_write(fd, qp, &cqe, nt);
@@ -215,6 +216,12 @@ static void fake_err_cqe(struct mlx5_umr_fake *fd, struct fake_qp *qp,
 	err->syndrome = synd;
 	err->vendor_err_synd = vsynd;
 	err->s_wqe_opcode_qpn = cpu_to_be32((u32)opcode << 24 | qp->qpn);
+	/*
+	 * CQE version 1: the QP's user_index, by which libmlx5 finds the QP
+	 * of a requester CQE (rdma-core v44.0 cq.c mlx5_parse_cqe():
+	 * get_cur_rsc() with srqn_uidx); 0 for QPs created without one.
+	 */
+	err->srqn = cpu_to_be32(qp->uidx);
 	err->wqe_counter = cpu_to_be16(idx);
 	err->op_own = MLX5_CQE_REQ_ERR << 4;
 	if (synd == MLX5_CQE_SYNDROME_WR_FLUSH_ERR)

@@ -149,7 +149,8 @@ static int fake_umr_parse_ctrl(struct fake_umr *u,
 			       const struct mlx5_wqe_umr_ctrl_seg *uc)
 {
 	const u8 known = MLX5_UMR_TRANSLATION_OFFSET_EN | MLX5_UMR_CHECK_FREE |
-			 MLX5_UMR_CHECK_NOT_FREE | MLX5_UMR_INLINE;
+			 MLX5_UMR_CHECK_NOT_FREE | MLX5_UMR_INLINE |
+			 MLX5_UMR_IFC_CHECK_QPN;
 	const u8 both = MLX5_UMR_CHECK_FREE | MLX5_UMR_CHECK_NOT_FREE;
 
 	u->flags = uc->flags;
@@ -224,6 +225,18 @@ static int fake_umr_check_mkey(struct fake_umr *u, struct fake_mkey *mk,
 	if ((u->flags & MLX5_UMR_CHECK_NOT_FREE) &&
 	    !MLX5_GET(mkc, mk->mkc, free))
 		return ERR_PROT(MKEY_NOT_FREE);
+	/*
+	 * Check QPN (rdma-core's local invalidation, qp.c
+	 * set_umr_control_seg()): the IB rule for invalidating a type-2
+	 * window, that it be bound to the posting QP; an mkey bound to no
+	 * QP (qpn 0xffffff, as every mkey mlx5_ib creates) passes.
+	 */
+	if (u->flags & MLX5_UMR_IFC_CHECK_QPN) {
+		u32 bound = MLX5_GET(mkc, mk->mkc, qpn);
+
+		if (bound != 0xffffff && bound != u->qp->qpn)
+			return ERR_PROT(MKEY_QPN);
+	}
 	err = fake_umr_check_mask(fd, u->mask);
 	if (err)
 		return err;
@@ -301,12 +314,15 @@ static int fake_umr_commit(struct fake_umr *u, struct fake_mkey *mk)
 }
 
 /*
- * The mkey a UMR modifies, found by index as the device does: a WQE that
- * installs a new key byte (mask KEY) names the mkey by its new key, as
+ * The mkey a UMR modifies, found by index as the device does. A WQE that
+ * installs a new key byte (mask KEY) may name the mkey by its new key, as
  * wr.c handle_reg_mr() puts the new key in the ctrl segment after
- * ib_update_fast_reg_key(); the byte it installs is the mkey segment's,
- * and the ctrl segment's must agree with it. Any other WQE must name the
- * current key (a stale key is an unknown mkey).
+ * ib_update_fast_reg_key() (Linux 6.12.117), or by its current key, as
+ * rdma-core v44.0 qp.c _build_umr_wqe() does for a window bind and for
+ * ibv_wr_local_inv (ctrl: the key invalidated; mkey segment: the new
+ * byte, 0 for an invalidation). A byte that is neither is an unknown
+ * mkey. Any other WQE must name the current key (a stale key is an
+ * unknown mkey).
  */
 static struct fake_mkey *fake_umr_target(struct mlx5_umr_fake *fd,
 					 const struct fake_umr *u, u32 key)
@@ -317,7 +333,10 @@ static struct fake_mkey *fake_umr_target(struct mlx5_umr_fake *fd,
 	if (!(u->mask & MLX5_MKEY_MASK_KEY))
 		return fake_mkey_lookup(fd, key);
 	mk = xa_load(&fd->mkeys, key >> 8);
-	if (!mk || (be32_to_cpu(seg->qpn_mkey7_0) & 0xff) != (key & 0xff))
+	if (!mk)
+		return NULL;
+	if ((be32_to_cpu(seg->qpn_mkey7_0) & 0xff) != (key & 0xff) &&
+	    MLX5_GET(mkc, mk->mkc, mkey_7_0) != (key & 0xff))
 		return NULL;
 	return mk;
 }

@@ -393,7 +393,7 @@ static int fuv_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 
 /*
  * Kernel consumers of this device are not modelled (it exists for
- * libmlx5); QPs and CQs come in later steps. mlx5_ib's answer to a
+ * libmlx5). mlx5_ib's answer to a
  * request it does not support is -EOPNOTSUPP.
  */
 static int fuv_post_send(struct ib_qp *qp, const struct ib_send_wr *wr,
@@ -423,23 +423,6 @@ static int fuv_req_notify_cq(struct ib_cq *cq, enum ib_cq_notify_flags flags)
 static struct ib_mr *fuv_get_dma_mr(struct ib_pd *pd, int access)
 {
 	return ERR_PTR(-EOPNOTSUPP);
-}
-
-static int fuv_create_qp(struct ib_qp *qp, struct ib_qp_init_attr *attr,
-			 struct ib_udata *udata)
-{
-	return -EOPNOTSUPP;
-}
-
-static int fuv_modify_qp(struct ib_qp *qp, struct ib_qp_attr *attr,
-			 int mask, struct ib_udata *udata)
-{
-	return -EOPNOTSUPP;
-}
-
-static int fuv_destroy_qp(struct ib_qp *qp, struct ib_udata *udata)
-{
-	return 0;
 }
 
 static const struct ib_device_ops fuv_dev_ops = {
@@ -497,6 +480,8 @@ static int __init fuv_init(void)
 		goto err_dealloc;
 	}
 	dev->hca = mlx5_umr_fake_hca(dev->fake);
+	xa_init(&dev->uars);
+	fuv_db_init(dev);
 	err = fuv_query_caps(dev);
 	if (err)
 		goto err_fake;
@@ -533,6 +518,7 @@ static void __exit fuv_exit(void)
 
 	ib_unregister_device(&fuv_dev->ibdev);
 	fuv_devx_cleanup(fuv_dev);
+	fuv_db_fini(fuv_dev);
 	ib_dealloc_device(&fuv_dev->ibdev);
 	mlx5_umr_fake_destroy(fake);
 }

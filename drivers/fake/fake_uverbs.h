@@ -26,6 +26,14 @@
  * @key_byte: the key byte of the next MR's mkey; its own atomic
  * @whitelist_uid: the device's own user context, for the whitelisted
  *	DEVX queries of contexts without DEVX (fake_uverbs_devx.c); 0: none
+ * @uars: the live UARs of all contexts by page_id (struct fuv_uar), for
+ *	CREATE_QP to find the page it polls; the xarray's own lock
+ * @db_lock: protects @db_qps and each listed QP's @fuv_qp.last_pi: the
+ *	doorbell poller (fake_uverbs_qp.c) reads a QP's pinned pages only
+ *	while it is listed
+ * @db_qps: the user QPs whose doorbells the poller watches
+ * @db_poll: the poller; queued while @db_qps is not empty
+ * @db_idle: polls in a row that found no doorbell (under @db_lock)
  */
 struct fuv_dev {
 	struct ib_device ibdev;
@@ -34,6 +42,12 @@ struct fuv_dev {
 	u32 caps[MLX5_ST_SZ_DW(cmd_hca_cap)];
 	atomic_t key_byte;
 	u16 whitelist_uid;
+	struct xarray uars;
+	/* protects @db_qps, the listed QPs' last_pi, @db_idle */
+	spinlock_t db_lock;
+	struct list_head db_qps;
+	struct delayed_work db_poll;
+	unsigned int db_idle;
 };
 
 #define FUV_CAP(dev, field)	MLX5_GET(cmd_hca_cap, (dev)->caps, field)
@@ -117,11 +131,26 @@ struct fuv_cq {
 };
 
 /**
- * struct fuv_qp - a QP (created in a later step)
+ * struct fuv_qp - a user RC QP: its send ring and doorbell record in user
+ *	memory (fake_uverbs_qp.c)
  * @ibqp: what the RDMA core holds
+ * @buf: the WQE ring (send queue only: the receive queue has length 0)
+ * @db: the page of the doorbell record
+ * @db_off: the record's offset in that page
+ * @uar: the UAR whose page the library rings (a reference on its entry)
+ * @state: the state the fake was last moved to (enum ib_qp_state)
+ * @last_pi: the send counter of the record the poller last passed on
+ * @node: in @fuv_dev.db_qps
  */
 struct fuv_qp {
 	struct ib_qp ibqp;
+	struct fuv_umem buf;
+	struct fuv_umem db;
+	unsigned int db_off;
+	struct fuv_uar *uar;
+	enum ib_qp_state state;
+	u16 last_pi;
+	struct list_head node;
 };
 
 static inline struct fuv_dev *to_fuv_dev(struct ib_device *ibdev)
@@ -173,8 +202,19 @@ int fuv_devx_create_uctx(struct fuv_dev *dev);
 void fuv_devx_destroy_uctx(struct fuv_dev *dev, u16 uid);
 void fuv_devx_init(struct fuv_dev *dev);
 void fuv_devx_cleanup(struct fuv_dev *dev);
+/* fake_uverbs_qp.c */
+int fuv_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *attr,
+		  struct ib_udata *udata);
+int fuv_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		  struct ib_udata *udata);
+int fuv_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata);
+void fuv_db_init(struct fuv_dev *dev);
+void fuv_db_fini(struct fuv_dev *dev);
 
 /* fake_uverbs_uar.c */
+struct fuv_uar *fuv_uar_get(struct fuv_dev *dev, struct ib_ucontext *uctx,
+			    u32 page_id);
+void fuv_uar_put(struct fuv_uar *uar);
 extern const struct uapi_definition fuv_uapi_defs[];
 int fuv_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma);
 void fuv_mmap_free(struct rdma_user_mmap_entry *e);

@@ -133,6 +133,8 @@ static int fuv_mr_create_mkey(struct fuv_dev *dev, struct fuv_mr *mr,
 	MLX5_SET(create_mkey_in, in, opcode, MLX5_CMD_OP_CREATE_MKEY);
 	MLX5_SET(create_mkey_in, in, translations_octword_actual_size, oct);
 	MLX5_SET(mkc, mkc, access_mode_1_0, MLX5_MKC_ACCESS_MODE_MTT);
+	/* reg_create() enables UMR on every MR: ibv_wr_local_inv needs it */
+	MLX5_SET(mkc, mkc, umr_en, 1);
 	MLX5_SET(mkc, mkc, a, !!(access & IB_ACCESS_REMOTE_ATOMIC));
 	MLX5_SET(mkc, mkc, rw, !!(access & IB_ACCESS_REMOTE_WRITE));
 	MLX5_SET(mkc, mkc, rr, !!(access & IB_ACCESS_REMOTE_READ));

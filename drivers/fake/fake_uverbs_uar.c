@@ -68,9 +68,42 @@ void fuv_mmap_free(struct rdma_user_mmap_entry *e)
 	struct fuv_uar *uar = to_fuv_uar(e);
 	struct fuv_dev *dev = to_fuv_dev(e->ucontext->device);
 
+	xa_erase(&dev->uars, uar->uar.index);
 	dev->hca->ops->free_uar(dev->hca, &uar->uar);
 	__free_page(uar->page);
 	kfree(uar);
+}
+
+/**
+ * fuv_uar_get() - the UAR a CREATE_QP names by its page_id
+ * @dev: the device
+ * @uctx: the context of the request: another context's UAR is not found
+ * @page_id: what UAR_OBJ_ALLOC returned
+ *
+ * Return: the UAR with a reference on its mmap entry (its page stays
+ * until fuv_uar_put()), or NULL.
+ */
+struct fuv_uar *fuv_uar_get(struct fuv_dev *dev, struct ib_ucontext *uctx,
+			    u32 page_id)
+{
+	struct fuv_uar *uar;
+
+	xa_lock(&dev->uars);
+	uar = xa_load(&dev->uars, page_id);
+	if (uar && (uar->rdma_entry.ucontext != uctx ||
+		    !kref_get_unless_zero(&uar->rdma_entry.ref)))
+		uar = NULL;
+	xa_unlock(&dev->uars);
+	return uar;
+}
+
+/**
+ * fuv_uar_put() - drop what fuv_uar_get() took
+ * @uar: the UAR
+ */
+void fuv_uar_put(struct fuv_uar *uar)
+{
+	rdma_user_mmap_entry_put(&uar->rdma_entry);
 }
 
 static int fuv_uar_cleanup(struct ib_uobject *uobj, enum rdma_remove_reason why,
@@ -116,9 +149,12 @@ static int UVERBS_HANDLER(MLX5_IB_METHOD_UAR_OBJ_ALLOC)(struct uverbs_attr_bundl
 	err = dev->hca->ops->alloc_uar(dev->hca, &uar->uar);
 	if (err)
 		goto err_page;
-	err = rdma_user_mmap_entry_insert(uctx, &uar->rdma_entry, PAGE_SIZE);
+	err = xa_insert(&dev->uars, uar->uar.index, uar, GFP_KERNEL);
 	if (err)
 		goto err_uar;
+	err = rdma_user_mmap_entry_insert(uctx, &uar->rdma_entry, PAGE_SIZE);
+	if (err)
+		goto err_xa;
 	/* from here on the entry owns the UAR (fuv_mmap_free()) */
 	uobj->object = uar;
 	uverbs_finalize_uobj_create(attrs, MLX5_IB_ATTR_UAR_OBJ_ALLOC_HANDLE);
@@ -135,6 +171,8 @@ static int UVERBS_HANDLER(MLX5_IB_METHOD_UAR_OBJ_ALLOC)(struct uverbs_attr_bundl
 	return uverbs_copy_to(attrs, MLX5_IB_ATTR_UAR_OBJ_ALLOC_MMAP_LENGTH,
 			      &length, sizeof(length));
 
+err_xa:
+	xa_erase(&dev->uars, uar->uar.index);
 err_uar:
 	dev->hca->ops->free_uar(dev->hca, &uar->uar);
 err_page:

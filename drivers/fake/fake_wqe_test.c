@@ -11,6 +11,7 @@
 #include <linux/jiffies.h>
 #include <linux/timer.h>
 #include <linux/completion.h>
+#include <linux/mlx5_umr_ifc.h>
 
 #include "fake_sig_kunit.h"
 
@@ -191,6 +192,74 @@ static void fake_wqe_umr_klm(struct kunit *test)
 	ft_del_mkey(ft, k2);
 	ft->hca->ops->free_dma_buf(ft->hca, &mr1);
 	ft->hca->ops->free_dma_buf(ft->hca, &mr2);
+	ft_teardown(ft);
+}
+
+/* A UMR that binds @key to QP @qpn (mask QPN only). */
+static size_t ft_umr_bind_qpn(struct ft_umr *w, u32 key, u32 qpn)
+{
+	memset(w, 0, 128);
+	w->ctrl.umr_mkey = cpu_to_be32(key);
+	w->uc.flags = MLX5_UMR_INLINE;
+	w->uc.mkey_mask = cpu_to_be64(MLX5_MKEY_MASK_QPN);
+	w->mkey.qpn_mkey7_0 = cpu_to_be32(qpn << 8 | (key & 0xff));
+	return 128;
+}
+
+/*
+ * ibv_wr_local_inv as rdma-core v44.0 encodes it (qp.c
+ * mlx5_send_wr_local_inv(), _build_umr_wqe(), set_umr_control_seg(),
+ * set_umr_mkey_seg()): the ctrl segment names the key invalidated, the
+ * UMR checks the QPN, masks FREE, KEY and QPN, and the mkey segment
+ * sets free, QPN 0xffffff and key byte 0.
+ */
+static size_t ft_umr_rdma_core_inv(struct ft_umr *w, u32 key)
+{
+	memset(w, 0, 128);
+	w->ctrl.umr_mkey = cpu_to_be32(key);
+	w->uc.flags = MLX5_UMR_TRANSLATION_OFFSET_EN | MLX5_UMR_INLINE |
+		      MLX5_UMR_IFC_CHECK_QPN;
+	w->uc.mkey_mask = cpu_to_be64(MLX5_MKEY_MASK_FREE |
+				      MLX5_MKEY_MASK_KEY | MLX5_MKEY_MASK_QPN);
+	w->mkey.qpn_mkey7_0 = cpu_to_be32(0xffffff00);
+	MLX5_SET(mkc, &w->mkey, free, 1);
+	return 128;
+}
+
+/*
+ * rdma-core's local invalidation executes: an mkey bound to another QP
+ * is refused (CHECK_QPN), one bound to the posting QP is freed, unbound,
+ * and gets the key byte the mkey segment carries (0), the ctrl segment
+ * having named it by its current key.
+ */
+static void fake_wqe_rdma_core_local_inv(struct kunit *test)
+{
+	struct ft *ft = ft_setup(test, MLX5_UMR_FAKE_F_SYNC, NULL, 6, 6);
+	struct ft_umr *w = kunit_kzalloc(test, sizeof(*w), GFP_KERNEL);
+	u8 mkc[MLX5_ST_SZ_BYTES(mkc)];
+	u32 key;
+
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	key = ft_indirect(ft, 4);
+	KUNIT_ASSERT_NE(test, key & 0xff, 0U);
+	ft_post_ok(ft, w, ft_umr_bind_qpn(w, key, ft->qpn + 1),
+		   MLX5_OPCODE_UMR);
+	ft_expect_err(ft, w, ft_umr_rdma_core_inv(w, key), MLX5_OPCODE_UMR,
+		      MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
+		      MLX5_UMR_FAKE_VS_MKEY_QPN);
+	ft_qp_recover(ft);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_query_mkey(ft->fake, key, mkc,
+						       NULL, 0), 4);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, qpn), ft->qpn + 1);
+
+	ft_post_ok(ft, w, ft_umr_bind_qpn(w, key, ft->qpn), MLX5_OPCODE_UMR);
+	ft_post_ok(ft, w, ft_umr_rdma_core_inv(w, key), MLX5_OPCODE_UMR);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_query_mkey(ft->fake, key & ~0xffu,
+						       mkc, NULL, 0), 4);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, free), 1);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, qpn), 0xffffff);
+	KUNIT_EXPECT_EQ(test, MLX5_GET(mkc, mkc, mkey_7_0), 0);
+	ft_del_mkey(ft, key & ~0xffu);
 	ft_teardown(ft);
 }
 
@@ -1227,6 +1296,7 @@ static struct kunit_case fake_wqe_cases[] = {
 	KUNIT_CASE(fake_wqe_unsignalled),
 	KUNIT_CASE(fake_wqe_ring_wrap),
 	KUNIT_CASE(fake_wqe_umr_klm),
+	KUNIT_CASE(fake_wqe_rdma_core_local_inv),
 	KUNIT_CASE_PARAM(fake_wqe_reject, ft_rej_gen_params),
 	KUNIT_CASE(fake_wqe_rej_check_not_free),
 	KUNIT_CASE(fake_wqe_rej_bad_qpn),

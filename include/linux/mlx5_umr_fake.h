@@ -83,6 +83,8 @@ struct mlx5_seg_set_psv;
  *	does not model (a RAW crypto order with a signature in both
  *	domains, transaction signatures, 1 GiB blocks, a BSF pair whose
  *	domains have different block sizes, non-repeating blocks)
+ * @MLX5_UMR_FAKE_VS_MKEY_QPN: UMR with MLX5_UMR_IFC_CHECK_QPN on an mkey
+ *	bound to another QP
  * @MLX5_UMR_FAKE_VS_INJECTED: error injected by the test
  */
 enum mlx5_umr_fake_vsynd {
@@ -113,6 +115,7 @@ enum mlx5_umr_fake_vsynd {
 	MLX5_UMR_FAKE_VS_KLM_BCOUNT = 0x21,
 	MLX5_UMR_FAKE_VS_PTR_ALIGN = 0x22,
 	MLX5_UMR_FAKE_VS_XLT_PD = 0x23,
+	MLX5_UMR_FAKE_VS_MKEY_QPN = 0x24,
 	MLX5_UMR_FAKE_VS_PSV_UNKNOWN = 0x30,
 	MLX5_UMR_FAKE_VS_BSF_BAD = 0x31,
 	MLX5_UMR_FAKE_VS_BSF_UNSUPPORTED = 0x32,

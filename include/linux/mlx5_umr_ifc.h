@@ -42,6 +42,14 @@
 #define MLX5_UMR_MTT_PRESENT	(MLX5_UMR_MTT_READ | MLX5_UMR_MTT_WRITE)
 
 /*
+ * UMR ctrl flag "check QPN": rdma-core v44.0 providers/mlx5/mlx5dv.h
+ * MLX5_WQE_UMR_CTRL_FLAG_CHECK_QPN (1 << 3), set by qp.c
+ * set_umr_control_seg() on the UMR that invalidates a type-2 window or
+ * key (ibv_wr_local_inv); the kernel headers do not name it.
+ */
+#define MLX5_UMR_IFC_CHECK_QPN	BIT(3)
+
+/*
  * Crypto mkeys (Documentation/crypto.rst). Neither 6.1 nor 6.12 defines the
  * AES-XTS key purpose, has_keytag, mkc crypto_en or the crypto BSF; 6.1's
  * encryption_key_obj holds only 256 bits of key (an XTS-256 key is 512).

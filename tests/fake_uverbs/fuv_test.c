@@ -19,6 +19,7 @@
 #include <sys/mman.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
+#include <unistd.h>
 #include <infiniband/verbs.h>
 #include <infiniband/mlx5dv.h>
 
@@ -809,6 +810,388 @@ TEST_F(fuv, devx_exit_leaves_nothing)
 		EXPECT_EQ(before[i], fuv_dbg_val(self->dbg, "counters", n))
 			TH_LOG("%s", n ? n : "?");
 	}
+}
+
+/*
+ * User RC QPs (Documentation/fake.rst, "rdma-core on the fake", step 5):
+ * mlx5dv_create_qp() puts the send ring and doorbell record in the
+ * library's memory; the fake executes what libmlx5 posts there once the
+ * doorbell poller sees the record move, and writes CQE version 1 CQEs
+ * libmlx5 matches to the QP by its user index.
+ */
+
+/* A QP of the fake (debugfs "qps"): its state name, or "" if none. */
+static int fuv_qp_state(const char *dir, unsigned int qpn, char *state,
+			size_t len)
+{
+	char path[320], line[256], st[32];
+	unsigned int n;
+	FILE *f;
+
+	state[0] = 0;
+	snprintf(path, sizeof(path), "%s/qps", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%x %31s", &n, st) == 2 && n == qpn)
+			snprintf(state, len, "%s", st);
+	fclose(f);
+	return 0;
+}
+
+static struct ibv_qp *fuv_create_rc(struct ibv_context *ctx,
+				    struct ibv_pd *pd, struct ibv_cq *cq,
+				    unsigned int recv_wr, uint32_t dv_flags)
+{
+	struct ibv_qp_init_attr_ex attr = {
+		.qp_type = IBV_QPT_RC,
+		.send_cq = cq,
+		.recv_cq = cq,
+		.cap = {
+			.max_send_wr = 16,
+			.max_send_sge = 1,
+			.max_recv_wr = recv_wr,
+			.max_recv_sge = recv_wr ? 1 : 0,
+		},
+		.comp_mask = IBV_QP_INIT_ATTR_PD |
+			     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
+		.pd = pd,
+		.send_ops_flags = IBV_QP_EX_WITH_LOCAL_INV |
+				  IBV_QP_EX_WITH_RDMA_WRITE,
+	};
+	struct mlx5dv_qp_init_attr dv = {
+		.comp_mask = MLX5DV_QP_INIT_ATTR_MASK_SEND_OPS_FLAGS,
+		.send_ops_flags = MLX5DV_QP_EX_WITH_MR_LIST |
+				  MLX5DV_QP_EX_WITH_MR_INTERLEAVED |
+				  MLX5DV_QP_EX_WITH_MKEY_CONFIGURE,
+	};
+
+	if (dv_flags) {
+		dv.comp_mask |= MLX5DV_QP_INIT_ATTR_MASK_QP_CREATE_FLAGS;
+		dv.create_flags = dv_flags;
+	}
+	return mlx5dv_create_qp(ctx, &attr, &dv);
+}
+
+/* RESET -> INIT -> RTR -> RTS, connected to @dest on this port (LID 1). */
+static int fuv_to_rts(struct ibv_qp *qp, uint32_t dest)
+{
+	struct ibv_qp_attr a = {
+		.qp_state = IBV_QPS_INIT,
+		.port_num = 1,
+		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE,
+	};
+
+	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
+			  IBV_QP_PORT | IBV_QP_ACCESS_FLAGS))
+		return -1;
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTR;
+	a.path_mtu = IBV_MTU_1024;
+	a.dest_qp_num = dest;
+	a.max_dest_rd_atomic = 1;
+	a.min_rnr_timer = 12;
+	a.ah_attr.dlid = 1;
+	a.ah_attr.port_num = 1;
+	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
+			  IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+			  IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
+		return -2;
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTS;
+	a.timeout = 14;
+	a.retry_cnt = 7;
+	a.rnr_retry = 7;
+	a.max_rd_atomic = 1;
+	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT |
+			  IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+			  IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC))
+		return -3;
+	return 0;
+}
+
+/* One completion within 5 s (the doorbell poller runs every jiffy). */
+static int fuv_poll_one(struct ibv_cq *cq, struct ibv_wc *wc)
+{
+	int i, n;
+
+	for (i = 0; i < 5000; i++) {
+		n = ibv_poll_cq(cq, 1, wc);
+		if (n)
+			return n;
+		usleep(1000);
+	}
+	return 0;
+}
+
+FIXTURE(fuv_rc) {
+	struct ibv_device **list;
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	struct ibv_cq *cq;
+	struct ibv_qp *qp;
+	char dbg[256];
+	char *buf;
+};
+
+FIXTURE_SETUP(fuv_rc)
+{
+	struct ibv_device *dev;
+
+	self->list = ibv_get_device_list(NULL);
+	ASSERT_NE(NULL, self->list);
+	dev = fuv_find(self->list);
+	ASSERT_NE(NULL, dev);
+	ASSERT_EQ(0, fuv_dbg_dir(dev, self->dbg, sizeof(self->dbg)));
+	self->ctx = ibv_open_device(dev);
+	ASSERT_NE(NULL, self->ctx);
+	self->pd = ibv_alloc_pd(self->ctx);
+	ASSERT_NE(NULL, self->pd);
+	self->cq = ibv_create_cq(self->ctx, 15, NULL, NULL, 0);
+	ASSERT_NE(NULL, self->cq);
+	self->buf = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, self->buf);
+}
+
+FIXTURE_TEARDOWN(fuv_rc)
+{
+	if (self->qp)
+		ibv_destroy_qp(self->qp);
+	if (self->cq)
+		ibv_destroy_cq(self->cq);
+	if (self->pd)
+		ibv_dealloc_pd(self->pd);
+	if (self->ctx)
+		ibv_close_device(self->ctx);
+	munmap(self->buf, 2 * PAGE);
+	ibv_free_device_list(self->list);
+}
+
+/*
+ * mlx5dv_create_qp (RC, the mkey send ops) makes an RC QP of the fake in
+ * RST, whose ring is the library's memory; modify takes it to RTS
+ * connected to itself; ibv_wr_local_inv of an MR's key executes as the
+ * UMR rdma-core encodes (qp.c mlx5_send_wr_local_inv()): the CQE carries
+ * the wr_id, success and IBV_WC_LOCAL_INV, and the MR's mkey is free in
+ * the fake. Destroy leaves no QP.
+ */
+TEST_F(fuv_rc, local_inv)
+{
+	struct ibv_qp_ex *qpx;
+	struct fuv_mkey m;
+	struct ibv_mr *mr;
+	struct ibv_wc wc;
+	long long qps;
+	char st[32];
+
+	qps = fuv_counter(self->dbg, "qps");
+	ASSERT_LE(0, qps);
+	self->qp = fuv_create_rc(self->ctx, self->pd, self->cq, 0, 0);
+	ASSERT_NE(NULL, self->qp) TH_LOG("mlx5dv_create_qp: %s",
+					 strerror(errno));
+	ASSERT_EQ(qps + 1, fuv_counter(self->dbg, "qps"));
+	ASSERT_EQ(0, fuv_qp_state(self->dbg, self->qp->qp_num, st,
+				  sizeof(st)));
+	ASSERT_STREQ("RST", st);
+	ASSERT_EQ(0, fuv_to_rts(self->qp, self->qp->qp_num));
+	fuv_qp_state(self->dbg, self->qp->qp_num, st, sizeof(st));
+	ASSERT_STREQ("RTS", st);
+
+	mr = ibv_reg_mr(self->pd, self->buf, PAGE, IBV_ACCESS_LOCAL_WRITE);
+	ASSERT_NE(NULL, mr);
+	ASSERT_EQ(1, fuv_mkey(self->dbg, mr->lkey, &m));
+	ASSERT_EQ(0, m.free);
+	ASSERT_EQ(1, m.umr_en);	/* mr.c reg_create() */
+
+	qpx = ibv_qp_to_qp_ex(self->qp);
+	ASSERT_NE(NULL, qpx);
+	ibv_wr_start(qpx);
+	qpx->wr_id = 0x1234;
+	qpx->wr_flags = IBV_SEND_SIGNALED;
+	ibv_wr_local_inv(qpx, mr->lkey);
+	ASSERT_EQ(0, ibv_wr_complete(qpx));
+	ASSERT_EQ(1, fuv_poll_one(self->cq, &wc));
+	EXPECT_EQ(0x1234, wc.wr_id);
+	EXPECT_EQ(IBV_WC_SUCCESS, wc.status)
+		TH_LOG("status %s vendor 0x%x", ibv_wc_status_str(wc.status),
+		       wc.vendor_err);
+	EXPECT_EQ(IBV_WC_LOCAL_INV, wc.opcode);
+	EXPECT_EQ(self->qp->qp_num, wc.qp_num);
+	/*
+	 * Free, bound to no QP, and with the key byte rdma-core's mkey
+	 * segment installs (qp.c set_umr_mkey_seg(): 0 for an invalidation)
+	 */
+	ASSERT_EQ(1, fuv_mkey(self->dbg, mr->lkey & ~0xffu, &m));
+	EXPECT_EQ(1, m.free);
+	if (mr->lkey & 0xff)
+		EXPECT_EQ(0, fuv_mkey(self->dbg, mr->lkey, &m));
+	EXPECT_EQ(0, ibv_poll_cq(self->cq, 1, &wc));
+
+	ASSERT_EQ(0, ibv_dereg_mr(mr));
+	ASSERT_EQ(0, ibv_destroy_qp(self->qp));
+	self->qp = NULL;
+	EXPECT_EQ(qps, fuv_counter(self->dbg, "qps"));
+}
+
+/*
+ * RDMA WRITE moves data between QPs (stage 3, not modelled): the fake's
+ * engine ends the WQE with its bad-opcode error, a local QP operation
+ * error (vendor syndrome 0x01, MLX5_UMR_FAKE_VS_BAD_OPCODE), and the QP
+ * goes to ERR, so the next WR is flushed. A second QP of the fake is the
+ * remote end. Back to RESET and RTS, the QP executes again.
+ */
+TEST_F(fuv_rc, rdma_write_refused)
+{
+	struct ibv_qp_attr rst = { .qp_state = IBV_QPS_RESET };
+	struct ibv_qp *peer;
+	struct ibv_qp_ex *qpx;
+	struct ibv_mr *mr;
+	struct ibv_wc wc;
+	char st[32];
+
+	self->qp = fuv_create_rc(self->ctx, self->pd, self->cq, 0, 0);
+	ASSERT_NE(NULL, self->qp);
+	peer = fuv_create_rc(self->ctx, self->pd, self->cq, 0, 0);
+	ASSERT_NE(NULL, peer);
+	ASSERT_EQ(0, fuv_to_rts(self->qp, peer->qp_num));
+	ASSERT_EQ(0, fuv_to_rts(peer, self->qp->qp_num));
+	mr = ibv_reg_mr(self->pd, self->buf, PAGE, IBV_ACCESS_LOCAL_WRITE |
+			IBV_ACCESS_REMOTE_WRITE);
+	ASSERT_NE(NULL, mr);
+
+	qpx = ibv_qp_to_qp_ex(self->qp);
+	ibv_wr_start(qpx);
+	qpx->wr_id = 1;
+	qpx->wr_flags = IBV_SEND_SIGNALED;
+	ibv_wr_rdma_write(qpx, mr->rkey, (uintptr_t)self->buf + PAGE / 2);
+	ibv_wr_set_sge(qpx, mr->lkey, (uintptr_t)self->buf, 64);
+	qpx->wr_id = 2;
+	ibv_wr_local_inv(qpx, mr->lkey);
+	ASSERT_EQ(0, ibv_wr_complete(qpx));
+	ASSERT_EQ(1, fuv_poll_one(self->cq, &wc));
+	EXPECT_EQ(1, wc.wr_id);
+	EXPECT_EQ(IBV_WC_LOC_QP_OP_ERR, wc.status)
+		TH_LOG("status %s", ibv_wc_status_str(wc.status));
+	EXPECT_EQ(0x01, wc.vendor_err);
+	ASSERT_EQ(1, fuv_poll_one(self->cq, &wc));
+	EXPECT_EQ(2, wc.wr_id);
+	EXPECT_EQ(IBV_WC_WR_FLUSH_ERR, wc.status);
+	fuv_qp_state(self->dbg, self->qp->qp_num, st, sizeof(st));
+	EXPECT_STREQ("ERR", st);
+
+	/* RESET and up again: the local invalidation executes */
+	ASSERT_EQ(0, ibv_modify_qp(self->qp, &rst, IBV_QP_STATE));
+	fuv_qp_state(self->dbg, self->qp->qp_num, st, sizeof(st));
+	EXPECT_STREQ("RST", st);
+	ASSERT_EQ(0, fuv_to_rts(self->qp, peer->qp_num));
+	ibv_wr_start(qpx);
+	qpx->wr_id = 3;
+	qpx->wr_flags = IBV_SEND_SIGNALED;
+	ibv_wr_local_inv(qpx, mr->lkey);
+	ASSERT_EQ(0, ibv_wr_complete(qpx));
+	ASSERT_EQ(1, fuv_poll_one(self->cq, &wc));
+	EXPECT_EQ(3, wc.wr_id);
+	EXPECT_EQ(IBV_WC_SUCCESS, wc.status);
+
+	ASSERT_EQ(0, ibv_destroy_qp(peer));
+	ASSERT_EQ(0, ibv_dereg_mr(mr));
+}
+
+/*
+ * Refusals with mlx5_ib's errno (Linux 6.1 qp.c), nothing left in the
+ * fake: vendor flags mlx5_ib does not take for RC or without their cap
+ * (TUNNEL_OFFLOADS, PACKET_BASED_CREDIT_MODE: process_vendor_flags()
+ * EINVAL); a WQ signature (libmlx5's MLX5_QP_SIGNATURE), which mlx5_ib
+ * takes but the fake does not model (EOPNOTSUPP); a state transition the
+ * IB spec does not allow (RESET -> RTS: EINVAL). A receive queue is
+ * refused by libmlx5 itself (EINVAL), as the device reports
+ * max_rq_desc_sz 0. Scatter-to-CQE without the cap is dropped silently,
+ * as mlx5_ib does: that QP is created.
+ */
+TEST_F(fuv_rc, refusals)
+{
+	static const char * const names[] = {
+		"qps", "sg_maps", "iommu_pages",
+	};
+	struct ibv_qp_attr a = { .qp_state = IBV_QPS_RTS };
+	long long before[3];
+	unsigned int i;
+	struct ibv_qp *qp;
+
+	for (i = 0; i < 3; i++) {
+		before[i] = fuv_counter(self->dbg, names[i]);
+		ASSERT_LE(0, before[i]);
+	}
+	errno = 0;
+	qp = fuv_create_rc(self->ctx, self->pd, self->cq, 1, 0);
+	ASSERT_EQ(NULL, qp);
+	EXPECT_EQ(EINVAL, errno);
+	errno = 0;
+	qp = fuv_create_rc(self->ctx, self->pd, self->cq, 0,
+			   MLX5DV_QP_CREATE_TUNNEL_OFFLOADS);
+	ASSERT_EQ(NULL, qp);
+	EXPECT_EQ(EINVAL, errno);
+	errno = 0;
+	qp = fuv_create_rc(self->ctx, self->pd, self->cq, 0,
+			   MLX5DV_QP_CREATE_PACKET_BASED_CREDIT_MODE);
+	ASSERT_EQ(NULL, qp);
+	EXPECT_EQ(EINVAL, errno);
+	ASSERT_EQ(0, setenv("MLX5_QP_SIGNATURE", "1", 1));
+	errno = 0;
+	qp = fuv_create_rc(self->ctx, self->pd, self->cq, 0, 0);
+	unsetenv("MLX5_QP_SIGNATURE");
+	ASSERT_EQ(NULL, qp);
+	EXPECT_EQ(EOPNOTSUPP, errno);
+	for (i = 0; i < 3; i++)
+		EXPECT_EQ(before[i], fuv_counter(self->dbg, names[i]))
+			TH_LOG("%s", names[i] ? names[i] : "?");
+
+	self->qp = fuv_create_rc(self->ctx, self->pd, self->cq, 0,
+				 MLX5DV_QP_CREATE_ALLOW_SCATTER_TO_CQE);
+	ASSERT_NE(NULL, self->qp);
+	EXPECT_EQ(before[0] + 1, fuv_counter(self->dbg, "qps"));
+	EXPECT_EQ(EINVAL, ibv_modify_qp(self->qp, &a, IBV_QP_STATE));
+}
+
+/*
+ * A process that exits holding an RC QP in RTS with a WQE posted leaves
+ * nothing in the fake: no QP, no pinned ring or record, no UAR.
+ */
+TEST_F(fuv_rc, exit_leaves_no_qp)
+{
+	static const char * const names[] = {
+		"qps", "cqs", "uars", "sg_maps", "iommu_pages",
+	};
+	long long before[5];
+	unsigned int i;
+	int status;
+	pid_t pid;
+
+	for (i = 0; i < 5; i++) {
+		before[i] = fuv_counter(self->dbg, names[i]);
+		ASSERT_LE(0, before[i]);
+	}
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct ibv_context *ctx = ibv_open_device(self->ctx->device);
+		struct ibv_pd *pd = ctx ? ibv_alloc_pd(ctx) : NULL;
+		struct ibv_cq *cq = ctx ?
+			ibv_create_cq(ctx, 15, NULL, NULL, 0) : NULL;
+		struct ibv_qp *qp = pd && cq ?
+			fuv_create_rc(ctx, pd, cq, 0, 0) : NULL;
+
+		_exit(!qp || fuv_to_rts(qp, qp->qp_num) ||
+		      fuv_counter(self->dbg, "qps") != before[0] + 1);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
+	for (i = 0; i < 5; i++)
+		EXPECT_EQ(before[i], fuv_counter(self->dbg, names[i]))
+			TH_LOG("%s", names[i] ? names[i] : "?");
 }
 
 TEST_HARNESS_MAIN
