@@ -15,6 +15,7 @@
 #include <kunit/test.h>
 #include <linux/module.h>
 
+#include "umr_kunit.h"	/* KUNIT_CASE_SLOW on 6.1 */
 #include "mq_stress.h"
 
 static __printf(2, 3) void mqs_kunit_log(void *ctx, const char *fmt, ...)
