@@ -34,7 +34,7 @@ static int mqs_init(struct kunit *test)
 {
 	struct mqs *s = mqs_create(mqs_kunit_log, test);
 
-	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(s), "mqs_create: %ld",
+	KUNIT_ASSERT_FALSE_MSG(test, IS_ERR(s), "mqs_create: %d",
 			       PTR_ERR_OR_ZERO(s));
 	test->priv = s;
 	return 0;
@@ -59,7 +59,7 @@ static void mq_one_mkey_stress(struct kunit *test)
 	unsigned int bad;
 
 	KUNIT_EXPECT_EQ(test, mqs_run(s, MQS_ITERS, false), 0);
-	kunit_info(test, "%u requests on one mkey in %u ms, %u threads on %u CPUs",
+	kunit_info(test, "%u requests on one mkey in %u ms, %u threads bound to %u CPUs",
 		   s->npost, jiffies_to_msecs(jiffies - t0), s->nthreads,
 		   s->ncpus);
 	KUNIT_EXPECT_EQ(test, s->npost, 2 * MQS_THREADS * MQS_ITERS);
