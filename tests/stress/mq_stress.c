@@ -198,8 +198,8 @@ static unsigned int mqs_check_exec(struct mqs *s, unsigned int n)
 			continue;
 		if (!bad && (k >= s->npost || e->syndrome || e->free != inv ||
 			     e->key != p->key)) {
-			s->log(s->log_ctx, "exec #%u: free %d key 0x%x synd 0x%x, post #%u: op %u key 0x%x",
-			       k, e->free, e->key, e->syndrome, k,
+			s->log(s->log_ctx, "exec #%u: free %d key %#x synd %#x, post op %u key %#x",
+			       k, e->free, e->key, e->syndrome,
 			       k < s->npost ? p->op : 0xff,
 			       k < s->npost ? p->key : 0);
 			bad |= MQS_BAD_EXEC;

@@ -125,7 +125,7 @@ struct mqs {
 	unsigned int iters;
 	unsigned int ncpus;
 	atomic_t overlaps;
-	spinlock_t lock;
+	spinlock_t lock;	/* @post, @npost, @done, @ndone, @lost */
 	struct mqs_rec *post, *done;
 	unsigned int npost, ndone, cap, lost;
 	struct mlx5_umr_fake_exec_ent *exec;

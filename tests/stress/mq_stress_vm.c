@@ -75,7 +75,7 @@ static void mqs_vm_stress(struct mqs_vm *v)
 		mqs_vm_log(NULL, "set-up: %ld", PTR_ERR(s));
 	} else {
 		err = mqs_run(s, iters, false);
-		mqs_vm_log(NULL, "%u requests on one mkey in %u ms: %u threads on %u CPUs, %u posts overlapped one on another CPU",
+		mqs_vm_log(NULL, "%u requests in %u ms, %u threads on %u CPUs, %u overlaps",
 			   s->npost, jiffies_to_msecs(jiffies - t0),
 			   s->nthreads, s->ncpus, atomic_read(&s->overlaps));
 		bad = mqs_check(s);
@@ -129,7 +129,7 @@ static void mqs_vm_cpu_routing(struct mqs_vm *v)
 	} else {
 		err = mqs_run(s, min(iters, 500U), true);
 		bad = mqs_check(s);
-		mqs_vm_log(NULL, "routed by CPU: err %d, %u posts on %u CPUs, MQS_BAD_* 0x%x (expected some)",
+		mqs_vm_log(NULL, "by CPU: err %d, %u posts, %u CPUs, MQS_BAD_* 0x%x",
 			   err, s->npost, s->ncpus, bad);
 		if (s->ncpus < 2)
 			bad = 0;
