@@ -61,6 +61,17 @@ static void mqs_vm_result(struct mqs_vm *v, bool ok, const char *skip,
 	}
 }
 
+/* A run, or NULL with the reason logged: its case then fails. */
+static struct mqs *mqs_vm_create(void)
+{
+	struct mqs *s = mqs_create(mqs_vm_log, NULL);
+
+	if (!IS_ERR(s))
+		return s;
+	mqs_vm_log(NULL, "set-up: %ld", PTR_ERR(s));
+	return NULL;
+}
+
 static void mqs_vm_stress(struct mqs_vm *v)
 {
 	const char *one_cpu = num_online_cpus() < 2 ? "one CPU online" : NULL;
@@ -70,10 +81,8 @@ static void mqs_vm_stress(struct mqs_vm *v)
 	struct mqs *s;
 	int err;
 
-	s = mqs_create(mqs_vm_log, NULL);
-	if (IS_ERR(s)) {
-		mqs_vm_log(NULL, "set-up: %ld", PTR_ERR(s));
-	} else {
+	s = mqs_vm_create();
+	if (s) {
 		err = mqs_run(s, iters, false);
 		mqs_vm_log(NULL, "%u requests in %u ms, %u threads on %u CPUs, %u overlaps",
 			   s->npost, jiffies_to_msecs(jiffies - t0),
@@ -96,10 +105,8 @@ static void mqs_vm_reorder(struct mqs_vm *v)
 	struct mqs *s;
 	int err;
 
-	s = mqs_create(mqs_vm_log, NULL);
-	if (IS_ERR(s)) {
-		mqs_vm_log(NULL, "set-up: %ld", PTR_ERR(s));
-	} else {
+	s = mqs_vm_create();
+	if (s) {
 		err = mqs_reorder(s);
 		bad = mqs_check(s);
 		mqs_vm_log(NULL, "reorder: err %d, %u posts, MQS_BAD_* 0x%x (expected 0x%x)",
@@ -123,10 +130,8 @@ static void mqs_vm_cpu_routing(struct mqs_vm *v)
 			      "mq_stress_detects_cpu_routing");
 		return;
 	}
-	s = mqs_create(mqs_vm_log, NULL);
-	if (IS_ERR(s)) {
-		mqs_vm_log(NULL, "set-up: %ld", PTR_ERR(s));
-	} else {
+	s = mqs_vm_create();
+	if (s) {
 		err = mqs_run(s, min(iters, 500U), true);
 		bad = mqs_check(s);
 		mqs_vm_log(NULL, "by CPU: err %d, %u posts, %u CPUs, MQS_BAD_* 0x%x",
