@@ -516,8 +516,10 @@ static __always_inline int mlx5_umr_check_batch(struct mlx5_umr_dev *dev,
 		}
 		q = to_priv(wr->mkey)->q;
 #ifdef MLX5_UMR_TESTING
-		/* mq_stress_test.c's reorder, which its checker must catch */
+		/* tests/stress/mq_stress.c's reorders, which it must catch */
 		q = READ_ONCE(dev->test_route) ?: q;
+		if (READ_ONCE(dev->test_route_cpu))
+			q = dev->queues[dev->cpu_q[raw_smp_processor_id()]];
 #endif
 		mlx5_umr_wr_take_attrs(wr);
 		err = mlx5_umr_wr_dev_rules(dev, wr);

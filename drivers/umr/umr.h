@@ -235,6 +235,8 @@ struct mlx5_umr_dev {
 	const struct mlx5_umr_test_hca_ops *test_ops;
 	/* when set, every post goes here, not to its mkeys' home (a test) */
 	struct mlx5_umr_queue *test_route;
+	/* when set, every post goes to the posting CPU's queue (a test) */
+	bool test_route_cpu;
 #endif
 	struct kref kref;
 	struct percpu_ref users;

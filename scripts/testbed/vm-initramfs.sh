@@ -62,6 +62,14 @@ if [ "$tree" != - ]; then
 fi
 mkdir -p "$S/selftests"
 [ -d "$tests" ] && cp -r "$tests/." "$S/selftests/"
+# The one-mkey ordering stress on the VM's CPUs (tests/stress/): its
+# modules beside its runner, /selftests/mq_stress.sh.
+if [ "$tree" != - ] && [ -f "$tree/tests/stress/mlx5_umr_mq_stress.ko" ]; then
+	mkdir -p "$S/selftests/mq_stress.d"
+	cp "$tree"/tests/stress/mlx5_umr_{stress,mq_stress}.ko "$S/selftests/mq_stress.d/"
+	cp "$TOP/tests/stress/vm/mq_stress.sh" "$S/selftests/mq_stress.sh"
+	chmod +x "$S/selftests/mq_stress.sh"
+fi
 [ "$tree" = - ] ||	# hwcheck --rxe, its test module
 	"$TESTBED/vm-initramfs-rdma.sh" "$K" "$S" "$tree"
 cp "$TESTBED/vm-init.sh" "$S/init"

@@ -87,13 +87,16 @@ static struct bench_dev *bench_kept;
 
 #define bout(fmt, ...) pr_info("BENCH|" fmt "\n", ##__VA_ARGS__)
 
+/* A bench_ns() or bench_ratio() text of any u64: "1844674407370955161.5x" */
+#define BENCH_NUM_LEN 24
+
 /* "12.3" (ns) from picoseconds, "n/a" when not measured. */
 static const char *bench_ns(char *buf, size_t len, u64 ps)
 {
 	if (!ps)
 		return "n/a";
-	snprintf(buf, len, "%llu.%llu", div_u64(ps, 1000),
-		 div_u64(ps % 1000, 100));
+	snprintf(buf, len, "%llu.%u", div_u64(ps, 1000),
+		 (unsigned int)(ps % 1000) / 100);
 	return buf;
 }
 
@@ -108,7 +111,8 @@ static const char *bench_ratio(char *buf, size_t len, u64 a, u64 b)
 	u64 r = bench_r10(a, b);
 
 	if (r)
-		snprintf(buf, len, "%llu.%llux", div_u64(r, 10), r % 10);
+		snprintf(buf, len, "%llu.%ux", div_u64(r, 10),
+			 (unsigned int)(r % 10));
 	else
 		strscpy(buf, "n/a", len);
 	return buf;
@@ -221,7 +225,7 @@ static void bench_rule(const u8 *w, unsigned int n)
 /* (d)/(b) and (c)/(d) at every batch size. */
 static void bench_print_ratios(unsigned int d)
 {
-	char v[8][16];
+	char v[8][BENCH_NUM_LEN];
 	unsigned int i, j;
 
 	bout("Ratios: batched over the floor, upstream-style over batched:");
@@ -234,8 +238,8 @@ static void bench_print_ratios(unsigned int d)
 		const struct bench_row *r = &bench_rows[d][i];
 
 		for (j = 0; j < BENCH_NB; j++) {
-			bench_ratio(v[j], 16, r->b[j], r->cpy);
-			bench_ratio(v[BENCH_NB + j], 16, r->up, r->b[j]);
+			bench_ratio(v[j], BENCH_NUM_LEN, r->b[j], r->cpy);
+			bench_ratio(v[BENCH_NB + j], BENCH_NUM_LEN, r->up, r->b[j]);
 		}
 		bout("%-15s %7s %7s %7s %7s %7s %7s %7s %7s",
 		     bench_layouts[i].name, v[0], v[1], v[2], v[3], v[4], v[5],
@@ -247,7 +251,7 @@ static void bench_print_ratios(unsigned int d)
 
 static void bench_print_table(unsigned int d, const char *title)
 {
-	char v[9][16];
+	char v[9][BENCH_NUM_LEN];
 	unsigned int i;
 
 	bout("%s", title);
@@ -261,12 +265,12 @@ static void bench_print_table(unsigned int d, const char *title)
 		const struct bench_row *r = &bench_rows[d][i];
 
 		bout("%-15s %9s %9s %9s %9s %9s %9s %9s %7s %7s",
-		     bench_layouts[i].name, bench_ns(v[0], 16, r->enc),
-		     bench_ns(v[1], 16, r->cpy), bench_ns(v[2], 16, r->up),
-		     bench_ns(v[3], 16, r->b[0]), bench_ns(v[4], 16, r->b[1]),
-		     bench_ns(v[5], 16, r->b[2]), bench_ns(v[6], 16, r->b[3]),
-		     bench_ratio(v[7], 16, bench_best(r), r->cpy),
-		     bench_ratio(v[8], 16, r->up, r->b[BENCH_B32]));
+		     bench_layouts[i].name, bench_ns(v[0], BENCH_NUM_LEN, r->enc),
+		     bench_ns(v[1], BENCH_NUM_LEN, r->cpy), bench_ns(v[2], BENCH_NUM_LEN, r->up),
+		     bench_ns(v[3], BENCH_NUM_LEN, r->b[0]), bench_ns(v[4], BENCH_NUM_LEN, r->b[1]),
+		     bench_ns(v[5], BENCH_NUM_LEN, r->b[2]), bench_ns(v[6], BENCH_NUM_LEN, r->b[3]),
+		     bench_ratio(v[7], BENCH_NUM_LEN, bench_best(r), r->cpy),
+		     bench_ratio(v[8], BENCH_NUM_LEN, r->up, r->b[BENCH_B32]));
 	}
 	bench_rule(bench_main_w, ARRAY_SIZE(bench_main_w));
 	bout("");
@@ -352,7 +356,7 @@ static int bench_growth(struct bench_dev *bd)
 	struct bench_set s[2] = {};
 	unsigned int d, i, j, live = 0;
 	u64 ps[2];
-	char v[2][16];
+	char v[2][BENCH_NUM_LEN];
 	int err = -ENOMEM;
 
 	for (d = 0; d < 2; d++) {
@@ -398,8 +402,8 @@ static int bench_growth(struct bench_dev *bd)
 			if (err)
 				goto out;
 		}
-		bout("%11u %9s %9s", live, bench_ns(v[0], 16, ps[0]),
-		     bench_ns(v[1], 16, ps[1]));
+		bout("%11u %9s %9s", live, bench_ns(v[0], BENCH_NUM_LEN, ps[0]),
+		     bench_ns(v[1], BENCH_NUM_LEN, ps[1]));
 	}
 	bout("%s", rule);
 	bout("");
@@ -427,7 +431,7 @@ static int bench_profile(struct bench_dev *bd)
 	const struct bench_layout *lo;
 	struct bench_set s = {};
 	u64 ps, end, n = 0;
-	char v[16];
+	char v[BENCH_NUM_LEN];
 	int err;
 
 	if (profile_layout >= BENCH_NL || !profile_batch ||
