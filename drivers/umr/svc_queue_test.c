@@ -177,10 +177,13 @@ static void q_polled_budget(struct kunit *test)
 	struct mlx5_umr_mkey *mkey[8];
 	struct mlx5_umr_sge sge[8];
 	struct mlx5_umr_queue *q;
-	struct q_req r[8] = {};
+	struct q_req *r;
 	atomic_t order = ATOMIC_INIT(0);
 	int i;
 
+	/* off the stack: eight requests are too much for a KASAN frame */
+	r = kunit_kcalloc(test, 8, sizeof(*r), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r);
 	q = mlx5_umr_queue_create(c->dev, 0, 256, MLX5_UMR_COMP_POLLED);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(q));
 	for (i = 0; i < 8; i++) {
