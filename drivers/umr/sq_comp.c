@@ -417,7 +417,8 @@ int mlx5_umr_iop_poll(struct irq_poll *iop, int budget)
 						 iop);
 	int n = mlx5_umr_cq_consume(q, budget);
 
-	if (n < budget) {
+	/* only a kernel with irq_poll makes softirq channels (queue.c) */
+	if (IS_ENABLED(CONFIG_IRQ_POLL) && n < budget) {
 		irq_poll_complete(iop);
 		mlx5_umr_cq_arm(q);
 	}
