@@ -182,8 +182,8 @@ static unsigned int mlx5_umr_hca_max_queues(const void *hcap)
 	return 1U << (l > 2 ? l - 2 : 0);
 }
 
-static int mlx5_umr_query_caps(struct mlx5_umr_dev *dev, u8 *cqe_version,
-			       u8 *ts_format, unsigned int *max_queues)
+static int mlx5_umr_query_caps(struct mlx5_umr_dev *dev,
+			       unsigned int *max_queues)
 {
 	u32 in[MLX5_ST_SZ_DW(query_hca_cap_in)] = {};
 	int outlen = MLX5_ST_SZ_BYTES(query_hca_cap_out);
@@ -242,10 +242,11 @@ static int mlx5_umr_query_caps(struct mlx5_umr_dev *dev, u8 *cqe_version,
 	}
 	caps->max_inline_entries = (max_wqe - MLX5_UMR_WQE_HDR_SIZE) /
 				   sizeof(struct mlx5_klm);
-	*cqe_version = MLX5_GET(cmd_hca_cap, hcap, cqe_version);
+	dev->cqe_version = MLX5_GET(cmd_hca_cap, hcap, cqe_version);
+	dev->log_max_qp_sz = MLX5_GET(cmd_hca_cap, hcap, log_max_qp_sz);
 	*max_queues = mlx5_umr_hca_max_queues(hcap);
 	/* As mlx5_get_qp_default_ts() for a QP without RoCE. */
-	*ts_format = MLX5_GET(cmd_hca_cap, hcap, sq_ts_format) ?
+	dev->ts_format = MLX5_GET(cmd_hca_cap, hcap, sq_ts_format) ?
 		     MLX5_TIMESTAMP_FORMAT_DEFAULT :
 		     MLX5_TIMESTAMP_FORMAT_FREE_RUNNING;
 	if (!MLX5_GET(cmd_hca_cap, hcap, log_max_klm_list_size)) {
@@ -405,6 +406,9 @@ static int mlx5_umr_destroy_cq(struct mlx5_umr_queue *q)
 	err = dev->hca->ops->destroy_cq(dev->hca, &q->cq);
 	/* No more events: the last deferred poll may still be queued. */
 	cancel_work_sync(&q->poll_work);
+	/* and the softirq poller a last event scheduled (waits for it) */
+	if (IS_ENABLED(CONFIG_IRQ_POLL) && q->mode == MLX5_UMR_COMP_SOFTIRQ)
+		irq_poll_disable(&q->iop);
 	if (err)
 		mlx5_umr_leak_buf(dev, "CQE ring");
 	else
@@ -412,8 +416,7 @@ static int mlx5_umr_destroy_cq(struct mlx5_umr_queue *q)
 	return err;
 }
 
-static int mlx5_umr_create_qp(struct mlx5_umr_queue *q, u8 cqe_version,
-			      u8 ts_format)
+static int mlx5_umr_create_qp(struct mlx5_umr_queue *q)
 {
 	struct mlx5_umr_dev *dev = q->dev;
 	const struct mlx5_umr_hca_ops *ops = dev->hca->ops;
@@ -457,9 +460,9 @@ static int mlx5_umr_create_qp(struct mlx5_umr_queue *q, u8 cqe_version,
 	MLX5_SET(qpc, qpc, cqn_rcv, q->cq.cqn);
 	MLX5_SET(qpc, qpc, rq_type, MLX5_ZERO_LEN_RQ);
 	MLX5_SET(qpc, qpc, log_sq_size, ilog2(sq->bbs));
-	MLX5_SET(qpc, qpc, ts_format, ts_format);
+	MLX5_SET(qpc, qpc, ts_format, dev->ts_format);
 	MLX5_SET64(qpc, qpc, dbr_addr, q->dbr.pages[0]);
-	if (cqe_version == 1)
+	if (dev->cqe_version == 1)
 		MLX5_SET(qpc, qpc, user_index, 0xffffff);
 	mlx5_umr_fill_pas(&q->sq_buf,
 			  (__be64 *)MLX5_ADDR_OF(create_qp_in, in, pas));
@@ -574,7 +577,12 @@ static int mlx5_umr_queue_cpu(const struct mlx5_umr_dev *dev, u16 id)
 	return -1;
 }
 
-static void mlx5_umr_queue_free(struct mlx5_umr_queue *q)
+/**
+ * mlx5_umr_queue_free() - free what mlx5_umr_queue_alloc_on() allocated
+ * @q: the queue, torn down (mlx5_umr_queue_cleanup()) or never brought
+ *	up; or NULL
+ */
+void mlx5_umr_queue_free(struct mlx5_umr_queue *q)
 {
 	if (!q)
 		return;
@@ -583,11 +591,23 @@ static void mlx5_umr_queue_free(struct mlx5_umr_queue *q)
 	kfree(q);
 }
 
-/* A queue's memory and work items; nothing on the HCA yet. */
-static struct mlx5_umr_queue *mlx5_umr_queue_alloc(struct mlx5_umr_dev *dev,
-						   u16 id)
+/**
+ * mlx5_umr_queue_alloc_on() - a queue's memory and work items; nothing on
+ *	the HCA yet
+ * @dev: the device
+ * @id: its index in @dev->queues (0 for a channel)
+ * @cpu: the CPU whose node holds its memory, -1 for the HCA's node
+ * @vector: the completion vector its CQ asks for
+ * @bbs: ring size in basic blocks, a power of two of at least 64; the CQ
+ *	gets half as many CQEs (every WQE takes two blocks or more)
+ *
+ * Context: process context, may sleep.
+ * Return: the queue (mode MLX5_UMR_COMP_IRQ), or NULL.
+ */
+struct mlx5_umr_queue *mlx5_umr_queue_alloc_on(struct mlx5_umr_dev *dev,
+					       u16 id, int cpu, int vector,
+					       u32 bbs)
 {
-	int cpu = mlx5_umr_queue_cpu(dev, id);
 	int node = cpu >= 0 ? cpu_to_node(cpu) : dev->hca->numa_node;
 	struct mlx5_umr_queue *q;
 	struct mlx5_umr_sq *sq;
@@ -600,14 +620,17 @@ static struct mlx5_umr_queue *mlx5_umr_queue_alloc(struct mlx5_umr_dev *dev,
 	q->id = id;
 	q->cpu = cpu;
 	q->node = node;
-	/* one vector per queue: its completions land near its CPUs */
-	q->vector = id;
+	q->vector = vector;
+	q->mode = MLX5_UMR_COMP_IRQ;
+	INIT_LIST_HEAD(&q->chan);
 	mutex_init(&q->recover_lock);
 	INIT_WORK(&q->recover_work, mlx5_umr_recover_work);
 	INIT_WORK(&q->poll_work, mlx5_umr_poll_work);
 	INIT_DELAYED_WORK(&q->watchdog, mlx5_umr_watchdog);
 	mlx5_umr_sq_init(q);
 	sq = &q->sq;
+	sq->bbs = bbs;
+	sq->ncqe = bbs / 2;
 	sq->ents = kcalloc_node(sq->bbs, sizeof(*sq->ents), GFP_KERNEL, node);
 	sq->scratch = kzalloc_node(MLX5_SEND_WQE_MAX_SIZE, GFP_KERNEL, node);
 	if (!sq->ents || !sq->scratch) {
@@ -615,6 +638,14 @@ static struct mlx5_umr_queue *mlx5_umr_queue_alloc(struct mlx5_umr_dev *dev,
 		return NULL;
 	}
 	return q;
+}
+
+/* Device queue @id: one vector per queue, so completions land near its CPUs. */
+static struct mlx5_umr_queue *mlx5_umr_queue_alloc(struct mlx5_umr_dev *dev,
+						   u16 id)
+{
+	return mlx5_umr_queue_alloc_on(dev, id, mlx5_umr_queue_cpu(dev, id),
+				       id, 1U << MLX5_UMR_LOG_SQ_BBS);
 }
 
 /**
@@ -669,9 +700,16 @@ err:
 	return -ENOMEM;
 }
 
-/* Doorbell records, CQ and QP of @q, the QP in RTS and the CQ armed. */
-static int mlx5_umr_queue_init(struct mlx5_umr_queue *q, u8 cqe_version,
-			       u8 ts_format)
+/**
+ * mlx5_umr_queue_init() - doorbell records, CQ and QP of a queue, the QP in
+ *	RTS and the CQ armed (unless polled)
+ * @q: from mlx5_umr_queue_alloc_on(), its mode set, on a device whose
+ *	PD, DMA mkey and UAR exist
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or -errno with nothing left on the HCA (or its memory kept).
+ */
+int mlx5_umr_queue_init(struct mlx5_umr_queue *q)
 {
 	struct mlx5_umr_dev *dev = q->dev;
 	const struct mlx5_umr_hca_ops *ops = dev->hca->ops;
@@ -685,7 +723,7 @@ static int mlx5_umr_queue_init(struct mlx5_umr_queue *q, u8 cqe_version,
 	err = mlx5_umr_create_cq(q);
 	if (err)
 		goto err_dbr;
-	err = mlx5_umr_create_qp(q, cqe_version, ts_format);
+	err = mlx5_umr_create_qp(q);
 	if (err)
 		goto err_cq;
 	q->wq_ctx.caps = &dev->caps;
@@ -713,11 +751,15 @@ err_dbr:
 	return err;
 }
 
-/*
- * Undo mlx5_umr_queue_init(), nothing in flight; memory of a QP or CQ the
- * HCA did not destroy is kept.
+/**
+ * mlx5_umr_queue_cleanup() - undo mlx5_umr_queue_init()
+ * @q: the queue, stopped (mlx5_umr_sq_stop()), nothing in flight
+ *
+ * Memory of a QP or CQ the HCA did not destroy is kept.
+ *
+ * Context: process context, may sleep.
  */
-static void mlx5_umr_queue_cleanup(struct mlx5_umr_queue *q)
+void mlx5_umr_queue_cleanup(struct mlx5_umr_queue *q)
 {
 	struct mlx5_umr_dev *dev = q->dev;
 	int err;
@@ -745,13 +787,12 @@ static void mlx5_umr_queue_cleanup(struct mlx5_umr_queue *q)
 int mlx5_umr_dev_init(struct mlx5_umr_dev *dev)
 {
 	const struct mlx5_umr_hca_ops *ops = dev->hca->ops;
-	u8 cqe_version = 0, ts_format = 0;
 	unsigned int max_queues = 0;
 	u16 i;
 	int err;
 
 	xa_init(&dev->kept_pds);
-	err = mlx5_umr_query_caps(dev, &cqe_version, &ts_format, &max_queues);
+	err = mlx5_umr_query_caps(dev, &max_queues);
 	if (err)
 		return err;
 	dev->caps.nqueues = mlx5_umr_queue_count(dev->hca->nqueues ?: queues,
@@ -770,8 +811,7 @@ int mlx5_umr_dev_init(struct mlx5_umr_dev *dev)
 	if (err)
 		goto err_mkey;
 	for (i = 0; i < dev->nqueues; i++) {
-		err = mlx5_umr_queue_init(dev->queues[i], cqe_version,
-					  ts_format);
+		err = mlx5_umr_queue_init(dev->queues[i]);
 		if (err)
 			goto err_queues;
 	}

@@ -244,6 +244,7 @@ mlx5_umr_create_mkey(struct mlx5_umr_dev *dev, u32 max_entries, u32 flags,
 			goto err_free;
 	}
 	if (flags & MLX5_UMR_MKEY_SIGNATURE) {
+		mp->psv_pdn = pdn;
 		err = mlx5_umr_sig_mkey_init(dev, mp, pdn);
 		if (err)
 			goto err_xlt;
@@ -426,6 +427,102 @@ struct mlx5_umr_mkey *mlx5_umr_uapi_alloc_mkey(struct mlx5_umr_dev *dev,
 	return mlx5_umr_create_mkey(dev, max_entries, flags, direct, pdn,
 				    mlx5_umr_uapi_queue(dev));
 }
+
+/**
+ * mlx5_umr_queue_alloc_mkey() - mlx5_umr_alloc_mkey() homed on a channel
+ * @q: from mlx5_umr_queue_create()
+ * @max_entries: as mlx5_umr_alloc_mkey()
+ * @flags: as mlx5_umr_alloc_mkey()
+ *
+ * The mkey is in the service's PD (the channel's) and every request of it
+ * runs on @q, whichever CPU posts it. Free it (or move it,
+ * mlx5_umr_mkey_set_queue()) before mlx5_umr_queue_destroy().
+ *
+ * Context: process context, may sleep.
+ * Return: as mlx5_umr_alloc_mkey().
+ */
+struct mlx5_umr_mkey *mlx5_umr_queue_alloc_mkey(struct mlx5_umr_queue *q,
+						u32 max_entries, u32 flags)
+{
+	return mlx5_umr_create_mkey(q->dev, max_entries, flags, false,
+				    q->dev->caps.pdn, q);
+}
+EXPORT_SYMBOL(mlx5_umr_queue_alloc_mkey);
+
+/* Does @q hold a request of @mp, in flight or waiting to be posted again? */
+static bool mlx5_umr_queue_has(struct mlx5_umr_queue *q,
+			       struct mlx5_umr_mkey_priv *mp)
+{
+	struct mlx5_umr_sq *sq = &q->sq;
+	struct mlx5_umr_wr *wr;
+	u32 i;
+
+	lockdep_assert_held(&sq->lock);
+	for (i = sq->head; i != sq->tail; i++)
+		if (sq->ents[i & (sq->bbs - 1)].wr->mkey == &mp->pub)
+			return true;
+	list_for_each_entry(wr, &sq->resubmit, node)
+		if (wr->mkey == &mp->pub)
+			return true;
+	return false;
+}
+
+/**
+ * mlx5_umr_mkey_set_queue() - move an idle mkey to another home queue
+ * @mkey: the mkey; no request of it in flight, none posted concurrently
+ * @q: its new home: a channel (mlx5_umr_queue_create()) or a device
+ *	queue (mlx5_umr_mkey_queue() of another mkey)
+ *
+ * From the return on, every request of @mkey runs on @q. The requests
+ * before ran on the old home and their done() was called, so the order
+ * per mkey holds (Documentation/service.rst, "Queues and ordering").
+ * Both queues' locks are held while the mkey moves (the lower address
+ * first), so the per-mkey state they protect moves with it.
+ *
+ * Context: process context, may sleep.
+ * Return: 0; -EXDEV when @q belongs to another device; -EINVAL for a
+ * signature mkey whose PSVs are not in @q's PD (the service's: its PSVs
+ * are named by SET_PSV WQEs of the queue's QP); -EBUSY when a request of
+ * it is in flight or its translation table is in use (nothing moved);
+ * -ENODEV after unregistration.
+ */
+int mlx5_umr_mkey_set_queue(struct mlx5_umr_mkey *mkey,
+			    struct mlx5_umr_queue *q)
+{
+	struct mlx5_umr_mkey_priv *mp = to_priv(mkey);
+	struct mlx5_umr_dev *dev = mkey->dev;
+	struct mlx5_umr_queue *old, *lo, *hi;
+	unsigned long flags;
+	int err = 0;
+
+	might_sleep();
+	if (q->dev != dev)
+		return -EXDEV;
+	if (mp->sig && mp->psv_pdn != dev->caps.pdn)
+		return -EINVAL;
+	if (!percpu_ref_tryget_live(&dev->users))
+		return -ENODEV;
+	/* vs mlx5_umr_queue_destroy() counting the mkeys homed on a queue */
+	mutex_lock(&dev->mkeys_lock);
+	old = mp->q;
+	if (old == q)
+		goto unlock;
+	lo = old < q ? old : q;
+	hi = old < q ? q : old;
+	spin_lock_irqsave(&lo->sq.lock, flags);
+	spin_lock_nested(&hi->sq.lock, SINGLE_DEPTH_NESTING);
+	if (test_bit(0, &mp->xlt_busy) || mlx5_umr_queue_has(old, mp))
+		err = -EBUSY;
+	else
+		WRITE_ONCE(mp->q, q);
+	spin_unlock(&hi->sq.lock);
+	spin_unlock_irqrestore(&lo->sq.lock, flags);
+unlock:
+	mutex_unlock(&dev->mkeys_lock);
+	percpu_ref_put(&dev->users);
+	return err;
+}
+EXPORT_SYMBOL(mlx5_umr_mkey_set_queue);
 
 /**
  * mlx5_umr_free_mkey() - destroy an mkey

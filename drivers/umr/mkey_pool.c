@@ -25,6 +25,53 @@ static void mlx5_umr_mkey_pool_drain(struct mlx5_umr_mkey_pool *pool)
 	pool->free = NULL;
 }
 
+/*
+ * In @pd (NULL: the service's PD), homed on @q (NULL: the allocating CPU's
+ * queue).
+ */
+static int mlx5_umr_mkey_pool_fill(struct mlx5_umr_mkey_pool *pool,
+				   struct mlx5_umr_dev *dev,
+				   struct mlx5_umr_pd *pd,
+				   struct mlx5_umr_queue *q, unsigned int count,
+				   u32 max_entries, u32 flags)
+{
+	struct mlx5_umr_mkey *mkey;
+
+	if (!count)
+		return -EINVAL;
+	spin_lock_init(&pool->lock);
+	pool->dev = dev;
+	pool->size = count;
+	pool->nfree = 0;
+	pool->free = kcalloc(count, sizeof(*pool->free), GFP_KERNEL);
+	if (!pool->free)
+		return -ENOMEM;
+	while (pool->nfree < count) {
+		int err = 0;
+
+		if (pd)
+			mkey = mlx5_umr_alloc_mkey_in(pd, max_entries, flags);
+		else if (q)
+			mkey = mlx5_umr_queue_alloc_mkey(q, max_entries, flags);
+		else
+			mkey = mlx5_umr_alloc_mkey(dev, max_entries, flags);
+		if (IS_ERR(mkey)) {
+			err = PTR_ERR(mkey);
+		} else if (pd && q) {
+			/* a fresh mkey is idle: it moves */
+			err = mlx5_umr_mkey_set_queue(mkey, q);
+			if (err)
+				mlx5_umr_free_mkey(mkey);
+		}
+		if (err) {
+			mlx5_umr_mkey_pool_drain(pool);
+			return err;
+		}
+		pool->free[pool->nfree++] = mkey;
+	}
+	return 0;
+}
+
 /**
  * mlx5_umr_mkey_pool_init() - create the mkeys of a pool
  * @pool: the pool, owned by the caller (e.g. in its per-queue struct)
@@ -48,31 +95,40 @@ int mlx5_umr_mkey_pool_init(struct mlx5_umr_mkey_pool *pool,
 			    struct mlx5_umr_dev *dev, struct mlx5_umr_pd *pd,
 			    unsigned int count, u32 max_entries, u32 flags)
 {
-	struct mlx5_umr_mkey *mkey;
-
-	if (!count)
-		return -EINVAL;
-	spin_lock_init(&pool->lock);
-	pool->dev = dev;
-	pool->size = count;
-	pool->nfree = 0;
-	pool->free = kcalloc(count, sizeof(*pool->free), GFP_KERNEL);
-	if (!pool->free)
-		return -ENOMEM;
-	while (pool->nfree < count) {
-		if (pd)
-			mkey = mlx5_umr_alloc_mkey_in(pd, max_entries, flags);
-		else
-			mkey = mlx5_umr_alloc_mkey(dev, max_entries, flags);
-		if (IS_ERR(mkey)) {
-			mlx5_umr_mkey_pool_drain(pool);
-			return PTR_ERR(mkey);
-		}
-		pool->free[pool->nfree++] = mkey;
-	}
-	return 0;
+	return mlx5_umr_mkey_pool_fill(pool, dev, pd, NULL, count,
+				       max_entries, flags);
 }
 EXPORT_SYMBOL(mlx5_umr_mkey_pool_init);
+
+/**
+ * mlx5_umr_mkey_pool_init_q() - create a pool whose mkeys are homed on a
+ *	channel
+ * @pool: the pool, owned by the caller (e.g. in its per-hctx struct)
+ * @q: the channel (mlx5_umr_queue_create())
+ * @pd: the ULP's PD (mlx5_umr_pd_get_ib()) the mkeys are created in, so
+ *	that its QPs can use their keys, or NULL for the service's PD (the
+ *	channel's); not with MLX5_UMR_MKEY_SIGNATURE (as
+ *	mlx5_umr_alloc_mkey_in())
+ * @count: as mlx5_umr_mkey_pool_init()
+ * @max_entries: as mlx5_umr_mkey_pool_init()
+ * @flags: as mlx5_umr_mkey_pool_init()
+ *
+ * Every request of the pool's mkeys runs on @q (a blk-mq ULP makes one
+ * pool per hardware queue, on that queue's channel). Destroy the pool
+ * before the channel (mlx5_umr_queue_destroy() refuses while mkeys are
+ * homed on it). Nothing is left behind on failure.
+ *
+ * Context: process context, may sleep.
+ * Return: as mlx5_umr_mkey_pool_init().
+ */
+int mlx5_umr_mkey_pool_init_q(struct mlx5_umr_mkey_pool *pool,
+			      struct mlx5_umr_queue *q, struct mlx5_umr_pd *pd,
+			      unsigned int count, u32 max_entries, u32 flags)
+{
+	return mlx5_umr_mkey_pool_fill(pool, q->dev, pd, q, count,
+				       max_entries, flags);
+}
+EXPORT_SYMBOL(mlx5_umr_mkey_pool_init_q);
 
 /**
  * mlx5_umr_mkey_pool_get() - take an mkey from a pool

@@ -121,6 +121,7 @@ int mlx5_umr_hca_add(struct mlx5_umr_hca *hca,
 	mutex_init(&dev->mkeys_lock);
 	xa_init_flags(&dev->sig_mkeys, XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&dev->ib_pdns, XA_FLAGS_LOCK_IRQ);
+	mlx5_umr_chans_init(dev);
 	dev->timeout = msecs_to_jiffies(max(timeout_ms, 1U));
 	err = percpu_ref_init(&dev->users, mlx5_umr_users_release, 0,
 			      GFP_KERNEL);
@@ -172,9 +173,10 @@ EXPORT_SYMBOL(mlx5_umr_register_hca);
  * @hca: an HCA passed to mlx5_umr_register_hca()
  *
  * Tells the clients the device is going, makes every new call on it fail
- * with -ENODEV, waits for the calls and requests in flight (recovering the
- * QP, which fails them, if they do not complete in time), destroys
- * leftover mkeys and tears the QP, CQ, UAR and PD down. References taken
+ * with -ENODEV, waits for the calls and requests in flight (polling the
+ * polled channels, and recovering the queues, which fails them, if they
+ * do not complete in time), destroys leftover mkeys, the QPs and CQs of
+ * the channels clients left and tears the queues, UAR and PD down. References taken
  * with mlx5_umr_dev_get() stay valid until put.
  *
  * Context: process context, may sleep.
@@ -194,14 +196,13 @@ void mlx5_umr_unregister_hca(struct mlx5_umr_hca *hca)
 	mutex_unlock(&mlx5_umr_clients_lock);
 
 	percpu_ref_kill(&dev->users);
-	if (!wait_for_completion_timeout(&dev->users_done, dev->timeout)) {
-		dev_warn(hca->dev, "umr: requests still in flight, recovering\n");
-		mlx5_umr_sq_timeout(dev);
-		wait_for_completion(&dev->users_done);
-	}
+	mlx5_umr_chans_wait_users(dev);
 	for (i = 0; i < dev->nqueues; i++)
 		mlx5_umr_sq_stop(dev->queues[i]);
+	mlx5_umr_chans_stop(dev);
 	mlx5_umr_mkeys_teardown(dev);
+	/* channels a client left: their QPs go, mlx5_umr_queue_destroy() frees */
+	mlx5_umr_chans_teardown(dev);
 	mlx5_umr_dev_cleanup(dev);
 
 	mutex_lock(&dev->mkeys_lock);

@@ -10,6 +10,12 @@
  * dropped, never inside a doorbell: a backend never calls the handler from
  * write_db() (mlx5_umr_hca.h).
  *
+ * How the CQ is polled depends on the queue's mode: device queues and
+ * MLX5_UMR_COMP_IRQ channels as above; MLX5_UMR_COMP_SOFTIRQ channels from
+ * an irq_poll handler, with a budget, as the RDMA core's IB_POLL_SOFTIRQ
+ * CQs (drivers/infiniband/core/cq.c ib_poll_handler()); MLX5_UMR_COMP_POLLED
+ * channels never arm their CQ: the ULP polls (mlx5_umr_queue_poll()).
+ *
  * Copyright (c) 2026 The mlx5-umr authors.
  */
 #include <linux/interrupt.h>
@@ -286,6 +292,9 @@ static void mlx5_umr_cq_arm_locked(struct mlx5_umr_queue *q)
 	u32 v;
 
 	lockdep_assert_held(&sq->lock);
+	/* a polled CQ raises no event: nobody would take it */
+	if (q->mode == MLX5_UMR_COMP_POLLED)
+		return;
 	v = (sq->cq_arm_sn & 3) << 28 | MLX5_CQ_DB_REQ_NOT |
 	    (sq->cq_ci & 0xffffff);
 	mlx5_umr_cq_dbrec(q)[MLX5_UMR_CQ_ARM_DB] = cpu_to_be32(v);
@@ -341,12 +350,91 @@ void mlx5_umr_cq_poll(struct mlx5_umr_queue *q, bool arm)
 }
 
 /**
+ * mlx5_umr_cq_consume() - consume at most @budget CQEs, then call done()
+ * @q: the queue
+ * @budget: CQEs to take at most; the CQ is not re-armed
+ *
+ * Nothing is consumed once the queue is dead (stopped for teardown, or
+ * failed): everything in flight was retired then.
+ *
+ * Context: process or softirq context; takes sq->lock, which is dropped
+ * before the done() callbacks run.
+ * Return: the CQEs consumed.
+ */
+int mlx5_umr_cq_consume(struct mlx5_umr_queue *q, int budget)
+{
+	struct mlx5_umr_sq *sq = &q->sq;
+	struct mlx5_cqe64 *cqe;
+	unsigned long flags;
+	LIST_HEAD(done);
+	int n = 0;
+
+	spin_lock_irqsave(&sq->lock, flags);
+	/* stopped: all was retired, and the CQE ring may be freed already */
+	if (sq->state == MLX5_UMR_SQ_DEAD)
+		budget = 0;
+	while (n < budget && (cqe = mlx5_umr_next_cqe(q))) {
+		mlx5_umr_handle_cqe(q, cqe, &done);
+		sq->cq_ci++;
+		n++;
+	}
+	if (n)
+		mlx5_umr_cq_dbrec(q)[MLX5_UMR_CQ_SET_CI] =
+			cpu_to_be32(sq->cq_ci & 0xffffff);
+	spin_unlock_irqrestore(&sq->lock, flags);
+
+	mlx5_umr_sq_finish(q, &done);
+	return n;
+}
+
+/**
+ * mlx5_umr_cq_waiting() - a CQE waits to be consumed
+ * @q: the queue, its sq.lock held
+ *
+ * Return: whether software owns the next CQE.
+ */
+bool mlx5_umr_cq_waiting(struct mlx5_umr_queue *q)
+{
+	lockdep_assert_held(&q->sq.lock);
+	return mlx5_umr_next_cqe(q);
+}
+
+/**
+ * mlx5_umr_iop_poll() - the irq_poll handler of an MLX5_UMR_COMP_SOFTIRQ
+ *	channel
+ * @iop: mlx5_umr_queue.iop
+ * @budget: CQEs it may consume
+ *
+ * Below budget the poller completes and the CQ is re-armed, in that order
+ * (an event the arm raises at once schedules it again), as ib_poll_handler().
+ *
+ * Context: softirq.
+ * Return: the CQEs consumed.
+ */
+int mlx5_umr_iop_poll(struct irq_poll *iop, int budget)
+{
+	struct mlx5_umr_queue *q = container_of(iop, struct mlx5_umr_queue,
+						 iop);
+	int n = mlx5_umr_cq_consume(q, budget);
+
+	/* only a kernel with irq_poll makes softirq channels (queue.c) */
+	if (IS_ENABLED(CONFIG_IRQ_POLL) && n < budget) {
+		irq_poll_complete(iop);
+		mlx5_umr_cq_arm(q);
+	}
+	return n;
+}
+
+/**
  * mlx5_umr_cq_comp() - completion event handler given to the backend
  * @hcq: the CQ
  *
  * Context: any but inside write_db(). In hard IRQ context or with
  * interrupts off the CQ is polled from a work item, so done() callbacks
- * never run there.
+ * never run there. A softirq channel schedules its irq_poll handler (with
+ * bottom halves off outside hard IRQ, so the softirq runs when they are
+ * back on: a backend may deliver from a kworker); a polled channel, whose
+ * CQ is never armed, ignores a stray event.
  */
 void mlx5_umr_cq_comp(struct mlx5_umr_hca_cq *hcq)
 {
@@ -357,6 +445,19 @@ void mlx5_umr_cq_comp(struct mlx5_umr_hca_cq *hcq)
 	q->sq.cq_arm_sn++;
 	spin_unlock_irqrestore(&q->sq.lock, flags);
 
+	if (q->mode == MLX5_UMR_COMP_POLLED)
+		return;
+	if (IS_ENABLED(CONFIG_IRQ_POLL) && q->mode == MLX5_UMR_COMP_SOFTIRQ) {
+		/* with interrupts off, ksoftirqd runs it */
+		if (in_hardirq() || irqs_disabled()) {
+			irq_poll_sched(&q->iop);
+		} else {
+			local_bh_disable();
+			irq_poll_sched(&q->iop);
+			local_bh_enable();
+		}
+		return;
+	}
 	if (in_hardirq() || irqs_disabled())
 		queue_work(system_highpri_wq, &q->poll_work);
 	else

@@ -808,13 +808,36 @@ int mlx5_umr_post_wait_room(struct mlx5_umr_dev *dev, struct mlx5_umr_wr **wrs,
 	return mlx5_umr_post_wait(dev, wrs, n, deadline, true, true);
 }
 
+/*
+ * Wait up to @tmo for @done. On a polled channel nobody else may poll:
+ * the waiter does, between short sleeps.
+ */
+static bool mlx5_umr_wait_done(struct mlx5_umr_queue *q,
+			       struct completion *done, unsigned long tmo)
+{
+	unsigned long end = jiffies + tmo;
+
+	if (q->mode != MLX5_UMR_COMP_POLLED)
+		return wait_for_completion_timeout(done, tmo);
+	for (;;) {
+		mlx5_umr_cq_consume(q, INT_MAX);
+		if (try_wait_for_completion(done))
+			return true;
+		if (!time_before(jiffies, end))
+			return false;
+		if (wait_for_completion_timeout(done, 1))
+			return true;
+	}
+}
+
 /**
  * mlx5_umr_wait_posted() - wait for posted requests, recovering on timeout
  * @q: the queue they were posted on (their mkeys' home)
  * @done: completed by the requests' done() once all of them ran
  * @tmo: how long to wait, in jiffies
  *
- * When @done does not come in time, @q is recovered, which completes every
+ * A polled channel's CQ is polled meanwhile. When @done does not come in
+ * time, @q is recovered, which completes every
  * request in flight on it with an error; when the HCA died, every queue
  * is: nothing posted is left in flight on return.
  *
@@ -826,9 +849,9 @@ void mlx5_umr_wait_posted(struct mlx5_umr_queue *q, struct completion *done,
 	struct mlx5_umr_dev *dev = q->dev;
 
 	/* Look at the device now and then: a dead HCA fails fast. */
-	while (!wait_for_completion_timeout(done,
-					    min_t(unsigned long, tmo,
-						  MLX5_UMR_EXEC_POLL))) {
+	while (!mlx5_umr_wait_done(q, done,
+				   min_t(unsigned long, tmo,
+					 MLX5_UMR_EXEC_POLL))) {
 		bool dead = mlx5_umr_hca_dead(dev);
 
 		tmo -= min_t(unsigned long, tmo, MLX5_UMR_EXEC_POLL);

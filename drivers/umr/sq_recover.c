@@ -189,7 +189,7 @@ out:
  * mlx5_umr_sq_timeout() - treat every send queue of a device as stuck
  * @dev: the device
  *
- * Starts on each queue the same recovery an error CQE starts; every
+ * Starts on each queue and channel the same recovery an error CQE starts; every
  * request in flight completes with -ETIMEDOUT.
  *
  * Context: any.
@@ -206,6 +206,7 @@ void mlx5_umr_sq_timeout(struct mlx5_umr_dev *dev)
 		mlx5_umr_sq_set_err(q, true);
 		spin_unlock_irqrestore(&q->sq.lock, flags);
 	}
+	mlx5_umr_chans_set_err(dev, true, false);
 }
 EXPORT_SYMBOL_IF_MLX5_UMR_TESTING(mlx5_umr_sq_timeout);
 
@@ -232,6 +233,7 @@ void mlx5_umr_dev_fail_dead(struct mlx5_umr_dev *dev)
 			mlx5_umr_sq_set_err(q, false);
 		spin_unlock_irqrestore(&q->sq.lock, flags);
 	}
+	mlx5_umr_chans_set_err(dev, false, true);
 }
 
 /* Poll the CQ from the work item, as a completion event would. */
@@ -281,6 +283,9 @@ void mlx5_umr_watchdog(struct work_struct *work)
 	bool again = false;
 
 	spin_lock_irq(&sq->lock);
+	/* a polled channel's CQE waiting for its ULP is progress: no timeout */
+	if (q->mode == MLX5_UMR_COMP_POLLED && mlx5_umr_cq_waiting(q))
+		sq->progress = jiffies;
 	if (sq->state == MLX5_UMR_SQ_RTS && sq->pc != sq->cc) {
 		if (time_after(jiffies, sq->progress + dev->timeout))
 			mlx5_umr_sq_set_err(q, true);

@@ -16,6 +16,7 @@
 #include <linux/workqueue.h>
 #include <linux/percpu-refcount.h>
 #include <linux/completion.h>
+#include <linux/irq_poll.h>
 #include <linux/xarray.h>
 #include <linux/mlx5_umr.h>
 #include <linux/mlx5_umr_hca.h>
@@ -161,6 +162,14 @@ struct mlx5_umr_sq {
  *	translation table a WQE pointed at, so until DESTROY_QP succeeds no
  *	translation table of an mkey homed here is freed (set by recovery,
  *	read under mlx5_umr_dev.mkeys_lock)
+ * @mode: how completions are delivered (enum mlx5_umr_comp_mode; the
+ *	device queues are MLX5_UMR_COMP_IRQ); constant
+ * @ulp: a channel a ULP created (queue.c), on mlx5_umr_dev.chans
+ * @gone: a channel whose device was unregistered: its QP and CQ are
+ *	destroyed, only the structure is left for mlx5_umr_queue_destroy()
+ *	(under mlx5_umr_dev.chans_mutex)
+ * @chan: on mlx5_umr_dev.chans (under both of its locks)
+ * @iop: MLX5_UMR_COMP_SOFTIRQ: the softirq poller of the CQ
  */
 struct mlx5_umr_queue {
 	struct mlx5_umr_sq sq;
@@ -180,6 +189,12 @@ struct mlx5_umr_queue {
 	struct delayed_work watchdog;
 	struct mutex recover_lock; /* one recovery at a time, vs teardown */
 	bool lost;
+
+	enum mlx5_umr_comp_mode mode;
+	bool ulp;
+	bool gone;
+	struct list_head chan;
+	struct irq_poll iop;
 };
 
 /**
@@ -226,6 +241,15 @@ struct mlx5_umr_client_ctx {
  *	mkey goes into them (mlx5_umr_pd_is_ib()); its own lock, irqsave
  * @dek_unsynced: a DEK was destroyed since the last SYNC_CRYPTO (crypto.c),
  *	under @mkeys_lock
+ * @chans: the channels ULPs created (struct mlx5_umr_queue.chan); added and
+ *	removed under both @chans_mutex and @chans_lock
+ * @chans_mutex: walks of @chans that sleep or call done() (unplug), and
+ *	@gone of each channel; taken before @chans_lock
+ * @chans_lock: walks of @chans in any context (timeouts, dead HCA); taken
+ *	irqsave, before a queue's sq.lock
+ * @cqe_version: the HCA's cqe_version, for QPs created after bring-up
+ * @ts_format: the QPs' timestamp format, likewise
+ * @log_max_qp_sz: log2 of the most WQEs a QP takes (cmd_hca_cap)
  */
 struct mlx5_umr_dev {
 	struct list_head list;
@@ -258,6 +282,13 @@ struct mlx5_umr_dev {
 	struct xarray kept_pds;
 	bool keep_all_pds;
 	struct xarray ib_pdns;
+
+	struct list_head chans;
+	struct mutex chans_mutex; /* unplug walks, channels' @gone */
+	spinlock_t chans_lock; /* walks of @chans in any context */
+	u8 cqe_version;
+	u8 ts_format;
+	u8 log_max_qp_sz;
 };
 
 /**
@@ -269,7 +300,8 @@ struct mlx5_umr_dev {
  * @xlt_busy: a posted WQE uses @xlt (bit 0)
  * @hw: the mkey exists on the HCA
  * @q: its home queue, which posts every request of the mkey; set at
- *	allocation, never NULL after (queue 0 today); "its home queue's
+ *	allocation, never NULL after; moved only while idle, with both
+ *	queues' locks held (mlx5_umr_mkey_set_queue()); "its home queue's
  *	lock" below is @q->sq.lock
  * @sig: MLX5_UMR_MKEY_SIGNATURE: its signature state (sig.h)
  * @crypto_len: MLX5_UMR_MKEY_CRYPTO: bytes of the layout of the last
@@ -282,6 +314,7 @@ struct mlx5_umr_dev {
  *	in flight (under its home queue's lock)
  * @inflight: MLX5_UMR_MKEY_CRYPTO: its requests posted and not done yet
  *	(under its home queue's lock)
+ * @psv_pdn: MLX5_UMR_MKEY_SIGNATURE: the PD its PSVs were created in
  * @key_unknown: a request installing a new key byte failed (-EIO,
  *	-ETIMEDOUT): the HCA has the old or the new one; only requests with
  *	MLX5_UMR_WR_NEW_KEY are taken until one succeeded (under its home
@@ -300,6 +333,7 @@ struct mlx5_umr_mkey_priv {
 	const struct mlx5_umr_dek *dek;
 	const struct mlx5_umr_dek *dek_prev;
 	u32 inflight;
+	u32 psv_pdn;
 	bool key_unknown;
 };
 
@@ -345,6 +379,12 @@ int mlx5_umr_cmd(struct mlx5_umr_dev *dev, const void *in, int inlen,
 int mlx5_umr_dev_init(struct mlx5_umr_dev *dev);
 void mlx5_umr_dev_cleanup(struct mlx5_umr_dev *dev);
 void mlx5_umr_queues_free(struct mlx5_umr_dev *dev);
+struct mlx5_umr_queue *mlx5_umr_queue_alloc_on(struct mlx5_umr_dev *dev,
+					       u16 id, int cpu, int vector,
+					       u32 bbs);
+void mlx5_umr_queue_free(struct mlx5_umr_queue *q);
+int mlx5_umr_queue_init(struct mlx5_umr_queue *q);
+void mlx5_umr_queue_cleanup(struct mlx5_umr_queue *q);
 int mlx5_umr_qp_modify(struct mlx5_umr_queue *q, u16 opcode);
 int mlx5_umr_qp_to_rts(struct mlx5_umr_queue *q);
 
@@ -421,6 +461,17 @@ void mlx5_umr_sq_retire_all(struct mlx5_umr_sq *sq, int status,
 void mlx5_umr_sq_finish(struct mlx5_umr_queue *q, struct list_head *done);
 void mlx5_umr_pd_move_failed(struct mlx5_umr_wr *wr);
 void mlx5_umr_sq_set_err(struct mlx5_umr_queue *q, bool timeout);
+int mlx5_umr_cq_consume(struct mlx5_umr_queue *q, int budget);
+bool mlx5_umr_cq_waiting(struct mlx5_umr_queue *q);
+int mlx5_umr_iop_poll(struct irq_poll *iop, int budget);
+
+/* queue.c: channels ULPs own */
+void mlx5_umr_chans_init(struct mlx5_umr_dev *dev);
+void mlx5_umr_chans_wait_users(struct mlx5_umr_dev *dev);
+void mlx5_umr_chans_stop(struct mlx5_umr_dev *dev);
+void mlx5_umr_chans_teardown(struct mlx5_umr_dev *dev);
+void mlx5_umr_chans_set_err(struct mlx5_umr_dev *dev, bool timeout,
+			    bool busy_only);
 
 /* room.c: the room notification */
 void mlx5_umr_room_kick(struct mlx5_umr_queue *q);

@@ -887,6 +887,36 @@ static inline void mlx5_umr_room_waiter_init(struct mlx5_umr_room_waiter *w,
 	w->pending = false;
 }
 
+/* ---- UMR channels a ULP owns (api.rst, "Channels") ---- */
+
+/**
+ * enum mlx5_umr_comp_mode - where a channel's done() callbacks run
+ * @MLX5_UMR_COMP_IRQ: in a kworker on the CPU of the channel's completion
+ *	vector, from its interrupt (as the device's queues)
+ * @MLX5_UMR_COMP_SOFTIRQ: in softirq context (irq_poll) on the CPU of
+ *	that interrupt, as an IB_POLL_SOFTIRQ CQ: done() must not sleep
+ * @MLX5_UMR_COMP_POLLED: in whoever calls mlx5_umr_queue_poll() (the
+ *	ULP's own completion path); the CQ raises no interrupt
+ */
+enum mlx5_umr_comp_mode {
+	MLX5_UMR_COMP_IRQ,
+	MLX5_UMR_COMP_SOFTIRQ,
+	MLX5_UMR_COMP_POLLED,
+};
+
+struct mlx5_umr_queue *mlx5_umr_queue_create(struct mlx5_umr_dev *dev,
+					     int comp_vector, u32 depth_bbs,
+					     enum mlx5_umr_comp_mode mode);
+int mlx5_umr_queue_destroy(struct mlx5_umr_queue *q);
+int mlx5_umr_queue_poll(struct mlx5_umr_queue *q, int budget);
+struct mlx5_umr_mkey *mlx5_umr_queue_alloc_mkey(struct mlx5_umr_queue *q,
+						u32 max_entries, u32 flags);
+int mlx5_umr_mkey_set_queue(struct mlx5_umr_mkey *mkey,
+			    struct mlx5_umr_queue *q);
+int mlx5_umr_mkey_pool_init_q(struct mlx5_umr_mkey_pool *pool,
+			      struct mlx5_umr_queue *q, struct mlx5_umr_pd *pd,
+			      unsigned int count, u32 max_entries, u32 flags);
+
 int mlx5_umr_room_notify(struct mlx5_umr_mkey *mkey,
 			 struct mlx5_umr_room_waiter *w);
 bool mlx5_umr_room_cancel(struct mlx5_umr_room_waiter *w);
