@@ -757,6 +757,8 @@ static void fake_cmd_uctx(struct kunit *test)
 	ft = fc_fake(test, &attr.caps, 0);
 	EXPECT_FAIL(test, fc_uctx(ft, 0, out), out, BAD_OP_ERR, BAD_OPCODE);
 	fc_done(ft);
+}
+
 /*
  * A user RC QP as mlx5_ib creates it (Linux 6.1 qp.c create_user_qp():
  * st RC, user_index for CQE version 1): accepted, and QUERY_QP returns
