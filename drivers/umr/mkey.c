@@ -27,6 +27,7 @@
  * sync around each post (umr.c dma_sync_single_for_device()); with
  * swiotlb a streaming mapping would show the HCA a stale bounce buffer.
  * One data segment addresses it, so it must be contiguous for the device.
+ * It is written by the CPUs of the mkey's home queue: their node.
  */
 static int mlx5_umr_xlt_alloc(struct mlx5_umr_dev *dev,
 			      struct mlx5_umr_mkey_priv *mp, size_t size)
@@ -35,7 +36,7 @@ static int mlx5_umr_xlt_alloc(struct mlx5_umr_dev *dev,
 	unsigned int i;
 	int err;
 
-	err = dev->hca->ops->alloc_dma_buf(dev->hca, size, buf);
+	err = dev->hca->ops->alloc_dma_buf(dev->hca, size, mp->q->node, buf);
 	if (err)
 		return err;
 	for (i = 1; i < buf->npages; i++)
