@@ -8,6 +8,7 @@
  */
 #include <kunit/test.h>
 #include <linux/sizes.h>
+#include <linux/fs.h>
 #include <linux/module.h>
 
 #include "umr_kunit.h"
@@ -618,6 +619,93 @@ static void fake_dp_mtt_umr(struct kunit *test)
 	fdp_teardown(d);
 }
 
+/* Write @hdr and @len bytes of @data to the open debugfs "xfer" @f. */
+static ssize_t fdp_dbg_xfer(struct file *f, const char *hdr, const u8 *data,
+			    size_t len, u8 *msg)
+{
+	size_t h = strlen(hdr);
+	loff_t pos = 0;
+
+	memcpy(msg, hdr, h);
+	memcpy(msg + h, data, len);
+	return kernel_write(f, msg, h + len, &pos);
+}
+
+/*
+ * debugfs "xfer" (what fuv_test uses through libmlx5's mkeys): the seed's
+ * SGE list written and read back whole through the key by a QP of its
+ * PD; a READ's bytes are read() once; another PD, a write beyond the
+ * length, a local access without LW: EACCES, nothing moved; malformed
+ * requests: EINVAL.
+ */
+static void fake_dp_debugfs_xfer(struct kunit *test)
+{
+	struct fdp *d = fdp_setup(test);
+	u8 *msg = kunit_kzalloc(test, 8192, GFP_KERNEL);
+	struct mlx5_klm klm[2];
+	char path[96], hdr[64];
+	const u8 *b1, *b2;
+	struct file *f;
+	loff_t pos = 0;
+
+	KUNIT_ASSERT_NOT_NULL(test, msg);
+	ft_klm(&klm[0], 64, d->mr1, MR1_VA);
+	ft_klm(&klm[1], 4096, d->mr2, MR2_VA);
+	fdp_umr(d, klm, sizeof(klm), FT_RR | FT_RW, 64 + 4096);
+	b1 = d->b1.cpu;
+	b2 = d->b2.cpu;
+	snprintf(path, sizeof(path), "/sys/kernel/debug/mlx5_umr_fake/%s/xfer",
+		 d->ft->hca->name);
+	f = filp_open(path, O_RDWR, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(f));
+
+	snprintf(hdr, sizeof(hdr), "W %u 0x%x 0 4160\n", d->ft->pdn, d->key);
+	KUNIT_EXPECT_EQ(test, fdp_dbg_xfer(f, hdr, d->pat, 4160, msg),
+			(ssize_t)(strlen(hdr) + 4160));
+	KUNIT_EXPECT_EQ(test, memcmp(b1, d->pat, 64), 0);
+	KUNIT_EXPECT_TRUE(test, fdp_is_sent(b1 + 64, MR_SIZE - 64));
+	KUNIT_EXPECT_EQ(test, memcmp(b2, d->pat + 64, 4096), 0);
+	KUNIT_EXPECT_TRUE(test, fdp_is_sent(b2 + 4096, MR_SIZE - 4096));
+
+	snprintf(hdr, sizeof(hdr), "R %u 0x%x 60 10\n", d->ft->pdn, d->key);
+	KUNIT_EXPECT_EQ(test, fdp_dbg_xfer(f, hdr, NULL, 0, msg),
+			(ssize_t)strlen(hdr));
+	memset(d->tmp, 0, 16);
+	KUNIT_EXPECT_EQ(test, kernel_read(f, d->tmp, 16, &pos), 10);
+	KUNIT_EXPECT_EQ(test, memcmp(d->tmp, d->pat + 60, 10), 0);
+	KUNIT_EXPECT_EQ(test, kernel_read(f, d->tmp, 16, &pos), 0);
+
+	/* refused: another PD, past the length, local without LW */
+	snprintf(hdr, sizeof(hdr), "R %u 0x%x 0 8\n", d->ft->pdn + 1, d->key);
+	KUNIT_EXPECT_EQ(test, fdp_dbg_xfer(f, hdr, NULL, 0, msg),
+			(ssize_t)-EACCES);
+	snprintf(hdr, sizeof(hdr), "W %u 0x%x 4150 16\n", d->ft->pdn, d->key);
+	KUNIT_EXPECT_EQ(test, fdp_dbg_xfer(f, hdr, d->tmp, 16, msg),
+			(ssize_t)-EACCES);
+	snprintf(hdr, sizeof(hdr), "w %u 0x%x 0 8\n", d->ft->pdn, d->key);
+	KUNIT_EXPECT_EQ(test, fdp_dbg_xfer(f, hdr, d->tmp, 8, msg),
+			(ssize_t)-EACCES);
+	KUNIT_EXPECT_EQ(test, memcmp(b2 + 4086, d->pat + 64 + 4086, 10), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(b1, d->pat, 8), 0);
+	KUNIT_EXPECT_EQ(test, kernel_read(f, d->tmp, 16, &pos), 0);
+
+	/* malformed: no newline, unknown op, zero or short length */
+	snprintf(hdr, sizeof(hdr), "R %u 0x%x 0 8", d->ft->pdn, d->key);
+	KUNIT_EXPECT_EQ(test, fdp_dbg_xfer(f, hdr, NULL, 0, msg),
+			(ssize_t)-EINVAL);
+	snprintf(hdr, sizeof(hdr), "X %u 0x%x 0 8\n", d->ft->pdn, d->key);
+	KUNIT_EXPECT_EQ(test, fdp_dbg_xfer(f, hdr, NULL, 0, msg),
+			(ssize_t)-EINVAL);
+	snprintf(hdr, sizeof(hdr), "R %u 0x%x 0 0\n", d->ft->pdn, d->key);
+	KUNIT_EXPECT_EQ(test, fdp_dbg_xfer(f, hdr, NULL, 0, msg),
+			(ssize_t)-EINVAL);
+	snprintf(hdr, sizeof(hdr), "W %u 0x%x 0 8\n", d->ft->pdn, d->key);
+	KUNIT_EXPECT_EQ(test, fdp_dbg_xfer(f, hdr, d->tmp, 7, msg),
+			(ssize_t)-EINVAL);
+	filp_close(f, NULL);
+	fdp_teardown(d);
+}
+
 static struct kunit_case fake_dp_cases[] = {
 	KUNIT_CASE(fake_dp_sge_list),
 	KUNIT_CASE(fake_dp_interleaved),
@@ -631,6 +719,7 @@ static struct kunit_case fake_dp_cases[] = {
 	KUNIT_CASE(fake_dp_map_sg),
 	KUNIT_CASE(fake_dp_remote_invalidate),
 	KUNIT_CASE(fake_dp_mtt_umr),
+	KUNIT_CASE(fake_dp_debugfs_xfer),
 	{}
 };
 

@@ -13,11 +13,15 @@
  * a PD mismatch at any level included). Consumer PDs, the PDs of users'
  * QPs (write): alloc_pd "1" allocates one, free_pd "pdn" frees one
  * (EBUSY while something is in it); pds (read) lists every PD.
+ * Data path (xfer, see fake_xfer_dbg_write()): RDMA READ/WRITE of whole
+ * buffers through a key, for tests of keys a user library configured.
  *
  * Copyright (c) 2026 The mlx5-umr authors.
  */
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
 #include <linux/uio.h>
 
 #include "fake.h"
@@ -302,6 +306,138 @@ static const struct file_operations fake_knob_fops = {
 	.write_iter = fake_knob_write,
 };
 
+/* The largest access of "xfer" (MLX5_UMR_TEST_IOCTL_INFO's out_max_xfer). */
+#define FAKE_DBG_XFER_MAX	SZ_1M
+
+/* One open "xfer" file: the bytes the last "R" read, not yet read(). */
+struct fake_xfer_dbg {
+	struct mlx5_umr_fake *fd;
+	struct mutex lock;	/* protects buf, len and off */
+	void *buf;
+	size_t len;
+	size_t off;
+};
+
+static int fake_xfer_dbg_open(struct inode *inode, struct file *file)
+{
+	struct fake_xfer_dbg *x = kzalloc(sizeof(*x), GFP_KERNEL);
+
+	if (!x)
+		return -ENOMEM;
+	x->fd = inode->i_private;
+	mutex_init(&x->lock);
+	file->private_data = x;
+	return 0;
+}
+
+static int fake_xfer_dbg_release(struct inode *inode, struct file *file)
+{
+	struct fake_xfer_dbg *x = file->private_data;
+
+	kvfree(x->buf);
+	mutex_destroy(&x->lock);
+	kfree(x);
+	return 0;
+}
+
+/*
+ * "R pdn key offset len\n": an RDMA READ of @len bytes at @offset from
+ * the start of rkey @key by a QP of PD @pdn (the fake's responder checks,
+ * mlx5_umr_fake_xfer_pd() remote), kept for the next read()s of this open
+ * file. "W pdn key offset len\n" followed by @len bytes in the same
+ * write(): an RDMA WRITE of them. Lower-case "r"/"w" access locally (an
+ * lkey, LR/LW). An access error fails the write with EACCES and moves no
+ * bytes. The probe_read knob moves one byte and shows none; a user
+ * library's indirect mkeys (libmlx5's mlx5dv_wr_mr_list() and friends on
+ * the fake_uverbs device) need whole buffers in and out to be checked
+ * byte by byte against the layout they were given.
+ */
+static ssize_t fake_xfer_dbg_do(struct fake_xfer_dbg *x, struct iov_iter *from)
+{
+	size_t count = iov_iter_count(from), hlen, n;
+	unsigned int pdn, key, len;
+	unsigned long long off;
+	char hdr[80], op, *nl;
+	bool write, remote;
+	void *buf;
+	int err;
+
+	n = min(count, sizeof(hdr) - 1);
+	if (copy_from_iter(hdr, n, from) != n)
+		return -EFAULT;
+	hdr[n] = 0;
+	nl = strchr(hdr, '\n');
+	if (!nl)
+		return -EINVAL;
+	*nl = 0;
+	hlen = nl - hdr + 1;
+	if (sscanf(hdr, "%c %i %i %lli %i", &op, &pdn, &key, &off, &len) != 5 ||
+	    !len || len > FAKE_DBG_XFER_MAX || !op || !strchr("RWrw", op))
+		return -EINVAL;
+	write = op == 'W' || op == 'w';
+	remote = op == 'R' || op == 'W';
+	if (count != hlen + (write ? len : 0))
+		return -EINVAL;
+	/* the payload starts right after the header's newline */
+	iov_iter_revert(from, n - hlen);
+	buf = kvmalloc(len, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	if (write && copy_from_iter(buf, len, from) != len) {
+		err = -EFAULT;
+		goto out;
+	}
+	err = mlx5_umr_fake_xfer_pd(x->fd, pdn, key, off, buf, len, write,
+				    remote);
+	if (err) {
+		err = err < 0 ? err : -EACCES;
+		goto out;
+	}
+	if (!write) {
+		mutex_lock(&x->lock);
+		swap(x->buf, buf);
+		x->len = len;
+		x->off = 0;
+		mutex_unlock(&x->lock);
+	}
+out:
+	kvfree(buf);
+	return err ? err : count;
+}
+
+static ssize_t fake_xfer_dbg_write(struct kiocb *iocb, struct iov_iter *from)
+{
+	struct dentry *d = iocb->ki_filp->f_path.dentry;
+	ssize_t ret = debugfs_file_get(d);
+
+	if (ret)
+		return ret;
+	ret = fake_xfer_dbg_do(iocb->ki_filp->private_data, from);
+	debugfs_file_put(d);
+	return ret;
+}
+
+/* What the last "R" read, once: then end of file until the next "R". */
+static ssize_t fake_xfer_dbg_read(struct kiocb *iocb, struct iov_iter *to)
+{
+	struct fake_xfer_dbg *x = iocb->ki_filp->private_data;
+	size_t n;
+
+	mutex_lock(&x->lock);
+	n = copy_to_iter(x->buf + x->off, x->len - x->off, to);
+	x->off += n;
+	mutex_unlock(&x->lock);
+	return n;
+}
+
+static const struct file_operations fake_xfer_dbg_fops = {
+	.owner = THIS_MODULE,
+	.open = fake_xfer_dbg_open,
+	.release = fake_xfer_dbg_release,
+	.read_iter = fake_xfer_dbg_read,
+	.write_iter = fake_xfer_dbg_write,
+};
+
 static const struct {
 	const char *name;
 	umode_t mode;
@@ -323,6 +459,7 @@ static const struct {
 	{ "pds", 0400, &fake_pds_fops },
 	{ "alloc_pd", 0200, &fake_knob_fops },
 	{ "free_pd", 0200, &fake_knob_fops },
+	{ "xfer", 0600, &fake_xfer_dbg_fops },
 };
 
 void fake_debugfs_add(struct mlx5_umr_fake *fd)

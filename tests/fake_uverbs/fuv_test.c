@@ -11,6 +11,7 @@
 #define _GNU_SOURCE
 #include <endian.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <linux/types.h>
 #include <stdio.h>
@@ -840,9 +841,11 @@ static int fuv_qp_state(const char *dir, unsigned int qpn, char *state,
 	return 0;
 }
 
-static struct ibv_qp *fuv_create_rc(struct ibv_context *ctx,
-				    struct ibv_pd *pd, struct ibv_cq *cq,
-				    unsigned int recv_wr, uint32_t dv_flags)
+/* An RC QP with the mkey send ops; @inl: max_inline_data asked for. */
+static struct ibv_qp *fuv_create_rc_inl(struct ibv_context *ctx,
+					struct ibv_pd *pd, struct ibv_cq *cq,
+					unsigned int recv_wr, uint32_t dv_flags,
+					uint32_t inl)
 {
 	struct ibv_qp_init_attr_ex attr = {
 		.qp_type = IBV_QPT_RC,
@@ -853,6 +856,7 @@ static struct ibv_qp *fuv_create_rc(struct ibv_context *ctx,
 			.max_send_sge = 1,
 			.max_recv_wr = recv_wr,
 			.max_recv_sge = recv_wr ? 1 : 0,
+			.max_inline_data = inl,
 		},
 		.comp_mask = IBV_QP_INIT_ATTR_PD |
 			     IBV_QP_INIT_ATTR_SEND_OPS_FLAGS,
@@ -872,6 +876,13 @@ static struct ibv_qp *fuv_create_rc(struct ibv_context *ctx,
 		dv.create_flags = dv_flags;
 	}
 	return mlx5dv_create_qp(ctx, &attr, &dv);
+}
+
+static struct ibv_qp *fuv_create_rc(struct ibv_context *ctx,
+				    struct ibv_pd *pd, struct ibv_cq *cq,
+				    unsigned int recv_wr, uint32_t dv_flags)
+{
+	return fuv_create_rc_inl(ctx, pd, cq, recv_wr, dv_flags, 0);
 }
 
 /* RESET -> INIT -> RTR -> RTS, connected to @dest on this port (LID 1). */
@@ -1192,6 +1203,704 @@ TEST_F(fuv_rc, exit_leaves_no_qp)
 	for (i = 0; i < 5; i++)
 		EXPECT_EQ(before[i], fuv_counter(self->dbg, names[i]))
 			TH_LOG("%s", names[i] ? names[i] : "?");
+}
+
+/*
+ * libmlx5's mkey work requests (Documentation/fake.rst, "rdma-core on the
+ * fake", step 7): an indirect mkey of mlx5dv_create_mkey() configured by
+ * mlx5dv_wr_mr_list(), mlx5dv_wr_mr_interleaved() and
+ * mlx5dv_wr_mkey_configure() with its setters, as rdma-core v44.0
+ * providers/mlx5/qp.c encodes them, executed by the fake's engine; then
+ * data through the mkey's key (the fake's debugfs "xfer": an RDMA READ or
+ * WRITE by a QP of the mkey's PD) lands in the user's buffers exactly as
+ * the man page's layout says (/work/shared/seeds 000, the examples of
+ * mlx5dv_wr_set_mkey_layout_list/_interleaved).
+ */
+
+#define MLX5DV_MKEY_ACC	(IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE)
+/* include/linux/mlx5_umr_fake.h: xlt_octowords beyond the mkey's */
+#define VS_XLT_TOO_BIG	0x16
+
+/*
+ * @len bytes through @key at @off by a QP of PD @pdn (debugfs "xfer"):
+ * @op 'W' writes @buf, 'R' reads into it; 0 or -errno (-EACCES: the
+ * responder's access error, nothing moved).
+ */
+static int fuv_xfer(const char *dir, char op, unsigned int pdn,
+		    unsigned int key, unsigned long long off, void *buf,
+		    size_t len)
+{
+	char path[320], *msg;
+	int fd, n, ret = 0;
+
+	snprintf(path, sizeof(path), "%s/xfer", dir);
+	fd = open(path, O_RDWR);
+	if (fd < 0)
+		return -errno;
+	msg = malloc(80 + len);
+	if (!msg) {
+		close(fd);
+		return -ENOMEM;
+	}
+	n = snprintf(msg, 80, "%c %u 0x%x %llu %zu\n", op, pdn, key, off, len);
+	if (op == 'W' || op == 'w') {
+		memcpy(msg + n, buf, len);
+		n += len;
+	}
+	if (write(fd, msg, n) != n)
+		ret = -errno;
+	else if ((op == 'R' || op == 'r') &&
+		 read(fd, buf, len) != (ssize_t)len)
+		ret = -EIO;
+	free(msg);
+	close(fd);
+	return ret;
+}
+
+/* The byte @i of a pattern that differs in every 256-byte block. */
+static __u8 fuv_pat(size_t i)
+{
+	return (__u8)(i * 7 + (i >> 8) * 13 + 1);
+}
+
+/* Whether @len bytes at @p are @c. */
+static int fuv_all(const __u8 *p, size_t len, __u8 c)
+{
+	for (; len; len--, p++)
+		if (*p != c)
+			return 0;
+	return 1;
+}
+
+/* Whether @p[0..len) is the pattern from byte @from on. */
+static int fuv_is_pat(const __u8 *p, size_t len, size_t from)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (p[i] != fuv_pat(from + i))
+			return 0;
+	return 1;
+}
+
+/* Two user buffers of 2 pages, 0xee, each an MR of @pd (local write). */
+struct fuv_mk_bufs {
+	__u8 *a, *b;
+	struct ibv_mr *mr1, *mr2;
+};
+
+static int fuv_mk_bufs(struct ibv_pd *pd, struct fuv_mk_bufs *m)
+{
+	m->a = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	m->b = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m->a == MAP_FAILED || m->b == MAP_FAILED)
+		return -1;
+	memset(m->a, 0xee, 2 * PAGE);
+	memset(m->b, 0xee, 2 * PAGE);
+	m->mr1 = ibv_reg_mr(pd, m->a, 2 * PAGE, IBV_ACCESS_LOCAL_WRITE);
+	m->mr2 = ibv_reg_mr(pd, m->b, 2 * PAGE, IBV_ACCESS_LOCAL_WRITE);
+	return m->mr1 && m->mr2 ? 0 : -1;
+}
+
+static void fuv_mk_bufs_free(struct fuv_mk_bufs *m)
+{
+	if (m->mr1)
+		ibv_dereg_mr(m->mr1);
+	if (m->mr2)
+		ibv_dereg_mr(m->mr2);
+	munmap(m->a, 2 * PAGE);
+	munmap(m->b, 2 * PAGE);
+}
+
+static struct mlx5dv_mkey *fuv_mk_create(struct ibv_pd *pd,
+					 __u16 max_entries, __u32 flags)
+{
+	struct mlx5dv_mkey_init_attr a = {
+		.pd = pd,
+		.create_flags = MLX5DV_MKEY_INIT_ATTR_FLAGS_INDIRECT | flags,
+		.max_entries = max_entries,
+	};
+
+	return mlx5dv_create_mkey(&a);
+}
+
+/* The QP of the fixture, in RTS connected to itself; @inl as asked. */
+static struct ibv_qp *fuv_rc_up(struct ibv_context *ctx, struct ibv_pd *pd,
+				struct ibv_cq *cq, __u32 inl)
+{
+	struct ibv_qp *qp = fuv_create_rc_inl(ctx, pd, cq, 0, 0, inl);
+
+	if (qp && fuv_to_rts(qp, qp->qp_num)) {
+		ibv_destroy_qp(qp);
+		return NULL;
+	}
+	return qp;
+}
+
+/* The seed's SGE list: 64 bytes of mr1 at its start, 4096 of mr2. */
+static void fuv_seed_list(const struct fuv_mk_bufs *m, struct ibv_sge *sgl)
+{
+	sgl[0].addr = (uintptr_t)m->mr1->addr;
+	sgl[0].length = 64;
+	sgl[0].lkey = m->mr1->lkey;
+	sgl[1].addr = (uintptr_t)m->mr2->addr;
+	sgl[1].length = 4096;
+	sgl[1].lkey = m->mr2->lkey;
+}
+
+/* The seed's interleaved layout: {mr1: 512, skip 4}, {mr2: 8, skip 0}. */
+static void fuv_seed_il(const struct fuv_mk_bufs *m,
+			struct mlx5dv_mr_interleaved *d)
+{
+	d[0].addr = (uintptr_t)m->mr1->addr;
+	d[0].bytes_count = 512;
+	d[0].bytes_skip = 4;
+	d[0].lkey = m->mr1->lkey;
+	d[1].addr = (uintptr_t)m->mr2->addr;
+	d[1].bytes_count = 8;
+	d[1].bytes_skip = 0;
+	d[1].lkey = m->mr2->lkey;
+}
+
+/*
+ * The seed's list example, by mlx5dv_wr_mr_list(): a UMR completion
+ * (MLX5DV_WC_UMR, the wr_id), the fake's mkey a KLM mkey in the PD, not
+ * free, with the access asked for (lr from creation, lw not asked) and
+ * the length of the list, its key byte as created (libmlx5 rotates no
+ * key); 4160 bytes written through the key land as 64 at mr1's start and
+ * 4096 at mr2's, nothing around them moves, and a read through the key
+ * gives back what the buffers hold. An access past the length is refused
+ * and moves nothing.
+ */
+TEST_F(fuv_rc, mkey_mr_list)
+{
+	struct fuv_mk_bufs m = {};
+	struct mlx5dv_qp_ex *mqpx;
+	struct mlx5dv_mkey *mk;
+	struct ibv_qp_ex *qpx;
+	struct ibv_sge sgl[2];
+	__u8 w[4160], r[4160];
+	unsigned int pdn = fuv_pdn(self->pd);
+	struct fuv_mkey f;
+	struct ibv_wc wc;
+	size_t i;
+
+	ASSERT_EQ(0, fuv_mk_bufs(self->pd, &m));
+	self->qp = fuv_rc_up(self->ctx, self->pd, self->cq, 0);
+	ASSERT_NE(NULL, self->qp);
+	mk = fuv_mk_create(self->pd, 2, 0);
+	ASSERT_NE(NULL, mk) TH_LOG("mlx5dv_create_mkey: %s", strerror(errno));
+	ASSERT_EQ(1, fuv_mkey(self->dbg, mk->lkey, &f));
+	EXPECT_EQ(1, f.free);
+	EXPECT_EQ(4, f.xlt_oct);	/* max_entries rounded up to 4 */
+	/* a free mkey moves no data */
+	EXPECT_EQ(-EACCES, fuv_xfer(self->dbg, 'R', pdn, mk->rkey, 0, r, 8));
+
+	qpx = ibv_qp_to_qp_ex(self->qp);
+	mqpx = mlx5dv_qp_ex_from_ibv_qp_ex(qpx);
+	fuv_seed_list(&m, sgl);
+	ibv_wr_start(qpx);
+	qpx->wr_id = 0x5eed;
+	qpx->wr_flags = IBV_SEND_SIGNALED | IBV_SEND_INLINE;
+	mlx5dv_wr_mr_list(mqpx, mk, MLX5DV_MKEY_ACC, 2, sgl);
+	ASSERT_EQ(0, ibv_wr_complete(qpx));
+	ASSERT_EQ(1, fuv_poll_one(self->cq, &wc));
+	EXPECT_EQ(IBV_WC_SUCCESS, wc.status)
+		TH_LOG("status %s vendor 0x%x", ibv_wc_status_str(wc.status),
+		       wc.vendor_err);
+	EXPECT_EQ(0x5eed, wc.wr_id);
+	EXPECT_EQ(MLX5DV_WC_UMR, wc.opcode);
+	EXPECT_EQ(0, ibv_poll_cq(self->cq, 1, &wc));
+
+	ASSERT_EQ(1, fuv_mkey(self->dbg, mk->lkey, &f));
+	EXPECT_EQ(0, mk->lkey & 0xff);
+	EXPECT_EQ(pdn, f.pd);
+	EXPECT_EQ(2, f.mode);		/* MLX5_MKC_ACCESS_MODE_KLMS */
+	EXPECT_EQ(0, f.free);
+	EXPECT_STREQ("10110", f.acc);	/* lr lw rr rw a */
+	EXPECT_EQ(0, f.start);
+	EXPECT_EQ(4160, f.len);
+
+	for (i = 0; i < sizeof(w); i++)
+		w[i] = fuv_pat(i);
+	ASSERT_EQ(0, fuv_xfer(self->dbg, 'W', pdn, mk->rkey, 0, w, sizeof(w)));
+	EXPECT_TRUE(fuv_is_pat(m.a, 64, 0));
+	EXPECT_TRUE(fuv_all(m.a + 64, 2 * PAGE - 64, 0xee));
+	EXPECT_TRUE(fuv_is_pat(m.b, 4096, 64));
+	EXPECT_TRUE(fuv_all(m.b + 4096, PAGE, 0xee));
+	/* reads come from the user's memory as it is now */
+	m.a[3] = 0x11;
+	m.b[4095] = 0x22;
+	ASSERT_EQ(0, fuv_xfer(self->dbg, 'R', pdn, mk->rkey, 0, r, sizeof(r)));
+	w[3] = 0x11;
+	w[64 + 4095] = 0x22;
+	EXPECT_EQ(0, memcmp(w, r, sizeof(r)));
+	/* the middle, across the two entries */
+	ASSERT_EQ(0, fuv_xfer(self->dbg, 'R', pdn, mk->rkey, 60, r, 8));
+	EXPECT_EQ(0, memcmp(w + 60, r, 8));
+
+	/* past the length: refused, nothing written */
+	memset(w, 0x33, 32);
+	EXPECT_EQ(-EACCES, fuv_xfer(self->dbg, 'W', pdn, mk->rkey, 4150, w,
+				    32));
+	EXPECT_TRUE(fuv_is_pat(m.b + 4086, 9, 64 + 4086));
+	/* another PD's QP: refused */
+	EXPECT_EQ(-EACCES, fuv_xfer(self->dbg, 'R', pdn + 1, mk->rkey, 0, r,
+				    8));
+
+	ASSERT_EQ(0, mlx5dv_destroy_mkey(mk));
+	EXPECT_EQ(0, fuv_mkey(self->dbg, f.key, &f));
+	fuv_mk_bufs_free(&m);
+}
+
+/*
+ * The seed's interleaved example, by mlx5dv_wr_mr_interleaved() (repeat
+ * 2, {mr1: 512, skip 4}, {mr2: 8}) on an mkey of one entry more than the
+ * layout (the man page's rule): bytes 0..511 land at mr1 + 0, 512..519 at
+ * mr2 + 0, 520..1031 at mr1 + 516, 1032..1039 at mr2 + 8; the skipped
+ * bytes and everything after stay; the mkey's length is 1040.
+ */
+TEST_F(fuv_rc, mkey_mr_interleaved)
+{
+	struct mlx5dv_mr_interleaved d[2];
+	struct fuv_mk_bufs m = {};
+	struct mlx5dv_qp_ex *mqpx;
+	struct mlx5dv_mkey *mk;
+	struct ibv_qp_ex *qpx;
+	__u8 w[1040], r[1040];
+	unsigned int pdn = fuv_pdn(self->pd);
+	struct fuv_mkey f;
+	struct ibv_wc wc;
+	size_t i;
+
+	ASSERT_EQ(0, fuv_mk_bufs(self->pd, &m));
+	self->qp = fuv_rc_up(self->ctx, self->pd, self->cq, 0);
+	ASSERT_NE(NULL, self->qp);
+	mk = fuv_mk_create(self->pd, 3, 0);
+	ASSERT_NE(NULL, mk);
+
+	qpx = ibv_qp_to_qp_ex(self->qp);
+	mqpx = mlx5dv_qp_ex_from_ibv_qp_ex(qpx);
+	fuv_seed_il(&m, d);
+	ibv_wr_start(qpx);
+	qpx->wr_id = 7;
+	qpx->wr_flags = IBV_SEND_SIGNALED | IBV_SEND_INLINE;
+	mlx5dv_wr_mr_interleaved(mqpx, mk, MLX5DV_MKEY_ACC, 2, 2, d);
+	ASSERT_EQ(0, ibv_wr_complete(qpx));
+	ASSERT_EQ(1, fuv_poll_one(self->cq, &wc));
+	EXPECT_EQ(IBV_WC_SUCCESS, wc.status)
+		TH_LOG("status %s vendor 0x%x", ibv_wc_status_str(wc.status),
+		       wc.vendor_err);
+	EXPECT_EQ(7, wc.wr_id);
+	EXPECT_EQ(MLX5DV_WC_UMR, wc.opcode);
+	ASSERT_EQ(1, fuv_mkey(self->dbg, mk->lkey, &f));
+	EXPECT_EQ(0, f.free);
+	EXPECT_EQ(1040, f.len);
+	EXPECT_STREQ("10110", f.acc);
+
+	for (i = 0; i < sizeof(w); i++)
+		w[i] = fuv_pat(i);
+	ASSERT_EQ(0, fuv_xfer(self->dbg, 'W', pdn, mk->rkey, 0, w, sizeof(w)));
+	EXPECT_TRUE(fuv_is_pat(m.a, 512, 0));
+	EXPECT_TRUE(fuv_is_pat(m.b, 8, 512));
+	EXPECT_TRUE(fuv_all(m.a + 512, 4, 0xee));	/* skipped */
+	EXPECT_TRUE(fuv_is_pat(m.a + 516, 512, 520));
+	EXPECT_TRUE(fuv_is_pat(m.b + 8, 8, 1032));
+	EXPECT_TRUE(fuv_all(m.a + 1028, 2 * PAGE - 1028, 0xee));
+	EXPECT_TRUE(fuv_all(m.b + 16, 2 * PAGE - 16, 0xee));
+	ASSERT_EQ(0, fuv_xfer(self->dbg, 'R', pdn, mk->rkey, 0, r, sizeof(r)));
+	EXPECT_EQ(0, memcmp(w, r, sizeof(r)));
+	/* one byte of the second cycle's mr2 block, read alone */
+	ASSERT_EQ(0, fuv_xfer(self->dbg, 'R', pdn, mk->rkey, 1035, r, 1));
+	EXPECT_EQ(m.b[11], r[0]);
+	EXPECT_EQ(-EACCES, fuv_xfer(self->dbg, 'R', pdn, mk->rkey, 1039, r,
+				    2));
+
+	ASSERT_EQ(0, mlx5dv_destroy_mkey(mk));
+	fuv_mk_bufs_free(&m);
+}
+
+/* Post @n_set setters' configure of @mk; wait for its CQE in @wc. */
+static int fuv_configure(struct ibv_qp *qp, struct ibv_cq *cq,
+			 struct mlx5dv_mkey *mk, uint64_t wr_id,
+			 __u32 access, __u16 nsge,
+			 const struct ibv_sge *sgl, __u32 repeat,
+			 const struct mlx5dv_mr_interleaved *il,
+			 struct ibv_wc *wc)
+{
+	struct ibv_qp_ex *qpx = ibv_qp_to_qp_ex(qp);
+	struct mlx5dv_qp_ex *mqpx = mlx5dv_qp_ex_from_ibv_qp_ex(qpx);
+	struct mlx5dv_mkey_conf_attr attr = {};
+	int err;
+
+	ibv_wr_start(qpx);
+	qpx->wr_id = wr_id;
+	qpx->wr_flags = IBV_SEND_SIGNALED | IBV_SEND_INLINE;
+	mlx5dv_wr_mkey_configure(mqpx, mk, 2, &attr);
+	mlx5dv_wr_set_mkey_access_flags(mqpx, access);
+	if (il)
+		mlx5dv_wr_set_mkey_layout_interleaved(mqpx, repeat, nsge, il);
+	else
+		mlx5dv_wr_set_mkey_layout_list(mqpx, nsge, sgl);
+	err = ibv_wr_complete(qpx);
+	if (err)
+		return err;
+	return fuv_poll_one(cq, wc) == 1 ? 0 : -ETIMEDOUT;
+}
+
+/*
+ * mlx5dv_wr_mkey_configure() with its setters: a list with read-only
+ * access (a write through the key is refused, moves nothing; a read
+ * works), then a second configure that overrides both (the man page: the
+ * later access flags and layout replace the earlier), an interleaved
+ * layout of repeat 3 now written through; ibv_wr_local_inv() of the mkey
+ * frees it in the fake (IBV_WC_LOCAL_INV), after which both directions
+ * through the key are refused; a configure after that makes it usable
+ * again.
+ */
+TEST_F(fuv_rc, mkey_configure_local_inv)
+{
+	struct ibv_sge sgl[2] = {};
+	struct mlx5dv_mr_interleaved il[2];
+	struct fuv_mk_bufs m = {};
+	struct mlx5dv_mkey *mk;
+	struct ibv_qp_ex *qpx;
+	__u8 w[64], r[64];
+	unsigned int pdn = fuv_pdn(self->pd);
+	struct fuv_mkey f;
+	struct ibv_wc wc;
+	size_t i;
+
+	ASSERT_EQ(0, fuv_mk_bufs(self->pd, &m));
+	self->qp = fuv_rc_up(self->ctx, self->pd, self->cq, 0);
+	ASSERT_NE(NULL, self->qp);
+	mk = fuv_mk_create(self->pd, 4, 0);
+	ASSERT_NE(NULL, mk);
+	for (i = 0; i < sizeof(w); i++)
+		w[i] = fuv_pat(i);
+
+	/* 16 bytes of b at 100, then 16 of a at 8 */
+	sgl[0].addr = (uintptr_t)m.b + 100;
+	sgl[0].length = 16;
+	sgl[0].lkey = m.mr2->lkey;
+	sgl[1].addr = (uintptr_t)m.a + 8;
+	sgl[1].length = 16;
+	sgl[1].lkey = m.mr1->lkey;
+	ASSERT_EQ(0, fuv_configure(self->qp, self->cq, mk, 1,
+				   IBV_ACCESS_REMOTE_READ, 2, sgl, 0, NULL,
+				   &wc));
+	EXPECT_EQ(IBV_WC_SUCCESS, wc.status)
+		TH_LOG("vendor 0x%x", wc.vendor_err);
+	EXPECT_EQ(MLX5DV_WC_UMR, wc.opcode);
+	ASSERT_EQ(1, fuv_mkey(self->dbg, mk->lkey, &f));
+	EXPECT_STREQ("10100", f.acc);
+	EXPECT_EQ(32, f.len);
+	EXPECT_EQ(-EACCES, fuv_xfer(self->dbg, 'W', pdn, mk->rkey, 0, w, 32));
+	EXPECT_TRUE(fuv_all(m.a, 2 * PAGE, 0xee));
+	EXPECT_TRUE(fuv_all(m.b, 2 * PAGE, 0xee));
+	memcpy(m.b + 100, w, 16);
+	memcpy(m.a + 8, w + 16, 16);
+	ASSERT_EQ(0, fuv_xfer(self->dbg, 'R', pdn, mk->rkey, 0, r, 32));
+	EXPECT_EQ(0, memcmp(w, r, 32));
+
+	/* override: remote write, repeat 3 of {a+256: 4, skip 4}, {b: 2} */
+	memset(m.a, 0xee, PAGE);
+	memset(m.b, 0xee, PAGE);
+	il[0].addr = (uintptr_t)m.a + 256;
+	il[0].bytes_count = 4;
+	il[0].bytes_skip = 4;
+	il[0].lkey = m.mr1->lkey;
+	il[1].addr = (uintptr_t)m.b;
+	il[1].bytes_count = 2;
+	il[1].bytes_skip = 0;
+	il[1].lkey = m.mr2->lkey;
+	ASSERT_EQ(0, fuv_configure(self->qp, self->cq, mk, 2,
+				   MLX5DV_MKEY_ACC, 2, NULL, 3, il, &wc));
+	EXPECT_EQ(IBV_WC_SUCCESS, wc.status)
+		TH_LOG("vendor 0x%x", wc.vendor_err);
+	ASSERT_EQ(1, fuv_mkey(self->dbg, mk->lkey, &f));
+	EXPECT_STREQ("10110", f.acc);
+	EXPECT_EQ(18, f.len);
+	ASSERT_EQ(0, fuv_xfer(self->dbg, 'W', pdn, mk->rkey, 0, w, 18));
+	for (i = 0; i < 3; i++) {
+		EXPECT_TRUE(fuv_is_pat(m.a + 256 + 8 * i, 4, 6 * i));
+		EXPECT_TRUE(fuv_all(m.a + 260 + 8 * i, 4, 0xee));
+		EXPECT_TRUE(fuv_is_pat(m.b + 2 * i, 2, 6 * i + 4));
+	}
+	EXPECT_TRUE(fuv_all(m.b + 6, PAGE - 6, 0xee));
+	EXPECT_TRUE(fuv_all(m.a, 256, 0xee));
+
+	/* local invalidation: free, and the key moves nothing */
+	qpx = ibv_qp_to_qp_ex(self->qp);
+	ibv_wr_start(qpx);
+	qpx->wr_id = 3;
+	qpx->wr_flags = IBV_SEND_SIGNALED;
+	ibv_wr_local_inv(qpx, mk->lkey);
+	ASSERT_EQ(0, ibv_wr_complete(qpx));
+	ASSERT_EQ(1, fuv_poll_one(self->cq, &wc));
+	EXPECT_EQ(IBV_WC_SUCCESS, wc.status);
+	EXPECT_EQ(IBV_WC_LOCAL_INV, wc.opcode);
+	EXPECT_EQ(3, wc.wr_id);
+	ASSERT_EQ(1, fuv_mkey(self->dbg, mk->lkey, &f));
+	EXPECT_EQ(1, f.free);
+	memset(r, 0x44, sizeof(r));
+	EXPECT_EQ(-EACCES, fuv_xfer(self->dbg, 'W', pdn, mk->rkey, 0, r, 18));
+	EXPECT_EQ(-EACCES, fuv_xfer(self->dbg, 'R', pdn, mk->rkey, 0, r, 18));
+	EXPECT_TRUE(fuv_is_pat(m.a + 256, 4, 0));
+	EXPECT_TRUE(fuv_is_pat(m.b, 2, 4));
+
+	/* configured again, it is usable again */
+	ASSERT_EQ(0, fuv_configure(self->qp, self->cq, mk, 4,
+				   MLX5DV_MKEY_ACC, 2, sgl, 0, NULL, &wc));
+	EXPECT_EQ(IBV_WC_SUCCESS, wc.status);
+	ASSERT_EQ(0, fuv_xfer(self->dbg, 'W', pdn, mk->rkey, 0, w, 32));
+	EXPECT_TRUE(fuv_is_pat(m.b + 100, 16, 0));
+	EXPECT_TRUE(fuv_is_pat(m.a + 8, 16, 16));
+
+	ASSERT_EQ(0, mlx5dv_destroy_mkey(mk));
+	fuv_mk_bufs_free(&m);
+}
+
+/*
+ * What libmlx5 refuses itself (qp.c, nothing posted: ibv_wr_complete()
+ * returns the error and rolls the ring back, the fake executes nothing):
+ * a configure without IBV_SEND_INLINE (mlx5_send_wr_mkey_configure():
+ * EOPNOTSUPP), an access flag the setter does not take
+ * (mlx5_send_wr_set_mkey_access_flags(): EINVAL), more SGEs than the
+ * mkey's entries (mlx5_send_wr_set_mkey_layout(): ENOMEM). The QP goes
+ * on: the next configure executes.
+ */
+TEST_F(fuv_rc, mkey_library_refusals)
+{
+	struct fuv_mk_bufs m = {};
+	struct mlx5dv_mkey_conf_attr attr = {};
+	struct mlx5dv_qp_ex *mqpx;
+	struct mlx5dv_mkey *mk;
+	struct ibv_qp_ex *qpx;
+	struct ibv_sge sgl[5];
+	long long wqes;
+	struct ibv_wc wc;
+	int i;
+
+	ASSERT_EQ(0, fuv_mk_bufs(self->pd, &m));
+	self->qp = fuv_rc_up(self->ctx, self->pd, self->cq, 128);
+	ASSERT_NE(NULL, self->qp);
+	mk = fuv_mk_create(self->pd, 4, 0);
+	ASSERT_NE(NULL, mk);
+	for (i = 0; i < 5; i++) {
+		sgl[i].addr = (uintptr_t)m.a + 16 * i;
+		sgl[i].length = 16;
+		sgl[i].lkey = m.mr1->lkey;
+	}
+	qpx = ibv_qp_to_qp_ex(self->qp);
+	mqpx = mlx5dv_qp_ex_from_ibv_qp_ex(qpx);
+	wqes = fuv_dbg_val(self->dbg, "counters", "wqes");
+	ASSERT_LE(0, wqes);
+
+	ibv_wr_start(qpx);
+	qpx->wr_flags = IBV_SEND_SIGNALED;
+	mlx5dv_wr_mkey_configure(mqpx, mk, 1, &attr);
+	mlx5dv_wr_set_mkey_layout_list(mqpx, 1, sgl);
+	EXPECT_EQ(EOPNOTSUPP, ibv_wr_complete(qpx));
+
+	ibv_wr_start(qpx);
+	qpx->wr_flags = IBV_SEND_SIGNALED | IBV_SEND_INLINE;
+	mlx5dv_wr_mr_list(mqpx, mk, IBV_ACCESS_MW_BIND, 1, sgl);
+	EXPECT_EQ(EINVAL, ibv_wr_complete(qpx));
+
+	ibv_wr_start(qpx);
+	qpx->wr_flags = IBV_SEND_SIGNALED | IBV_SEND_INLINE;
+	mlx5dv_wr_mr_list(mqpx, mk, MLX5DV_MKEY_ACC, 5, sgl);
+	EXPECT_EQ(ENOMEM, ibv_wr_complete(qpx));
+
+	usleep(50000);	/* the doorbell poller would have seen a post */
+	EXPECT_EQ(0, ibv_poll_cq(self->cq, 1, &wc));
+	EXPECT_EQ(wqes, fuv_dbg_val(self->dbg, "counters", "wqes"));
+
+	ASSERT_EQ(0, fuv_configure(self->qp, self->cq, mk, 9,
+				   MLX5DV_MKEY_ACC, 4, sgl, 0, NULL, &wc));
+	EXPECT_EQ(IBV_WC_SUCCESS, wc.status);
+	EXPECT_EQ(9, wc.wr_id);
+	EXPECT_EQ(wqes + 1, fuv_dbg_val(self->dbg, "counters", "wqes"));
+
+	ASSERT_EQ(0, mlx5dv_destroy_mkey(mk));
+	fuv_mk_bufs_free(&m);
+}
+
+/*
+ * What the HCA refuses: libmlx5 bounds an interleaved layout by the
+ * mkey's entries, not counting the repeat block (mlx5_send_wr_set_mkey_
+ * layout(): num_entries <= num_desc), so four entries on an mkey of four
+ * take five octowords, rounded to eight: past the mkey's
+ * translations_octword_size (the man page: create it with one entry
+ * more). The fake ends the UMR with a local length error (vendor
+ * syndrome MLX5_UMR_FAKE_VS_XLT_TOO_BIG), the mkey untouched (still
+ * free, as created), the QP in ERR and the next WR flushed.
+ */
+TEST_F(fuv_rc, mkey_hca_refusal)
+{
+	struct mlx5dv_mr_interleaved il[4];
+	struct fuv_mk_bufs m = {};
+	struct mlx5dv_mkey *mk;
+	struct ibv_qp_ex *qpx;
+	struct fuv_mkey f;
+	struct ibv_wc wc;
+	char st[32];
+	int i;
+
+	ASSERT_EQ(0, fuv_mk_bufs(self->pd, &m));
+	/* room for 4 interleaved entries in the WQE (128 > 4 * 16 + 12) */
+	self->qp = fuv_rc_up(self->ctx, self->pd, self->cq, 128);
+	ASSERT_NE(NULL, self->qp);
+	mk = fuv_mk_create(self->pd, 4, 0);
+	ASSERT_NE(NULL, mk);
+	for (i = 0; i < 4; i++) {
+		il[i].addr = (uintptr_t)m.a + 64 * i;
+		il[i].bytes_count = 8;
+		il[i].bytes_skip = 8;
+		il[i].lkey = m.mr1->lkey;
+	}
+	ASSERT_EQ(0, fuv_configure(self->qp, self->cq, mk, 0xbad,
+				   MLX5DV_MKEY_ACC, 4, NULL, 2, il, &wc));
+	EXPECT_EQ(0xbad, wc.wr_id);
+	EXPECT_EQ(IBV_WC_LOC_LEN_ERR, wc.status)
+		TH_LOG("status %s", ibv_wc_status_str(wc.status));
+	EXPECT_EQ(VS_XLT_TOO_BIG, wc.vendor_err);
+	ASSERT_EQ(1, fuv_mkey(self->dbg, mk->lkey, &f));
+	EXPECT_EQ(1, f.free);
+	EXPECT_EQ(0, f.len);
+	fuv_qp_state(self->dbg, self->qp->qp_num, st, sizeof(st));
+	EXPECT_STREQ("ERR", st);
+
+	qpx = ibv_qp_to_qp_ex(self->qp);
+	ibv_wr_start(qpx);
+	qpx->wr_id = 0xf1;
+	qpx->wr_flags = IBV_SEND_SIGNALED;
+	ibv_wr_local_inv(qpx, mk->lkey);
+	ASSERT_EQ(0, ibv_wr_complete(qpx));
+	ASSERT_EQ(1, fuv_poll_one(self->cq, &wc));
+	EXPECT_EQ(0xf1, wc.wr_id);
+	EXPECT_EQ(IBV_WC_WR_FLUSH_ERR, wc.status);
+
+	ASSERT_EQ(0, mlx5dv_destroy_mkey(mk));
+	fuv_mk_bufs_free(&m);
+}
+
+/*
+ * An entry naming an MR of another PD: the UMR executes (the entries'
+ * keys exist), but an access through the mkey by a QP of its PD is
+ * refused (every mkey on the way must be in the accessor's PD,
+ * Documentation/fake.rst "Data path"), and nothing lands.
+ */
+TEST_F(fuv_rc, mkey_foreign_pd_entry)
+{
+	struct ibv_sge sgl[2] = {};
+	struct fuv_mk_bufs m = {};
+	struct mlx5dv_mkey *mk;
+	struct ibv_mr *other;
+	struct ibv_pd *pd2;
+	__u8 w[32];
+	unsigned int pdn = fuv_pdn(self->pd);
+	struct ibv_wc wc;
+
+	ASSERT_EQ(0, fuv_mk_bufs(self->pd, &m));
+	pd2 = ibv_alloc_pd(self->ctx);
+	ASSERT_NE(NULL, pd2);
+	other = ibv_reg_mr(pd2, m.b + PAGE, PAGE, IBV_ACCESS_LOCAL_WRITE);
+	ASSERT_NE(NULL, other);
+	self->qp = fuv_rc_up(self->ctx, self->pd, self->cq, 0);
+	ASSERT_NE(NULL, self->qp);
+	mk = fuv_mk_create(self->pd, 2, 0);
+	ASSERT_NE(NULL, mk);
+	sgl[0].addr = (uintptr_t)m.a;
+	sgl[0].length = 16;
+	sgl[0].lkey = m.mr1->lkey;
+	sgl[1].addr = (uintptr_t)m.b + PAGE;
+	sgl[1].length = 16;
+	sgl[1].lkey = other->lkey;
+	ASSERT_EQ(0, fuv_configure(self->qp, self->cq, mk, 1,
+				   MLX5DV_MKEY_ACC, 2, sgl, 0, NULL, &wc));
+	EXPECT_EQ(IBV_WC_SUCCESS, wc.status);
+	memset(w, 0x5a, sizeof(w));
+	EXPECT_EQ(-EACCES, fuv_xfer(self->dbg, 'W', pdn, mk->rkey, 0, w, 32));
+	EXPECT_TRUE(fuv_all(m.a, 2 * PAGE, 0xee));
+	EXPECT_TRUE(fuv_all(m.b, 2 * PAGE, 0xee));
+	/* the first entry alone is in the PD */
+	EXPECT_EQ(0, fuv_xfer(self->dbg, 'W', pdn, mk->rkey, 0, w, 16));
+	EXPECT_TRUE(fuv_all(m.a, 16, 0x5a));
+
+	ASSERT_EQ(0, mlx5dv_destroy_mkey(mk));
+	ASSERT_EQ(0, ibv_dereg_mr(other));
+	ASSERT_EQ(0, ibv_dealloc_pd(pd2));
+	fuv_mk_bufs_free(&m);
+}
+
+/*
+ * Key rotation: libmlx5 changes an mkey's tag (its key's low byte) only
+ * when the application asks, with MLX5DV_MKEY_INIT_ATTR_FLAGS_UPDATE_TAG
+ * (the context reports MKEY_UPDATE_TAG) and a new byte in the mkey's
+ * lkey/rkey before the configure (mlx5_send_wr_mkey_configure(): the ctrl
+ * names the new key, the mkey segment carries its byte). The fake's mkey
+ * takes the new key; the old key is refused by the data path, the new one
+ * works; a local invalidation by the new key frees it.
+ */
+TEST_F(fuv_rc, mkey_tag_update)
+{
+	struct ibv_sge sgl[1] = {};
+	struct fuv_mk_bufs m = {};
+	struct mlx5dv_mkey *mk;
+	struct ibv_qp_ex *qpx;
+	__u8 w[16], r[16];
+	unsigned int pdn = fuv_pdn(self->pd), old;
+	struct fuv_mkey f;
+	struct ibv_wc wc;
+
+	ASSERT_EQ(0, fuv_mk_bufs(self->pd, &m));
+	self->qp = fuv_rc_up(self->ctx, self->pd, self->cq, 0);
+	ASSERT_NE(NULL, self->qp);
+	mk = fuv_mk_create(self->pd, 1,
+			   MLX5DV_MKEY_INIT_ATTR_FLAGS_UPDATE_TAG);
+	ASSERT_NE(NULL, mk) TH_LOG("mlx5dv_create_mkey: %s", strerror(errno));
+	sgl[0].addr = (uintptr_t)m.a;
+	sgl[0].length = 16;
+	sgl[0].lkey = m.mr1->lkey;
+	ASSERT_EQ(0, fuv_configure(self->qp, self->cq, mk, 1,
+				   MLX5DV_MKEY_ACC, 1, sgl, 0, NULL, &wc));
+	EXPECT_EQ(IBV_WC_SUCCESS, wc.status);
+	old = mk->lkey;
+	EXPECT_EQ(0, old & 0xff);
+	memset(w, 0x77, sizeof(w));
+	ASSERT_EQ(0, fuv_xfer(self->dbg, 'W', pdn, old, 0, w, 16));
+
+	mk->lkey = (old & ~0xffu) | 0x5a;
+	mk->rkey = mk->lkey;
+	ASSERT_EQ(0, fuv_configure(self->qp, self->cq, mk, 2,
+				   MLX5DV_MKEY_ACC, 1, sgl, 0, NULL, &wc));
+	EXPECT_EQ(IBV_WC_SUCCESS, wc.status)
+		TH_LOG("status %s vendor 0x%x", ibv_wc_status_str(wc.status),
+		       wc.vendor_err);
+	EXPECT_EQ(1, fuv_mkey(self->dbg, mk->lkey, &f));
+	EXPECT_EQ(0, fuv_mkey(self->dbg, old, &f));
+	EXPECT_EQ(-EACCES, fuv_xfer(self->dbg, 'R', pdn, old, 0, r, 16));
+	ASSERT_EQ(0, fuv_xfer(self->dbg, 'R', pdn, mk->rkey, 0, r, 16));
+	EXPECT_EQ(0, memcmp(w, r, 16));
+
+	qpx = ibv_qp_to_qp_ex(self->qp);
+	ibv_wr_start(qpx);
+	qpx->wr_id = 3;
+	qpx->wr_flags = IBV_SEND_SIGNALED;
+	ibv_wr_local_inv(qpx, mk->lkey);
+	ASSERT_EQ(0, ibv_wr_complete(qpx));
+	ASSERT_EQ(1, fuv_poll_one(self->cq, &wc));
+	EXPECT_EQ(IBV_WC_SUCCESS, wc.status);
+	/* rdma-core's invalidation installs byte 0 (set_umr_mkey_seg()) */
+	EXPECT_EQ(1, fuv_mkey(self->dbg, old, &f));
+	EXPECT_EQ(1, f.free);
+
+	ASSERT_EQ(0, mlx5dv_destroy_mkey(mk));
+	fuv_mk_bufs_free(&m);
 }
 
 TEST_HARNESS_MAIN
