@@ -33,6 +33,7 @@
 #include <linux/mutex.h>
 #include <linux/list.h>
 #include <linux/wait.h>
+#include <linux/wait_bit.h>
 #include <linux/completion.h>
 #include <linux/mlx5_umr.h>
 #include <rdma/ib_verbs.h>
@@ -57,8 +58,7 @@ MODULE_PARM_DESC(max_sges, "scatterlist entries one I/O may have");
  * struct mlx5_umr_sample_dev - per-device state
  * @list: on mlx5_umr_sample_devs
  * @dev: the UMR device
- * @busy: slots lent to I/Os
- * @idle: woken when a slot returns
+ * @busy: slots lent to I/Os (remove() waits for 0: wait_var_event())
  * @chans: the channels (one per CPU online at add(), or one with no
  *	channel of its own for channels=shared), @nchans of them
  * @nchans: how many
@@ -71,7 +71,6 @@ struct mlx5_umr_sample_dev {
 	struct list_head list;
 	struct mlx5_umr_dev *dev;
 	atomic_t busy;
-	wait_queue_head_t idle;
 	struct mlx5_umr_sample_chan *chans;
 	unsigned int nchans;
 	struct mlx5_umr_sample_chan **cpu_chan;
@@ -114,8 +113,9 @@ static void sample_put_slot(struct mlx5_umr_sample_io *io)
 		list_add(&slot->node, &ch->free);
 		spin_unlock_irqrestore(&ch->lock, flags);
 	}
+	/* wake_up_var() hashes the address: remove() may free @sdev now */
 	if (atomic_dec_and_test(&sdev->busy))
-		wake_up_all(&sdev->idle);
+		wake_up_var(&sdev->busy);
 }
 
 /*
@@ -476,7 +476,6 @@ static int sample_add(struct mlx5_umr_dev *dev)
 		return -ENOMEM;
 	sdev->dev = dev;
 	atomic_set(&sdev->busy, 0);
-	init_waitqueue_head(&sdev->idle);
 	err = sample_create_chans(sdev);
 	if (err)
 		goto err_free;
@@ -607,7 +606,7 @@ static void sample_remove(struct mlx5_umr_dev *dev)
 	if (!sdev)
 		return;
 	/* I/Os still registered belong to their owners: wait for them. */
-	wait_event(sdev->idle, !atomic_read(&sdev->busy));
+	wait_var_event(&sdev->busy, !atomic_read(&sdev->busy));
 	/* the pools' mkeys before the channels they are homed on */
 	sample_free_pools(sdev);
 	sample_destroy_chans(sdev);
