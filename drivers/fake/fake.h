@@ -320,7 +320,7 @@ static inline int fake_wqe_err(u8 synd, u8 vsynd)
 int fake_iommu_rw(struct mlx5_umr_fake *fd, u64 iova, void *buf, size_t len,
 		  bool write);
 void fake_reap_dma_bufs(struct mlx5_umr_fake *fd);
-int fake_alloc_dma_buf(struct mlx5_umr_hca *hca, size_t size,
+int fake_alloc_dma_buf(struct mlx5_umr_hca *hca, size_t size, int node,
 		       struct mlx5_umr_dma_buf *buf);
 void fake_free_dma_buf(struct mlx5_umr_hca *hca, struct mlx5_umr_dma_buf *buf);
 int fake_dma_map_sg(struct mlx5_umr_hca *hca, struct sg_table *sgt,

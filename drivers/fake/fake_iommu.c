@@ -124,7 +124,7 @@ int fake_iommu_rw(struct mlx5_umr_fake *fd, u64 iova, void *buf, size_t len,
 	return 0;
 }
 
-int fake_alloc_dma_buf(struct mlx5_umr_hca *hca, size_t size,
+int fake_alloc_dma_buf(struct mlx5_umr_hca *hca, size_t size, int node,
 		       struct mlx5_umr_dma_buf *buf)
 {
 	struct mlx5_umr_fake *fd = to_fake(hca);
@@ -143,6 +143,10 @@ int fake_alloc_dma_buf(struct mlx5_umr_hca *hca, size_t size,
 	if (!fb)
 		return -ENOMEM;
 	/* failure sweeps fail it: an error to the caller, not a warning */
+	/*
+	 * @node is not honoured: the kernels export no node-aware vmalloc
+	 * that takes __GFP_NOWARN, and the fake's memory has no device side.
+	 */
 	buf->cpu = __vmalloc(size, GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN);
 	if (!buf->cpu)
 		goto err_fb;

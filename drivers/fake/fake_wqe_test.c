@@ -779,6 +779,7 @@ static void fake_wqe_umr_pointer(struct kunit *test)
 	k1 = ft_mr(ft, &mr, PAGE_SIZE, 0x1000, FT_LW);
 	key = ft_indirect(ft, 4);
 	KUNIT_ASSERT_EQ(test, ft->hca->ops->alloc_dma_buf(ft->hca, PAGE_SIZE,
+							  NUMA_NO_NODE,
 							  &tbl), 0);
 	ft_klm(tbl.cpu, 100, k1, 0x1000);
 	ft_klm(tbl.cpu + 16, 200, k1, 0x1100);

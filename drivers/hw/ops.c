@@ -190,8 +190,34 @@ static int mlx5_umr_hw_destroy_cq(struct mlx5_umr_hca *hca,
  * dma_alloc_coherent() on the PCI function; it is contiguous in the device's
  * address space, and the per-page list for the PAS follows from its base.
  */
+/*
+ * dma_alloc_coherent() allocates on the device's node. For another node
+ * do what mlx5_core does for its own queues (alloc.c
+ * mlx5_dma_zalloc_coherent_node(), 6.1 and 6.12): point the device at
+ * @node for the call, under the mutex mlx5_core holds for that trick
+ * (struct mlx5_priv.alloc_mutex, "protect buffer allocation according to
+ * numa node").
+ */
+static void *mlx5_umr_hw_coherent_node(struct mlx5_core_dev *mdev,
+				       size_t bytes, dma_addr_t *dma, int node)
+{
+	struct device *device = mdev->device;
+	int original;
+	void *cpu;
+
+	if (node == NUMA_NO_NODE)
+		return dma_alloc_coherent(device, bytes, dma, GFP_KERNEL);
+	mutex_lock(&mdev->priv.alloc_mutex);
+	original = dev_to_node(device);
+	set_dev_node(device, node);
+	cpu = dma_alloc_coherent(device, bytes, dma, GFP_KERNEL);
+	set_dev_node(device, original);
+	mutex_unlock(&mdev->priv.alloc_mutex);
+	return cpu;
+}
+
 static int mlx5_umr_hw_alloc_dma_buf(struct mlx5_umr_hca *hca, size_t size,
-				     struct mlx5_umr_dma_buf *buf)
+				     int node, struct mlx5_umr_dma_buf *buf)
 {
 	struct mlx5_umr_hw_dev *hw = to_hw(hca);
 	unsigned int npages;
@@ -208,7 +234,7 @@ static int mlx5_umr_hw_alloc_dma_buf(struct mlx5_umr_hca *hca, size_t size,
 	if (!pages)
 		return -ENOMEM;
 	/* dma_alloc_coherent() memory is zeroed. */
-	cpu = dma_alloc_coherent(hw->mdev->device, bytes, &dma, GFP_KERNEL);
+	cpu = mlx5_umr_hw_coherent_node(hw->mdev, bytes, &dma, node);
 	if (!cpu) {
 		err = -ENOMEM;
 		goto err_pages;

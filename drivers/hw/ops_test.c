@@ -292,6 +292,7 @@ static int hw_ops_init(struct kunit *test)
 	ctx->mdev->pdev = ctx->pdev;
 	ctx->mdev->device = ctx->dev;
 	ctx->mdev->state = MLX5_DEVICE_STATE_UP;
+	mutex_init(&ctx->mdev->priv.alloc_mutex);
 	ctx->hw->mdev = ctx->mdev;
 	ctx->hw->hca.ops = &mlx5_umr_hw_ops;
 	ctx->hw->hca.dev = ctx->dev;
@@ -618,11 +619,12 @@ static void hw_ops_dma_buf(struct kunit *test)
 	struct mlx5_umr_dma_buf buf = {};
 	unsigned int i;
 
-	KUNIT_EXPECT_EQ(test, hca->ops->alloc_dma_buf(hca, 0, &buf), -EINVAL);
+	KUNIT_EXPECT_EQ(test, hca->ops->alloc_dma_buf(hca, 0, NUMA_NO_NODE,
+						      &buf), -EINVAL);
 	KUNIT_EXPECT_EQ(test, atomic_read(&ctx->hw->nr_bufs), 0);
 
 	KUNIT_ASSERT_EQ(test, hca->ops->alloc_dma_buf(hca, 3 * PAGE_SIZE - 100,
-						      &buf), 0);
+						      NUMA_NO_NODE, &buf), 0);
 	KUNIT_EXPECT_EQ(test, buf.size, 3 * PAGE_SIZE);
 	KUNIT_EXPECT_EQ(test, buf.npages, 3U);
 	KUNIT_ASSERT_NOT_NULL(test, buf.cpu);
@@ -642,6 +644,25 @@ static void hw_ops_dma_buf(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&ctx->hw->nr_bufs), 0);
 }
 
+/* A buffer on a given node: the device is pointed there only for the call. */
+static void hw_ops_dma_buf_node(struct kunit *test)
+{
+	struct hw_test_ctx *ctx = test->priv;
+	struct mlx5_umr_hca *hca = &ctx->hw->hca;
+	struct mlx5_umr_dma_buf buf = {};
+	int before = dev_to_node(ctx->dev);
+
+	KUNIT_ASSERT_EQ(test, hca->ops->alloc_dma_buf(hca, PAGE_SIZE,
+						      first_online_node, &buf),
+			0);
+	KUNIT_EXPECT_EQ(test, buf.npages, 1U);
+	KUNIT_EXPECT_NULL(test, memchr_inv(buf.cpu, 0, buf.size));
+	KUNIT_EXPECT_EQ(test, dev_to_node(ctx->dev), before);
+	KUNIT_EXPECT_FALSE(test, mutex_is_locked(&ctx->mdev->priv.alloc_mutex));
+	hca->ops->free_dma_buf(hca, &buf);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ctx->hw->nr_bufs), 0);
+}
+
 static struct kunit_case hw_ops_cases[] = {
 	KUNIT_CASE(hw_ops_cmd_ok),
 	KUNIT_CASE(hw_ops_cmd_fw_error),
@@ -652,6 +673,7 @@ static struct kunit_case hw_ops_cases[] = {
 	KUNIT_CASE(hw_ops_uar_doorbell),
 	KUNIT_CASE(hw_ops_internal_error),
 	KUNIT_CASE(hw_ops_dma_buf),
+	KUNIT_CASE(hw_ops_dma_buf_node),
 	{}
 };
 

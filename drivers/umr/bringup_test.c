@@ -393,6 +393,9 @@ static void bu_check_bringup(struct kunit *test)
 	/* One page of doorbell records (db.c: a pgdir page). */
 	c->dbr = bu_next(test, UMR_KUNIT_REC_BUF, 0);
 	KUNIT_EXPECT_EQ(test, c->dbr->size, PAGE_SIZE);
+	/* the queue's memory on its CPUs' node, not the backend's choice */
+	KUNIT_EXPECT_NE(test, mlx5_umr_dev_q0(dev)->node, NUMA_NO_NODE);
+	KUNIT_EXPECT_EQ(test, c->dbr->node, mlx5_umr_dev_q0(dev)->node);
 
 	/*
 	 * The CQ: dr_send.c dr_create_cq() (and cq.c mlx5_core_create_cq()
@@ -403,6 +406,7 @@ static void bu_check_bringup(struct kunit *test)
 	 */
 	c->cq_buf = bu_next(test, UMR_KUNIT_REC_BUF, 0);
 	KUNIT_EXPECT_EQ(test, c->cq_buf->size, (size_t)ncqe * 64);
+	KUNIT_EXPECT_EQ(test, c->cq_buf->node, mlx5_umr_dev_q0(dev)->node);
 	KUNIT_EXPECT_EQ(test, c->cq_buf->npages,
 			(unsigned int)DIV_ROUND_UP(ncqe * 64, PAGE_SIZE));
 	/* cq.c init_cq_frag_buf(): every CQE op_own = MLX5_CQE_INVALID << 4 */
@@ -444,6 +448,7 @@ static void bu_check_bringup(struct kunit *test)
 	 */
 	c->sq_buf = bu_next(test, UMR_KUNIT_REC_BUF, 0);
 	KUNIT_EXPECT_EQ(test, c->sq_buf->size, (size_t)sq_bbs * MLX5_SEND_WQE_BB);
+	KUNIT_EXPECT_EQ(test, c->sq_buf->node, mlx5_umr_dev_q0(dev)->node);
 	r = bu_next(test, UMR_KUNIT_REC_CMD, MLX5_CMD_OP_CREATE_QP);
 	c->qpn = MLX5_GET(create_qp_out, r->out, qpn);
 	KUNIT_EXPECT_EQ(test, c->qpn, mlx5_umr_dev_q0(dev)->sq.qpn);
@@ -598,6 +603,8 @@ static void bu_mkeys(struct kunit *test)
 	r = bu_next(test, UMR_KUNIT_REC_BUF, 0);
 	KUNIT_EXPECT_EQ(test, r->size, ALIGN(100 + 1, 4) * sizeof(struct mlx5_klm));
 	KUNIT_EXPECT_TRUE(test, IS_ALIGNED(r->pages[0], 2048));
+	/* written by the CPUs of its home queue */
+	KUNIT_EXPECT_EQ(test, r->node, to_priv(big)->q->node);
 	xlt_cpu = r->cpu;
 	bu_check_umr_mkey(test, "CREATE_MKEY (KLM, pointer mode)", big,
 			  MLX5_MKC_ACCESS_MODE_KLMS, ALIGN(100 + 1, 4), false);

@@ -356,7 +356,7 @@ static int mlx5_umr_create_cq(struct mlx5_umr_queue *q)
 	unsigned int i;
 	int inlen, err;
 
-	err = ops->alloc_dma_buf(dev->hca, sq->ncqe * sizeof(*cqe),
+	err = ops->alloc_dma_buf(dev->hca, sq->ncqe * sizeof(*cqe), q->node,
 				 &q->cq_buf);
 	if (err)
 		return err;
@@ -425,7 +425,7 @@ static int mlx5_umr_create_qp(struct mlx5_umr_queue *q)
 	void *in, *qpc;
 	int inlen, err;
 
-	err = ops->alloc_dma_buf(dev->hca, sq->bbs * MLX5_SEND_WQE_BB,
+	err = ops->alloc_dma_buf(dev->hca, sq->bbs * MLX5_SEND_WQE_BB, q->node,
 				 &q->sq_buf);
 	if (err)
 		return err;
@@ -717,7 +717,7 @@ int mlx5_umr_queue_init(struct mlx5_umr_queue *q)
 	bool keep = false;
 	int err;
 
-	err = ops->alloc_dma_buf(dev->hca, PAGE_SIZE, &q->dbr);
+	err = ops->alloc_dma_buf(dev->hca, PAGE_SIZE, q->node, &q->dbr);
 	if (err)
 		return err;
 	err = mlx5_umr_create_cq(q);

@@ -91,7 +91,8 @@ struct mlx5_umr_hca_cq {
  *	or -errno when the firmware may still own the CQ (the caller then
  *	keeps the CQE ring: the HCA may still write it). May sleep.
  * @alloc_dma_buf: allocate @size bytes (rounded up to PAGE_SIZE) of
- *	zeroed coherent memory. May sleep.
+ *	zeroed coherent memory on NUMA node @node (that of the CPUs that
+ *	write it), or where the backend likes for NUMA_NO_NODE. May sleep.
  * @free_dma_buf: free a buffer from @alloc_dma_buf. May sleep.
  * @dma_map_sg: map @sgt for the device (sets sg_dma_address/len and
  *	@sgt->nents). Returns 0 or -errno. May sleep.
@@ -119,7 +120,7 @@ struct mlx5_umr_hca_ops {
 			 void *in, int inlen);
 	int (*destroy_cq)(struct mlx5_umr_hca *hca,
 			  struct mlx5_umr_hca_cq *cq);
-	int (*alloc_dma_buf)(struct mlx5_umr_hca *hca, size_t size,
+	int (*alloc_dma_buf)(struct mlx5_umr_hca *hca, size_t size, int node,
 			     struct mlx5_umr_dma_buf *buf);
 	void (*free_dma_buf)(struct mlx5_umr_hca *hca,
 			     struct mlx5_umr_dma_buf *buf);

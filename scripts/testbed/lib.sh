@@ -161,3 +161,27 @@ tb_uml_boot() {
 	fi
 	return "$rc"
 }
+
+# tb_vm_one NAME SCRIPT: the test build for Debian's kernel of KLINE, the
+# VM image (which holds every selftest, SCRIPT among them: make vmtest runs
+# it too) and a boot running only /selftests/SCRIPT; prints the result line
+# "NAME on <kernel>" and returns the VM's status.
+tb_vm_one() {
+	local name=$1 script=$2 K tree vm log out rc p f s
+	K=$(debian_kver)
+	[ -n "$K" ] || tb_die "cannot tell the Debian kernel version of $KLINE"
+	tree=$("$TESTBED/debian-modules.sh" "$K" MLX5_UMR_TESTING=1) ||
+		{ tb_result 0 1 0 "$name build $K"; return 1; }
+	vm=$BUILD/$name-$KLINE
+	rm -rf "$vm"; mkdir -p "$vm/selftests"
+	"$TESTBED/vm-initramfs.sh" "$K" "$tree" "$vm/selftests" "$vm/initrd.cpio.gz" ||
+		tb_die "initramfs build failed"
+	mkdir -p "$BUILD/logs"
+	log=$BUILD/logs/$name-$KLINE.log
+	out=$("$TESTBED/vm-run.sh" "$K" "$vm/initrd.cpio.gz" "$log" ONLY="$script")
+	rc=$?
+	echo "$out"
+	read -r _ p f s < <(grep '^VM ' <<<"$out")
+	tb_result "$p" "$f" "$s" "$name on $K (log: $log)"
+	return "$rc"
+}

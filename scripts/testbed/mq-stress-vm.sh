@@ -8,19 +8,4 @@
 #   MLX5_UMR_KLINE=6.12 scripts/testbed/mq-stress-vm.sh
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
-K=$(debian_kver)
-[ -n "$K" ] || tb_die "cannot tell the Debian kernel version of $KLINE"
-tree=$("$TESTBED/debian-modules.sh" "$K" MLX5_UMR_TESTING=1) ||
-	{ tb_result 0 1 0 "mq-stress build $K"; exit 1; }
-vm=$BUILD/mq-stress-$KLINE
-rm -rf "$vm"; mkdir -p "$vm/selftests"
-"$TESTBED/vm-initramfs.sh" "$K" "$tree" "$vm/selftests" "$vm/initrd.cpio.gz" ||
-	tb_die "initramfs build failed"
-mkdir -p "$BUILD/logs"
-log=$BUILD/logs/mq-stress-$KLINE.log
-out=$("$TESTBED/vm-run.sh" "$K" "$vm/initrd.cpio.gz" "$log" ONLY=mq_stress.sh)
-rc=$?
-echo "$out"
-read -r _ p f s < <(grep '^VM ' <<<"$out")
-tb_result "$p" "$f" "$s" "mq-stress on $K (log: $log)"
-exit $rc
+tb_vm_one mq-stress mq_stress.sh

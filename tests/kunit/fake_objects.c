@@ -403,6 +403,7 @@ u32 ft_mr(struct ft *ft, struct mlx5_umr_dma_buf *buf, size_t size, u64 va,
 	u32 key;
 
 	KUNIT_ASSERT_EQ(ft->test, ft->hca->ops->alloc_dma_buf(ft->hca, size,
+							      NUMA_NO_NODE,
 							      buf), 0);
 	mtt = kunit_kcalloc(ft->test, ALIGN(buf->npages, 2), 8, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(ft->test, mtt);

@@ -269,7 +269,7 @@ static int rec_destroy_cq(struct mlx5_umr_hca *hca,
 }
 
 static int rec_alloc_dma_buf(struct mlx5_umr_hca *hca, size_t size,
-			     struct mlx5_umr_dma_buf *buf)
+			     int node, struct mlx5_umr_dma_buf *buf)
 {
 	struct umr_kunit_rec_hca *rh = to_rh(hca);
 	struct umr_kunit_rec_fault f;
@@ -283,13 +283,14 @@ static int rec_alloc_dma_buf(struct mlx5_umr_hca *hca, size_t size,
 	r = rec_slot(rh, UMR_KUNIT_REC_BUF);
 	if (r) {
 		r->size = size;
+		r->node = node;
 		r->injected = fail;
 	}
 	spin_unlock_irq(&rh->lock);
 	if (fail)
 		ret = f.err ?: -ENOMEM;
 	else
-		ret = rh->fhca->ops->alloc_dma_buf(rh->fhca, size, buf);
+		ret = rh->fhca->ops->alloc_dma_buf(rh->fhca, size, node, buf);
 	if (r && !ret)
 		pages = kmemdup(buf->pages, buf->npages * sizeof(*buf->pages),
 				GFP_KERNEL);

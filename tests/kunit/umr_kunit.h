@@ -94,6 +94,7 @@ enum umr_kunit_rec_kind {
  * @outlen: its length
  * @num: cqn (CQ records), UAR index (UAR records)
  * @size: buffer size asked for (BUF, FREE_BUF)
+ * @node: NUMA node asked for (BUF)
  * @npages: pages of the buffer
  * @pages: copy of the buffer's page addresses (BUF)
  * @cpu: the buffer's CPU address (BUF, FREE_BUF)
@@ -115,6 +116,7 @@ struct umr_kunit_rec {
 	int outlen;
 	u32 num;
 	size_t size;
+	int node;
 	unsigned int npages;
 	dma_addr_t *pages;
 	void *cpu;
@@ -346,7 +348,7 @@ static inline u32 ft_synd(const void *out)
 static inline int ft_dma_buf(struct ft *ft, size_t size,
 			     struct mlx5_umr_dma_buf *buf)
 {
-	return ft->hca->ops->alloc_dma_buf(ft->hca, size, buf);
+	return ft->hca->ops->alloc_dma_buf(ft->hca, size, NUMA_NO_NODE, buf);
 }
 
 static inline int ft_qp_state(struct ft *ft)
