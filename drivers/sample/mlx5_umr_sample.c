@@ -2,8 +2,12 @@
 /*
  * mlx5-umr sample ULP.
  *
- * Per device it keeps a small pool of indirect mkeys. A ULP's QPs can use
- * only keys of their PD: given the ULP's struct ib_pd
+ * Per device it keeps a UMR channel per CPU (mlx5_umr_queue_create(), as
+ * a blk-mq ULP keeps one per hardware queue) and a small pool of indirect
+ * mkeys homed on each: an I/O maps on the pool of the CPU it runs on, so
+ * I/Os on different CPUs share no lock and no send queue (module parameter
+ * channels=shared: one pool on the device's own queues). A ULP's QPs can
+ * use only keys of their PD: given the ULP's struct ib_pd
  * (mlx5_umr_sample_set_pd()), the sample finds the service's device from
  * the PD's ib_device, the HCA's PD from the ib_pd, and re-creates its pool
  * in that PD. Per I/O it DMA-maps the request's scatterlist, points one
@@ -21,10 +25,15 @@
  * Copyright (c) 2026 The mlx5-umr authors.
  */
 #include <linux/module.h>
+#include <linux/atomic.h>
+#include <linux/cpumask.h>
+#include <linux/smp.h>
+#include <linux/string.h>
 #include <linux/slab.h>
 #include <linux/mutex.h>
 #include <linux/list.h>
 #include <linux/wait.h>
+#include <linux/wait_bit.h>
 #include <linux/completion.h>
 #include <linux/mlx5_umr.h>
 #include <rdma/ib_verbs.h>
@@ -33,7 +42,13 @@
 
 static unsigned int pool_size = 16;
 module_param(pool_size, uint, 0444);
-MODULE_PARM_DESC(pool_size, "indirect mkeys per device");
+MODULE_PARM_DESC(pool_size, "indirect mkeys per channel");
+
+static char *channels = "percpu";
+module_param(channels, charp, 0444);
+MODULE_PARM_DESC(channels,
+		 "percpu: a UMR channel and a pool per CPU (default); shared: one pool on the device's queues");
+static bool percpu_chans;
 
 static unsigned int max_sges = 128;
 module_param(max_sges, uint, 0444);
@@ -43,24 +58,22 @@ MODULE_PARM_DESC(max_sges, "scatterlist entries one I/O may have");
  * struct mlx5_umr_sample_dev - per-device state
  * @list: on mlx5_umr_sample_devs
  * @dev: the UMR device
- * @lock: protects @free and @busy
- * @free: idle I/O slots (each owns one mkey)
- * @busy: slots lent to I/Os
- * @idle: woken when a slot returns to @free
- * @ios: the slots
- * @nios: how many
- * @pd: the ULP's PD the pool is in (mlx5_umr_sample_set_pd()), NULL for
+ * @busy: slots lent to I/Os (remove() waits for 0: wait_var_event())
+ * @chans: the channels (one per CPU online at add(), or one with no
+ *	channel of its own for channels=shared), @nchans of them
+ * @nchans: how many
+ * @cpu_chan: the channel of each possible CPU (a CPU offline at add()
+ *	shares the first)
+ * @pd: the ULP's PD the pools are in (mlx5_umr_sample_set_pd()), NULL for
  *	the service's
  */
 struct mlx5_umr_sample_dev {
 	struct list_head list;
 	struct mlx5_umr_dev *dev;
-	spinlock_t lock; /* @free, @busy */
-	struct list_head free;
-	unsigned int busy;
-	wait_queue_head_t idle;
-	struct mlx5_umr_sample_slot *ios;
-	unsigned int nios;
+	atomic_t busy;
+	struct mlx5_umr_sample_chan *chans;
+	unsigned int nchans;
+	struct mlx5_umr_sample_chan **cpu_chan;
 	struct mlx5_umr_pd *pd;
 };
 
@@ -83,20 +96,26 @@ static struct mlx5_umr_sample_dev *sample_find(struct mlx5_umr_dev *dev)
 	return NULL;
 }
 
-/* Back to the pool, or out of it for good when its mkey is gone. */
+/*
+ * Back to the pool it came from (whichever CPU runs this: the mkey is homed
+ * on that pool's channel), or out of it for good when its mkey is gone.
+ */
 static void sample_put_slot(struct mlx5_umr_sample_io *io)
 {
 	struct mlx5_umr_sample_slot *slot =
 		container_of(io, struct mlx5_umr_sample_slot, io);
+	struct mlx5_umr_sample_chan *ch = io->chan;
 	struct mlx5_umr_sample_dev *sdev = io->sdev;
 	unsigned long flags;
 
-	spin_lock_irqsave(&sdev->lock, flags);
-	if (io->mkey)
-		list_add(&slot->node, &sdev->free);
-	sdev->busy--;
-	spin_unlock_irqrestore(&sdev->lock, flags);
-	wake_up_all(&sdev->idle);
+	if (io->mkey) {
+		spin_lock_irqsave(&ch->lock, flags);
+		list_add(&slot->node, &ch->free);
+		spin_unlock_irqrestore(&ch->lock, flags);
+	}
+	/* wake_up_var() hashes the address: remove() may free @sdev now */
+	if (atomic_dec_and_test(&sdev->busy))
+		wake_up_var(&sdev->busy);
 }
 
 /*
@@ -164,9 +183,12 @@ static bool sample_revoke(struct mlx5_umr_sample_io *io, int status)
  * @dir: DMA_TO_DEVICE (the peer reads: RDMA READ) or DMA_FROM_DEVICE (the
  *	peer writes: RDMA WRITE)
  *
+ * The mkey comes from the pool of the CPU this starts on; the I/O keeps
+ * it, whichever CPU the caller moves to.
+ *
  * Context: process context, may sleep.
- * Return: the I/O with ->rkey set, or ERR_PTR(-EBUSY when the pool is
- * empty, -ENODEV, or the mapping's or the UMR's error: @sgt is unmapped
+ * Return: the I/O with ->rkey set, or ERR_PTR(-EBUSY when this CPU's pool
+ * is empty, -ENODEV, or the mapping's or the UMR's error: @sgt is unmapped
  * and no key reaches it; or -EHWPOISON: the HCA may still reach @sgt's
  * pages, which stay mapped and must never be reused).
  */
@@ -176,6 +198,7 @@ struct mlx5_umr_sample_io *mlx5_umr_sample_map(struct mlx5_umr_dev *dev,
 {
 	struct mlx5_umr_sample_slot *slot = NULL;
 	struct mlx5_umr_sample_dev *sdev;
+	struct mlx5_umr_sample_chan *ch;
 	struct mlx5_umr_sample_io *io;
 	int err;
 
@@ -184,15 +207,21 @@ struct mlx5_umr_sample_io *mlx5_umr_sample_map(struct mlx5_umr_dev *dev,
 	mutex_lock(&mlx5_umr_sample_lock);
 	sdev = sample_find(dev);
 	if (sdev) {
-		spin_lock_irq(&sdev->lock);
-		slot = list_first_entry_or_null(&sdev->free,
+		/*
+		 * The pool of the CPU this runs on (a blk-mq ULP: the hctx's).
+		 * The task may move to another CPU from here on: the I/O keeps
+		 * its channel and its unmap goes there (the mkey's home).
+		 */
+		ch = sdev->cpu_chan[raw_smp_processor_id()];
+		spin_lock_irq(&ch->lock);
+		slot = list_first_entry_or_null(&ch->free,
 						struct mlx5_umr_sample_slot,
 						node);
 		if (slot) {
 			list_del(&slot->node);
-			sdev->busy++;
+			atomic_inc(&sdev->busy);
 		}
-		spin_unlock_irq(&sdev->lock);
+		spin_unlock_irq(&ch->lock);
 	}
 	mutex_unlock(&mlx5_umr_sample_lock);
 	if (!sdev)
@@ -283,47 +312,158 @@ int mlx5_umr_sample_unmap(struct mlx5_umr_sample_io *io,
 }
 EXPORT_SYMBOL_NS_GPL(mlx5_umr_sample_unmap, MLX5_UMR_TESTING);
 
-static void sample_free_pool(struct mlx5_umr_sample_dev *sdev)
+/* The mkeys of every channel's pool; the channels stay. */
+static void sample_free_pools(struct mlx5_umr_sample_dev *sdev)
 {
-	unsigned int i;
+	struct mlx5_umr_sample_chan *ch;
+	unsigned int c, i;
 
-	for (i = 0; i < sdev->nios; i++) {
-		/* the last revocation's work may still be returning */
-		if (sdev->ios[i].io.revoke.done)
-			flush_delayed_work(&sdev->ios[i].io.revoke.work);
-		mlx5_umr_free_mkey(sdev->ios[i].io.mkey);
+	for (c = 0; c < sdev->nchans; c++) {
+		ch = &sdev->chans[c];
+		for (i = 0; i < ch->nios; i++) {
+			/* the last revocation's work may still be returning */
+			if (ch->ios[i].io.revoke.done)
+				flush_delayed_work(&ch->ios[i].io.revoke.work);
+			mlx5_umr_free_mkey(ch->ios[i].io.mkey);
+		}
+		kfree(ch->ios);
+		ch->ios = NULL;
+		ch->nios = 0;
+		INIT_LIST_HEAD(&ch->free);
 	}
-	kfree(sdev->ios);
-	sdev->ios = NULL;
-	sdev->nios = 0;
-	INIT_LIST_HEAD(&sdev->free);
 }
 
-/* A pool of indirect mkeys in @pd (NULL: the service's PD) for @sdev. */
-static int sample_alloc_pool(struct mlx5_umr_sample_dev *sdev,
-			     struct mlx5_umr_pd *pd)
+/*
+ * An indirect mkey in @pd (NULL: the service's PD) homed on @ch's channel
+ * (without one: the allocating CPU's device queue), as
+ * mlx5_umr_mkey_pool_init_q() makes them.
+ */
+static struct mlx5_umr_mkey *sample_alloc_mkey(struct mlx5_umr_sample_chan *ch,
+					       struct mlx5_umr_pd *pd)
 {
 	struct mlx5_umr_mkey *mkey;
-	unsigned int i;
+	int err;
 
-	sdev->nios = 0;
-	INIT_LIST_HEAD(&sdev->free);
-	sdev->ios = kcalloc(pool_size, sizeof(*sdev->ios), GFP_KERNEL);
-	if (!sdev->ios)
-		return -ENOMEM;
-	for (i = 0; i < pool_size; i++) {
-		mkey = pd ? mlx5_umr_alloc_mkey_in(pd, max_sges, 0) :
-			    mlx5_umr_alloc_mkey(sdev->dev, max_sges, 0);
-		if (IS_ERR(mkey)) {
-			sample_free_pool(sdev);
-			return PTR_ERR(mkey);
+	if (!pd)
+		return ch->q ? mlx5_umr_queue_alloc_mkey(ch->q, max_sges, 0) :
+			       mlx5_umr_alloc_mkey(ch->sdev->dev, max_sges, 0);
+	mkey = mlx5_umr_alloc_mkey_in(pd, max_sges, 0);
+	if (IS_ERR(mkey) || !ch->q)
+		return mkey;
+	/* a fresh mkey is idle: it moves */
+	err = mlx5_umr_mkey_set_queue(mkey, ch->q);
+	if (err) {
+		mlx5_umr_free_mkey(mkey);
+		return ERR_PTR(err);
+	}
+	return mkey;
+}
+
+/* A pool of indirect mkeys in @pd (NULL: the service's PD) per channel. */
+static int sample_alloc_pools(struct mlx5_umr_sample_dev *sdev,
+			      struct mlx5_umr_pd *pd)
+{
+	struct mlx5_umr_sample_chan *ch;
+	struct mlx5_umr_mkey *mkey;
+	unsigned int c, i;
+	int err;
+
+	for (c = 0; c < sdev->nchans; c++) {
+		ch = &sdev->chans[c];
+		ch->ios = kcalloc(pool_size, sizeof(*ch->ios), GFP_KERNEL);
+		if (!ch->ios) {
+			err = -ENOMEM;
+			goto err_free;
 		}
-		sdev->ios[i].io.mkey = mkey;
-		sdev->ios[i].io.sdev = sdev;
-		list_add_tail(&sdev->ios[i].node, &sdev->free);
-		sdev->nios++;
+		for (i = 0; i < pool_size; i++) {
+			mkey = sample_alloc_mkey(ch, pd);
+			if (IS_ERR(mkey)) {
+				err = PTR_ERR(mkey);
+				goto err_free;
+			}
+			ch->ios[i].io.mkey = mkey;
+			ch->ios[i].io.sdev = sdev;
+			ch->ios[i].io.chan = ch;
+			list_add_tail(&ch->ios[i].node, &ch->free);
+			ch->nios++;
+		}
 	}
 	return 0;
+
+err_free:
+	sample_free_pools(sdev);
+	return err;
+}
+
+/* After the pools: a channel refuses (-EBUSY) while mkeys are homed on it. */
+static void sample_destroy_chans(struct mlx5_umr_sample_dev *sdev)
+{
+	unsigned int c;
+
+	for (c = 0; c < sdev->nchans; c++)
+		WARN_ON_ONCE(mlx5_umr_queue_destroy(sdev->chans[c].q));
+	kfree(sdev->chans);
+	kfree(sdev->cpu_chan);
+}
+
+/*
+ * channels=percpu: a channel for each online CPU, the n-th on completion
+ * vector n, as nvme-rdma gives its I/O queue n (blk_mq_rdma_map_queues()
+ * then maps that vector's CPUs to it). A CPU that comes online later has
+ * none of its own and maps on the first channel: correct, only not
+ * local. Without a channel, one pool on the device's queues.
+ */
+static int sample_create_chans(struct mlx5_umr_sample_dev *sdev)
+{
+	unsigned int n = percpu_chans ? num_online_cpus() : 1;
+	struct mlx5_umr_sample_chan *ch;
+	struct mlx5_umr_queue *q;
+	unsigned int c;
+	int cpu, err;
+
+	sdev->cpu_chan = kcalloc(nr_cpu_ids, sizeof(*sdev->cpu_chan),
+				 GFP_KERNEL);
+	sdev->chans = kcalloc(n, sizeof(*sdev->chans), GFP_KERNEL);
+	if (!sdev->cpu_chan || !sdev->chans) {
+		err = -ENOMEM;
+		goto err_free;
+	}
+	for (c = 0; c < n; c++) {
+		sdev->chans[c].sdev = sdev;
+		spin_lock_init(&sdev->chans[c].lock);
+		INIT_LIST_HEAD(&sdev->chans[c].free);
+	}
+	for_each_possible_cpu(cpu)
+		sdev->cpu_chan[cpu] = &sdev->chans[0];
+	if (!percpu_chans) {
+		sdev->nchans = 1;
+		return 0;
+	}
+	for_each_online_cpu(cpu) {
+		/* a CPU that came online since num_online_cpus() shares */
+		if (sdev->nchans == n)
+			break;
+		ch = &sdev->chans[sdev->nchans];
+		/* a configure and an invalidation for each I/O of the pool */
+		q = mlx5_umr_queue_create(sdev->dev, sdev->nchans,
+					  6 * pool_size, MLX5_UMR_COMP_IRQ);
+		if (IS_ERR(q)) {
+			err = PTR_ERR(q);
+			goto err_destroy;
+		}
+		ch->q = q;
+		sdev->cpu_chan[cpu] = ch;
+		sdev->nchans++;
+	}
+	return 0;
+
+err_destroy:
+	sample_destroy_chans(sdev);
+	return err;
+err_free:
+	kfree(sdev->chans);
+	kfree(sdev->cpu_chan);
+	return err;
 }
 
 static int sample_add(struct mlx5_umr_dev *dev)
@@ -335,17 +475,23 @@ static int sample_add(struct mlx5_umr_dev *dev)
 	if (!sdev)
 		return -ENOMEM;
 	sdev->dev = dev;
-	spin_lock_init(&sdev->lock);
-	init_waitqueue_head(&sdev->idle);
-	err = sample_alloc_pool(sdev, NULL);
-	if (err) {
-		kfree(sdev);
-		return err;
-	}
+	atomic_set(&sdev->busy, 0);
+	err = sample_create_chans(sdev);
+	if (err)
+		goto err_free;
+	err = sample_alloc_pools(sdev, NULL);
+	if (err)
+		goto err_chans;
 	mutex_lock(&mlx5_umr_sample_lock);
 	list_add_tail(&sdev->list, &mlx5_umr_sample_devs);
 	mutex_unlock(&mlx5_umr_sample_lock);
 	return 0;
+
+err_chans:
+	sample_destroy_chans(sdev);
+err_free:
+	kfree(sdev);
+	return err;
 }
 
 /**
@@ -355,14 +501,15 @@ static int sample_add(struct mlx5_umr_dev *dev)
  *
  * What a ULP does once per PD: the service's device of the PD's
  * ib_device (mlx5_umr_dev_get_ib()), the HCA's PD of the ib_pd
- * (mlx5_umr_pd_get_ib()), and the pool's mkeys re-created in it, so that
+ * (mlx5_umr_pd_get_ib()), and the pools' mkeys re-created in it (homed on
+ * their channels as before), so that
  * the ULP's QPs of @ibpd can use the rkeys of later I/Os. Go back (NULL)
  * before freeing @ibpd.
  *
  * Context: process context, may sleep; no I/O of the device registered.
  * Return: 0, -ENODEV when the service does not drive @ibpd's device,
  * -EBUSY while an I/O is registered, or mlx5_umr_pd_get_ib()'s or the
- * allocation's error (the pool is then in the service's PD).
+ * allocation's error (the pools are then in the service's PD).
  */
 int mlx5_umr_sample_set_pd(struct ib_pd *ibpd)
 {
@@ -376,15 +523,13 @@ int mlx5_umr_sample_set_pd(struct ib_pd *ibpd)
 		if (ibpd || !iter->pd)
 			continue;
 		/* back to the service's PD */
-		spin_lock_irq(&iter->lock);
-		err = iter->busy ? -EBUSY : 0;
-		spin_unlock_irq(&iter->lock);
+		err = atomic_read(&iter->busy) ? -EBUSY : 0;
 		if (err)
 			break;
-		sample_free_pool(iter);
+		sample_free_pools(iter);
 		mlx5_umr_pd_put(iter->pd);
 		iter->pd = NULL;
-		err = sample_alloc_pool(iter, NULL);
+		err = sample_alloc_pools(iter, NULL);
 		if (err)
 			break;
 	}
@@ -395,9 +540,8 @@ int mlx5_umr_sample_set_pd(struct ib_pd *ibpd)
 	err = -ENODEV;
 	if (!sdev)
 		goto out;
-	spin_lock_irq(&sdev->lock);
-	err = sdev->busy ? -EBUSY : 0;
-	spin_unlock_irq(&sdev->lock);
+	/* the map path takes slots under mlx5_umr_sample_lock only */
+	err = atomic_read(&sdev->busy) ? -EBUSY : 0;
 	if (err)
 		goto out;
 	pd = mlx5_umr_pd_get_ib(dev, ibpd);
@@ -405,15 +549,15 @@ int mlx5_umr_sample_set_pd(struct ib_pd *ibpd)
 		err = PTR_ERR(pd);
 		goto out;
 	}
-	sample_free_pool(sdev);
+	sample_free_pools(sdev);
 	mlx5_umr_pd_put(sdev->pd);
 	sdev->pd = pd;
-	err = sample_alloc_pool(sdev, pd);
+	err = sample_alloc_pools(sdev, pd);
 	if (err) {
 		/* the service's PD, as after a failed mlx5_umr_pd_get_ib() */
 		mlx5_umr_pd_put(sdev->pd);
 		sdev->pd = NULL;
-		sample_alloc_pool(sdev, NULL);
+		sample_alloc_pools(sdev, NULL);
 	}
 out:
 	mutex_unlock(&mlx5_umr_sample_lock);
@@ -421,6 +565,34 @@ out:
 	return err;
 }
 EXPORT_SYMBOL_NS_GPL(mlx5_umr_sample_set_pd, MLX5_UMR_TESTING);
+
+/**
+ * mlx5_umr_sample_chan() - the channel whose pool @cpu's I/Os map on
+ * @dev: the UMR device
+ * @cpu: a possible CPU
+ *
+ * For the tests: valid while @dev is registered.
+ *
+ * Context: process context, may sleep.
+ * Return: the channel, or NULL when the sample does not drive @dev or
+ * @cpu is out of range.
+ */
+struct mlx5_umr_sample_chan *mlx5_umr_sample_chan(struct mlx5_umr_dev *dev,
+						  unsigned int cpu)
+{
+	struct mlx5_umr_sample_chan *ch = NULL;
+	struct mlx5_umr_sample_dev *sdev;
+
+	if (cpu >= nr_cpu_ids)
+		return NULL;
+	mutex_lock(&mlx5_umr_sample_lock);
+	sdev = sample_find(dev);
+	if (sdev)
+		ch = sdev->cpu_chan[cpu];
+	mutex_unlock(&mlx5_umr_sample_lock);
+	return ch;
+}
+EXPORT_SYMBOL_NS_GPL(mlx5_umr_sample_chan, MLX5_UMR_TESTING);
 
 static void sample_remove(struct mlx5_umr_dev *dev)
 {
@@ -434,8 +606,10 @@ static void sample_remove(struct mlx5_umr_dev *dev)
 	if (!sdev)
 		return;
 	/* I/Os still registered belong to their owners: wait for them. */
-	wait_event(sdev->idle, READ_ONCE(sdev->busy) == 0);
-	sample_free_pool(sdev);
+	wait_var_event(&sdev->busy, !atomic_read(&sdev->busy));
+	/* the pools' mkeys before the channels they are homed on */
+	sample_free_pools(sdev);
+	sample_destroy_chans(sdev);
 	mlx5_umr_pd_put(sdev->pd);
 	kfree(sdev);
 }
@@ -449,6 +623,10 @@ static struct mlx5_umr_client sample_client = {
 static int __init sample_init(void)
 {
 	if (!pool_size || !max_sges)
+		return -EINVAL;
+	if (!strcmp(channels, "percpu"))
+		percpu_chans = true;
+	else if (strcmp(channels, "shared"))
 		return -EINVAL;
 	return mlx5_umr_register_client(&sample_client);
 }

@@ -12,10 +12,13 @@
 #include <linux/slab.h>
 #include <linux/mm.h>
 #include <linux/completion.h>
+#include <linux/cpumask.h>
+#include <linux/kthread.h>
 #include <linux/mlx5/cq.h>
 #include <linux/mlx5/mlx5_ifc.h>
 #include <linux/mlx5_umr.h>
 #include <linux/mlx5_umr_fake.h>
+#include <linux/mlx5_umr_testing.h>
 #include <rdma/ib_verbs.h>
 
 #include "mlx5_umr_sample.h"
@@ -332,12 +335,285 @@ static void sample_ulp_pd(struct kunit *test)
 	mlx5_umr_fake_ib_pd_free(ibpd);
 }
 
+/* Idle slots in @ch's pool. */
+static unsigned int sample_chan_free(struct mlx5_umr_sample_chan *ch)
+{
+	struct list_head *pos;
+	unsigned int n = 0;
+
+	spin_lock_irq(&ch->lock);
+	list_for_each(pos, &ch->free)
+		n++;
+	spin_unlock_irq(&ch->lock);
+	return n;
+}
+
+/*
+ * channels=percpu (the default): each online CPU maps on a channel of its
+ * own, a QP and CQ besides the device's queues, whose pool's mkeys are
+ * homed on it and not on a device queue.
+ */
+static void sample_percpu_chans(struct kunit *test)
+{
+	struct sample_ctx *c = test->priv;
+	struct mlx5_umr_sample_chan *ch, *other;
+	struct mlx5_umr_fake_counters cnt;
+	struct mlx5_umr_sample_io *io;
+	struct mlx5_umr_mkey *mkey;
+	unsigned int cpu, cpu2;
+
+	mkey = mlx5_umr_alloc_mkey(c->dev, 8, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(mkey));
+	for_each_online_cpu(cpu) {
+		ch = mlx5_umr_sample_chan(c->dev, cpu);
+		KUNIT_ASSERT_NOT_NULL(test, ch);
+		KUNIT_ASSERT_NOT_NULL(test, ch->q);
+		KUNIT_EXPECT_GT(test, ch->nios, 0U);
+		KUNIT_EXPECT_EQ(test, sample_chan_free(ch), ch->nios);
+		KUNIT_EXPECT_PTR_NE(test, ch->q, mlx5_umr_mkey_queue(mkey));
+		for_each_online_cpu(cpu2) {
+			other = mlx5_umr_sample_chan(c->dev, cpu2);
+			if (cpu2 != cpu)
+				KUNIT_EXPECT_PTR_NE(test, other->q, ch->q);
+		}
+	}
+	mlx5_umr_free_mkey(mkey);
+	mlx5_umr_fake_get_counters(c->fake, &cnt);
+	KUNIT_EXPECT_EQ(test, cnt.qps,
+			mlx5_umr_dev_caps(c->dev)->nqueues + num_online_cpus());
+	KUNIT_EXPECT_EQ(test, cnt.cqs, cnt.qps);
+
+	/* one CPU (UML): the test cannot move; else sample_concurrent_io */
+	if (num_online_cpus() == 1) {
+		ch = mlx5_umr_sample_chan(c->dev, raw_smp_processor_id());
+		io = mlx5_umr_sample_map(c->dev, &c->sgt, c->total,
+					 DMA_TO_DEVICE);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(io));
+		KUNIT_EXPECT_PTR_EQ(test, io->chan, ch);
+		KUNIT_EXPECT_PTR_EQ(test, mlx5_umr_mkey_queue(io->mkey), ch->q);
+		KUNIT_EXPECT_EQ(test, sample_chan_free(ch), ch->nios - 1);
+		sample_unmap_wait(test, io);
+		KUNIT_EXPECT_EQ(test, sample_chan_free(ch), ch->nios);
+	}
+}
+
+#define SAMPLE_THREADS	4
+#define SAMPLE_ITERS	300
+#define SAMPLE_TLEN	(PAGE_SIZE + 700)
+
+/**
+ * struct sample_thread - one poster of sample_concurrent_io
+ * @dev: the device
+ * @cpu: the CPU it is bound to
+ * @pages: its I/O's two pages
+ * @sgt: its scatterlist (its own: mapping writes the DMA addresses)
+ * @mapped: I/Os mapped
+ * @read_ok: I/Os whose bytes the peer read back
+ * @done_ok: unmaps whose done() reported 0
+ * @bad_home: I/Os not on the bound CPU's channel, or whose mkey was not
+ *	homed on its channel's queue
+ * @err: the first error (map, timeout, status), 0 if none
+ * @w: the wait for the current unmap (here, not on the stack: after a
+ *	timeout done() may still come)
+ * @exited: completed when the thread returns
+ */
+struct sample_thread {
+	struct mlx5_umr_dev *dev;
+	unsigned int cpu;
+	struct page *pages[2];
+	struct sg_table sgt;
+	unsigned int mapped, read_ok, done_ok, bad_home;
+	int err;
+	struct sample_wait w;
+	struct completion exited;
+};
+
+static void sample_thread_io(struct sample_thread *t, unsigned int i)
+{
+	struct mlx5_umr_sample_chan *ch;
+	struct mlx5_umr_sample_io *io;
+	u8 *p0 = page_address(t->pages[0]);
+	u8 *p1 = page_address(t->pages[1]);
+	u8 pat = (u8)(t->cpu * 77 + i), buf[2];
+
+	memset(p0, pat, PAGE_SIZE);
+	memset(p1, pat ^ 0xff, PAGE_SIZE);
+	io = mlx5_umr_sample_map(t->dev, &t->sgt, SAMPLE_TLEN, DMA_TO_DEVICE);
+	if (IS_ERR(io)) {
+		t->err = t->err ?: PTR_ERR(io);
+		return;
+	}
+	t->mapped++;
+	/* bound: the CPU it mapped on is t->cpu */
+	ch = mlx5_umr_sample_chan(t->dev, t->cpu);
+	if (!ch || io->chan != ch || !ch->q ||
+	    mlx5_umr_mkey_queue(io->mkey) != ch->q)
+		t->bad_home++;
+	/* the first byte of each piece, through the fresh rkey */
+	if (!mlx5_umr_test_xfer(t->dev, io->rkey, 0, &buf[0], 1, false,
+				true) &&
+	    !mlx5_umr_test_xfer(t->dev, io->rkey, SAMPLE_TLEN - 1, &buf[1], 1,
+				false, true) &&
+	    buf[0] == pat && buf[1] == (u8)(pat ^ 0xff))
+		t->read_ok++;
+	init_completion(&t->w.done);
+	t->w.status = -EINPROGRESS;
+	if (mlx5_umr_sample_unmap(io, sample_test_done, &t->w) ||
+	    !wait_for_completion_timeout(&t->w.done, 10 * HZ)) {
+		/* the I/O may still be in flight: stop this thread */
+		t->err = -ETIMEDOUT;
+		return;
+	}
+	if (t->w.status)
+		t->err = t->err ?: t->w.status;
+	else
+		t->done_ok++;
+}
+
+static int sample_thread_fn(void *arg)
+{
+	struct sample_thread *t = arg;
+	unsigned int i;
+
+	for (i = 0; i < SAMPLE_ITERS && t->err != -ETIMEDOUT; i++)
+		sample_thread_io(t, i);
+	complete(&t->exited);
+	return 0;
+}
+
+static void sample_thread_free(struct sample_thread *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(t->pages); i++)
+		if (t->pages[i])
+			__free_page(t->pages[i]);
+	sg_free_table(&t->sgt);
+}
+
+/*
+ * Several kthreads, bound to the online CPUs in turn, map and unmap at
+ * once, as blk-mq queue_rq() and completions on several CPUs: every I/O
+ * maps on its CPU's pool, its mkey homed on that pool's channel, the peer
+ * reads its bytes, every unmap reports 0, every slot comes back to the
+ * pool it came from, and no DMA mapping or mkey is left. (Under UML one
+ * CPU runs them all, interleaved; the VM has two.)
+ */
+static void sample_concurrent_io(struct kunit *test)
+{
+	struct sample_ctx *c = test->priv;
+	struct mlx5_umr_fake_counters before, after;
+	struct sample_thread *th;
+	struct task_struct *task;
+	unsigned int i, j, started = 0;
+
+	th = kunit_kcalloc(test, SAMPLE_THREADS, sizeof(*th), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, th);
+	mlx5_umr_fake_get_counters(c->fake, &before);
+	for (i = 0; i < SAMPLE_THREADS; i++) {
+		struct sample_thread *t = &th[i];
+
+		t->dev = c->dev;
+		t->cpu = cpumask_local_spread(i, NUMA_NO_NODE);
+		init_completion(&t->exited);
+		for (j = 0; j < ARRAY_SIZE(t->pages); j++) {
+			t->pages[j] = alloc_page(GFP_KERNEL);
+			if (!t->pages[j])
+				goto nomem;
+		}
+		if (sg_alloc_table(&t->sgt, 2, GFP_KERNEL))
+			goto nomem;
+		sg_set_page(t->sgt.sgl, t->pages[0], PAGE_SIZE, 0);
+		sg_set_page(sg_next(t->sgt.sgl), t->pages[1],
+			    SAMPLE_TLEN - PAGE_SIZE, 0);
+	}
+	for (i = 0; i < SAMPLE_THREADS; i++) {
+		task = kthread_create(sample_thread_fn, &th[i], "sample/%u", i);
+		if (IS_ERR(task))
+			break;
+		kthread_bind(task, th[i].cpu);
+		wake_up_process(task);
+		started++;
+	}
+	for (i = 0; i < started; i++)
+		wait_for_completion(&th[i].exited);
+	KUNIT_EXPECT_EQ(test, started, SAMPLE_THREADS);
+	for (i = 0; i < started; i++) {
+		KUNIT_EXPECT_EQ_MSG(test, th[i].err, 0, "thread %u", i);
+		KUNIT_EXPECT_EQ(test, th[i].mapped, SAMPLE_ITERS);
+		KUNIT_EXPECT_EQ(test, th[i].read_ok, SAMPLE_ITERS);
+		KUNIT_EXPECT_EQ(test, th[i].done_ok, SAMPLE_ITERS);
+		KUNIT_EXPECT_EQ(test, th[i].bad_home, 0U);
+	}
+	/* the threads are gone: every slot is back in its own pool */
+	for_each_online_cpu(i) {
+		struct mlx5_umr_sample_chan *ch = mlx5_umr_sample_chan(c->dev, i);
+
+		KUNIT_ASSERT_NOT_NULL(test, ch);
+		KUNIT_EXPECT_EQ(test, sample_chan_free(ch), ch->nios);
+	}
+	mlx5_umr_fake_get_counters(c->fake, &after);
+	KUNIT_EXPECT_EQ(test, after.sg_maps, before.sg_maps);
+	KUNIT_EXPECT_EQ(test, after.mkeys, before.mkeys);
+	KUNIT_EXPECT_EQ(test, after.qps, before.qps);
+	goto out;
+nomem:
+	KUNIT_FAIL(test, "no memory for the threads' I/Os");
+out:
+	for (i = 0; i < SAMPLE_THREADS; i++)
+		sample_thread_free(&th[i]);
+}
+
+/*
+ * The device goes away: remove() frees the pools, then destroys the
+ * channels (which refuse while an mkey is homed on them); the HCA keeps
+ * no QP, CQ, mkey or DMA mapping of the sample.
+ */
+static void sample_remove_frees_chans(struct kunit *test)
+{
+	struct sample_ctx *c = test->priv;
+	struct mlx5_umr_fake_counters cnt;
+	struct mlx5_umr_fake_attr attr;
+	struct mlx5_umr_sample_io *io;
+	struct mlx5_umr_fake *fake;
+	struct mlx5_umr_dev *dev;
+	unsigned int nq;
+
+	umr_kunit_attr_init(&attr);
+	fake = mlx5_umr_fake_create(&attr);
+	KUNIT_ASSERT_FALSE(test, IS_ERR_OR_NULL(fake));
+	if (mlx5_umr_register_hca(mlx5_umr_fake_hca(fake))) {
+		mlx5_umr_fake_destroy(fake);
+		KUNIT_FAIL_AND_ABORT(test, "the service did not bring it up");
+	}
+	dev = umr_kunit_fake_umr(fake);
+	nq = mlx5_umr_dev_caps(dev)->nqueues;
+	mlx5_umr_fake_get_counters(fake, &cnt);
+	KUNIT_EXPECT_EQ(test, cnt.qps, nq + num_online_cpus());
+	KUNIT_EXPECT_NOT_NULL(test, mlx5_umr_sample_chan(dev, 0));
+	io = mlx5_umr_sample_map(dev, &c->sgt, c->total, DMA_TO_DEVICE);
+	KUNIT_EXPECT_FALSE(test, IS_ERR(io));
+	if (!IS_ERR(io))
+		sample_unmap_wait(test, io);
+
+	mlx5_umr_unregister_hca(mlx5_umr_fake_hca(fake));
+	mlx5_umr_fake_get_counters(fake, &cnt);
+	KUNIT_EXPECT_EQ(test, cnt.qps, 0U);
+	KUNIT_EXPECT_EQ(test, cnt.cqs, 0U);
+	KUNIT_EXPECT_EQ(test, cnt.mkeys, 0U);
+	KUNIT_EXPECT_EQ(test, cnt.sg_maps, 0U);
+	mlx5_umr_fake_destroy(fake);
+}
+
 static struct kunit_case sample_cases[] = {
 	KUNIT_CASE(sample_read_io),
 	KUNIT_CASE(sample_write_io),
 	KUNIT_CASE(sample_failed_invalidate),
 	KUNIT_CASE(sample_revoke_fails),
 	KUNIT_CASE(sample_ulp_pd),
+	KUNIT_CASE(sample_percpu_chans),
+	KUNIT_CASE(sample_concurrent_io),
+	KUNIT_CASE(sample_remove_frees_chans),
 	{}
 };
 

@@ -86,4 +86,7 @@ int mlx5_umr_test_wqe_encode(const struct mlx5_umr_caps *caps,
 			     dma_addr_t xlt_dma, u32 xlt_size, u16 idx,
 			     void *buf, unsigned int size);
 
+/* An mkey's home queue (sq_post.c), for tests of ULPs that own channels. */
+struct mlx5_umr_queue *mlx5_umr_mkey_queue(struct mlx5_umr_mkey *mkey);
+
 #endif /* _LINUX_MLX5_UMR_TESTING_H */
