@@ -495,7 +495,7 @@ static bool mlx5_umr_queue_has(struct mlx5_umr_queue *q,
  * mlx5_umr_mkey_set_queue() - move an idle mkey to another home queue
  * @mkey: the mkey; no request of it in flight, none posted concurrently
  * @q: its new home: a channel (mlx5_umr_queue_create()) or a device
- *	queue (mlx5_umr_mkey_queue() of another mkey)
+ *	queue (mlx5_umr_mkey_queue() of another mkey); not a PD queue
  *
  * From the return on, every request of @mkey runs on @q. The requests
  * before ran on the old home and their done() was called, so the order
