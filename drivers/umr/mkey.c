@@ -427,26 +427,27 @@ EXPORT_SYMBOL(mlx5_umr_alloc_mtt_mkey);
 
 /**
  * mlx5_umr_uapi_alloc_mkey() - an mkey of the character device
- * @dev: the device
+ * @q: the character device's own queue (mlx5_umr_queue_create())
  * @max_entries: as mlx5_umr_alloc_mkey(), or pages for a direct mkey
  * @flags: as mlx5_umr_alloc_mkey() or mlx5_umr_alloc_mtt_mkey()
  * @direct: an MTT mkey (mlx5_umr_alloc_mtt_mkey()), else an indirect one
  *	(mlx5_umr_alloc_mkey_pd())
  * @pdn: its PD
  *
- * Homed on the character device's queue (mlx5_umr_uapi_queue()), not on
- * the allocating CPU's: a user's batch names mkeys allocated by any CPU,
- * and the files' share of the ring is counted on that one queue.
+ * Homed on @q, not on the allocating CPU's queue: a user's batch names
+ * mkeys allocated by any CPU, the files' share of the ring is counted on
+ * that one queue, and a user's stall or bad request recovers @q alone,
+ * never a queue the kernel's consumers post on.
  *
  * Context: process context, may sleep.
  * Return: as mlx5_umr_alloc_mkey_pd().
  */
-struct mlx5_umr_mkey *mlx5_umr_uapi_alloc_mkey(struct mlx5_umr_dev *dev,
+struct mlx5_umr_mkey *mlx5_umr_uapi_alloc_mkey(struct mlx5_umr_queue *q,
 					       u32 max_entries, u32 flags,
 					       bool direct, u32 pdn)
 {
-	return mlx5_umr_create_mkey(dev, max_entries, flags, direct, pdn,
-				    mlx5_umr_uapi_queue(dev));
+	return mlx5_umr_create_mkey(q->dev, max_entries, flags, direct, pdn,
+				    q);
 }
 
 /**

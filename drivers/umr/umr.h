@@ -417,16 +417,6 @@ static inline struct mlx5_umr_queue *mlx5_umr_dev_q0(struct mlx5_umr_dev *dev)
 	return dev->queues[0];
 }
 
-/*
- * The character device's queue: the home of its files' mkeys (their share
- * of a ring is counted on one queue) until each file gets its own.
- */
-static inline struct mlx5_umr_queue *
-mlx5_umr_uapi_queue(struct mlx5_umr_dev *dev)
-{
-	return dev->queues[0];
-}
-
 /* The queue of the CPU this runs on: the home of the mkeys it allocates. */
 static inline struct mlx5_umr_queue *
 mlx5_umr_cpu_queue(struct mlx5_umr_dev *dev)

@@ -18,7 +18,7 @@ static_assert(MLX5_UMR_WR_MAX_KLMS == MLX5_UMR_XLT_MAX_KLMS);
 /* The uapi's limit is what one REG_PAGES work request can describe. */
 static_assert(MLX5_UMR_IOC_MAX_REG_PAGES ==
 	      MLX5_UMR_XLT_MAX_BYTES / sizeof(struct mlx5_mtt));
-/* The files' share is half the queue: the other half is the kernel's. */
+/* The files' share is half their queue's ring (uapi_main.c). */
 static_assert(MLX5_UMR_IOC_MAX_INFLIGHT_BBS * 2 <= 1U << MLX5_UMR_LOG_SQ_BBS);
 /* The uapi passes the access bits through unchanged. */
 static_assert(MLX5_UMR_IOC_ACCESS_LOCAL_WRITE == MLX5_UMR_ACCESS_LOCAL_WRITE);

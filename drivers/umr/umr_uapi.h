@@ -41,11 +41,12 @@ u32 mlx5_umr_mkey_max_klms(const struct mlx5_umr_caps *caps);
 /* mkey.c: what an indirect mkey's table takes, as allocated */
 u64 mlx5_umr_mkey_table_bytes(struct mlx5_umr_dev *dev, u32 max_entries);
 /*
- * mkey.c, sq_post.c: the files' mkeys all live on one queue (their share
- * of it is counted in one place), which their waits watch.
+ * mkey.c, sq_post.c: the files' mkeys all live on the character device's
+ * own queue (their share of it is counted in one place), which their
+ * waits watch.
  */
 struct mlx5_umr_queue;
-struct mlx5_umr_mkey *mlx5_umr_uapi_alloc_mkey(struct mlx5_umr_dev *dev,
+struct mlx5_umr_mkey *mlx5_umr_uapi_alloc_mkey(struct mlx5_umr_queue *q,
 					       u32 max_entries, u32 flags,
 					       bool direct, u32 pdn);
 struct mlx5_umr_queue *mlx5_umr_mkey_queue(struct mlx5_umr_mkey *mkey);

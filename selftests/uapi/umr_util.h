@@ -96,7 +96,12 @@ static inline void umr_mknod(void)
 	closedir(dir);
 }
 
-/* Path of the fake HCA's device: $MLX5_UMR_DEV, else the first fake*. */
+static inline void umr_files_queue_up(const char *path);
+
+/*
+ * Path of the fake HCA's device: $MLX5_UMR_DEV, else the first fake*;
+ * with the files' queue up (umr_files_queue_up()).
+ */
 static inline int umr_find_dev(char *path, size_t len)
 {
 	const char *env = getenv("MLX5_UMR_DEV");
@@ -106,6 +111,7 @@ static inline int umr_find_dev(char *path, size_t len)
 
 	if (env) {
 		snprintf(path, len, "%s", env);
+		umr_files_queue_up(path);
 		return 0;
 	}
 	for (tries = 0; tries < 50; tries++) {
@@ -119,6 +125,7 @@ static inline int umr_find_dev(char *path, size_t len)
 				snprintf(path, len, UMR_DEV_DIR "/%.200s",
 					 de->d_name);
 				closedir(dir);
+				umr_files_queue_up(path);
 				return 0;
 			}
 			closedir(dir);
@@ -282,6 +289,25 @@ static inline int umr_destroy(int fd, __u32 handle)
 	};
 
 	return umr_ioctl(fd, MLX5_UMR_IOCTL_DESTROY, &cmd);
+}
+
+/*
+ * The files of a device post on a queue of their own, created by the
+ * first object any file makes and kept until the HCA goes away
+ * (Documentation/uapi.rst). Make sure it is up, so that a test's baseline
+ * of the fake's counters (iommu_pages holds the queue's rings) does not
+ * depend on whether an earlier test already created it.
+ */
+static inline void umr_files_queue_up(const char *path)
+{
+	__u32 handle;
+	int fd = open(path, O_RDWR);
+
+	if (fd < 0)
+		return;
+	if (!umr_alloc(fd, 1, &handle, NULL))
+		umr_destroy(fd, handle);
+	close(fd);
 }
 
 static inline int umr_invalidate(int fd, __u32 handle)

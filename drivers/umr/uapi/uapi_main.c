@@ -138,11 +138,12 @@ u32 umr_max_entries(struct umr_udev *ud)
 }
 
 /*
- * The files of a device share MLX5_UMR_IOC_MAX_INFLIGHT_BBS of the
- * service's send queue (half of it, umr_uapi.c), counted in basic blocks
+ * The files of a device share MLX5_UMR_IOC_MAX_INFLIGHT_BBS of their own
+ * queue's ring (half of it, UMR_UAPI_QUEUE_BBS), counted in basic blocks
  * (what the queue runs out of), each request's as mlx5_umr_admit()
- * returns them: kernel users always find the rest, however many files
- * post, and a batch of small requests still goes out with one doorbell.
+ * returns them: however many files post, the ring never refuses an
+ * admitted request, and a batch of small requests still goes out with one
+ * doorbell. The kernel's consumers post on other queues.
  */
 
 /*
@@ -534,10 +535,53 @@ out:
 	return ret;
 }
 
+/*
+ * The ring of the files' queue: the size of the device queues', of which
+ * the files had half before they got a queue of their own; the share
+ * (MLX5_UMR_IOC_MAX_INFLIGHT_BBS, INFO's out_max_inflight_bbs) is
+ * unchanged.
+ */
+#define UMR_UAPI_QUEUE_BBS	(2 * MLX5_UMR_IOC_MAX_INFLIGHT_BBS)
+
+/**
+ * umr_udev_queue() - the files' own UMR queue, created on first use
+ * @ud: the device, not dead (the caller holds @ud->rwsem for read)
+ *
+ * A queue of the files' own (Documentation/service.rst, "Queues and
+ * ordering"): an error CQE or a stall a user causes is recovered on it,
+ * and the kernel's consumers, on other queues, do not see it. Created by
+ * the first object that needs an mkey, so a device nobody opens costs no
+ * QP; destroyed when the device goes away (umr_uapi_remove()).
+ *
+ * Return: the queue, or an ERR_PTR of mlx5_umr_queue_create().
+ */
+struct mlx5_umr_queue *umr_udev_queue(struct umr_udev *ud)
+{
+	/* pairs with the release below: a queue seen is set up */
+	struct mlx5_umr_queue *q = smp_load_acquire(&ud->q);
+
+	if (q)
+		return q;
+	mutex_lock(&ud->q_lock);
+	q = ud->q;
+	if (q)
+		goto out;
+	q = mlx5_umr_queue_create(ud->dev, -1, UMR_UAPI_QUEUE_BBS,
+				  MLX5_UMR_COMP_IRQ);
+	if (IS_ERR(q))
+		goto out;
+	/* publish only a queue set up: pairs with the acquire above */
+	smp_store_release(&ud->q, q);
+out:
+	mutex_unlock(&ud->q_lock);
+	return q;
+}
+
 static void umr_udev_release(struct kref *kref)
 {
 	struct umr_udev *ud = container_of(kref, struct umr_udev, kref);
 
+	mutex_destroy(&ud->q_lock);
 	mutex_destroy(&ud->lock);
 	umr_udev_pd_destroy(ud);
 	umr_udev_charges_destroy(ud);
@@ -620,6 +664,7 @@ static int umr_uapi_add(struct mlx5_umr_dev *dev)
 	if (!ud)
 		return -ENOMEM;
 	ud->dev = dev;
+	mutex_init(&ud->q_lock);
 	kref_init(&ud->kref);
 	init_rwsem(&ud->rwsem);
 	mutex_init(&ud->lock);
@@ -682,6 +727,8 @@ static void umr_uapi_remove(struct mlx5_umr_dev *dev)
 	ud->dead = true;
 	mutex_unlock(&ud->lock);
 	up_write(&ud->rwsem);
+	/* no mkey is left on it: every file's objects are gone */
+	WARN_ON(mlx5_umr_queue_destroy(ud->q));
 	kref_put(&ud->kref, umr_udev_release);
 }
 

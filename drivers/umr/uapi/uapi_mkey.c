@@ -61,6 +61,7 @@ int umr_cmd_alloc_mkey(struct umr_ucmd *ucmd)
 {
 	struct mlx5_umr_ioc_alloc_mkey *cmd = ucmd->cmd;
 	struct umr_uctx *ctx = ucmd->ctx;
+	struct mlx5_umr_queue *q;
 	struct mlx5_umr_mkey *mkey;
 	struct umr_umkey *mk;
 	u32 flags = 0, pdn;
@@ -105,8 +106,13 @@ int umr_cmd_alloc_mkey(struct umr_ucmd *ucmd)
 		ret = -EOPNOTSUPP;
 		goto err_pd;
 	}
-	mkey = mlx5_umr_uapi_alloc_mkey(ctx->ud->dev, cmd->max_entries, flags,
-					false, pdn);
+	q = umr_udev_queue(ctx->ud);
+	if (IS_ERR(q)) {
+		ret = PTR_ERR(q);
+		goto err_pd;
+	}
+	mkey = mlx5_umr_uapi_alloc_mkey(q, cmd->max_entries, flags, false,
+					pdn);
 	if (IS_ERR_OR_NULL(mkey)) {
 		ret = mkey ? PTR_ERR(mkey) : -ENOMEM;
 		goto err_pd;

@@ -237,6 +237,7 @@ int umr_cmd_reg_mr(struct umr_ucmd *ucmd)
 	struct umr_umr *mr = ucmd->priv;
 	struct umr_uctx *ctx = ucmd->ctx;
 	struct umr_udev *ud = ctx->ud;
+	struct mlx5_umr_queue *q;
 	struct mlx5_umr_mkey *mkey;
 	int ret, kept;
 	u32 pdn;
@@ -248,7 +249,12 @@ int umr_cmd_reg_mr(struct umr_ucmd *ucmd)
 	ret = mlx5_umr_dma_map_sg(ud->dev, &mr->sgt.sgt, mr->dir);
 	if (ret)
 		return ret;
-	mkey = mlx5_umr_uapi_alloc_mkey(ud->dev, mr->npages, 0, true,
+	q = umr_udev_queue(ud);
+	if (IS_ERR(q)) {
+		ret = PTR_ERR(q);
+		goto err_unmap;
+	}
+	mkey = mlx5_umr_uapi_alloc_mkey(q, mr->npages, 0, true,
 					mlx5_umr_dev_caps(ud->dev)->pdn);
 	if (IS_ERR_OR_NULL(mkey)) {
 		ret = mkey ? PTR_ERR(mkey) : -ENOMEM;

@@ -217,6 +217,7 @@ static int umr_set_pd_install(struct umr_uctx *ctx, u32 pdn,
 	struct ib_pd *old_ibpd = NULL;
 	struct file *old_verbs = NULL;
 	struct mlx5_umr_mkey *probe;
+	struct mlx5_umr_queue *q;
 	bool had_own = false;
 	u32 own = 0;
 	int ret;
@@ -235,7 +236,12 @@ static int umr_set_pd_install(struct umr_uctx *ctx, u32 pdn,
 		ret = 0;
 		goto out;
 	}
-	probe = mlx5_umr_uapi_alloc_mkey(ud->dev, 1, 0, false, pdn);
+	q = umr_udev_queue(ud);
+	if (IS_ERR(q)) {
+		ret = PTR_ERR(q);
+		goto out;
+	}
+	probe = mlx5_umr_uapi_alloc_mkey(q, 1, 0, false, pdn);
 	if (IS_ERR_OR_NULL(probe)) {
 		ret = probe ? PTR_ERR(probe) : -ENOMEM;
 		/* the HCA's status for an unknown PD */

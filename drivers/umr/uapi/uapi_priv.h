@@ -53,6 +53,12 @@
 /**
  * struct umr_udev - the character device of one HCA
  * @dev: the service device; valid until @dead is set
+ * @q_lock: serialises the creation of @q
+ * @q: the character device's own UMR queue, where every mkey of its
+ *	files is homed (mlx5_umr_uapi_alloc_mkey()): a user's stall or bad
+ *	request recovers this queue only, never one the kernel's consumers
+ *	post on; NULL until an object needs it (umr_udev_queue()), then set
+ *	once (release/acquire) and valid until @dead is set
  * @misc: /dev/mlx5_umr/<name>
  * @name: misc device name, "mlx5_umr_<hca>"
  * @nodename: "mlx5_umr/<hca>"
@@ -82,6 +88,8 @@
  */
 struct umr_udev {
 	struct mlx5_umr_dev *dev;
+	struct mutex q_lock;		/* creation of @q */
+	struct mlx5_umr_queue *q;
 	struct miscdevice misc;
 	char name[48];
 	char nodename[48];
@@ -340,6 +348,7 @@ int umr_check_access_bits(u32 access);
 int umr_check_access(struct umr_udev *ud, u32 access);
 u32 umr_max_entries(struct umr_udev *ud);
 int umr_exec(struct umr_uctx *ctx, struct mlx5_umr_wr *wr);
+struct mlx5_umr_queue *umr_udev_queue(struct umr_udev *ud);
 bool umr_share_try(struct umr_udev *ud, u32 bbs);
 int umr_share_take(struct umr_udev *ud, u32 bbs);
 void umr_share_put(struct umr_udev *ud, u32 bbs);
