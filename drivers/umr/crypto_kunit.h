@@ -114,7 +114,9 @@ static inline struct pt *pt_new(struct kunit *test, u32 flags)
 
 static inline int pt_encode(struct pt *p, u8 fm_ce_se)
 {
-	const struct mlx5_umr_wqe_ctx ctx = { .caps = &p->caps, .qpn = QPN };
+	const struct mlx5_umr_wqe_ctx ctx = {
+		.caps = &p->caps, .qpn = QPN, .ptr_lkey = p->caps.dma_lkey,
+	};
 	int size = mlx5_umr_wr_prepare(&p->caps, &p->wr);
 
 	if (size < 0)

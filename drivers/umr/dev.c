@@ -291,18 +291,27 @@ static void mlx5_umr_dealloc_pd(struct mlx5_umr_dev *dev)
 	mlx5_umr_cmd(dev, in, sizeof(in), out, sizeof(out));
 }
 
-/*
+/**
+ * mlx5_umr_create_dma_mkey() - a local-only PA mkey over all memory
+ * @dev: the device
+ * @pdn: its PD: the service's, or a kernel PD of a PD queue (never one a
+ *	user's QP can be in: the key reaches all of memory)
+ * @key: set to its key
+ *
  * The key through which the UMR data segment and scatterlist KLMs address
  * device (DMA) addresses: a PA mkey over the whole address space, local
- * read/write, in the service's PD. mlx5_ib does the same (its
- * local_dma_lkey is 0, "not supported", so ib_alloc_pd() makes a DMA MR,
- * mlx5_ib_get_dma_mr(), used by umr.c mlx5r_umr_create_xlt() and mr.c
- * mlx5_ib_sg_to_klms()), as does steering/dr_send.c dr_create_mkey(). The
- * firmware's reserved lkey (QUERY_SPECIAL_CONTEXTS resd_lkey) is valid in
- * a UMR pointer only with cmd_hca_cap.umr_ptr_rlky (en_main.c) and has no
- * in-tree user inside a KLM.
+ * read/write. mlx5_ib does the same (its local_dma_lkey is 0, "not
+ * supported", so ib_alloc_pd() makes a DMA MR, mlx5_ib_get_dma_mr(), used
+ * by umr.c mlx5r_umr_create_xlt() and mr.c mlx5_ib_sg_to_klms()), as does
+ * steering/dr_send.c dr_create_mkey(). The firmware's reserved lkey
+ * (QUERY_SPECIAL_CONTEXTS resd_lkey) is valid in a UMR pointer only with
+ * cmd_hca_cap.umr_ptr_rlky (en_main.c) and has no in-tree user inside a
+ * KLM.
+ *
+ * Context: process context, may sleep.
+ * Return: 0 or the command's error.
  */
-static int mlx5_umr_create_dma_mkey(struct mlx5_umr_dev *dev)
+int mlx5_umr_create_dma_mkey(struct mlx5_umr_dev *dev, u32 pdn, u32 *key)
 {
 	u32 out[MLX5_ST_SZ_DW(create_mkey_out)] = {};
 	u32 in[MLX5_ST_SZ_DW(create_mkey_in)] = {};
@@ -317,24 +326,31 @@ static int mlx5_umr_create_dma_mkey(struct mlx5_umr_dev *dev)
 	MLX5_SET(mkc, mkc, lr, 1);
 	MLX5_SET(mkc, mkc, length64, 1);
 	MLX5_SET(mkc, mkc, qpn, 0xffffff);
-	MLX5_SET(mkc, mkc, pd, dev->caps.pdn);
+	MLX5_SET(mkc, mkc, pd, pdn);
 	MLX5_SET(mkc, mkc, mkey_7_0, variant);
 	err = mlx5_umr_cmd(dev, in, sizeof(in), out, sizeof(out));
 	if (err)
 		return err;
-	dev->caps.dma_lkey = MLX5_GET(create_mkey_out, out, mkey_index) << 8 |
-				  variant;
+	*key = MLX5_GET(create_mkey_out, out, mkey_index) << 8 | variant;
 	return 0;
 }
 
-static void mlx5_umr_destroy_dma_mkey(struct mlx5_umr_dev *dev)
+/**
+ * mlx5_umr_destroy_dma_mkey() - destroy a key of mlx5_umr_create_dma_mkey()
+ * @dev: the device
+ * @key: the key
+ *
+ * Context: process context, may sleep.
+ * Return: 0, or the command's error (the key may still be live).
+ */
+int mlx5_umr_destroy_dma_mkey(struct mlx5_umr_dev *dev, u32 key)
 {
 	u32 out[MLX5_ST_SZ_DW(destroy_mkey_out)] = {};
 	u32 in[MLX5_ST_SZ_DW(destroy_mkey_in)] = {};
 
 	MLX5_SET(destroy_mkey_in, in, opcode, MLX5_CMD_OP_DESTROY_MKEY);
-	MLX5_SET(destroy_mkey_in, in, mkey_index, dev->caps.dma_lkey >> 8);
-	mlx5_umr_cmd(dev, in, sizeof(in), out, sizeof(out));
+	MLX5_SET(destroy_mkey_in, in, mkey_index, key >> 8);
+	return mlx5_umr_cmd(dev, in, sizeof(in), out, sizeof(out));
 }
 
 static void mlx5_umr_fill_pas(const struct mlx5_umr_dma_buf *buf,
@@ -441,8 +457,11 @@ static int mlx5_umr_create_qp(struct mlx5_umr_queue *q)
 	qpc = MLX5_ADDR_OF(create_qp_in, in, qpc);
 	MLX5_SET(qpc, qpc, st, MLX5_QP_ST_REG_UMR);
 	MLX5_SET(qpc, qpc, pm_state, MLX5_QP_PM_MIGRATED);
-	/* qp.c leaves pd 0 for REG_UMR; ours is the PD of the PA mkey it reads */
-	MLX5_SET(qpc, qpc, pd, dev->caps.pdn);
+	/*
+	 * qp.c leaves pd 0 for REG_UMR; ours is the PD of the PA mkey it
+	 * reads, and of the PSVs its SET_PSV WQEs name (pd_queue.c)
+	 */
+	MLX5_SET(qpc, qpc, pd, q->pdn);
 	/*
 	 * Every queue rings through the one UAR page: a send doorbell is one
 	 * 64-bit write naming the QPN (and a CQ arm one naming the CQN),
@@ -717,6 +736,11 @@ int mlx5_umr_queue_init(struct mlx5_umr_queue *q)
 	bool keep = false;
 	int err;
 
+	/* a PD queue set both; the others are in the service's PD */
+	if (!q->pdq) {
+		q->pdn = dev->caps.pdn;
+		q->wq_ctx.ptr_lkey = dev->caps.dma_lkey;
+	}
 	err = ops->alloc_dma_buf(dev->hca, PAGE_SIZE, q->node, &q->dbr);
 	if (err)
 		return err;
@@ -804,7 +828,7 @@ int mlx5_umr_dev_init(struct mlx5_umr_dev *dev)
 	err = mlx5_umr_alloc_pd(dev);
 	if (err)
 		goto err_mem;
-	err = mlx5_umr_create_dma_mkey(dev);
+	err = mlx5_umr_create_dma_mkey(dev, dev->caps.pdn, &dev->caps.dma_lkey);
 	if (err)
 		goto err_pd;
 	err = ops->alloc_uar(dev->hca, &dev->uar);
@@ -824,7 +848,7 @@ err_queues:
 	}
 	ops->free_uar(dev->hca, &dev->uar);
 err_mkey:
-	mlx5_umr_destroy_dma_mkey(dev);
+	mlx5_umr_destroy_dma_mkey(dev, dev->caps.dma_lkey);
 err_pd:
 	mlx5_umr_dealloc_pd(dev);
 err_mem:
@@ -849,7 +873,7 @@ void mlx5_umr_dev_cleanup(struct mlx5_umr_dev *dev)
 	while (i--)
 		mlx5_umr_queue_cleanup(dev->queues[i]);
 	dev->hca->ops->free_uar(dev->hca, &dev->uar);
-	mlx5_umr_destroy_dma_mkey(dev);
+	mlx5_umr_destroy_dma_mkey(dev, dev->caps.dma_lkey);
 	mlx5_umr_dealloc_pd(dev);
 	xa_destroy(&dev->kept_pds);
 }

@@ -97,7 +97,9 @@ static void iova_wqe_bytes(struct kunit *test)
 		.max_klm_entries = 64, .max_inline_entries = 56,
 		.dma_lkey = 0x5ff, .pdn = 1,
 	};
-	const struct mlx5_umr_wqe_ctx ctx = { .caps = &caps, .qpn = 0x42 };
+	const struct mlx5_umr_wqe_ctx ctx = {
+		.caps = &caps, .qpn = 0x42, .ptr_lkey = caps.dma_lkey,
+	};
 	struct mlx5_umr_mkey mkey = { .key = 0x1234, .max_entries = 8 };
 	const size_t max = MLX5_SEND_WQE_MAX_SIZE;
 	u8 *with = kunit_kmalloc(test, max, GFP_KERNEL);

@@ -190,7 +190,11 @@ static int mlx5_umr_create_hw_mkey(struct mlx5_umr_dev *dev,
 	return 0;
 }
 
-/* @q: its home queue; NULL for the queue of the CPU this runs on */
+/*
+ * @q: its home queue; NULL for the queue of the CPU this runs on, or, for
+ * a signature mkey of another PD than the service's, that PD's queue
+ * (pd_queue.c), whose reference the mkey holds until it is freed
+ */
 static struct mlx5_umr_mkey *
 mlx5_umr_create_mkey(struct mlx5_umr_dev *dev, u32 max_entries, u32 flags,
 		     bool direct, u32 pdn, struct mlx5_umr_queue *q)
@@ -231,6 +235,14 @@ mlx5_umr_create_mkey(struct mlx5_umr_dev *dev, u32 max_entries, u32 flags,
 		goto err_put;
 	}
 	mp->pub.dev = dev;
+	/* SET_PSV runs on a QP of its PSVs' PD, which is @pdn */
+	if (!q && (flags & MLX5_UMR_MKEY_SIGNATURE) && pdn != dev->caps.pdn) {
+		q = mlx5_umr_pd_queue_get(dev, pdn);
+		if (IS_ERR(q)) {
+			err = PTR_ERR(q);
+			goto err_free;
+		}
+	}
 	mp->q = q ?: mlx5_umr_cpu_queue(dev);
 	mp->pub.pdn = pdn;
 	/* the service's PA mkey is valid only in its PD */
@@ -242,7 +254,7 @@ mlx5_umr_create_mkey(struct mlx5_umr_dev *dev, u32 max_entries, u32 flags,
 	if (g.xlt_bytes > dev->caps.max_inline_entries * sizeof(struct mlx5_klm)) {
 		err = mlx5_umr_xlt_alloc(dev, mp, g.xlt_bytes);
 		if (err)
-			goto err_free;
+			goto err_q;
 	}
 	if (flags & MLX5_UMR_MKEY_SIGNATURE) {
 		mp->psv_pdn = pdn;
@@ -282,6 +294,9 @@ err_xlt:
 	/* Never listed, never posted to: nothing on the HCA uses it. */
 	if (mp->xlt.cpu)
 		dev->hca->ops->free_dma_buf(dev->hca, &mp->xlt_buf);
+err_q:
+	if (mp->q->pdq)
+		mlx5_umr_pd_queue_put(mp->q);
 err_free:
 	kfree(mp);
 err_put:
@@ -339,9 +354,15 @@ EXPORT_SYMBOL(mlx5_umr_alloc_mkey);
  * mkey names must be valid in @pdn too (Documentation/service.rst,
  * "Using these keys on a NIC").
  *
+ * A signature mkey of a PD other than caps->pdn is homed on the PD queue
+ * of @pdn: a REG_UMR QP in @pdn, created with the first such mkey and
+ * destroyed after the last is freed, which posts its SET_PSV WQEs on a QP
+ * of its PSVs' PD (Documentation/signature.rst, "PSVs and their PD").
+ * Other mkeys are homed as mlx5_umr_alloc_mkey()'s.
+ *
  * Context: process context, may sleep.
  * Return: the mkey or ERR_PTR(-errno); -EREMOTEIO when the HCA refused
- * the PD.
+ * the PD (or the PD queue's QP in it).
  */
 struct mlx5_umr_mkey *mlx5_umr_alloc_mkey_pd(struct mlx5_umr_dev *dev,
 					     u32 max_entries, u32 flags,
@@ -441,11 +462,14 @@ struct mlx5_umr_mkey *mlx5_umr_uapi_alloc_mkey(struct mlx5_umr_queue *q,
  * mlx5_umr_mkey_set_queue()) before mlx5_umr_queue_destroy().
  *
  * Context: process context, may sleep.
- * Return: as mlx5_umr_alloc_mkey().
+ * Return: as mlx5_umr_alloc_mkey(); -EINVAL for a queue that is not a
+ * channel.
  */
 struct mlx5_umr_mkey *mlx5_umr_queue_alloc_mkey(struct mlx5_umr_queue *q,
 						u32 max_entries, u32 flags)
 {
+	if (!q->ulp)
+		return ERR_PTR(-EINVAL);
 	return mlx5_umr_create_mkey(q->dev, max_entries, flags, false,
 				    q->dev->caps.pdn, q);
 }
@@ -473,7 +497,7 @@ static bool mlx5_umr_queue_has(struct mlx5_umr_queue *q,
  * mlx5_umr_mkey_set_queue() - move an idle mkey to another home queue
  * @mkey: the mkey; no request of it in flight, none posted concurrently
  * @q: its new home: a channel (mlx5_umr_queue_create()) or a device
- *	queue (mlx5_umr_mkey_queue() of another mkey)
+ *	queue (mlx5_umr_mkey_queue() of another mkey); not a PD queue
  *
  * From the return on, every request of @mkey runs on @q. The requests
  * before ran on the old home and their done() was called, so the order
@@ -483,10 +507,12 @@ static bool mlx5_umr_queue_has(struct mlx5_umr_queue *q,
  *
  * Context: process context, may sleep.
  * Return: 0; -EXDEV when @q belongs to another device; -EINVAL for a
- * signature mkey whose PSVs are not in @q's PD (the service's: its PSVs
- * are named by SET_PSV WQEs of the queue's QP); -EBUSY when a request of
- * it is in flight or its translation table is in use (nothing moved);
- * -ENODEV after unregistration.
+ * signature mkey whose PSVs are not in @q's PD (SET_PSV WQEs naming them
+ * run on the queue's QP; a signature mkey of mlx5_umr_alloc_mkey_pd() in
+ * a PD other than the service's stays on its PD queue), or when @q is
+ * another mkey's PD queue; -EBUSY when a request of it is in flight or
+ * its translation table is in use (nothing moved); -ENODEV after
+ * unregistration.
  */
 int mlx5_umr_mkey_set_queue(struct mlx5_umr_mkey *mkey,
 			    struct mlx5_umr_queue *q)
@@ -500,7 +526,9 @@ int mlx5_umr_mkey_set_queue(struct mlx5_umr_mkey *mkey,
 	might_sleep();
 	if (q->dev != dev)
 		return -EXDEV;
-	if (mp->sig && mp->psv_pdn != dev->caps.pdn)
+	/* SET_PSV on a QP of its PSVs' PD; a PD queue homes only those */
+	if ((mp->sig && mp->psv_pdn != q->pdn) ||
+	    (q->pdq && q != READ_ONCE(mp->q)))
 		return -EINVAL;
 	if (!percpu_ref_tryget_live(&dev->users))
 		return -ENODEV;
@@ -571,6 +599,9 @@ int mlx5_umr_free_mkey(struct mlx5_umr_mkey *mkey)
 	mlx5_umr_xlt_free(dev, mp);
 	mutex_unlock(&dev->mkeys_lock);
 	mlx5_umr_sig_mkey_free(mp);
+	/* after its PSVs: the last one may deallocate the PD */
+	if (mp->q->pdq)
+		mlx5_umr_pd_queue_put(mp->q);
 	kfree(mp);
 	mlx5_umr_dev_put(dev);
 	return ret;

@@ -154,21 +154,19 @@ out:
 }
 
 /**
- * mlx5_umr_pd_free() - free a PD from mlx5_umr_pd_alloc()
- * @dev: the device
- * @pdn: the PD; no mkey may be left in it
+ * mlx5_umr_pd_dealloc() - DEALLOC_PD, unless the PD must be kept
+ * @dev: the device; nothing once unregistered
+ * @pdn: the PD, with no object of the service left in it
  *
- * After the device was unregistered this does nothing (the PD went with
- * the HCA). A PD in which an mkey the HCA refused to destroy remains is
- * kept, never deallocated (counted in the device's leaks).
- *
- * Context: process context, may sleep.
+ * Context: process context, may sleep; dev->pdq_lock held (no PD queue
+ * may be created in @pdn meanwhile).
  */
-void mlx5_umr_pd_free(struct mlx5_umr_dev *dev, u32 pdn)
+void mlx5_umr_pd_dealloc(struct mlx5_umr_dev *dev, u32 pdn)
 {
 	u32 out[MLX5_ST_SZ_DW(dealloc_pd_out)] = {};
 	u32 in[MLX5_ST_SZ_DW(dealloc_pd_in)] = {};
 
+	lockdep_assert_held(&dev->pdq_lock);
 	MLX5_SET(dealloc_pd_in, in, opcode, MLX5_CMD_OP_DEALLOC_PD);
 	MLX5_SET(dealloc_pd_in, in, pd, pdn);
 	/* mkeys_lock keeps dev->hca, as for mlx5_umr_free_mkey() */
@@ -178,6 +176,34 @@ void mlx5_umr_pd_free(struct mlx5_umr_dev *dev, u32 pdn)
 	else if (dev->hca)
 		mlx5_umr_cmd(dev, in, sizeof(in), out, sizeof(out));
 	mutex_unlock(&dev->mkeys_lock);
+}
+
+/**
+ * mlx5_umr_pd_free() - free a PD from mlx5_umr_pd_alloc()
+ * @dev: the device
+ * @pdn: the PD; no mkey may be left in it
+ *
+ * After the device was unregistered this does nothing (the PD went with
+ * the HCA). A PD in which an mkey the HCA refused to destroy remains is
+ * kept, never deallocated (counted in the device's leaks). While the PD
+ * queue of @pdn lives (a signature mkey of @pdn was not freed yet), the
+ * PD is deallocated when that queue goes, after the last of those mkeys:
+ * its QP, PA mkey and PSVs are in the PD, and the HCA refuses DEALLOC_PD
+ * while they are.
+ *
+ * Context: process context, may sleep.
+ */
+void mlx5_umr_pd_free(struct mlx5_umr_dev *dev, u32 pdn)
+{
+	struct mlx5_umr_queue *q;
+
+	mutex_lock(&dev->pdq_lock);
+	q = xa_load(&dev->pd_queues, pdn);
+	if (q && !q->gone)
+		q->free_pd = true;
+	else
+		mlx5_umr_pd_dealloc(dev, pdn);
+	mutex_unlock(&dev->pdq_lock);
 }
 EXPORT_SYMBOL(mlx5_umr_pd_free);
 

@@ -163,7 +163,9 @@ static bool mlx5_umr_queue_homes(struct mlx5_umr_queue *q)
  * callback.
  *
  * Context: process context, may sleep.
- * Return: 0, or -EBUSY (nothing done) while an mkey is homed on @q.
+ * Return: 0, or -EBUSY (nothing done) while an mkey is homed on @q;
+ * -EINVAL for a queue the service owns (mlx5_umr_mkey_queue() of an mkey
+ * homed on a device queue or a PD queue).
  */
 int mlx5_umr_queue_destroy(struct mlx5_umr_queue *q)
 {
@@ -171,6 +173,8 @@ int mlx5_umr_queue_destroy(struct mlx5_umr_queue *q)
 
 	if (!q)
 		return 0;
+	if (!q->ulp)
+		return -EINVAL;
 	dev = q->dev;
 	if (mlx5_umr_queue_homes(q))
 		return -EBUSY;
@@ -305,9 +309,11 @@ void mlx5_umr_chans_stop(struct mlx5_umr_dev *dev)
 
 	mutex_lock(&dev->chans_mutex);
 	list_for_each_entry(q, &dev->chans, chan) {
-		dev_warn(dev->hca->dev,
-			 "umr: channel QP 0x%x left at unregister\n",
-			 q->sq.qpn);
+		/* a PD queue's mkeys are reported as leaked instead */
+		if (!q->pdq)
+			dev_warn(dev->hca->dev,
+				 "umr: channel QP 0x%x left at unregister\n",
+				 q->sq.qpn);
 		mlx5_umr_sq_stop(q);
 	}
 	mutex_unlock(&dev->chans_mutex);
@@ -327,6 +333,9 @@ void mlx5_umr_chans_teardown(struct mlx5_umr_dev *dev)
 
 	mutex_lock(&dev->chans_mutex);
 	list_for_each_entry(q, &dev->chans, chan) {
+		/* PD queues went first (mlx5_umr_pd_queues_teardown()) */
+		if (q->gone)
+			continue;
 		mlx5_umr_queue_cleanup(q);
 		q->gone = true;
 	}

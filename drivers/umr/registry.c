@@ -122,6 +122,7 @@ int mlx5_umr_hca_add(struct mlx5_umr_hca *hca,
 	xa_init_flags(&dev->sig_mkeys, XA_FLAGS_LOCK_IRQ);
 	xa_init_flags(&dev->ib_pdns, XA_FLAGS_LOCK_IRQ);
 	mlx5_umr_chans_init(dev);
+	mlx5_umr_pd_queues_init(dev);
 	dev->timeout = msecs_to_jiffies(max(timeout_ms, 1U));
 	err = percpu_ref_init(&dev->users, mlx5_umr_users_release, 0,
 			      GFP_KERNEL);
@@ -201,6 +202,8 @@ void mlx5_umr_unregister_hca(struct mlx5_umr_hca *hca)
 		mlx5_umr_sq_stop(dev->queues[i]);
 	mlx5_umr_chans_stop(dev);
 	mlx5_umr_mkeys_teardown(dev);
+	/* PD queues of signature mkeys left: mlx5_umr_free_mkey() frees */
+	mlx5_umr_pd_queues_teardown(dev);
 	/* channels a client left: their QPs go, mlx5_umr_queue_destroy() frees */
 	mlx5_umr_chans_teardown(dev);
 	mlx5_umr_dev_cleanup(dev);

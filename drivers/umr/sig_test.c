@@ -224,7 +224,9 @@ static struct st *st_new(struct kunit *test, const struct sig_case *c)
 
 static int st_encode(struct st *s, u16 idx, u8 fm_ce_se)
 {
-	const struct mlx5_umr_wqe_ctx ctx = { .caps = &s->caps, .qpn = QPN };
+	const struct mlx5_umr_wqe_ctx ctx = {
+		.caps = &s->caps, .qpn = QPN, .ptr_lkey = s->caps.dma_lkey,
+	};
 	int size = mlx5_umr_wr_prepare(&s->caps, &s->wr);
 
 	if (size < 0)

@@ -742,7 +742,9 @@ static void mlx5_umr_exec_done(struct mlx5_umr_wr *wr)
  * mlx5_umr_mkey_queue() - an mkey's home queue
  * @mkey: the mkey
  *
- * Return: the queue that runs every request of @mkey, fixed at allocation.
+ * Return: the queue that runs every request of @mkey, fixed at allocation:
+ * a device queue, a channel, or (a signature mkey of another PD than the
+ * service's) the PD queue of its PSVs' PD.
  */
 struct mlx5_umr_queue *mlx5_umr_mkey_queue(struct mlx5_umr_mkey *mkey)
 {

@@ -151,7 +151,9 @@ int mlx5_umr_test_wqe_encode(const struct mlx5_umr_caps *caps,
 			     dma_addr_t xlt_dma, u32 xlt_size, u16 idx,
 			     void *buf, unsigned int size)
 {
-	const struct mlx5_umr_wqe_ctx ctx = { .caps = caps };
+	const struct mlx5_umr_wqe_ctx ctx = {
+		.caps = caps, .ptr_lkey = caps->dma_lkey,
+	};
 	const struct mlx5_umr_xlt t = {
 		.cpu = xlt,
 		.dma = xlt_dma,

@@ -170,6 +170,15 @@ struct mlx5_umr_sq {
  *	(under mlx5_umr_dev.chans_mutex)
  * @chan: on mlx5_umr_dev.chans (under both of its locks)
  * @iop: MLX5_UMR_COMP_SOFTIRQ: the softirq poller of the CQ
+ * @pdn: the PD its QP is created in (qpc.pd): the service's, or a PD
+ *	queue's own; constant
+ * @pdq: a PD queue (pd_queue.c): the home of the signature mkeys whose
+ *	PSVs are in @pdn, created by the first, destroyed after the last;
+ *	also on mlx5_umr_dev.chans, so unplug and timeouts treat it as a
+ *	channel; constant
+ * @refs: a PD queue's signature mkeys (under mlx5_umr_dev.pdq_lock)
+ * @free_pd: mlx5_umr_pd_free() of @pdn came while the PD queue lived: the
+ *	last put deallocates the PD (under mlx5_umr_dev.pdq_lock)
  */
 struct mlx5_umr_queue {
 	struct mlx5_umr_sq sq;
@@ -195,6 +204,11 @@ struct mlx5_umr_queue {
 	bool gone;
 	struct list_head chan;
 	struct irq_poll iop;
+
+	u32 pdn;
+	bool pdq;
+	unsigned int refs;
+	bool free_pd;
 };
 
 /**
@@ -250,6 +264,10 @@ struct mlx5_umr_client_ctx {
  * @cqe_version: the HCA's cqe_version, for QPs created after bring-up
  * @ts_format: the QPs' timestamp format, likewise
  * @log_max_qp_sz: log2 of the most WQEs a QP takes (cmd_hca_cap)
+ * @pdq_lock: protects @pd_queues, the refs and free_pd of every PD queue,
+ *	and the creation and destruction of PD queues (their PA mkey, the
+ *	deferred DEALLOC_PD); taken before @chans_mutex and @mkeys_lock
+ * @pd_queues: PD queues by PD number (struct mlx5_umr_queue, pdq set)
  */
 struct mlx5_umr_dev {
 	struct list_head list;
@@ -289,6 +307,9 @@ struct mlx5_umr_dev {
 	u8 cqe_version;
 	u8 ts_format;
 	u8 log_max_qp_sz;
+
+	struct mutex pdq_lock; /* @pd_queues, PD queues' refs and life */
+	struct xarray pd_queues;
 };
 
 /**
@@ -387,6 +408,8 @@ int mlx5_umr_queue_init(struct mlx5_umr_queue *q);
 void mlx5_umr_queue_cleanup(struct mlx5_umr_queue *q);
 int mlx5_umr_qp_modify(struct mlx5_umr_queue *q, u16 opcode);
 int mlx5_umr_qp_to_rts(struct mlx5_umr_queue *q);
+int mlx5_umr_create_dma_mkey(struct mlx5_umr_dev *dev, u32 pdn, u32 *key);
+int mlx5_umr_destroy_dma_mkey(struct mlx5_umr_dev *dev, u32 key);
 
 /* The device's first queue (tests' view of a one-queue device). */
 static inline struct mlx5_umr_queue *mlx5_umr_dev_q0(struct mlx5_umr_dev *dev)
@@ -413,6 +436,7 @@ static inline bool mlx5_umr_pd_is_ib(struct mlx5_umr_dev *dev, u32 pdn)
 	return xa_load(&dev->ib_pdns, pdn);
 }
 
+void mlx5_umr_pd_dealloc(struct mlx5_umr_dev *dev, u32 pdn);
 void mlx5_umr_pd_keep(struct mlx5_umr_dev *dev, u32 pdn);
 void mlx5_umr_pd_keep_mkey_pd(struct mlx5_umr_dev *dev, u32 key);
 
@@ -462,6 +486,13 @@ void mlx5_umr_chans_stop(struct mlx5_umr_dev *dev);
 void mlx5_umr_chans_teardown(struct mlx5_umr_dev *dev);
 void mlx5_umr_chans_set_err(struct mlx5_umr_dev *dev, bool timeout,
 			    bool busy_only);
+
+/* pd_queue.c: the queues of signature mkeys' PDs */
+void mlx5_umr_pd_queues_init(struct mlx5_umr_dev *dev);
+struct mlx5_umr_queue *mlx5_umr_pd_queue_get(struct mlx5_umr_dev *dev,
+					     u32 pdn);
+void mlx5_umr_pd_queue_put(struct mlx5_umr_queue *q);
+void mlx5_umr_pd_queues_teardown(struct mlx5_umr_dev *dev);
 
 /* room.c: the room notification */
 void mlx5_umr_room_kick(struct mlx5_umr_queue *q);

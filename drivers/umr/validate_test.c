@@ -165,7 +165,9 @@ static struct vt *vt_new(struct kunit *test)
 
 static int encode(struct vt *v, unsigned int size)
 {
-	const struct mlx5_umr_wqe_ctx ctx = { .caps = &v->caps, .qpn = 0x42 };
+	const struct mlx5_umr_wqe_ctx ctx = {
+		.caps = &v->caps, .qpn = 0x42, .ptr_lkey = v->caps.dma_lkey,
+	};
 	const struct mlx5_umr_xlt xlt = {
 		.cpu = v->xlt,
 		.dma = 0x1000000,

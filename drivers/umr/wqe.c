@@ -464,7 +464,7 @@ int mlx5_umr_wqe_encode(const struct mlx5_umr_wqe_ctx *ctx,
 		struct mlx5_wqe_data_seg *d = (void *)(w + 1);
 
 		d->byte_count = cpu_to_be32(padded);
-		d->lkey = cpu_to_be32(caps->dma_lkey);
+		d->lkey = cpu_to_be32(ctx->ptr_lkey);
 		d->addr = cpu_to_be64(xlt->dma);
 		memset(d + 1, 0, need - MLX5_UMR_WQE_HDR_SIZE - sizeof(*d));
 	}

@@ -20,7 +20,7 @@
 /**
  * struct mlx5_umr_xlt - a pointer-mode translation table
  * @cpu: kernel address, 2048-byte aligned (MLX5_UMR_ALIGN)
- * @dma: device address of @cpu, reachable through caps->dma_lkey
+ * @dma: device address of @cpu, reachable through the queue's ptr_lkey
  * @size: bytes available at @cpu
  *
  * Owned by an mkey whose capacity exceeds the inline limit; the encoder
@@ -36,10 +36,15 @@ struct mlx5_umr_xlt {
  * struct mlx5_umr_wqe_ctx - per-QP constants the encoder needs
  * @caps: device capabilities
  * @qpn: the REG_UMR QP number (ctrl segment)
+ * @ptr_lkey: the key of a pointer-mode translation table's data segment:
+ *	a PA mkey of the QP's PD (caps->dma_lkey in the service's), since
+ *	the HCA reads the table as that QP (umr.c mlx5r_umr_create_xlt()
+ *	names umrc.pd's local_dma_lkey)
  */
 struct mlx5_umr_wqe_ctx {
 	const struct mlx5_umr_caps *caps;
 	u32 qpn;
+	u32 ptr_lkey;
 };
 
 /**

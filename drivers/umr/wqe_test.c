@@ -111,6 +111,7 @@ static struct wt *wt_new(struct kunit *test)
 	t->caps.pdn = PDN;
 	t->ctx.caps = &t->caps;
 	t->ctx.qpn = QPN;
+	t->ctx.ptr_lkey = DMA_LKEY;
 	t->mkey.key = KEY;
 	t->mkey.max_entries = 1024;
 	t->mkey.dma_lkey = DMA_LKEY;
