@@ -7,10 +7,27 @@
 # libmlx5, as /selftests/fake_uverbs.sh: make vmtest runs it too), and
 # boot it running only that test:
 #   MLX5_UMR_KLINE=6.12 scripts/testbed/fake-uverbs-vm.sh
+# With a program, the image runs it after fuv_test (in place of
+# ibv_devinfo -v) with its library closure and its arguments (split on
+# white space), and its output is printed:
+#   scripts/testbed/fake-uverbs-vm.sh ./my_mlx5dv_program -d fake_mlx5_0
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 [ -f /etc/libibverbs.d/mlx5.driver ] ||
 	tb_die "no mlx5 verbs provider (apt-get install ibverbs-providers libibverbs-dev)"
+name=fake-uverbs
+if [ $# -gt 0 ]; then
+	prog=$(type -P "$1") && prog=$(realpath "$prog") || tb_die "no program $1"
+	shift
+	export MLX5_UMR_FUV_PROGRAM=$prog MLX5_UMR_FUV_ARGS="$*"
+	name=fake-uverbs-program
+fi
 # vm-initramfs-rdma.sh adds the test (/selftests/fake_uverbs.sh), as for
 # make vmtest.
-tb_vm_one fake-uverbs fake_uverbs.sh
+tb_vm_one "$name" fake_uverbs.sh
+rc=$?
+if [ -n "${MLX5_UMR_FUV_PROGRAM:-}" ]; then
+	sed -n '/fake_uverbs: program /,/fake_uverbs: program .* exited/p' \
+		"$BUILD/logs/$name-$KLINE.log"
+fi
+exit $rc

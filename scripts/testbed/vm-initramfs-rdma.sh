@@ -58,5 +58,22 @@ copy_closure "$mlx5" "$mlx5"
 cp /etc/libibverbs.d/mlx5.driver "$S/etc/libibverbs.d/"
 make -s -C "$TOP/tests/fake_uverbs" >&2
 copy_closure "$TOP/tests/fake_uverbs/fuv_test" /selftests/fake_uverbs.d/fuv_test
+# Programs run.sh runs after fuv_test, each as a user would on a NIC: rdma-core's
+# ibv_devinfo -v (every device and port query libibverbs and libmlx5 make),
+# and the program of fake-uverbs-vm.sh PROGRAM [ARGS] (MLX5_UMR_FUV_PROGRAM,
+# its arguments in MLX5_UMR_FUV_ARGS, split on white space in the VM).
+add_program() {	# add_program BINARY ARGS
+	local n
+	n=/selftests/fake_uverbs.d/programs/$(basename "$1")
+	copy_closure "$1" "$n"
+	printf '%s\n' "$2" >"$S$n.args"
+}
+if [ -n "${MLX5_UMR_FUV_PROGRAM:-}" ]; then
+	add_program "$MLX5_UMR_FUV_PROGRAM" "${MLX5_UMR_FUV_ARGS:-}"
+elif command -v ibv_devinfo >/dev/null; then
+	add_program "$(command -v ibv_devinfo)" -v
+else
+	echo "vm-initramfs-rdma: no ibv_devinfo (ibverbs-utils): fake_uverbs runs fuv_test only" >&2
+fi
 cp "$TOP/tests/fake_uverbs/run.sh" "$S/selftests/fake_uverbs.sh"
 chmod +x "$S/selftests/fake_uverbs.sh"

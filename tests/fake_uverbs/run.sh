@@ -3,8 +3,10 @@
 #
 # In the test VM: load the fake as an mlx5_ib user device
 # (mlx5_umr_fake_uverbs.ko) and run fuv_test (next to this script)
-# against it with Debian's libmlx5; unload what this loaded. Exit status
-# 0 when nothing failed.
+# against it with Debian's libmlx5, then each program the image holds in
+# fake_uverbs.d/programs/ (scripts/testbed/vm-initramfs-rdma.sh) with its
+# arguments, between markers; unload what this loaded. Exit status 0 when
+# nothing failed.
 d=$(dirname "$0")
 before=$(awk '{print $1}' /proc/modules)
 restore() {
@@ -29,5 +31,15 @@ t=$d/fuv_test
 [ -x "$t" ] || t=$d/fake_uverbs.d/fuv_test
 "$t"
 ret=$?
+for p in "$d"/fake_uverbs.d/programs/*; do
+	[ -x "$p" ] || continue
+	# shellcheck disable=SC2046 # the arguments are split on purpose
+	set -- $(cat "$p.args")
+	echo "fake_uverbs: program $(basename "$p"): $*"
+	"$p" "$@"
+	rc=$?
+	echo "fake_uverbs: program $(basename "$p") exited $rc"
+	[ $rc -eq 0 ] || ret=1
+done
 restore
 exit $ret
