@@ -140,6 +140,8 @@ demo:
 bench:
 	$(DEPS) $@
 	@$(TESTBED)/bench.sh
+	$(DEPS) bench-scale
+	@MLX5_UMR_KLINE=$(KLINE) $(TESTBED)/bench-scale.sh
 
 bench-scale:
 	$(DEPS) $@
