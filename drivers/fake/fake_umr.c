@@ -387,8 +387,15 @@ static int fake_set_psv_exec(struct mlx5_umr_fake *fd, struct fake_qp *qp,
 	psv = xa_load(&fd->psvs, be32_to_cpu(s->psv_num) & 0xffffff);
 	if (!psv)
 		return ERR_PROT(PSV_UNKNOWN);
-	/* a PD mismatch is a protection error, as for a UMR's BAD_PD */
-	if ((fd->flags & MLX5_UMR_FAKE_F_PSV_PD) && psv->pdn != qp->pdn)
+	/*
+	 * The PSV's PD must be the posting QP's: both references post
+	 * SET_PSV only so (mlx5_ib 6.12 wr.c set_psv_wr() on the consumer's
+	 * QP, mr.c mlx5_alloc_integrity_descs() creating the PSVs in its PD;
+	 * rdma-core 691953d8d qp.c umr_finalize_and_set_psvs() on the
+	 * application's QP, verbs.c mlx5_create_sig_psvs() in the mkey's PD).
+	 * A mismatch is a protection error, as a UMR's BAD_PD.
+	 */
+	if (psv->pdn != qp->pdn)
 		return ERR_PROT(PSV_PD);
 	/* the new transient signature; a PSV in error is armed again */
 	psv->val = *s;

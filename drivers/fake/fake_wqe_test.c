@@ -957,54 +957,41 @@ static void fwt_destroy_psv(struct ft *ft, u32 psvn)
 }
 
 /*
- * With MLX5_UMR_FAKE_F_PSV_PD, SET_PSV for a PSV of another PD than the
- * posting QP's is a protection error and leaves the PSV as it was; one of
- * the QP's PD goes through. Without the flag (the default) both do.
+ * SET_PSV for a PSV of another PD than the posting QP's is a protection
+ * error and leaves the PSV as it was; one of the QP's PD goes through.
  */
 static void fake_wqe_set_psv_pd(struct kunit *test)
 {
+	struct ft *ft = ft_setup(test, MLX5_UMR_FAKE_F_SYNC, NULL, 6, 6);
 	struct {
 		struct mlx5_wqe_ctrl_seg ctrl;
 		struct mlx5_seg_set_psv psv;
 	} w = {};
 	struct mlx5_seg_set_psv val;
-	unsigned int strict;
+	u32 other, own, theirs;
 
-	for (strict = 0; strict < 2; strict++) {
-		struct ft *ft = ft_setup(test, MLX5_UMR_FAKE_F_SYNC |
-					 (strict ? MLX5_UMR_FAKE_F_PSV_PD : 0),
-					 NULL, 6, 6);
-		u32 other, own, theirs;
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_pd_alloc(ft->fake, &other), 0);
+	KUNIT_ASSERT_NE(test, other, ft->pdn);
+	own = fwt_psv(ft, ft->pdn);
+	theirs = fwt_psv(ft, other);
 
-		KUNIT_ASSERT_EQ(test, mlx5_umr_fake_pd_alloc(ft->fake, &other),
-				0);
-		KUNIT_ASSERT_NE(test, other, ft->pdn);
-		own = fwt_psv(ft, ft->pdn);
-		theirs = fwt_psv(ft, other);
-
-		w.psv.psv_num = cpu_to_be32(own);
-		w.psv.ref_tag = cpu_to_be32(0x1234);
-		ft_post_ok(ft, &w, sizeof(w), MLX5_OPCODE_SET_PSV);
-		w.psv.psv_num = cpu_to_be32(theirs);
-		w.psv.ref_tag = cpu_to_be32(0x5678);
-		if (strict)
-			ft_expect_err(ft, &w, sizeof(w), MLX5_OPCODE_SET_PSV,
-				      MLX5_CQE_SYNDROME_LOCAL_PROT_ERR,
-				      MLX5_UMR_FAKE_VS_PSV_PD);
-		else
-			ft_post_ok(ft, &w, sizeof(w), MLX5_OPCODE_SET_PSV);
-		KUNIT_ASSERT_EQ(test, mlx5_umr_fake_query_psv(ft->fake, theirs,
-							      &val, NULL), 0);
-		KUNIT_EXPECT_EQ(test, be32_to_cpu(val.ref_tag),
-				strict ? 0 : 0x5678);
-		KUNIT_ASSERT_EQ(test, mlx5_umr_fake_query_psv(ft->fake, own,
-							      &val, NULL), 0);
-		KUNIT_EXPECT_EQ(test, be32_to_cpu(val.ref_tag), 0x1234);
-		fwt_destroy_psv(ft, own);
-		fwt_destroy_psv(ft, theirs);
-		KUNIT_EXPECT_EQ(test, mlx5_umr_fake_pd_free(ft->fake, other), 0);
-		ft_teardown(ft);
-	}
+	w.psv.psv_num = cpu_to_be32(own);
+	w.psv.ref_tag = cpu_to_be32(0x1234);
+	ft_post_ok(ft, &w, sizeof(w), MLX5_OPCODE_SET_PSV);
+	w.psv.psv_num = cpu_to_be32(theirs);
+	w.psv.ref_tag = cpu_to_be32(0x5678);
+	ft_expect_err(ft, &w, sizeof(w), MLX5_OPCODE_SET_PSV,
+		      MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, MLX5_UMR_FAKE_VS_PSV_PD);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_query_psv(ft->fake, theirs, &val,
+						      NULL), 0);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(val.ref_tag), 0);
+	KUNIT_ASSERT_EQ(test, mlx5_umr_fake_query_psv(ft->fake, own, &val,
+						      NULL), 0);
+	KUNIT_EXPECT_EQ(test, be32_to_cpu(val.ref_tag), 0x1234);
+	fwt_destroy_psv(ft, own);
+	fwt_destroy_psv(ft, theirs);
+	KUNIT_EXPECT_EQ(test, mlx5_umr_fake_pd_free(ft->fake, other), 0);
+	ft_teardown(ft);
 }
 
 /* A doorbell record more than a ring ahead stops the QP. */

@@ -436,9 +436,12 @@ EXPORT_SYMBOL(mlx5_umr_alloc_mtt_mkey);
  * @pdn: its PD
  *
  * Homed on @q, not on the allocating CPU's queue: a user's batch names
- * mkeys allocated by any CPU, the files' share of the ring is counted on
- * that one queue, and a user's stall or bad request recovers @q alone,
- * never a queue the kernel's consumers post on.
+ * mkeys allocated by any CPU, and a user's stall or bad request recovers
+ * @q alone, never a queue the kernel's consumers post on. A signature
+ * mkey in another PD than the service's (the file's own) is homed on that
+ * PD's queue instead, as mlx5_umr_alloc_mkey_pd() homes one: its SET_PSV
+ * WQEs run on a QP of its PSVs' PD (Documentation/signature.rst, "PSVs
+ * and their PD"). No kernel consumer posts there either.
  *
  * Context: process context, may sleep.
  * Return: as mlx5_umr_alloc_mkey_pd().
@@ -447,8 +450,11 @@ struct mlx5_umr_mkey *mlx5_umr_uapi_alloc_mkey(struct mlx5_umr_queue *q,
 					       u32 max_entries, u32 flags,
 					       bool direct, u32 pdn)
 {
-	return mlx5_umr_create_mkey(q->dev, max_entries, flags, direct, pdn,
-				    q);
+	struct mlx5_umr_dev *dev = q->dev;
+
+	if ((flags & MLX5_UMR_MKEY_SIGNATURE) && pdn != dev->caps.pdn)
+		q = NULL;
+	return mlx5_umr_create_mkey(dev, max_entries, flags, direct, pdn, q);
 }
 
 /**

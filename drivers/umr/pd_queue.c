@@ -22,8 +22,8 @@
  * mlx5_ib's REG_UMR QP reads them with its own PD's local_dma_lkey (umr.c
  * mlx5r_umr_create_xlt()): a local-only PA mkey the queue creates in the
  * PD. The PD is a kernel PD from mlx5_umr_pd_alloc() (ib_pd PDs are
- * refused for signature, the uapi homes its mkeys on its own queue), so no
- * user QP can use that key.
+ * refused for signature; the uapi's signature mkeys are in a file's own
+ * PD, mlx5_umr_uapi_alloc_mkey()), so no user QP can use that key.
  *
  * Copyright (c) 2026 The mlx5-umr authors.
  */

@@ -339,12 +339,12 @@ static void ss_not_in_ib_pd(struct kunit *test)
 
 /*
  * SET_PSV and PDs, on a fake that checks the PSV's PD against the posting
- * QP's (MLX5_UMR_FAKE_F_PSV_PD: the rule both references satisfy; not
- * known to be a NIC's). The service posts SET_PSV on a QP of the PSVs'
- * PD: a signature mkey of mlx5_umr_alloc_mkey() on a device queue, one of
- * another PD (mlx5_umr_alloc_mkey_pd()) on that PD's queue; both
- * configure (Documentation/signature.rst, "PSVs and their PD";
- * svc_pdq_test.c has the rest).
+ * QP's (fake_umr.c: the rule both references satisfy). The service posts
+ * SET_PSV on a QP of the PSVs' PD: a signature mkey of
+ * mlx5_umr_alloc_mkey() on a device queue, one of another PD
+ * (mlx5_umr_alloc_mkey_pd()) on that PD's queue; both configure
+ * (Documentation/signature.rst, "PSVs and their PD"; svc_pdq_test.c has
+ * the rest).
  */
 static void ss_psv_pd(struct kunit *test)
 {
@@ -355,8 +355,7 @@ static void ss_psv_pd(struct kunit *test)
 	mlx5_umr_free_mkey(c->mkey);
 	mlx5_umr_fake_destroy(c->fake);
 	c->mkey = NULL;
-	c->fake = umr_kunit_fake_registered(test, MLX5_UMR_FAKE_F_SYNC |
-					    MLX5_UMR_FAKE_F_PSV_PD);
+	c->fake = umr_kunit_fake_registered(test, MLX5_UMR_FAKE_F_SYNC);
 	c->dev = umr_kunit_fake_umr(c->fake);
 	c->sge.key = mlx5_umr_dev_caps(c->dev)->dma_lkey;
 	c->mkey = mlx5_umr_alloc_mkey(c->dev, 4, MLX5_UMR_MKEY_SIGNATURE);

@@ -834,36 +834,49 @@ static bool mlx5_umr_wait_done(struct mlx5_umr_queue *q,
 
 /**
  * mlx5_umr_wait_posted() - wait for posted requests, recovering on timeout
- * @q: the queue they were posted on (their mkeys' home)
+ * @wrs: the requests, posted; their mkeys' homes may differ (a file's
+ *	batch: a signature mkey lives on its PD's queue, the file's other
+ *	mkeys on the character device's), a polled channel's may not
+ * @n: how many
  * @done: completed by the requests' done() once all of them ran
  * @tmo: how long to wait, in jiffies
  *
  * A polled channel's CQ is polled meanwhile. When @done does not come in
- * time, @q is recovered, which completes every
+ * time, every home queue of @wrs is recovered, which completes every
  * request in flight on it with an error; when the HCA died, every queue
- * is: nothing posted is left in flight on return.
+ * is: nothing posted is left in flight on return. @wrs and their mkeys
+ * must stay valid until then (the caller's, as for mlx5_umr_post()).
  *
  * Context: process context, may sleep.
  */
-void mlx5_umr_wait_posted(struct mlx5_umr_queue *q, struct completion *done,
-			  unsigned long tmo)
+void mlx5_umr_wait_posted(struct mlx5_umr_wr **wrs, unsigned int n,
+			  struct completion *done, unsigned long tmo)
 {
+	struct mlx5_umr_queue *q = to_priv(wrs[0]->mkey)->q, *last = NULL;
 	struct mlx5_umr_dev *dev = q->dev;
+	unsigned int i;
+	bool dead;
 
 	/* Look at the device now and then: a dead HCA fails fast. */
 	while (!mlx5_umr_wait_done(q, done,
 				   min_t(unsigned long, tmo,
 					 MLX5_UMR_EXEC_POLL))) {
-		bool dead = mlx5_umr_hca_dead(dev);
-
+		dead = mlx5_umr_hca_dead(dev);
 		tmo -= min_t(unsigned long, tmo, MLX5_UMR_EXEC_POLL);
 		if (!dead && tmo)
 			continue;
 		if (dead)
 			mlx5_umr_dev_fail_dead(dev);
-		spin_lock_irq(&q->sq.lock);
-		mlx5_umr_sq_set_err(q, !dead);
-		spin_unlock_irq(&q->sq.lock);
+		/* mlx5_umr_sq_set_err() leaves a queue in error as it is */
+		for (i = 0; i < n; i++) {
+			q = to_priv(wrs[i]->mkey)->q;
+			if (q == last)
+				continue;
+			spin_lock_irq(&q->sq.lock);
+			mlx5_umr_sq_set_err(q, !dead);
+			spin_unlock_irq(&q->sq.lock);
+			last = q;
+		}
 		/* Recovery completes every request in flight. */
 		wait_for_completion(done);
 		return;
@@ -891,7 +904,7 @@ static int __mlx5_umr_exec(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr,
 		 * until done(), which a timeout forces through recovery. Not
 		 * interruptible: the caller's memory must outlive the request.
 		 */
-		mlx5_umr_wait_posted(to_priv(wr->mkey)->q, &done, tmo);
+		mlx5_umr_wait_posted(&wr, 1, &done, tmo);
 		err = wr->status;
 	}
 	wr->done = saved_done;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * KUnit: PD queues (pd_queue.c) on a fake that runs SET_PSV only on a QP
- * of the PSV's PD (MLX5_UMR_FAKE_F_PSV_PD, the rule of both references:
+ * of the PSV's PD (fake_umr.c, the rule of both references:
  * Documentation/signature.rst, "PSVs and their PD"). A signature mkey of
  * mlx5_umr_alloc_mkey_pd() configures twice and checks and strips T10 DIF
  * through the fake's data path, every SET_PSV on its PD queue's QP; the
@@ -54,8 +54,7 @@ static int pq_init(struct kunit *test)
 	if (!c)
 		return -ENOMEM;
 	test->priv = c;
-	c->fake = umr_kunit_fake_registered(test, MLX5_UMR_FAKE_F_SYNC |
-					    MLX5_UMR_FAKE_F_PSV_PD);
+	c->fake = umr_kunit_fake_registered(test, MLX5_UMR_FAKE_F_SYNC);
 	c->dev = umr_kunit_fake_umr(c->fake);
 	KUNIT_ASSERT_EQ(test, mlx5_umr_pd_alloc(c->dev, &c->pdn), 0);
 	c->page = alloc_page(GFP_KERNEL);

@@ -41,9 +41,9 @@ u32 mlx5_umr_mkey_max_klms(const struct mlx5_umr_caps *caps);
 /* mkey.c: what an indirect mkey's table takes, as allocated */
 u64 mlx5_umr_mkey_table_bytes(struct mlx5_umr_dev *dev, u32 max_entries);
 /*
- * mkey.c, sq_post.c: the files' mkeys all live on the character device's
- * own queue (their share of it is counted in one place), which their
- * waits watch.
+ * mkey.c, sq_post.c: the files' mkeys live on the character device's own
+ * queue, their signature mkeys on their PD's queue (pd_queue.c); the
+ * files' share of the queues is counted in one place (uapi_main.c).
  */
 struct mlx5_umr_queue;
 struct mlx5_umr_mkey *mlx5_umr_uapi_alloc_mkey(struct mlx5_umr_queue *q,
@@ -57,8 +57,8 @@ int mlx5_umr_exec_admitted(struct mlx5_umr_dev *dev, struct mlx5_umr_wr *wr,
 			   unsigned int timeout_ms);
 int mlx5_umr_post_wait_room(struct mlx5_umr_dev *dev, struct mlx5_umr_wr **wrs,
 			    unsigned int n, unsigned long deadline);
-void mlx5_umr_wait_posted(struct mlx5_umr_queue *q, struct completion *done,
-			  unsigned long tmo);
+void mlx5_umr_wait_posted(struct mlx5_umr_wr **wrs, unsigned int n,
+			  struct completion *done, unsigned long tmo);
 
 /*
  * sig.c, umr_uapi.c: a file's SIG_CHECK. Its re-arm is charged to the

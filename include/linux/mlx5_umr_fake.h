@@ -75,7 +75,6 @@ struct mlx5_seg_set_psv;
  * @MLX5_UMR_FAKE_VS_PSV_UNKNOWN: SET_PSV, or a UMR's BSF, names an unknown
  *	PSV
  * @MLX5_UMR_FAKE_VS_PSV_PD: SET_PSV on a QP of another PD than the PSV's
- *	(with MLX5_UMR_FAKE_F_PSV_PD)
  * @MLX5_UMR_FAKE_VS_BSF_BAD: a UMR's BSF is malformed (reserved values,
  *	a signature domain without block size, copy mask without same block
  *	structure; Documentation/fake.rst, "Signature")
@@ -291,16 +290,6 @@ enum mlx5_umr_fake_crypto {
  * index, size and CQE request.
  */
 #define MLX5_UMR_FAKE_F_NULL		BIT(3)
-/*
- * SET_PSV only on a QP of the PSV's PD (CREATE_PSV pd == the posting QP's
- * qpc pd), else an error CQE (LOCAL_PROT_ERR, MLX5_UMR_FAKE_VS_PSV_PD):
- * the conservative rule both references satisfy (mlx5_ib wr.c
- * set_pi_umr_wr(), rdma-core qp.c umr_finalize_and_set_psvs() post
- * SET_PSV on the consumer's QP, in the PSV's PD). Whether a ConnectX
- * checks it is not known (Documentation/signature.rst), so it is a
- * choice of the test, not the default.
- */
-#define MLX5_UMR_FAKE_F_PSV_PD		BIT(4)
 
 /**
  * struct mlx5_umr_fake_attr - how to build a private fake

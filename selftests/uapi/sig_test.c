@@ -859,6 +859,98 @@ TEST_F(sig, batch)
 	expect_mem_dif(_metadata, self->buf, self->data);
 }
 
+#define MAX_QPS	64
+
+/* Which of the QPs @q0/@w0 executed WQEs since, by @q1/@w1; -1 if none. */
+static int qps_ran(const unsigned int *q0, const unsigned long long *w0,
+		   const unsigned int *q1, const unsigned long long *w1, int n,
+		   int *ran)
+{
+	int i, last = -1;
+
+	*ran = 0;
+	for (i = 0; i < n; i++)
+		if (q0[i] == q1[i] && w1[i] != w0[i]) {
+			(*ran)++;
+			last = i;
+		}
+	return last;
+}
+
+/*
+ * SET_PSV runs on a QP of the PSVs' PD (Documentation/signature.rst,
+ * "PSVs and their PD"; the fake refuses it on any other): a file's
+ * signature mkey, in its own PD, lives on a queue created in that PD (one
+ * QP more than the device's queues and the files' queue), and its
+ * configure runs there alone. A batch mixing it with plain mkeys of the
+ * file (three runs of one queue each) runs each on its own queue; the
+ * signature still lands.
+ */
+TEST_F(sig, pd_queue)
+{
+	struct mlx5_umr_ioc_sig_block sig = mem_dif();
+	struct mlx5_umr_ioc_batch_req req[3] = {
+		{ .op = MLX5_UMR_IOC_BATCH_CONFIGURE, .handle = self->pk },
+		{ .op = MLX5_UMR_IOC_BATCH_CONFIGURE, .handle = self->mk },
+		{ .op = MLX5_UMR_IOC_BATCH_CONFIGURE },
+	};
+	struct mlx5_umr_ioc_batch b = {
+		.size = sizeof(b),
+		.num_reqs = 3,
+		.req_size = sizeof(req[0]),
+		.reqs = (uintptr_t)req,
+	};
+	unsigned long long w0[MAX_QPS], w1[MAX_QPS];
+	unsigned int q0[MAX_QPS], q1[MAX_QPS], pd[MAX_QPS];
+	int n, i, pdq = -1, ran;
+	__u32 pk2, pkey2;
+	long long pdn;
+
+	n = umr_fake_qps(self->path, q0, w0, pd, MAX_QPS);
+	if (n < 0)
+		SKIP(return, "no debugfs of the fake");
+	pdn = umr_fake_mkey_pd(self->path, self->mkey);
+	ASSERT_LT(0, pdn);
+	EXPECT_EQ(pdn, umr_fake_mkey_pd(self->path, self->pkey));
+	EXPECT_EQ(self->info0.out_nqueues + 2, n);
+	for (i = 0; i < n; i++)
+		if (pd[i] == pdn) {
+			EXPECT_EQ(-1, pdq);
+			pdq = i;
+		}
+	ASSERT_LE(0, pdq) TH_LOG("no QP in the file's PD 0x%llx", pdn);
+
+	ASSERT_EQ(0, configure(self->fd, self->mk, MLX5_UMR_IOC_SIG_SET, &sig,
+			       &self->sge));
+	ASSERT_EQ(n, umr_fake_qps(self->path, q1, w1, NULL, MAX_QPS));
+	EXPECT_EQ(pdq, qps_ran(q0, w0, q1, w1, n, &ran));
+	EXPECT_EQ(1, ran);
+	/* the chain: the UMR, the memory domain's SET_PSV */
+	EXPECT_EQ(w0[pdq] + 2, w1[pdq]);
+
+	ASSERT_EQ(0, umr_alloc(self->fd, 4, &pk2, &pkey2));
+	req[2].handle = pk2;
+	for (i = 0; i < 3; i++) {
+		req[i].access = UMR_ACCESS_ALL3;
+		req[i].layout = MLX5_UMR_IOC_LAYOUT_LIST;
+		req[i].num_entries = 1;
+		req[i].entries = (uintptr_t)&self->sge;
+	}
+	memcpy(w0, w1, sizeof(w0));
+	ASSERT_EQ(0, umr_ioctl(self->fd, MLX5_UMR_IOCTL_BATCH, &b));
+	EXPECT_EQ(0, b.out_failed);
+	for (i = 0; i < 3; i++)
+		EXPECT_EQ(0, req[i].out_status) TH_LOG("request %d", i);
+	ASSERT_EQ(n, umr_fake_qps(self->path, q1, w1, NULL, MAX_QPS));
+	qps_ran(q0, w0, q1, w1, n, &ran);
+	EXPECT_EQ(2, ran);
+	/* a configure that keeps the signature: the UMR alone */
+	EXPECT_EQ(w0[pdq] + 1, w1[pdq]);
+	EXPECT_EQ(0, umr_destroy(self->fd, pk2));
+	write_dif(_metadata, self);
+	expect_mem_dif(_metadata, self->buf, self->data);
+}
+
 /* The new ioctls follow the size rules of the others. */
 TEST_F(sig, length)
 {

@@ -263,36 +263,6 @@ LEN_FN(info_ok)
 }
 
 /*
- * The fake's live QPs (debugfs "qps": qpn, state, ..., wqes in column 7):
- * their count, and each one's executed WQEs in @qpn/@wqes; -1 without
- * debugfs.
- */
-static int fake_qps(const char *path, unsigned int *qpn,
-		    unsigned long long *wqes, int max)
-{
-	const char *base = strrchr(path, '/');
-	char file[300], line[256], state[32];
-	unsigned long long w;
-	unsigned int q, x;
-	int n = 0;
-	FILE *f;
-
-	snprintf(file, sizeof(file), "/sys/kernel/debug/mlx5_umr_fake/%.200s/qps",
-		 base ? base + 1 : path);
-	f = fopen(file, "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f) && n < max)
-		if (sscanf(line, "%x %31s %u %u %u %x %llu", &q, state, &x, &x,
-			   &x, &x, &w) == 7) {
-			qpn[n] = q;
-			wqes[n++] = w;
-		}
-	fclose(f);
-	return n;
-}
-
-/*
  * The files post on a queue of their own (Documentation/service.rst,
  * "Queues and ordering"), so an error or stall a user causes never
  * recovers a queue the kernel's consumers post on: once a file has an
@@ -308,13 +278,13 @@ TEST_F(umr, files_own_queue)
 	};
 	int n0, n1, i, ran = 0;
 
-	n0 = fake_qps(self->path, q0, w0, 64);
+	n0 = umr_fake_qps(self->path, q0, w0, NULL, 64);
 	if (n0 < 0)
 		SKIP(return, "no debugfs of the fake");
 	ASSERT_LE(1, self->info0.out_nqueues);
 	EXPECT_EQ(self->info0.out_nqueues + 1, n0);
 	ASSERT_EQ(0, umr_config_list(self->fd, self->mk, &sge, 1, NULL));
-	n1 = fake_qps(self->path, q1, w1, 64);
+	n1 = umr_fake_qps(self->path, q1, w1, NULL, 64);
 	ASSERT_EQ(n0, n1);
 	for (i = 0; i < n0; i++) {
 		ASSERT_EQ(q0[i], q1[i]);

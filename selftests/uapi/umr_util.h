@@ -159,6 +159,41 @@ static inline long long umr_fake_counter(const char *path, const char *name)
 	return found;
 }
 
+/*
+ * The fake's live QPs (debugfs "qps": qpn, state, log_sq, ci, last_pi,
+ * cqn, wqes, idx_mismatch, rlky, pd): their count, and each one's number,
+ * executed WQEs and PD in @qpn/@wqes/@pd (@pd may be NULL); -1 without
+ * debugfs.
+ */
+static inline int umr_fake_qps(const char *path, unsigned int *qpn,
+			       unsigned long long *wqes, unsigned int *pd,
+			       int max)
+{
+	const char *base = strrchr(path, '/');
+	char file[300], line[256], state[32];
+	unsigned long long w, u;
+	unsigned int q, x, p;
+	int n = 0;
+	FILE *f;
+
+	snprintf(file, sizeof(file), "/sys/kernel/debug/mlx5_umr_fake/%.200s/qps",
+		 base ? base + 1 : path);
+	f = fopen(file, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f) && n < max)
+		if (sscanf(line, "%x %31s %u %u %u %x %llu %llu %u %u", &q,
+			   state, &x, &x, &x, &x, &w, &u, &x, &p) == 10) {
+			qpn[n] = q;
+			wqes[n] = w;
+			if (pd)
+				pd[n] = p;
+			n++;
+		}
+	fclose(f);
+	return n;
+}
+
 /* The PD the fake holds @key in (debugfs "mkeys"), or -1. */
 static inline long long umr_fake_mkey_pd(const char *path, __u32 key)
 {

@@ -19,7 +19,10 @@
  * (umr_share_take()) from its post to its completion: a batch posts at
  * once as many requests as the share has room for, so a batch of small
  * configures needs one doorbell, and never more than the files may have
- * on the shared queue.
+ * on the shared queue. The file's signature mkeys live on its PD's queue
+ * (mlx5_umr_uapi_alloc_mkey()): a batch that mixes them with others rings
+ * a doorbell per run of one queue's requests, and nothing orders the
+ * requests of two queues (they name different mkeys).
  *
  * Copyright (c) 2026 The mlx5-umr authors.
  */
@@ -337,8 +340,23 @@ static void umr_batch_untake(struct umr_batch *b, u32 i, u32 n)
 }
 
 /*
+ * How many requests from @i on, at most @want, have the home queue of
+ * request @i: one post takes one queue's (mlx5_umr_post()).
+ */
+static u32 umr_batch_run(struct umr_batch *b, u32 i, u32 want)
+{
+	struct mlx5_umr_queue *q = mlx5_umr_mkey_queue(b->wrs[i]->mkey);
+	u32 n = 1;
+
+	while (n < want && mlx5_umr_mkey_queue(b->wrs[i + n]->mkey) == q)
+		n++;
+	return n;
+}
+
+/*
  * Post in order, as many at once as the share has room for (each
- * completion returns its own) and the queue has room for, else in halves.
+ * completion returns its own) and the queue has room for, else in halves;
+ * a run of requests of one home queue per post.
  * A part refused as a whole while single requests pass only means it does
  * not fit the ring (every request passed mlx5_umr_validate()). Requests
  * that cannot be posted get the error as their status.
@@ -353,7 +371,8 @@ static int umr_batch_post(struct umr_batch *b, unsigned long deadline)
 
 	atomic_set(&b->pending, n + 1);
 	while (i < n) {
-		got = umr_batch_take(b, i, min(part, n - i));
+		got = umr_batch_run(b, i, min(part, n - i));
+		got = umr_batch_take(b, i, got);
 		if (!got) {
 			ret = -EINTR;
 			break;
@@ -460,9 +479,8 @@ int umr_cmd_batch(struct umr_ucmd *ucmd)
 	ret = umr_batch_post(b, jiffies + tmo);
 	if (ret)
 		goto out_ungather;
-	/* every request was posted on its mkey's home, the files' queue */
-	mlx5_umr_wait_posted(mlx5_umr_mkey_queue(b->wrs[0]->mkey), &b->done,
-			     tmo);
+	/* on the files' queue, a signature mkey's on its PD's queue */
+	mlx5_umr_wait_posted(b->wrs, b->nposted ?: 1, &b->done, tmo);
 	umr_batch_finish(b);
 	ucmd->respond_more = umr_batch_respond;
 out_ungather:

@@ -143,7 +143,10 @@ u32 umr_max_entries(struct umr_udev *ud)
  * (what the queue runs out of), each request's as mlx5_umr_admit()
  * returns them: however many files post, the ring never refuses an
  * admitted request, and a batch of small requests still goes out with one
- * doorbell. The kernel's consumers post on other queues.
+ * doorbell. The kernel's consumers post on other queues. The requests of
+ * a file's signature mkeys, on its PD's queue (a ring as large, of that
+ * file alone), take from the same share: one count bounds what the files
+ * have in flight.
  */
 
 /*
