@@ -619,6 +619,8 @@ struct req {
 };
 
 static unsigned long long rng;
+/* what a run covered: requests per kind, with the setters, access sets */
+static unsigned int nkind[REQ_KINDS], nconf, nacc[16];
 
 static unsigned int rnd(unsigned int n)
 {
@@ -942,6 +944,9 @@ static int run(unsigned int nreq, struct lib_side *l, struct svc_side *s)
 	for (i = 0; i < nreq; i++) {
 		gen(&r, acc_ok, configured);
 		configured = r.kind != REQ_INV;
+		nkind[r.kind]++;
+		nconf += r.kind != REQ_INV && r.via_configure;
+		nacc[r.access & 15] += r.kind != REQ_INV;
 		lk.mkey = l->mk->lkey;
 		sk.mkey = s->mk->lkey;
 		if (verbose)
@@ -1034,6 +1039,13 @@ int main(int argc, char **argv)
 	       l.qp->qp_num, s.dbg, nrows);
 	if (run(nreq, &l, &s))
 		nreq = 0;
+	printf("# lists %u, interleaved %u (%u of them by mkey_configure), invalidations %u\n",
+	       nkind[REQ_LIST], nkind[REQ_IL], nconf, nkind[REQ_INV]);
+	printf("# access sets (IBV_ACCESS_*):");
+	for (i = 0; i < 16; i++)
+		if (nacc[i])
+			printf(" 0x%x:%u", i, nacc[i]);
+	printf("\n");
 	for (i = 0; i < nrows; i++)
 		printf("# table row %s: %u differences explained\n", rows[i],
 		       row_hits[i]);

@@ -36,7 +36,9 @@ ret=$?
 dd=$(dirname "$t")
 rst=$dd/fake.rst
 [ -f "$rst" ] || rst=$dd/../../Documentation/fake.rst
-"$dd/fuv_diff" -t "$rst" -n 300 || ret=1
+# shellcheck disable=SC2046 # the arguments are split on purpose
+"$dd/fuv_diff" -t "$rst" -n 300 $(cat "$dd/fuv_diff.args" 2>/dev/null) ||
+	ret=1
 for p in "$d"/fake_uverbs.d/programs/*; do
 	[ -x "$p" ] || continue
 	# shellcheck disable=SC2046 # the arguments are split on purpose
