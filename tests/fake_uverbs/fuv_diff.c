@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
 #include <infiniband/verbs.h>
@@ -997,6 +998,10 @@ int main(int argc, char **argv)
 	unsigned int nreq = 200, i;
 	int opt, i0;
 
+	/* the VM's clock starts alike at every boot: the kernel's entropy */
+	if (getrandom(&seed, sizeof(seed), 0) != sizeof(seed))
+		seed ^= (unsigned long long)clock() << 32;
+	seed &= 0xffffffffffffULL;	/* short enough to type */
 	while ((opt = getopt(argc, argv, "s:n:t:v")) != -1) {
 		switch (opt) {
 		case 's':
