@@ -58,6 +58,12 @@ copy_closure "$mlx5" "$mlx5"
 cp /etc/libibverbs.d/mlx5.driver "$S/etc/libibverbs.d/"
 make -s -C "$TOP/tests/fake_uverbs" >&2
 copy_closure "$TOP/tests/fake_uverbs/fuv_test" /selftests/fake_uverbs.d/fuv_test
+# the differential test and its table of intended differences
+copy_closure "$TOP/tests/fake_uverbs/fuv_diff" /selftests/fake_uverbs.d/fuv_diff
+cp "$TOP/Documentation/fake.rst" "$S/selftests/fake_uverbs.d/"
+# MLX5_UMR_FUV_DIFF_SEED repeats a run's requests (the seed it printed)
+printf '%s\n' "${MLX5_UMR_FUV_DIFF_SEED:+-s $MLX5_UMR_FUV_DIFF_SEED}" \
+	>"$S/selftests/fake_uverbs.d/fuv_diff.args"
 # Programs run.sh runs after fuv_test, each as a user would on a NIC: rdma-core's
 # ibv_devinfo -v (every device and port query libibverbs and libmlx5 make),
 # and the program of fake-uverbs-vm.sh PROGRAM [ARGS] (MLX5_UMR_FUV_PROGRAM,

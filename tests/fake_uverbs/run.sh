@@ -3,7 +3,8 @@
 #
 # In the test VM: load the fake as an mlx5_ib user device
 # (mlx5_umr_fake_uverbs.ko) and run fuv_test (next to this script)
-# against it with Debian's libmlx5, then each program the image holds in
+# against it with Debian's libmlx5, fuv_diff (libmlx5 against the service
+# on the fake0 the same load registers), then each program the image holds in
 # fake_uverbs.d/programs/ (scripts/testbed/vm-initramfs-rdma.sh) with its
 # arguments, between markers; unload what this loaded. Exit status 0 when
 # nothing failed.
@@ -31,6 +32,13 @@ t=$d/fuv_test
 [ -x "$t" ] || t=$d/fake_uverbs.d/fuv_test
 "$t"
 ret=$?
+# the differential test against the table of fake.rst (fuv_diff.c)
+dd=$(dirname "$t")
+rst=$dd/fake.rst
+[ -f "$rst" ] || rst=$dd/../../Documentation/fake.rst
+# shellcheck disable=SC2046 # the arguments are split on purpose
+"$dd/fuv_diff" -t "$rst" -n 300 $(cat "$dd/fuv_diff.args" 2>/dev/null) ||
+	ret=1
 for p in "$d"/fake_uverbs.d/programs/*; do
 	[ -x "$p" ] || continue
 	# shellcheck disable=SC2046 # the arguments are split on purpose
