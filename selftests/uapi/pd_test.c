@@ -25,13 +25,11 @@
 /* Every PD number of the fake behind @path (debugfs "pds"), or -1. */
 static int fake_pds(const char *path, unsigned int *pd, int max)
 {
-	const char *base = strrchr(path, '/');
 	char file[300];
 	int n = 0;
 	FILE *f;
 
-	snprintf(file, sizeof(file), "/sys/kernel/debug/mlx5_umr_fake/%.200s/pds",
-		 base ? base + 1 : path);
+	umr_fake_dbg_file(file, sizeof(file), path, "pds");
 	f = fopen(file, "r");
 	if (!f)
 		return -1;
@@ -382,30 +380,22 @@ TEST_F(pd, sizes)
 	EXPECT_EQ(0, umr_destroy(self->fd, mk));
 }
 
-/* The service's PD (that of its REG_UMR QP, from the fake's "qps"). */
+/*
+ * The service's PD: that of its REG_UMR QPs (the fake's "qps"; no file
+ * has a signature mkey, so no QP is in a file's PD).
+ */
 TEST_F(pd, service_pd_refused)
 {
-	const char *base = strrchr(self->path, '/');
-	char file[300], line[256];
-	unsigned int qpn, u[5], pdn;
-	unsigned long long w[2];
-	char state[16];
-	long long svc = -1;
-	FILE *f;
+	unsigned int qpn[MAX_PDS], pdn[MAX_PDS];
+	unsigned long long w[MAX_PDS];
+	int n, i;
 
-	snprintf(file, sizeof(file), "/sys/kernel/debug/mlx5_umr_fake/%.200s/qps",
-		 base ? base + 1 : self->path);
-	f = fopen(file, "r");
-	ASSERT_NE(NULL, f);
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "0x%x %15s %u %u %u 0x%x %llu %llu %u %u",
-			   &qpn, state, &u[0], &u[1], &u[2], &u[3], &w[0],
-			   &w[1], &u[4], &pdn) == 10)
-			svc = pdn;
-	fclose(f);
-	if (svc < 0)
-		SKIP(return, "the fake's qps shows no pd");
-	EXPECT_EQ(-EACCES, set_pd(self->fd, svc));
+	n = umr_fake_qps(self->path, qpn, w, pdn, MAX_PDS);
+	if (n <= 0)
+		SKIP(return, "the fake's qps shows no QP");
+	for (i = 1; i < n; i++)
+		EXPECT_EQ(pdn[0], pdn[i]);
+	EXPECT_EQ(-EACCES, set_pd(self->fd, pdn[0]));
 	EXPECT_FAKE_UNCHANGED();
 }
 

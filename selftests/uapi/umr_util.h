@@ -135,20 +135,27 @@ static inline int umr_find_dev(char *path, size_t len)
 	return -1;
 }
 
+/* The debugfs file @name of the fake HCA behind the device @path. */
+static inline void umr_fake_dbg_file(char *file, size_t len, const char *path,
+				     const char *name)
+{
+	const char *base = strrchr(path, '/');
+
+	snprintf(file, len, "/sys/kernel/debug/mlx5_umr_fake/%.200s/%s",
+		 base ? base + 1 : path, name);
+}
+
 /*
  * A counter of the fake HCA behind @path from its debugfs "counters"
  * (mkeys, sg_maps, iommu_pages: what the HCA holds), or -1.
  */
 static inline long long umr_fake_counter(const char *path, const char *name)
 {
-	const char *base = strrchr(path, '/');
 	char file[300], key[64];
 	long long v, found = -1;
 	FILE *f;
 
-	snprintf(file, sizeof(file),
-		 "/sys/kernel/debug/mlx5_umr_fake/%.200s/counters",
-		 base ? base + 1 : path);
+	umr_fake_dbg_file(file, sizeof(file), path, "counters");
 	f = fopen(file, "r");
 	if (!f)
 		return -1;
@@ -169,15 +176,13 @@ static inline int umr_fake_qps(const char *path, unsigned int *qpn,
 			       unsigned long long *wqes, unsigned int *pd,
 			       int max)
 {
-	const char *base = strrchr(path, '/');
 	char file[300], line[256], state[32];
 	unsigned long long w, u;
 	unsigned int q, x, p;
 	int n = 0;
 	FILE *f;
 
-	snprintf(file, sizeof(file), "/sys/kernel/debug/mlx5_umr_fake/%.200s/qps",
-		 base ? base + 1 : path);
+	umr_fake_dbg_file(file, sizeof(file), path, "qps");
 	f = fopen(file, "r");
 	if (!f)
 		return -1;
@@ -197,15 +202,12 @@ static inline int umr_fake_qps(const char *path, unsigned int *qpn,
 /* The PD the fake holds @key in (debugfs "mkeys"), or -1. */
 static inline long long umr_fake_mkey_pd(const char *path, __u32 key)
 {
-	const char *base = strrchr(path, '/');
 	unsigned int k, pd;
 	long long found = -1;
 	char file[300], line[256];
 	FILE *f;
 
-	snprintf(file, sizeof(file),
-		 "/sys/kernel/debug/mlx5_umr_fake/%.200s/mkeys",
-		 base ? base + 1 : path);
+	umr_fake_dbg_file(file, sizeof(file), path, "mkeys");
 	f = fopen(file, "r");
 	if (!f)
 		return -1;
@@ -234,12 +236,10 @@ static inline int umr_errno_documented(int ret)
 static inline int umr_fake_knob(const char *path, const char *knob,
 				const char *val)
 {
-	const char *base = strrchr(path, '/');
 	char file[300];
 	int fd, ret = 0;
 
-	snprintf(file, sizeof(file), "/sys/kernel/debug/mlx5_umr_fake/%.200s/%s",
-		 base ? base + 1 : path, knob);
+	umr_fake_dbg_file(file, sizeof(file), path, knob);
 	fd = open(file, O_WRONLY);
 	if (fd < 0)
 		return -errno;
