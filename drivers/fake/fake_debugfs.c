@@ -349,8 +349,9 @@ static int fake_xfer_dbg_release(struct inode *inode, struct file *file)
  * lkey, LR/LW). An access error fails the write with EACCES and moves no
  * bytes. A sixth field names the accessing QP (an RC QP of PD @pdn in
  * RTR or RTS, else EINVAL; unknown: ENOENT): a signature error of the
- * access then reaches its CQ as a SIG_ERR CQE (fake_xfer_qp()). The probe_read knob moves one byte and shows none; a user
- * library's indirect mkeys (libmlx5's mlx5dv_wr_mr_list() and friends on
+ * access then reaches its CQ as a SIG_ERR CQE (fake_xfer_qp()). The
+ * probe_read knob moves one byte and shows none; a user library's
+ * indirect mkeys (libmlx5's mlx5dv_wr_mr_list() and friends on
  * the fake_uverbs device) need whole buffers in and out to be checked
  * byte by byte against the layout they were given.
  */

@@ -2032,18 +2032,19 @@ static int fuv_dif_is(const __u8 *pi, const __u8 *data, __u16 app, __u32 ref)
  * asked for (NULL: not called; the mkey keeps what it has). Waits for the
  * completion (libmlx5 signals only the last WQE: the UMR or its SET_PSV).
  */
-static int fuv_mk_conf(struct __test_metadata *_metadata,
-		       FIXTURE_DATA(fuv_mk) *self, struct mlx5dv_mkey *mk,
-		       __u32 len, const struct mlx5dv_sig_block_attr *sig,
+static int fuv_mk_conf(struct __test_metadata *_metadata, struct ibv_qp *qp,
+		       struct ibv_cq *cq, const struct fuv_mk_bufs *m,
+		       struct mlx5dv_mkey *mk, __u32 len,
+		       const struct mlx5dv_sig_block_attr *sig,
 		       const struct mlx5dv_crypto_attr *cr)
 {
-	struct ibv_qp_ex *qpx = ibv_qp_to_qp_ex(self->qp);
+	struct ibv_qp_ex *qpx = ibv_qp_to_qp_ex(qp);
 	struct mlx5dv_qp_ex *mqpx = mlx5dv_qp_ex_from_ibv_qp_ex(qpx);
 	struct mlx5dv_mkey_conf_attr attr = {};
 	struct ibv_sge sge = {
-		.addr = (uintptr_t)self->m.a,
+		.addr = (uintptr_t)m->a,
 		.length = len,
-		.lkey = self->m.mr1->lkey,
+		.lkey = m->mr1->lkey,
 	};
 	struct ibv_wc wc;
 	int err;
@@ -2064,7 +2065,7 @@ static int fuv_mk_conf(struct __test_metadata *_metadata,
 		TH_LOG("ibv_wr_complete: %s", strerror(err));
 		return -1;
 	}
-	if (fuv_poll_one(self->cq, &wc) != 1) {
+	if (fuv_poll_one(cq, &wc) != 1) {
 		TH_LOG("no configure completion");
 		return -1;
 	}
@@ -2077,16 +2078,20 @@ static int fuv_mk_conf(struct __test_metadata *_metadata,
 	return 0;
 }
 
+/* fuv_mk_conf() in a fuv_mk case */
+#define FUV_MK_CONF(mk, len, sig, cr) \
+	fuv_mk_conf(_metadata, self->qp, self->cq, &self->m, mk, len, sig, cr)
+
 /*
  * What mlx5dv_mkey_check() says after the CQ was polled (a SIG_ERR CQE is
  * taken by the library: ibv_poll_cq() returns no completion for it).
  */
-static int fuv_mk_check(FIXTURE_DATA(fuv_mk) *self, struct mlx5dv_mkey *mk,
+static int fuv_mk_check(struct ibv_cq *cq, struct mlx5dv_mkey *mk,
 			struct mlx5dv_mkey_err *e)
 {
 	struct ibv_wc wc;
 
-	if (ibv_poll_cq(self->cq, 1, &wc) != 0)
+	if (ibv_poll_cq(cq, 1, &wc) != 0)
 		return -1;
 	memset(e, 0x5a, sizeof(*e));
 	return mlx5dv_mkey_check(mk, e);
@@ -2137,7 +2142,7 @@ TEST_F(fuv_mk, sig_mem_t10dif)
 	mk = fuv_mk_create(self->pd, 1,
 			   MLX5DV_MKEY_INIT_ATTR_FLAGS_BLOCK_SIGNATURE);
 	ASSERT_NE(NULL, mk) TH_LOG("mlx5dv_create_mkey: %s", strerror(errno));
-	ASSERT_EQ(0, fuv_mk_conf(_metadata, self, mk, 1040, &sa, NULL));
+	ASSERT_EQ(0, FUV_MK_CONF(mk, 1040, &sa, NULL));
 
 	for (i = 0; i < sizeof(w); i++)
 		w[i] = fuv_pat(i);
@@ -2148,12 +2153,12 @@ TEST_F(fuv_mk, sig_mem_t10dif)
 	EXPECT_EQ(0, memcmp(a + 520, w + 512, 512));
 	EXPECT_TRUE(fuv_dif_is(a + 1032, w + 512, 0x1234, 0x11));
 	EXPECT_TRUE(fuv_all(a + 1040, 2 * PAGE - 1040, 0xee));
-	ASSERT_EQ(0, fuv_mk_check(self, mk, &e));
+	ASSERT_EQ(0, fuv_mk_check(self->cq, mk, &e));
 	EXPECT_EQ(MLX5DV_MKEY_NO_ERR, e.err_type);
 	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'R', self->pdn, mk->rkey, 0, r,
 				1024, qpn));
 	EXPECT_EQ(0, memcmp(w, r, 1024));
-	ASSERT_EQ(0, fuv_mk_check(self, mk, &e));
+	ASSERT_EQ(0, fuv_mk_check(self->cq, mk, &e));
 	EXPECT_EQ(MLX5DV_MKEY_NO_ERR, e.err_type);
 
 	/* a bad guard: data moves, the error is the mkey's */
@@ -2162,7 +2167,7 @@ TEST_F(fuv_mk, sig_mem_t10dif)
 	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'R', self->pdn, mk->rkey, 0, r,
 				1024, qpn));
 	EXPECT_EQ(a[520], r[512]);
-	ASSERT_EQ(0, fuv_mk_check(self, mk, &e));
+	ASSERT_EQ(0, fuv_mk_check(self->cq, mk, &e));
 	EXPECT_EQ(MLX5DV_MKEY_SIG_BLOCK_BAD_GUARD, e.err_type);
 	EXPECT_EQ(fuv_crc16_t10dif(a + 520, 512), e.err.sig.expected_value);
 	EXPECT_EQ(good, e.err.sig.actual_value);
@@ -2170,23 +2175,23 @@ TEST_F(fuv_mk, sig_mem_t10dif)
 	/* reported once: not armed again until the next configure */
 	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'R', self->pdn, mk->rkey, 0, r,
 				1024, qpn));
-	ASSERT_EQ(0, fuv_mk_check(self, mk, &e));
+	ASSERT_EQ(0, fuv_mk_check(self->cq, mk, &e));
 	EXPECT_EQ(MLX5DV_MKEY_NO_ERR, e.err_type);
-	ASSERT_EQ(0, fuv_mk_conf(_metadata, self, mk, 1040, NULL, NULL));
+	ASSERT_EQ(0, FUV_MK_CONF(mk, 1040, NULL, NULL));
 	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'R', self->pdn, mk->rkey, 0, r,
 				1024, qpn));
-	ASSERT_EQ(0, fuv_mk_check(self, mk, &e));
+	ASSERT_EQ(0, fuv_mk_check(self->cq, mk, &e));
 	EXPECT_EQ(MLX5DV_MKEY_SIG_BLOCK_BAD_GUARD, e.err_type);
 	EXPECT_EQ(good, e.err.sig.actual_value);
 	a[520] ^= 0x01;
 
 	/* a bad ref tag in block 0 */
-	ASSERT_EQ(0, fuv_mk_conf(_metadata, self, mk, 1040, NULL, NULL));
+	ASSERT_EQ(0, FUV_MK_CONF(mk, 1040, NULL, NULL));
 	a[519] = 0x77;
 	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'R', self->pdn, mk->rkey, 0, r,
 				1024, qpn));
 	EXPECT_EQ(0, memcmp(w, r, 1024));
-	ASSERT_EQ(0, fuv_mk_check(self, mk, &e));
+	ASSERT_EQ(0, fuv_mk_check(self->cq, mk, &e));
 	EXPECT_EQ(MLX5DV_MKEY_SIG_BLOCK_BAD_REFTAG, e.err_type);
 	EXPECT_EQ(0x10, e.err.sig.expected_value);
 	EXPECT_EQ(0x77, e.err.sig.actual_value);
@@ -2194,12 +2199,12 @@ TEST_F(fuv_mk, sig_mem_t10dif)
 	a[519] = 0x10;
 
 	/* a bad app tag in block 1 */
-	ASSERT_EQ(0, fuv_mk_conf(_metadata, self, mk, 1040, NULL, NULL));
+	ASSERT_EQ(0, FUV_MK_CONF(mk, 1040, NULL, NULL));
 	a[1034] = 0xbe;
 	a[1035] = 0xef;
 	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'R', self->pdn, mk->rkey, 0, r,
 				1024, qpn));
-	ASSERT_EQ(0, fuv_mk_check(self, mk, &e));
+	ASSERT_EQ(0, fuv_mk_check(self->cq, mk, &e));
 	EXPECT_EQ(MLX5DV_MKEY_SIG_BLOCK_BAD_APPTAG, e.err_type);
 	EXPECT_EQ(0x1234, e.err.sig.expected_value);
 	EXPECT_EQ(0xbeef, e.err.sig.actual_value);
@@ -2252,7 +2257,7 @@ TEST_F(fuv_mk, sig_wire_t10dif)
 	mk = fuv_mk_create(self->pd, 1,
 			   MLX5DV_MKEY_INIT_ATTR_FLAGS_BLOCK_SIGNATURE);
 	ASSERT_NE(NULL, mk) TH_LOG("mlx5dv_create_mkey: %s", strerror(errno));
-	ASSERT_EQ(0, fuv_mk_conf(_metadata, self, mk, 1024, &sa, NULL));
+	ASSERT_EQ(0, FUV_MK_CONF(mk, 1024, &sa, NULL));
 	for (i = 0; i < 1024; i++)
 		a[i] = fuv_pat(i);
 
@@ -2262,7 +2267,7 @@ TEST_F(fuv_mk, sig_wire_t10dif)
 	EXPECT_TRUE(fuv_dif_is(r + 512, a, 0x5678, 0x20));
 	EXPECT_EQ(0, memcmp(r + 520, a + 512, 512));
 	EXPECT_TRUE(fuv_dif_is(r + 1032, a + 512, 0x5678, 0x21));
-	ASSERT_EQ(0, fuv_mk_check(self, mk, &e));
+	ASSERT_EQ(0, fuv_mk_check(self->cq, mk, &e));
 	EXPECT_EQ(MLX5DV_MKEY_NO_ERR, e.err_type);
 
 	/* a write with good PI: the data alone lands */
@@ -2277,7 +2282,7 @@ TEST_F(fuv_mk, sig_wire_t10dif)
 	EXPECT_EQ(0, memcmp(a, w, 512));
 	EXPECT_EQ(0, memcmp(a + 512, w + 520, 512));
 	EXPECT_TRUE(fuv_all(a + 1024, 2 * PAGE - 1024, 0xee));
-	ASSERT_EQ(0, fuv_mk_check(self, mk, &e));
+	ASSERT_EQ(0, fuv_mk_check(self->cq, mk, &e));
 	EXPECT_EQ(MLX5DV_MKEY_NO_ERR, e.err_type);
 
 	/* a bad ref tag in wire block 1: stored anyway, reported */
@@ -2287,7 +2292,7 @@ TEST_F(fuv_mk, sig_wire_t10dif)
 	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'W', self->pdn, mk->rkey, 0, w,
 				1040, qpn));
 	EXPECT_EQ(0, memcmp(a + 512, w + 520, 512));
-	ASSERT_EQ(0, fuv_mk_check(self, mk, &e));
+	ASSERT_EQ(0, fuv_mk_check(self->cq, mk, &e));
 	EXPECT_EQ(MLX5DV_MKEY_SIG_BLOCK_BAD_REFTAG, e.err_type);
 	EXPECT_EQ(0x21, e.err.sig.expected_value);
 	EXPECT_EQ(0x99, e.err.sig.actual_value);
@@ -2295,7 +2300,7 @@ TEST_F(fuv_mk, sig_wire_t10dif)
 
 	/* both domains: memory PI generated, not copied */
 	sa.mem = &mem;
-	ASSERT_EQ(0, fuv_mk_conf(_metadata, self, mk, 1040, &sa, NULL));
+	ASSERT_EQ(0, FUV_MK_CONF(mk, 1040, &sa, NULL));
 	fuv_dif(w + 1032, w + 520, 0x5678, 0x21);
 	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'W', self->pdn, mk->rkey, 0, w,
 				1040, qpn));
@@ -2306,7 +2311,7 @@ TEST_F(fuv_mk, sig_wire_t10dif)
 	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'R', self->pdn, mk->rkey, 0, r,
 				1040, qpn));
 	EXPECT_EQ(0, memcmp(r, w, 1040));
-	ASSERT_EQ(0, fuv_mk_check(self, mk, &e));
+	ASSERT_EQ(0, fuv_mk_check(self->cq, mk, &e));
 	EXPECT_EQ(MLX5DV_MKEY_NO_ERR, e.err_type);
 
 	ASSERT_EQ(0, mlx5dv_destroy_mkey(mk));
@@ -2364,7 +2369,7 @@ TEST_F(fuv_mk, crypto_xts_vectors)
 	ca.dek = dek;
 	mk = fuv_mk_create(self->pd, 1, MLX5DV_MKEY_INIT_ATTR_FLAGS_CRYPTO);
 	ASSERT_NE(NULL, mk) TH_LOG("mlx5dv_create_mkey: %s", strerror(errno));
-	ASSERT_EQ(0, fuv_mk_conf(_metadata, self, mk, 1024, NULL, &ca));
+	ASSERT_EQ(0, FUV_MK_CONF(mk, 1024, NULL, &ca));
 
 	for (i = 0; i < 512; i++)
 		w[i] = (__u8)i;
@@ -2379,7 +2384,7 @@ TEST_F(fuv_mk, crypto_xts_vectors)
 	EXPECT_EQ(0, memcmp(w, r, 1024));
 
 	ca.initial_tweak[0] = 1;
-	ASSERT_EQ(0, fuv_mk_conf(_metadata, self, mk, 512, NULL, &ca));
+	ASSERT_EQ(0, FUV_MK_CONF(mk, 512, NULL, &ca));
 	memset(a, 0xee, 1024);
 	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'W', self->pdn, mk->rkey, 0,
 				w + 512, 512, qpn));
@@ -2441,7 +2446,7 @@ TEST_F(fuv_mk, sig_crypto_pair)
 			   MLX5DV_MKEY_INIT_ATTR_FLAGS_BLOCK_SIGNATURE |
 			   MLX5DV_MKEY_INIT_ATTR_FLAGS_CRYPTO);
 	ASSERT_NE(NULL, mk) TH_LOG("mlx5dv_create_mkey: %s", strerror(errno));
-	ASSERT_EQ(0, fuv_mk_conf(_metadata, self, mk, 520, &sa, &ca));
+	ASSERT_EQ(0, FUV_MK_CONF(mk, 520, &sa, &ca));
 
 	for (i = 0; i < 512; i++)
 		w[i] = (__u8)i;
@@ -2453,13 +2458,13 @@ TEST_F(fuv_mk, sig_crypto_pair)
 	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'R', self->pdn, mk->rkey, 0, r,
 				512, qpn));
 	EXPECT_EQ(0, memcmp(w, r, 512));
-	ASSERT_EQ(0, fuv_mk_check(self, mk, &e));
+	ASSERT_EQ(0, fuv_mk_check(self->cq, mk, &e));
 	EXPECT_EQ(MLX5DV_MKEY_NO_ERR, e.err_type);
 
 	a[100] ^= 0x80;
 	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'R', self->pdn, mk->rkey, 0, r,
 				512, qpn));
-	ASSERT_EQ(0, fuv_mk_check(self, mk, &e));
+	ASSERT_EQ(0, fuv_mk_check(self->cq, mk, &e));
 	EXPECT_EQ(MLX5DV_MKEY_SIG_BLOCK_BAD_GUARD, e.err_type);
 	EXPECT_EQ(fuv_crc16_t10dif(a, 512), e.err.sig.expected_value);
 	EXPECT_EQ(fuv_crc16_t10dif(fuv_xts_ct4, 512),
