@@ -2213,6 +2213,86 @@ TEST_F(fuv_mk, sig_mem_t10dif)
 	ASSERT_EQ(0, mlx5dv_destroy_mkey(mk));
 }
 
+/* CRC-32C as catalogued (Castagnoli, reflected, init and xorout ~0). */
+static __u32 fuv_crc32c(const __u8 *p, size_t len)
+{
+	__u32 crc = ~0u;
+	int b;
+
+	for (; len; len--, p++) {
+		crc ^= *p;
+		for (b = 0; b < 8; b++)
+			crc = crc & 1 ? (crc >> 1) ^ 0x82f63b78 : crc >> 1;
+	}
+	return ~crc;
+}
+
+/*
+ * CRC32C in the memory domain (seed 0: libmlx5 sets the BFS seed bit, qp.c
+ * mlx5_umr_crc_bfs(), and the catalogue CRC-32C results), none on the
+ * wire: each 512-byte block written lands followed by its CRC-32C computed
+ * here, least significant byte first (Documentation/fake.rst, "Signature":
+ * the fake's reading of ConnectX results); read back checked. A flipped
+ * byte: BAD_GUARD, expected and actual the 4 PI bytes read big endian
+ * (the fake's CQE words; libmlx5 hands the CQE's upper word through,
+ * verbs.c mlx5_decode_sigerr()): the computed CRC's and the stored one's.
+ */
+TEST_F(fuv_mk, sig_mem_crc32c)
+{
+	struct mlx5dv_sig_crc crc = {
+		.type = MLX5DV_SIG_CRC_TYPE_CRC32C,
+		.seed = 0,
+	};
+	struct mlx5dv_sig_block_domain mem = {
+		.sig_type = MLX5DV_SIG_TYPE_CRC,
+		.sig.crc = &crc,
+		.block_size = MLX5DV_BLOCK_SIZE_512,
+	};
+	struct mlx5dv_sig_block_attr sa = {
+		.mem = &mem,
+		.check_mask = MLX5DV_SIG_MASK_CRC32C,
+	};
+	int qpn = self->qp->qp_num;
+	__u8 *a = self->m.a, w[1024], r[1024];
+	struct mlx5dv_mkey_err e;
+	struct mlx5dv_mkey *mk;
+	__u32 c0, c1, bad;
+	size_t i;
+
+	mk = fuv_mk_create(self->pd, 1,
+			   MLX5DV_MKEY_INIT_ATTR_FLAGS_BLOCK_SIGNATURE);
+	ASSERT_NE(NULL, mk) TH_LOG("mlx5dv_create_mkey: %s", strerror(errno));
+	ASSERT_EQ(0, FUV_MK_CONF(mk, 1032, &sa, NULL));
+	for (i = 0; i < sizeof(w); i++)
+		w[i] = fuv_pat(i);
+	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'W', self->pdn, mk->rkey, 0, w,
+				1024, qpn));
+	c0 = fuv_crc32c(w, 512);
+	c1 = fuv_crc32c(w + 512, 512);
+	EXPECT_EQ(0, memcmp(a, w, 512));
+	EXPECT_EQ(0, memcmp(a + 512, &(__u32){ htole32(c0) }, 4));
+	EXPECT_EQ(0, memcmp(a + 516, w + 512, 512));
+	EXPECT_EQ(0, memcmp(a + 1028, &(__u32){ htole32(c1) }, 4));
+	EXPECT_TRUE(fuv_all(a + 1032, 2 * PAGE - 1032, 0xee));
+	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'R', self->pdn, mk->rkey, 0, r,
+				1024, qpn));
+	EXPECT_EQ(0, memcmp(w, r, 1024));
+	ASSERT_EQ(0, fuv_mk_check(self->cq, mk, &e));
+	EXPECT_EQ(MLX5DV_MKEY_NO_ERR, e.err_type);
+
+	a[700] ^= 0x04;
+	bad = fuv_crc32c(a + 516, 512);
+	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'R', self->pdn, mk->rkey, 0, r,
+				1024, qpn));
+	ASSERT_EQ(0, fuv_mk_check(self->cq, mk, &e));
+	EXPECT_EQ(MLX5DV_MKEY_SIG_BLOCK_BAD_GUARD, e.err_type);
+	EXPECT_EQ(__builtin_bswap32(bad), e.err.sig.expected_value);
+	EXPECT_EQ(__builtin_bswap32(c1), e.err.sig.actual_value);
+	EXPECT_EQ(1031, e.err.sig.offset);
+
+	ASSERT_EQ(0, mlx5dv_destroy_mkey(mk));
+}
+
 /*
  * T10-DIF on the wire, none in memory: a read through the key inserts the
  * PI computed here after each 512 bytes of memory; a write with good PI
