@@ -1987,6 +1987,37 @@ FIXTURE_TEARDOWN(fuv_mk)
 	ibv_free_device_list(self->list);
 }
 
+/*
+ * debugfs "xfer" with a QP number (fake_xfer.c fake_xfer_qp()): an
+ * unknown QP is ENOENT, a QP of another PD or one not able to receive
+ * (RESET) is EINVAL; nothing moves. The same local write by the QP in
+ * RTS lands.
+ */
+TEST_F(fuv_mk, xfer_qp_refusals)
+{
+	struct ibv_qp *q2;
+	__u8 w[16];
+
+	memset(w, 0x42, sizeof(w));
+	EXPECT_EQ(-ENOENT, fuv_xfer_q(self->dbg, 'w', self->pdn,
+				      self->m.mr1->lkey, 0, w, 16, 0xffffff));
+	EXPECT_EQ(-EINVAL, fuv_xfer_q(self->dbg, 'w', self->pdn + 1,
+				      self->m.mr1->lkey, 0, w, 16,
+				      self->qp->qp_num));
+	q2 = fuv_create_rc_inl(self->ctx, self->pd, self->cq, 0, 0, 0);
+	ASSERT_NE(NULL, q2);
+	EXPECT_EQ(-EINVAL, fuv_xfer_q(self->dbg, 'w', self->pdn,
+				      self->m.mr1->lkey, 0, w, 16,
+				      q2->qp_num));
+	EXPECT_TRUE(fuv_all(self->m.a, 2 * PAGE, 0xee));
+	ASSERT_EQ(0, ibv_destroy_qp(q2));
+	/* the same local write by the fixture's QP in RTS */
+	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'w', self->pdn, self->m.mr1->lkey,
+				0, w, 16, self->qp->qp_num));
+	EXPECT_TRUE(fuv_all(self->m.a, 16, 0x42));
+	EXPECT_TRUE(fuv_all(self->m.a + 16, 2 * PAGE - 16, 0xee));
+}
+
 /* T10-DIF guard: CRC16, polynomial 0x8bb7, seed 0, no reflection. */
 static __u16 fuv_crc16_t10dif(const __u8 *p, size_t len)
 {
