@@ -376,7 +376,8 @@ static ssize_t fake_xfer_dbg_do(struct fake_xfer_dbg *x, struct iov_iter *from)
 	hlen = nl - hdr + 1;
 	nf = sscanf(hdr, "%c %i %i %lli %i %i", &op, &pdn, &key, &off, &len,
 		    &qpn);
-	if (nf < 5 || !len || len > FAKE_DBG_XFER_MAX || !op || !strchr("RWrw", op))
+	if (nf < 5 || !len || len > FAKE_DBG_XFER_MAX || !op ||
+	    !strchr("RWrw", op))
 		return -EINVAL;
 	write = op == 'W' || op == 'w';
 	remote = op == 'R' || op == 'W';
