@@ -32,6 +32,7 @@
 #include <linux/slab.h>
 #include <linux/mutex.h>
 #include <linux/list.h>
+#include <linux/rculist.h>
 #include <linux/wait.h>
 #include <linux/wait_bit.h>
 #include <linux/completion.h>
@@ -58,7 +59,9 @@ MODULE_PARM_DESC(max_sges, "scatterlist entries one I/O may have");
  * struct mlx5_umr_sample_dev - per-device state
  * @list: on mlx5_umr_sample_devs
  * @dev: the UMR device
- * @busy: slots lent to I/Os (remove() waits for 0: wait_var_event())
+ * @busy: I/Os mapping or registered (remove() waits for 0:
+ *	wait_var_event()); SAMPLE_SWAPPING while set_pd() swaps the pools,
+ *	which the I/O path then leaves alone (-EBUSY)
  * @chans: the channels (one per CPU online at add(), or one with no
  *	channel of its own for channels=shared), @nchans of them
  * @nchans: how many
@@ -82,18 +85,35 @@ struct mlx5_umr_sample_slot {
 	struct mlx5_umr_sample_io io;
 };
 
-/* Protects mlx5_umr_sample_devs (lookups by device). */
+/*
+ * Serializes changes of mlx5_umr_sample_devs (add, remove) and of a
+ * device's pools (set_pd); the I/O path finds its device under RCU only,
+ * so I/Os of different CPUs share no lock.
+ */
 static DEFINE_MUTEX(mlx5_umr_sample_lock);
 static LIST_HEAD(mlx5_umr_sample_devs);
 
+/* mlx5_umr_sample_dev.busy while the pools are swapped: below any count */
+#define SAMPLE_SWAPPING	INT_MIN
+
+/* Under rcu_read_lock() or mlx5_umr_sample_lock. */
 static struct mlx5_umr_sample_dev *sample_find(struct mlx5_umr_dev *dev)
 {
 	struct mlx5_umr_sample_dev *sdev;
 
-	list_for_each_entry(sdev, &mlx5_umr_sample_devs, list)
+	list_for_each_entry_rcu(sdev, &mlx5_umr_sample_devs, list,
+				lockdep_is_held(&mlx5_umr_sample_lock))
 		if (sdev->dev == dev)
 			return sdev;
 	return NULL;
+}
+
+/* An I/O is done with its device (@sdev may be freed after this). */
+static void sample_put_busy(struct mlx5_umr_sample_dev *sdev)
+{
+	/* wake_up_var() hashes the address: remove() may free @sdev now */
+	if (atomic_dec_and_test(&sdev->busy))
+		wake_up_var(&sdev->busy);
 }
 
 /*
@@ -113,9 +133,7 @@ static void sample_put_slot(struct mlx5_umr_sample_io *io)
 		list_add(&slot->node, &ch->free);
 		spin_unlock_irqrestore(&ch->lock, flags);
 	}
-	/* wake_up_var() hashes the address: remove() may free @sdev now */
-	if (atomic_dec_and_test(&sdev->busy))
-		wake_up_var(&sdev->busy);
+	sample_put_busy(sdev);
 }
 
 /*
@@ -188,9 +206,10 @@ static bool sample_revoke(struct mlx5_umr_sample_io *io, int status)
  *
  * Context: process context, may sleep.
  * Return: the I/O with ->rkey set, or ERR_PTR(-EBUSY when this CPU's pool
- * is empty, -ENODEV, or the mapping's or the UMR's error: @sgt is unmapped
- * and no key reaches it; or -EHWPOISON: the HCA may still reach @sgt's
- * pages, which stay mapped and must never be reused).
+ * is empty or mlx5_umr_sample_set_pd() is swapping the pools, -ENODEV,
+ * or the mapping's or the UMR's error: @sgt is unmapped and no key
+ * reaches it; or -EHWPOISON: the HCA may still reach @sgt's pages, which
+ * stay mapped and must never be reused).
  */
 struct mlx5_umr_sample_io *mlx5_umr_sample_map(struct mlx5_umr_dev *dev,
 					       struct sg_table *sgt, u64 len,
@@ -204,30 +223,37 @@ struct mlx5_umr_sample_io *mlx5_umr_sample_map(struct mlx5_umr_dev *dev,
 
 	if (dir != DMA_TO_DEVICE && dir != DMA_FROM_DEVICE)
 		return ERR_PTR(-EINVAL);
-	mutex_lock(&mlx5_umr_sample_lock);
+	/*
+	 * A real ULP holds its device; the sample looks it up, under RCU
+	 * (remove() unlists it and waits for a grace period, then for
+	 * @busy). Counted busy before a slot is taken, so that set_pd()
+	 * either sees this I/O or makes it back off.
+	 */
+	rcu_read_lock();
 	sdev = sample_find(dev);
-	if (sdev) {
-		/*
-		 * The pool of the CPU this runs on (a blk-mq ULP: the hctx's).
-		 * The task may move to another CPU from here on: the I/O keeps
-		 * its channel and its unmap goes there (the mkey's home).
-		 */
-		ch = sdev->cpu_chan[raw_smp_processor_id()];
-		spin_lock_irq(&ch->lock);
-		slot = list_first_entry_or_null(&ch->free,
-						struct mlx5_umr_sample_slot,
-						node);
-		if (slot) {
-			list_del(&slot->node);
-			atomic_inc(&sdev->busy);
-		}
-		spin_unlock_irq(&ch->lock);
-	}
-	mutex_unlock(&mlx5_umr_sample_lock);
-	if (!sdev)
-		return ERR_PTR(-ENODEV);
-	if (!slot)
+	if (sdev && !atomic_inc_unless_negative(&sdev->busy))
+		err = -EBUSY;
+	else
+		err = sdev ? 0 : -ENODEV;
+	rcu_read_unlock();
+	if (err)
+		return ERR_PTR(err);
+	/*
+	 * The pool of the CPU this runs on (a blk-mq ULP: the hctx's). The
+	 * task may move to another CPU from here on: the I/O keeps its
+	 * channel and its unmap goes there (the mkey's home).
+	 */
+	ch = sdev->cpu_chan[raw_smp_processor_id()];
+	spin_lock_irq(&ch->lock);
+	slot = list_first_entry_or_null(&ch->free, struct mlx5_umr_sample_slot,
+					node);
+	if (slot)
+		list_del(&slot->node);
+	spin_unlock_irq(&ch->lock);
+	if (!slot) {
+		sample_put_busy(sdev);
 		return ERR_PTR(-EBUSY);
+	}
 
 	io = &slot->io;
 	io->sgt = sgt;
@@ -483,7 +509,7 @@ static int sample_add(struct mlx5_umr_dev *dev)
 	if (err)
 		goto err_chans;
 	mutex_lock(&mlx5_umr_sample_lock);
-	list_add_tail(&sdev->list, &mlx5_umr_sample_devs);
+	list_add_tail_rcu(&sdev->list, &mlx5_umr_sample_devs);
 	mutex_unlock(&mlx5_umr_sample_lock);
 	return 0;
 
@@ -492,6 +518,23 @@ err_chans:
 err_free:
 	kfree(sdev);
 	return err;
+}
+
+/*
+ * The pools of @sdev are set_pd()'s until sample_pools_put(): no I/O is
+ * registered or mapping, and none starts (-EBUSY). Under
+ * mlx5_umr_sample_lock.
+ */
+static bool sample_pools_get(struct mlx5_umr_sample_dev *sdev)
+{
+	lockdep_assert_held(&mlx5_umr_sample_lock);
+	return atomic_cmpxchg(&sdev->busy, 0, SAMPLE_SWAPPING) == 0;
+}
+
+/* The new pools are seen by whoever counts itself busy after this. */
+static void sample_pools_put(struct mlx5_umr_sample_dev *sdev)
+{
+	atomic_set_release(&sdev->busy, 0);
 }
 
 /**
@@ -507,6 +550,7 @@ err_free:
  * before freeing @ibpd.
  *
  * Context: process context, may sleep; no I/O of the device registered.
+ * An I/O mapped meanwhile gets -EBUSY.
  * Return: 0, -ENODEV when the service does not drive @ibpd's device,
  * -EBUSY while an I/O is registered, or mlx5_umr_pd_get_ib()'s or the
  * allocation's error (the pools are then in the service's PD).
@@ -523,13 +567,15 @@ int mlx5_umr_sample_set_pd(struct ib_pd *ibpd)
 		if (ibpd || !iter->pd)
 			continue;
 		/* back to the service's PD */
-		err = atomic_read(&iter->busy) ? -EBUSY : 0;
-		if (err)
+		if (!sample_pools_get(iter)) {
+			err = -EBUSY;
 			break;
+		}
 		sample_free_pools(iter);
 		mlx5_umr_pd_put(iter->pd);
 		iter->pd = NULL;
 		err = sample_alloc_pools(iter, NULL);
+		sample_pools_put(iter);
 		if (err)
 			break;
 	}
@@ -540,14 +586,13 @@ int mlx5_umr_sample_set_pd(struct ib_pd *ibpd)
 	err = -ENODEV;
 	if (!sdev)
 		goto out;
-	/* the map path takes slots under mlx5_umr_sample_lock only */
-	err = atomic_read(&sdev->busy) ? -EBUSY : 0;
-	if (err)
+	err = -EBUSY;
+	if (!sample_pools_get(sdev))
 		goto out;
 	pd = mlx5_umr_pd_get_ib(dev, ibpd);
 	if (IS_ERR(pd)) {
 		err = PTR_ERR(pd);
-		goto out;
+		goto out_pools;
 	}
 	sample_free_pools(sdev);
 	mlx5_umr_pd_put(sdev->pd);
@@ -559,6 +604,8 @@ int mlx5_umr_sample_set_pd(struct ib_pd *ibpd)
 		sdev->pd = NULL;
 		sample_alloc_pools(sdev, NULL);
 	}
+out_pools:
+	sample_pools_put(sdev);
 out:
 	mutex_unlock(&mlx5_umr_sample_lock);
 	mlx5_umr_dev_put(dev);
@@ -601,10 +648,12 @@ static void sample_remove(struct mlx5_umr_dev *dev)
 	mutex_lock(&mlx5_umr_sample_lock);
 	sdev = sample_find(dev);
 	if (sdev)
-		list_del(&sdev->list);
+		list_del_rcu(&sdev->list);
 	mutex_unlock(&mlx5_umr_sample_lock);
 	if (!sdev)
 		return;
+	/* no map finds it after this; one that did is counted busy */
+	synchronize_rcu();
 	/* I/Os still registered belong to their owners: wait for them. */
 	wait_var_event(&sdev->busy, !atomic_read(&sdev->busy));
 	/* the pools' mkeys before the channels they are homed on */

@@ -13,6 +13,7 @@
 #include <linux/mm.h>
 #include <linux/completion.h>
 #include <linux/cpumask.h>
+#include <linux/delay.h>
 #include <linux/kthread.h>
 #include <linux/mlx5/cq.h>
 #include <linux/mlx5/mlx5_ifc.h>
@@ -348,6 +349,112 @@ static unsigned int sample_chan_free(struct mlx5_umr_sample_chan *ch)
 	return n;
 }
 
+/* sample_map_races_set_pd's other side: swaps the pools' PD back and forth */
+struct sample_swapper {
+	struct ib_pd *ibpd;
+	unsigned int swaps;
+	unsigned int busy;
+	int err;
+	struct completion exited;
+};
+
+#define SAMPLE_SWAPS	40
+
+static int sample_swapper_fn(void *arg)
+{
+	struct sample_swapper *sw = arg;
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < SAMPLE_SWAPS && !sw->err; i++) {
+		ret = mlx5_umr_sample_set_pd(i & 1 ? NULL : sw->ibpd);
+		if (!ret)
+			sw->swaps++;
+		else if (ret == -EBUSY)
+			sw->busy++;
+		else
+			sw->err = ret;
+		usleep_range(100, 200);
+	}
+	/* the pools end in the service's PD */
+	while (!sw->err && (ret = mlx5_umr_sample_set_pd(NULL)) == -EBUSY)
+		usleep_range(100, 200);
+	if (!sw->err)
+		sw->err = ret;
+	complete(&sw->exited);
+	return 0;
+}
+
+/*
+ * The I/O path finds its device without the sample's mutex (RCU), so
+ * mlx5_umr_sample_set_pd() may swap the pools while I/Os map: each map
+ * either gets a key of the pool's PD, which reads the I/O's bytes there,
+ * or backs off with -EBUSY; each swap either runs or answers -EBUSY while
+ * an I/O is registered. Nothing leaks, every slot goes back.
+ */
+static void sample_map_races_set_pd(struct kunit *test)
+{
+	struct sample_ctx *c = test->priv;
+	u32 svc = mlx5_umr_dev_caps(c->dev)->pdn;
+	struct mlx5_umr_fake_counters before, after;
+	struct sample_swapper sw = {};
+	unsigned int mapped = 0, backed = 0, i;
+	struct mlx5_umr_sample_io *io;
+	u8 mkc[MLX5_ST_SZ_BYTES(mkc)];
+	struct task_struct *task;
+	u32 pdn, io_pd;
+	u8 buf[16];
+
+	sw.ibpd = mlx5_umr_fake_ib_pd_alloc(c->fake);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(sw.ibpd));
+	pdn = mlx5_umr_fake_ib_pdn(sw.ibpd);
+	for (i = 0; i < sizeof(buf); i++)
+		*seg_byte(c, i) = i * 29 + 3;
+	init_completion(&sw.exited);
+	mlx5_umr_fake_get_counters(c->fake, &before);
+	task = kthread_run(sample_swapper_fn, &sw, "sample/swap");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(task));
+	while (!completion_done(&sw.exited)) {
+		io = mlx5_umr_sample_map(c->dev, &c->sgt, c->total,
+					 DMA_TO_DEVICE);
+		if (IS_ERR(io)) {
+			KUNIT_EXPECT_EQ(test, PTR_ERR(io), -EBUSY);
+			backed++;
+			usleep_range(50, 100);
+			continue;
+		}
+		mapped++;
+		KUNIT_ASSERT_GT(test, mlx5_umr_fake_query_mkey(c->fake, io->rkey,
+							       mkc, NULL, 0),
+				0);
+		io_pd = MLX5_GET(mkc, mkc, pd);
+		KUNIT_EXPECT_TRUE(test, io_pd == pdn || io_pd == svc);
+		memset(buf, 0, sizeof(buf));
+		KUNIT_EXPECT_EQ(test, mlx5_umr_fake_xfer_pd(c->fake, io_pd,
+							    io->rkey, 0, buf,
+							    sizeof(buf), false,
+							    true), 0);
+		for (i = 0; i < sizeof(buf); i++)
+			KUNIT_EXPECT_EQ(test, buf[i], *seg_byte(c, i));
+		sample_unmap_wait(test, io);
+	}
+	KUNIT_EXPECT_EQ(test, sw.err, 0);
+	KUNIT_EXPECT_GT(test, sw.swaps, 0U);
+	KUNIT_EXPECT_GT(test, mapped, 0U);
+	kunit_info(test, "%u maps, %u backed off; %u swaps, %u refused\n",
+		   mapped, backed, sw.swaps, sw.busy);
+	for_each_online_cpu(i) {
+		struct mlx5_umr_sample_chan *ch = mlx5_umr_sample_chan(c->dev, i);
+
+		KUNIT_ASSERT_NOT_NULL(test, ch);
+		KUNIT_EXPECT_EQ(test, sample_chan_free(ch), ch->nios);
+	}
+	mlx5_umr_fake_get_counters(c->fake, &after);
+	KUNIT_EXPECT_EQ(test, after.sg_maps, before.sg_maps);
+	KUNIT_EXPECT_EQ(test, after.mkeys, before.mkeys);
+	mlx5_umr_fake_ib_pd_free(sw.ibpd);
+}
+
 /*
  * channels=percpu (the default): each online CPU maps on a channel of its
  * own, a QP and CQ besides the device's queues, whose pool's mkeys are
@@ -614,6 +721,7 @@ static struct kunit_case sample_cases[] = {
 	KUNIT_CASE(sample_percpu_chans),
 	KUNIT_CASE(sample_concurrent_io),
 	KUNIT_CASE(sample_remove_frees_chans),
+	KUNIT_CASE(sample_map_races_set_pd),
 	{}
 };
 
