@@ -347,6 +347,8 @@ void fake_cq_work(struct work_struct *work);
 void fake_qp_delay_work(struct work_struct *work);
 void fake_req_cqe(struct mlx5_umr_fake *fd, struct fake_qp *qp, u8 opcode,
 		  u16 idx, struct fake_notify *nt);
+void fake_qp_sig_err_cqe(struct mlx5_umr_fake *fd, struct fake_qp *qp,
+			 struct mlx5_sig_err_cqe *err);
 struct fake_qp *fake_qp_lock(struct mlx5_umr_fake *fd, u32 qpn,
 			     unsigned long *flags);
 void fake_qp_unlock(struct fake_qp *qp, unsigned long flags);
@@ -421,6 +423,8 @@ int fake_test_xfer(struct mlx5_umr_hca *hca, u32 key, u64 offset, void *buf,
 int fake_test_xfer_out(struct mlx5_umr_hca *hca, u32 key, u64 offset,
 		       void *buf, size_t len, bool write, bool remote,
 		       struct mlx5_umr_test_xfer_out *out);
+int fake_xfer_qp(struct mlx5_umr_fake *fd, u32 qpn, u32 pdn, u32 key,
+		 u64 offset, void *buf, size_t len, bool write, bool remote);
 /* fake_access() for the signature engine: the outer key may carry a BSF */
 int fake_access_sig(struct mlx5_umr_fake *fd, u32 key, u64 va, void *buf,
 		    size_t len, bool write, bool remote, u32 pdn);

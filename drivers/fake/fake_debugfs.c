@@ -347,20 +347,23 @@ static int fake_xfer_dbg_release(struct inode *inode, struct file *file)
  * file. "W pdn key offset len\n" followed by @len bytes in the same
  * write(): an RDMA WRITE of them. Lower-case "r"/"w" access locally (an
  * lkey, LR/LW). An access error fails the write with EACCES and moves no
- * bytes. The probe_read knob moves one byte and shows none; a user
- * library's indirect mkeys (libmlx5's mlx5dv_wr_mr_list() and friends on
+ * bytes. A sixth field names the accessing QP (an RC QP of PD @pdn in
+ * RTR or RTS, else EINVAL; unknown: ENOENT): a signature error of the
+ * access then reaches its CQ as a SIG_ERR CQE (fake_xfer_qp()). The
+ * probe_read knob moves one byte and shows none; a user library's
+ * indirect mkeys (libmlx5's mlx5dv_wr_mr_list() and friends on
  * the fake_uverbs device) need whole buffers in and out to be checked
  * byte by byte against the layout they were given.
  */
 static ssize_t fake_xfer_dbg_do(struct fake_xfer_dbg *x, struct iov_iter *from)
 {
 	size_t count = iov_iter_count(from), hlen, n;
-	unsigned int pdn, key, len;
+	unsigned int pdn, key, len, qpn;
 	unsigned long long off;
 	char hdr[80], op, *nl;
 	bool write, remote;
 	void *buf;
-	int err;
+	int err, nf;
 
 	n = min(count, sizeof(hdr) - 1);
 	if (copy_from_iter(hdr, n, from) != n)
@@ -371,8 +374,10 @@ static ssize_t fake_xfer_dbg_do(struct fake_xfer_dbg *x, struct iov_iter *from)
 		return -EINVAL;
 	*nl = 0;
 	hlen = nl - hdr + 1;
-	if (sscanf(hdr, "%c %i %i %lli %i", &op, &pdn, &key, &off, &len) != 5 ||
-	    !len || len > FAKE_DBG_XFER_MAX || !op || !strchr("RWrw", op))
+	nf = sscanf(hdr, "%c %i %i %lli %i %i", &op, &pdn, &key, &off, &len,
+		    &qpn);
+	if (nf < 5 || !len || len > FAKE_DBG_XFER_MAX || !op ||
+	    !strchr("RWrw", op))
 		return -EINVAL;
 	write = op == 'W' || op == 'w';
 	remote = op == 'R' || op == 'W';
@@ -387,8 +392,12 @@ static ssize_t fake_xfer_dbg_do(struct fake_xfer_dbg *x, struct iov_iter *from)
 		err = -EFAULT;
 		goto out;
 	}
-	err = mlx5_umr_fake_xfer_pd(x->fd, pdn, key, off, buf, len, write,
-				    remote);
+	if (nf == 6)
+		err = fake_xfer_qp(x->fd, qpn, pdn, key, off, buf, len, write,
+				   remote);
+	else
+		err = mlx5_umr_fake_xfer_pd(x->fd, pdn, key, off, buf, len,
+					    write, remote);
 	if (err) {
 		err = err < 0 ? err : -EACCES;
 		goto out;

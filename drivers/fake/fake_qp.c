@@ -205,6 +205,29 @@ void fake_req_cqe(struct mlx5_umr_fake *fd, struct fake_qp *qp, u8 opcode,
 	fake_cq_write(fd, qp, &cqe, nt);
 }
 
+/**
+ * fake_qp_sig_err_cqe() - a SIG_ERR CQE of an access by @qp, on its CQ
+ * @fd: the fake
+ * @qp: the accessing QP, locked
+ * @err: the CQE fake_sig.c built; its qpn is set here
+ *
+ * The send CQ, where the fake writes every CQE of the QP: which CQ of a
+ * responder QP a ConnectX uses is not public, and libmlx5 takes a SIG_ERR
+ * CQE from any CQ, finding the mkey by the CQE's key (rdma-core v44.0
+ * 91392a91eb41 providers/mlx5/cq.c mlx5_parse_cqe(), MLX5_CQE_SIG_ERR).
+ */
+void fake_qp_sig_err_cqe(struct mlx5_umr_fake *fd, struct fake_qp *qp,
+			 struct mlx5_sig_err_cqe *err)
+{
+	struct mlx5_cqe64 cqe;
+
+	BUILD_BUG_ON(sizeof(*err) != sizeof(cqe));
+	lockdep_assert_held(&qp->lock);
+	err->qpn = cpu_to_be32(qp->qpn);
+	memcpy(&cqe, err, sizeof(cqe));
+	fake_cq_write(fd, qp, &cqe, NULL);
+}
+
 static void fake_err_cqe(struct mlx5_umr_fake *fd, struct fake_qp *qp,
 			 u8 opcode, u16 idx, u8 synd, u8 vsynd,
 			 struct fake_notify *nt)

@@ -451,6 +451,56 @@ int mlx5_umr_fake_xfer_pd(struct mlx5_umr_fake *fake, u32 pdn, u32 key,
 EXPORT_SYMBOL(mlx5_umr_fake_xfer_pd);
 
 /**
+ * fake_xfer_qp() - RDMA READ/WRITE through a key by QP @qpn (test-only)
+ * @fd: the fake
+ * @qpn: the accessing QP, an RC QP in RTR or RTS (a user's, debugfs
+ *	"xfer" with a QP number)
+ * @pdn: its PD, as the caller believes it: else -EINVAL
+ * @key: the rkey (@remote) or lkey
+ * @offset: as mlx5_umr_fake_xfer_out()
+ * @buf: source (@write) or destination buffer of @len bytes
+ * @len: bytes to move
+ * @write: RDMA WRITE into the memory, else RDMA READ from it
+ * @remote: access as a remote peer (RR/RW needed), else locally (LR/LW)
+ *
+ * As mlx5_umr_fake_xfer_pd() with the QP's PD; a failed signature check
+ * of an armed mkey (fake_sig.c fake_sig_report()) writes its SIG_ERR CQE
+ * to the QP's CQ, where a user library polls it: libmlx5 keeps it for
+ * mlx5dv_mkey_check() (rdma-core v44.0 91392a91eb41 providers/mlx5/cq.c
+ * mlx5_parse_cqe(), verbs.c _mlx5dv_mkey_check()).
+ *
+ * Context: process; does not sleep.
+ * Return: as mlx5_umr_fake_xfer(); -ENOENT: no such QP; -EINVAL: not an
+ * RC QP able to receive, or not of PD @pdn.
+ */
+int fake_xfer_qp(struct mlx5_umr_fake *fd, u32 qpn, u32 pdn, u32 key,
+		 u64 offset, void *buf, size_t len, bool write, bool remote)
+{
+	struct mlx5_umr_test_xfer_out out;
+	unsigned long flags;
+	struct fake_qp *qp;
+	int err;
+
+	qp = fake_qp_lock(fd, qpn, &flags);
+	if (!qp)
+		return -ENOENT;
+	if (qp->st != MLX5_QP_ST_RC || qp->pdn != pdn ||
+	    (qp->state != MLX5_QP_STATE_RTR &&
+	     qp->state != MLX5_QP_STATE_RTS)) {
+		err = -EINVAL;
+		goto out;
+	}
+	/* qp->lock before fd->lock, as the engine nests them */
+	err = fake_xfer_pd(fd, pdn, key, offset, buf, len, write, remote,
+			   &out);
+	if (!err && out.sig_err)
+		fake_qp_sig_err_cqe(fd, qp, &out.cqe);
+out:
+	fake_qp_unlock(qp, flags);
+	return err;
+}
+
+/**
  * mlx5_umr_fake_xfer_out() - mlx5_umr_fake_xfer(), with what else it produced
  * @fake: the fake
  * @key: the rkey (@remote) or lkey

@@ -25,6 +25,7 @@
 #include <infiniband/mlx5dv.h>
 
 #include "kselftest_harness.h"
+#include "fuv_xts_vectors.h"
 
 #define PAGE	4096UL
 
@@ -1226,9 +1227,24 @@ TEST_F(fuv_rc, exit_leaves_no_qp)
  * @op 'W' writes @buf, 'R' reads into it; 0 or -errno (-EACCES: the
  * responder's access error, nothing moved).
  */
+static int fuv_xfer_q(const char *dir, char op, unsigned int pdn,
+		      unsigned int key, unsigned long long off, void *buf,
+		      size_t len, int qpn);
+
 static int fuv_xfer(const char *dir, char op, unsigned int pdn,
 		    unsigned int key, unsigned long long off, void *buf,
 		    size_t len)
+{
+	return fuv_xfer_q(dir, op, pdn, key, off, buf, len, -1);
+}
+
+/*
+ * fuv_xfer() by QP @qpn (>= 0) of PD @pdn: a signature error of the
+ * access reaches that QP's CQ as a SIG_ERR CQE.
+ */
+static int fuv_xfer_q(const char *dir, char op, unsigned int pdn,
+		      unsigned int key, unsigned long long off, void *buf,
+		      size_t len, int qpn)
 {
 	char path[320], *msg;
 	int fd, n, ret = 0;
@@ -1242,7 +1258,12 @@ static int fuv_xfer(const char *dir, char op, unsigned int pdn,
 		close(fd);
 		return -ENOMEM;
 	}
-	n = snprintf(msg, 80, "%c %u 0x%x %llu %zu\n", op, pdn, key, off, len);
+	if (qpn >= 0)
+		n = snprintf(msg, 80, "%c %u 0x%x %llu %zu 0x%x\n", op, pdn, key,
+			     off, len, qpn);
+	else
+		n = snprintf(msg, 80, "%c %u 0x%x %llu %zu\n", op, pdn, key, off,
+			     len);
 	if (op == 'W' || op == 'w') {
 		memcpy(msg + n, buf, len);
 		n += len;
@@ -1901,6 +1922,668 @@ TEST_F(fuv_rc, mkey_tag_update)
 
 	ASSERT_EQ(0, mlx5dv_destroy_mkey(mk));
 	fuv_mk_bufs_free(&m);
+}
+
+/*
+ * Stage 2 (issue 29): signature and crypto through libmlx5's own WQEs.
+ *
+ * The fixture fuv_mk is the mkey set-up of the fuv_rc.mkey_* cases: a PD,
+ * a CQ, an RC QP in RTS connected to itself with the mkey send ops, and
+ * two 2-page buffers (0xee) registered as MRs. The data moves through the
+ * fake's debugfs "xfer" by that QP, so that a signature error reaches its
+ * CQ, where libmlx5 takes it for mlx5dv_mkey_check() (rdma-core v44.0
+ * cq.c mlx5_parse_cqe(), MLX5_CQE_SIG_ERR). The references the bytes are
+ * checked against are computed here: the T10-DIF CRC16 (polynomial
+ * 0x8bb7) bit by bit, XTS-AES by IEEE 1619's vectors (fuv_xts_vectors.h).
+ */
+FIXTURE(fuv_mk) {
+	struct ibv_device **list;
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	struct ibv_cq *cq;
+	struct ibv_qp *qp;
+	struct fuv_mk_bufs m;
+	unsigned int pdn;
+	char dbg[256];
+};
+
+FIXTURE_SETUP(fuv_mk)
+{
+	struct ibv_device *dev;
+
+	self->list = ibv_get_device_list(NULL);
+	ASSERT_NE(NULL, self->list);
+	dev = fuv_find(self->list);
+	ASSERT_NE(NULL, dev);
+	ASSERT_EQ(0, fuv_dbg_dir(dev, self->dbg, sizeof(self->dbg)));
+	self->ctx = ibv_open_device(dev);
+	ASSERT_NE(NULL, self->ctx);
+	self->pd = ibv_alloc_pd(self->ctx);
+	ASSERT_NE(NULL, self->pd);
+	self->pdn = fuv_pdn(self->pd);
+	self->cq = ibv_create_cq(self->ctx, 15, NULL, NULL, 0);
+	ASSERT_NE(NULL, self->cq);
+	ASSERT_EQ(0, fuv_mk_bufs(self->pd, &self->m));
+	/*
+	 * The BSFs are inline data of the UMR: libmlx5 refuses a configure
+	 * whose translation and BSFs (up to 64 + 128 bytes here) exceed
+	 * max_inline_data (qp.c crypto_umr_wqe_finalize(): ENOMEM).
+	 */
+	self->qp = fuv_rc_up(self->ctx, self->pd, self->cq, 256);
+	ASSERT_NE(NULL, self->qp);
+}
+
+FIXTURE_TEARDOWN(fuv_mk)
+{
+	if (self->qp)
+		ibv_destroy_qp(self->qp);
+	fuv_mk_bufs_free(&self->m);
+	if (self->cq)
+		ibv_destroy_cq(self->cq);
+	if (self->pd)
+		ibv_dealloc_pd(self->pd);
+	if (self->ctx)
+		ibv_close_device(self->ctx);
+	ibv_free_device_list(self->list);
+}
+
+/*
+ * debugfs "xfer" with a QP number (fake_xfer.c fake_xfer_qp()): an
+ * unknown QP is ENOENT, a QP of another PD or one not able to receive
+ * (RESET) is EINVAL; nothing moves. The same local write by the QP in
+ * RTS lands.
+ */
+TEST_F(fuv_mk, xfer_qp_refusals)
+{
+	struct ibv_qp *q2;
+	__u8 w[16];
+
+	memset(w, 0x42, sizeof(w));
+	EXPECT_EQ(-ENOENT, fuv_xfer_q(self->dbg, 'w', self->pdn,
+				      self->m.mr1->lkey, 0, w, 16, 0xffffff));
+	EXPECT_EQ(-EINVAL, fuv_xfer_q(self->dbg, 'w', self->pdn + 1,
+				      self->m.mr1->lkey, 0, w, 16,
+				      self->qp->qp_num));
+	q2 = fuv_create_rc_inl(self->ctx, self->pd, self->cq, 0, 0, 0);
+	ASSERT_NE(NULL, q2);
+	EXPECT_EQ(-EINVAL, fuv_xfer_q(self->dbg, 'w', self->pdn,
+				      self->m.mr1->lkey, 0, w, 16,
+				      q2->qp_num));
+	EXPECT_TRUE(fuv_all(self->m.a, 2 * PAGE, 0xee));
+	ASSERT_EQ(0, ibv_destroy_qp(q2));
+	/* the same local write by the fixture's QP in RTS */
+	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'w', self->pdn, self->m.mr1->lkey,
+				0, w, 16, self->qp->qp_num));
+	EXPECT_TRUE(fuv_all(self->m.a, 16, 0x42));
+	EXPECT_TRUE(fuv_all(self->m.a + 16, 2 * PAGE - 16, 0xee));
+}
+
+/* T10-DIF guard: CRC16, polynomial 0x8bb7, seed 0, no reflection. */
+static __u16 fuv_crc16_t10dif(const __u8 *p, size_t len)
+{
+	__u16 crc = 0;
+	int b;
+
+	for (; len; len--, p++) {
+		crc ^= (__u16)(*p << 8);
+		for (b = 0; b < 8; b++)
+			crc = crc & 0x8000 ? (__u16)(crc << 1) ^ 0x8bb7 :
+					     (__u16)(crc << 1);
+	}
+	return crc;
+}
+
+/* The 8 T10-DIF bytes of @data (512 bytes): guard, app tag, ref tag. */
+static void fuv_dif(__u8 *pi, const __u8 *data, __u16 app, __u32 ref)
+{
+	__u16 g = fuv_crc16_t10dif(data, 512);
+
+	pi[0] = g >> 8;
+	pi[1] = g;
+	pi[2] = app >> 8;
+	pi[3] = app;
+	pi[4] = ref >> 24;
+	pi[5] = ref >> 16;
+	pi[6] = ref >> 8;
+	pi[7] = ref;
+}
+
+/* Whether @pi are the T10-DIF bytes of @data with @app and @ref. */
+static int fuv_dif_is(const __u8 *pi, const __u8 *data, __u16 app, __u32 ref)
+{
+	__u8 want[8];
+
+	fuv_dif(want, data, app, ref);
+	return !memcmp(pi, want, 8);
+}
+
+/*
+ * One mlx5dv_wr_mkey_configure() of @mk: the access flags, a list layout
+ * of the first @len bytes of mr1, then the signature and crypto setters
+ * asked for (NULL: not called; the mkey keeps what it has). Waits for the
+ * completion (libmlx5 signals only the last WQE: the UMR or its SET_PSV).
+ */
+static int fuv_mk_conf(struct __test_metadata *_metadata, struct ibv_qp *qp,
+		       struct ibv_cq *cq, const struct fuv_mk_bufs *m,
+		       struct mlx5dv_mkey *mk, __u32 len,
+		       const struct mlx5dv_sig_block_attr *sig,
+		       const struct mlx5dv_crypto_attr *cr)
+{
+	struct ibv_qp_ex *qpx = ibv_qp_to_qp_ex(qp);
+	struct mlx5dv_qp_ex *mqpx = mlx5dv_qp_ex_from_ibv_qp_ex(qpx);
+	struct mlx5dv_mkey_conf_attr attr = {};
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)m->a,
+		.length = len,
+		.lkey = m->mr1->lkey,
+	};
+	struct ibv_wc wc;
+	int err;
+
+	ibv_wr_start(qpx);
+	qpx->wr_id = 0xc0f;
+	qpx->wr_flags = IBV_SEND_SIGNALED | IBV_SEND_INLINE;
+	mlx5dv_wr_mkey_configure(mqpx, mk, 2 + !!sig + !!cr, &attr);
+	mlx5dv_wr_set_mkey_access_flags(mqpx, MLX5DV_MKEY_ACC |
+					IBV_ACCESS_LOCAL_WRITE);
+	mlx5dv_wr_set_mkey_layout_list(mqpx, 1, &sge);
+	if (sig)
+		mlx5dv_wr_set_mkey_sig_block(mqpx, sig);
+	if (cr)
+		mlx5dv_wr_set_mkey_crypto(mqpx, cr);
+	err = ibv_wr_complete(qpx);
+	if (err) {
+		TH_LOG("ibv_wr_complete: %s", strerror(err));
+		return -1;
+	}
+	if (fuv_poll_one(cq, &wc) != 1) {
+		TH_LOG("no configure completion");
+		return -1;
+	}
+	if (wc.status != IBV_WC_SUCCESS || wc.wr_id != 0xc0f) {
+		TH_LOG("configure: status %s vendor 0x%x wr_id 0x%llx",
+		       ibv_wc_status_str(wc.status), wc.vendor_err,
+		       (unsigned long long)wc.wr_id);
+		return -1;
+	}
+	return 0;
+}
+
+/* fuv_mk_conf() in a fuv_mk case */
+#define FUV_MK_CONF(mk, len, sig, cr) \
+	fuv_mk_conf(_metadata, self->qp, self->cq, &self->m, mk, len, sig, cr)
+
+/*
+ * What mlx5dv_mkey_check() says after the CQ was polled (a SIG_ERR CQE is
+ * taken by the library: ibv_poll_cq() returns no completion for it).
+ */
+static int fuv_mk_check(struct ibv_cq *cq, struct mlx5dv_mkey *mk,
+			struct mlx5dv_mkey_err *e)
+{
+	struct ibv_wc wc;
+
+	if (ibv_poll_cq(cq, 1, &wc) != 0)
+		return -1;
+	memset(e, 0x5a, sizeof(*e));
+	return mlx5dv_mkey_check(mk, e);
+}
+
+#define FUV_DIF_ALL	(MLX5DV_SIG_MASK_T10DIF_GUARD | \
+			 MLX5DV_SIG_MASK_T10DIF_APPTAG | \
+			 MLX5DV_SIG_MASK_T10DIF_REFTAG)
+
+/*
+ * T10-DIF in the memory domain, none on the wire (insert on write, check
+ * and strip on read; app tag 0x1234, ref tag 0x10 incremented per block:
+ * MLX5DV_SIG_T10DIF_FLAG_REF_REMAP). Two blocks written through the key
+ * land as data + the PI computed here; read back stripped, no error. A
+ * flipped data byte of block 1: the read still moves the data, and
+ * mlx5dv_mkey_check() reports BAD_GUARD with expected = the CRC of the
+ * corrupted data and actual = the guard in memory (issue 27: what ConnectX
+ * writes), at offset 1039 (the fake's rule: the failing block's last byte
+ * in the input domain). The same read again reports nothing (not re-armed:
+ * rdma-core flips the mkey's sigerr count only at the next configure); a
+ * configure that keeps the signature re-arms it (SET_PSV). Then a bad ref
+ * tag and a bad app tag, each after a re-arm.
+ */
+TEST_F(fuv_mk, sig_mem_t10dif)
+{
+	struct mlx5dv_sig_t10dif dif = {
+		.bg_type = MLX5DV_SIG_T10DIF_CRC,
+		.app_tag = 0x1234,
+		.ref_tag = 0x10,
+		.flags = MLX5DV_SIG_T10DIF_FLAG_REF_REMAP,
+	};
+	struct mlx5dv_sig_block_domain mem = {
+		.sig_type = MLX5DV_SIG_TYPE_T10DIF,
+		.sig.dif = &dif,
+		.block_size = MLX5DV_BLOCK_SIZE_512,
+	};
+	struct mlx5dv_sig_block_attr sa = {
+		.mem = &mem,
+		.check_mask = FUV_DIF_ALL,
+	};
+	int qpn = self->qp->qp_num;
+	__u8 *a = self->m.a, w[1024], r[1024];
+	struct mlx5dv_mkey_err e;
+	struct mlx5dv_mkey *mk;
+	__u16 good;
+	size_t i;
+
+	mk = fuv_mk_create(self->pd, 1,
+			   MLX5DV_MKEY_INIT_ATTR_FLAGS_BLOCK_SIGNATURE);
+	ASSERT_NE(NULL, mk) TH_LOG("mlx5dv_create_mkey: %s", strerror(errno));
+	ASSERT_EQ(0, FUV_MK_CONF(mk, 1040, &sa, NULL));
+
+	for (i = 0; i < sizeof(w); i++)
+		w[i] = fuv_pat(i);
+	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'W', self->pdn, mk->rkey, 0, w,
+				1024, qpn));
+	EXPECT_EQ(0, memcmp(a, w, 512));
+	EXPECT_TRUE(fuv_dif_is(a + 512, w, 0x1234, 0x10));
+	EXPECT_EQ(0, memcmp(a + 520, w + 512, 512));
+	EXPECT_TRUE(fuv_dif_is(a + 1032, w + 512, 0x1234, 0x11));
+	EXPECT_TRUE(fuv_all(a + 1040, 2 * PAGE - 1040, 0xee));
+	ASSERT_EQ(0, fuv_mk_check(self->cq, mk, &e));
+	EXPECT_EQ(MLX5DV_MKEY_NO_ERR, e.err_type);
+	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'R', self->pdn, mk->rkey, 0, r,
+				1024, qpn));
+	EXPECT_EQ(0, memcmp(w, r, 1024));
+	ASSERT_EQ(0, fuv_mk_check(self->cq, mk, &e));
+	EXPECT_EQ(MLX5DV_MKEY_NO_ERR, e.err_type);
+
+	/* a bad guard: data moves, the error is the mkey's */
+	good = fuv_crc16_t10dif(w + 512, 512);
+	a[520] ^= 0x01;
+	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'R', self->pdn, mk->rkey, 0, r,
+				1024, qpn));
+	EXPECT_EQ(a[520], r[512]);
+	ASSERT_EQ(0, fuv_mk_check(self->cq, mk, &e));
+	EXPECT_EQ(MLX5DV_MKEY_SIG_BLOCK_BAD_GUARD, e.err_type);
+	EXPECT_EQ(fuv_crc16_t10dif(a + 520, 512), e.err.sig.expected_value);
+	EXPECT_EQ(good, e.err.sig.actual_value);
+	EXPECT_EQ(1039, e.err.sig.offset);
+	/* reported once: not armed again until the next configure */
+	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'R', self->pdn, mk->rkey, 0, r,
+				1024, qpn));
+	ASSERT_EQ(0, fuv_mk_check(self->cq, mk, &e));
+	EXPECT_EQ(MLX5DV_MKEY_NO_ERR, e.err_type);
+	ASSERT_EQ(0, FUV_MK_CONF(mk, 1040, NULL, NULL));
+	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'R', self->pdn, mk->rkey, 0, r,
+				1024, qpn));
+	ASSERT_EQ(0, fuv_mk_check(self->cq, mk, &e));
+	EXPECT_EQ(MLX5DV_MKEY_SIG_BLOCK_BAD_GUARD, e.err_type);
+	EXPECT_EQ(good, e.err.sig.actual_value);
+	a[520] ^= 0x01;
+
+	/* a bad ref tag in block 0 */
+	ASSERT_EQ(0, FUV_MK_CONF(mk, 1040, NULL, NULL));
+	a[519] = 0x77;
+	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'R', self->pdn, mk->rkey, 0, r,
+				1024, qpn));
+	EXPECT_EQ(0, memcmp(w, r, 1024));
+	ASSERT_EQ(0, fuv_mk_check(self->cq, mk, &e));
+	EXPECT_EQ(MLX5DV_MKEY_SIG_BLOCK_BAD_REFTAG, e.err_type);
+	EXPECT_EQ(0x10, e.err.sig.expected_value);
+	EXPECT_EQ(0x77, e.err.sig.actual_value);
+	EXPECT_EQ(519, e.err.sig.offset);
+	a[519] = 0x10;
+
+	/* a bad app tag in block 1 */
+	ASSERT_EQ(0, FUV_MK_CONF(mk, 1040, NULL, NULL));
+	a[1034] = 0xbe;
+	a[1035] = 0xef;
+	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'R', self->pdn, mk->rkey, 0, r,
+				1024, qpn));
+	ASSERT_EQ(0, fuv_mk_check(self->cq, mk, &e));
+	EXPECT_EQ(MLX5DV_MKEY_SIG_BLOCK_BAD_APPTAG, e.err_type);
+	EXPECT_EQ(0x1234, e.err.sig.expected_value);
+	EXPECT_EQ(0xbeef, e.err.sig.actual_value);
+	EXPECT_EQ(1039, e.err.sig.offset);
+
+	ASSERT_EQ(0, mlx5dv_destroy_mkey(mk));
+}
+
+/* CRC-32C as catalogued (Castagnoli, reflected, init and xorout ~0). */
+static __u32 fuv_crc32c(const __u8 *p, size_t len)
+{
+	__u32 crc = ~0u;
+	int b;
+
+	for (; len; len--, p++) {
+		crc ^= *p;
+		for (b = 0; b < 8; b++)
+			crc = crc & 1 ? (crc >> 1) ^ 0x82f63b78 : crc >> 1;
+	}
+	return ~crc;
+}
+
+/*
+ * CRC32C in the memory domain (seed 0: libmlx5 sets the BFS seed bit, qp.c
+ * mlx5_umr_crc_bfs(), and the catalogue CRC-32C results), none on the
+ * wire: each 512-byte block written lands followed by its CRC-32C computed
+ * here, least significant byte first (Documentation/fake.rst, "Signature":
+ * the fake's reading of ConnectX results); read back checked. A flipped
+ * byte: BAD_GUARD, expected and actual the 4 PI bytes read big endian
+ * (the fake's CQE words; libmlx5 hands the CQE's upper word through,
+ * verbs.c mlx5_decode_sigerr()): the computed CRC's and the stored one's.
+ */
+TEST_F(fuv_mk, sig_mem_crc32c)
+{
+	struct mlx5dv_sig_crc crc = {
+		.type = MLX5DV_SIG_CRC_TYPE_CRC32C,
+		.seed = 0,
+	};
+	struct mlx5dv_sig_block_domain mem = {
+		.sig_type = MLX5DV_SIG_TYPE_CRC,
+		.sig.crc = &crc,
+		.block_size = MLX5DV_BLOCK_SIZE_512,
+	};
+	struct mlx5dv_sig_block_attr sa = {
+		.mem = &mem,
+		.check_mask = MLX5DV_SIG_MASK_CRC32C,
+	};
+	int qpn = self->qp->qp_num;
+	__u8 *a = self->m.a, w[1024], r[1024];
+	struct mlx5dv_mkey_err e;
+	struct mlx5dv_mkey *mk;
+	__u32 c0, c1, bad;
+	size_t i;
+
+	mk = fuv_mk_create(self->pd, 1,
+			   MLX5DV_MKEY_INIT_ATTR_FLAGS_BLOCK_SIGNATURE);
+	ASSERT_NE(NULL, mk) TH_LOG("mlx5dv_create_mkey: %s", strerror(errno));
+	ASSERT_EQ(0, FUV_MK_CONF(mk, 1032, &sa, NULL));
+	for (i = 0; i < sizeof(w); i++)
+		w[i] = fuv_pat(i);
+	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'W', self->pdn, mk->rkey, 0, w,
+				1024, qpn));
+	c0 = fuv_crc32c(w, 512);
+	c1 = fuv_crc32c(w + 512, 512);
+	EXPECT_EQ(0, memcmp(a, w, 512));
+	EXPECT_EQ(0, memcmp(a + 512, &(__u32){ htole32(c0) }, 4));
+	EXPECT_EQ(0, memcmp(a + 516, w + 512, 512));
+	EXPECT_EQ(0, memcmp(a + 1028, &(__u32){ htole32(c1) }, 4));
+	EXPECT_TRUE(fuv_all(a + 1032, 2 * PAGE - 1032, 0xee));
+	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'R', self->pdn, mk->rkey, 0, r,
+				1024, qpn));
+	EXPECT_EQ(0, memcmp(w, r, 1024));
+	ASSERT_EQ(0, fuv_mk_check(self->cq, mk, &e));
+	EXPECT_EQ(MLX5DV_MKEY_NO_ERR, e.err_type);
+
+	a[700] ^= 0x04;
+	bad = fuv_crc32c(a + 516, 512);
+	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'R', self->pdn, mk->rkey, 0, r,
+				1024, qpn));
+	ASSERT_EQ(0, fuv_mk_check(self->cq, mk, &e));
+	EXPECT_EQ(MLX5DV_MKEY_SIG_BLOCK_BAD_GUARD, e.err_type);
+	EXPECT_EQ(__builtin_bswap32(bad), e.err.sig.expected_value);
+	EXPECT_EQ(__builtin_bswap32(c1), e.err.sig.actual_value);
+	EXPECT_EQ(1031, e.err.sig.offset);
+
+	ASSERT_EQ(0, mlx5dv_destroy_mkey(mk));
+}
+
+/*
+ * T10-DIF on the wire, none in memory: a read through the key inserts the
+ * PI computed here after each 512 bytes of memory; a write with good PI
+ * stores the data alone; a write whose block 1 carries a bad ref tag
+ * stores the data all the same and reports BAD_REFTAG (expected 0x21, the
+ * configured tag incremented, actual what came) at wire offset 1039. Both
+ * domains T10-DIF (wire app tag 0x2222, memory 0x1111, nothing copied):
+ * the memory PI is generated anew, the wire PI checked.
+ */
+TEST_F(fuv_mk, sig_wire_t10dif)
+{
+	struct mlx5dv_sig_t10dif wdif = {
+		.bg_type = MLX5DV_SIG_T10DIF_CRC,
+		.app_tag = 0x5678,
+		.ref_tag = 0x20,
+		.flags = MLX5DV_SIG_T10DIF_FLAG_REF_REMAP,
+	}, mdif = {
+		.bg_type = MLX5DV_SIG_T10DIF_CRC,
+		.app_tag = 0x1111,
+		.ref_tag = 0x100,
+		.flags = MLX5DV_SIG_T10DIF_FLAG_REF_REMAP,
+	};
+	struct mlx5dv_sig_block_domain wire = {
+		.sig_type = MLX5DV_SIG_TYPE_T10DIF,
+		.sig.dif = &wdif,
+		.block_size = MLX5DV_BLOCK_SIZE_512,
+	}, mem = {
+		.sig_type = MLX5DV_SIG_TYPE_T10DIF,
+		.sig.dif = &mdif,
+		.block_size = MLX5DV_BLOCK_SIZE_512,
+	};
+	struct mlx5dv_sig_block_attr sa = {
+		.wire = &wire,
+		.check_mask = FUV_DIF_ALL,
+	};
+	int qpn = self->qp->qp_num;
+	__u8 *a = self->m.a, r[1040], w[1040];
+	struct mlx5dv_mkey_err e;
+	struct mlx5dv_mkey *mk;
+	size_t i;
+
+	mk = fuv_mk_create(self->pd, 1,
+			   MLX5DV_MKEY_INIT_ATTR_FLAGS_BLOCK_SIGNATURE);
+	ASSERT_NE(NULL, mk) TH_LOG("mlx5dv_create_mkey: %s", strerror(errno));
+	ASSERT_EQ(0, FUV_MK_CONF(mk, 1024, &sa, NULL));
+	for (i = 0; i < 1024; i++)
+		a[i] = fuv_pat(i);
+
+	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'R', self->pdn, mk->rkey, 0, r,
+				1040, qpn));
+	EXPECT_EQ(0, memcmp(r, a, 512));
+	EXPECT_TRUE(fuv_dif_is(r + 512, a, 0x5678, 0x20));
+	EXPECT_EQ(0, memcmp(r + 520, a + 512, 512));
+	EXPECT_TRUE(fuv_dif_is(r + 1032, a + 512, 0x5678, 0x21));
+	ASSERT_EQ(0, fuv_mk_check(self->cq, mk, &e));
+	EXPECT_EQ(MLX5DV_MKEY_NO_ERR, e.err_type);
+
+	/* a write with good PI: the data alone lands */
+	for (i = 0; i < 512; i++) {
+		w[i] = (__u8)~fuv_pat(i);
+		w[520 + i] = (__u8)(i ^ 0x3c);
+	}
+	fuv_dif(w + 512, w, 0x5678, 0x20);
+	fuv_dif(w + 1032, w + 520, 0x5678, 0x21);
+	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'W', self->pdn, mk->rkey, 0, w,
+				1040, qpn));
+	EXPECT_EQ(0, memcmp(a, w, 512));
+	EXPECT_EQ(0, memcmp(a + 512, w + 520, 512));
+	EXPECT_TRUE(fuv_all(a + 1024, 2 * PAGE - 1024, 0xee));
+	ASSERT_EQ(0, fuv_mk_check(self->cq, mk, &e));
+	EXPECT_EQ(MLX5DV_MKEY_NO_ERR, e.err_type);
+
+	/* a bad ref tag in wire block 1: stored anyway, reported */
+	w[1039] = 0x99;
+	w[520] ^= 0xff;
+	fuv_dif(w + 1032, w + 520, 0x5678, 0x99);
+	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'W', self->pdn, mk->rkey, 0, w,
+				1040, qpn));
+	EXPECT_EQ(0, memcmp(a + 512, w + 520, 512));
+	ASSERT_EQ(0, fuv_mk_check(self->cq, mk, &e));
+	EXPECT_EQ(MLX5DV_MKEY_SIG_BLOCK_BAD_REFTAG, e.err_type);
+	EXPECT_EQ(0x21, e.err.sig.expected_value);
+	EXPECT_EQ(0x99, e.err.sig.actual_value);
+	EXPECT_EQ(1039, e.err.sig.offset);
+
+	/* both domains: memory PI generated, not copied */
+	sa.mem = &mem;
+	ASSERT_EQ(0, FUV_MK_CONF(mk, 1040, &sa, NULL));
+	fuv_dif(w + 1032, w + 520, 0x5678, 0x21);
+	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'W', self->pdn, mk->rkey, 0, w,
+				1040, qpn));
+	EXPECT_EQ(0, memcmp(a, w, 512));
+	EXPECT_TRUE(fuv_dif_is(a + 512, w, 0x1111, 0x100));
+	EXPECT_EQ(0, memcmp(a + 520, w + 520, 512));
+	EXPECT_TRUE(fuv_dif_is(a + 1032, w + 520, 0x1111, 0x101));
+	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'R', self->pdn, mk->rkey, 0, r,
+				1040, qpn));
+	EXPECT_EQ(0, memcmp(r, w, 1040));
+	ASSERT_EQ(0, fuv_mk_check(self->cq, mk, &e));
+	EXPECT_EQ(MLX5DV_MKEY_NO_ERR, e.err_type);
+
+	ASSERT_EQ(0, mlx5dv_destroy_mkey(mk));
+}
+
+/*
+ * A plaintext AES-128-XTS DEK of @pd with IEEE 1619's vector 4 key:
+ * libmlx5 takes a plaintext key only with MLX5DV_DEK_INIT_ATTR_CRYPTO_LOGIN
+ * and no login object (verbs.c check_dek_import_method(); without the
+ * flag it wants the global crypto login of a wrapped-import device).
+ */
+static struct mlx5dv_dek *fuv_xts_dek(struct ibv_context *ctx,
+				      struct ibv_pd *pd)
+{
+	struct mlx5dv_dek_init_attr a = {
+		.key_size = MLX5DV_CRYPTO_KEY_SIZE_128,
+		.key_purpose = MLX5DV_CRYPTO_KEY_PURPOSE_AES_XTS,
+		.pd = pd,
+		.comp_mask = MLX5DV_DEK_INIT_ATTR_CRYPTO_LOGIN,
+	};
+
+	memcpy(a.key, fuv_xts_key, sizeof(fuv_xts_key));
+	return mlx5dv_dek_create(ctx, &a);
+}
+
+/*
+ * AES-XTS alone, memory encrypted (encrypt_on_tx false: data written
+ * through the key is encrypted into memory, data read is decrypted),
+ * data units of 512 bytes. Written: vector 4's plaintext then its
+ * ciphertext, initial tweak 0: memory holds vector 4's ciphertext, then
+ * vector 5's (the second data unit, tweak 1, encrypts vector 4's
+ * ciphertext); read back: what was written. Then an initial tweak of 1
+ * (16 bytes, little endian as IEEE 1619 numbers data units; libmlx5
+ * reverses them for the fake's big-endian-tweak profile, qp.c
+ * mlx5_umr_fill_crypto_bsf()): vector 4's ciphertext written at the start
+ * lands as vector 5's.
+ */
+TEST_F(fuv_mk, crypto_xts_vectors)
+{
+	struct mlx5dv_crypto_attr ca = {
+		.crypto_standard = MLX5DV_CRYPTO_STANDARD_AES_XTS,
+		.encrypt_on_tx = false,
+		.signature_crypto_order =
+		MLX5DV_SIGNATURE_CRYPTO_ORDER_SIGNATURE_AFTER_CRYPTO_ON_TX,
+		.data_unit_size = MLX5DV_BLOCK_SIZE_512,
+	};
+	__u8 *a = self->m.a, w[1024], r[1024];
+	int qpn = self->qp->qp_num;
+	struct mlx5dv_mkey *mk;
+	struct mlx5dv_dek *dek;
+	size_t i;
+
+	dek = fuv_xts_dek(self->ctx, self->pd);
+	ASSERT_NE(NULL, dek) TH_LOG("mlx5dv_dek_create: %s", strerror(errno));
+	ca.dek = dek;
+	mk = fuv_mk_create(self->pd, 1, MLX5DV_MKEY_INIT_ATTR_FLAGS_CRYPTO);
+	ASSERT_NE(NULL, mk) TH_LOG("mlx5dv_create_mkey: %s", strerror(errno));
+	ASSERT_EQ(0, FUV_MK_CONF(mk, 1024, NULL, &ca));
+
+	for (i = 0; i < 512; i++)
+		w[i] = (__u8)i;
+	memcpy(w + 512, fuv_xts_ct4, 512);
+	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'W', self->pdn, mk->rkey, 0, w,
+				1024, qpn));
+	EXPECT_EQ(0, memcmp(a, fuv_xts_ct4, 512));
+	EXPECT_EQ(0, memcmp(a + 512, fuv_xts_ct5, 512));
+	EXPECT_TRUE(fuv_all(a + 1024, 2 * PAGE - 1024, 0xee));
+	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'R', self->pdn, mk->rkey, 0, r,
+				1024, qpn));
+	EXPECT_EQ(0, memcmp(w, r, 1024));
+
+	ca.initial_tweak[0] = 1;
+	ASSERT_EQ(0, FUV_MK_CONF(mk, 512, NULL, &ca));
+	memset(a, 0xee, 1024);
+	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'W', self->pdn, mk->rkey, 0,
+				w + 512, 512, qpn));
+	EXPECT_EQ(0, memcmp(a, fuv_xts_ct5, 512));
+	EXPECT_TRUE(fuv_all(a + 512, 512, 0xee));
+	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'R', self->pdn, mk->rkey, 0, r,
+				512, qpn));
+	EXPECT_EQ(0, memcmp(fuv_xts_ct4, r, 512));
+
+	ASSERT_EQ(0, mlx5dv_destroy_mkey(mk));
+	ASSERT_EQ(0, mlx5dv_dek_destroy(dek));
+}
+
+/*
+ * Signature and crypto on one mkey (libmlx5 writes the crypto BSF as
+ * SIG_AND_CRYPTO, 0xc1: qp.c mlx5_umr_fill_crypto_bsf(), since rdma-core
+ * b38f3439a983): memory encrypted, signature before crypto on TX, which
+ * libmlx5 encodes as ENCRYPTED_RAW_MEMORY (get_crypto_order()): memory
+ * holds the ciphertext of the data followed by T10-DIF computed over that
+ * ciphertext, unencrypted (the man page's table, row J). Vector 4's
+ * plaintext written lands as vector 4's ciphertext + its PI; read back
+ * decrypted and checked; a flipped ciphertext byte: BAD_GUARD, expected
+ * the CRC of the corrupted ciphertext.
+ */
+TEST_F(fuv_mk, sig_crypto_pair)
+{
+	struct mlx5dv_sig_t10dif dif = {
+		.bg_type = MLX5DV_SIG_T10DIF_CRC,
+		.app_tag = 0xabcd,
+		.ref_tag = 0x1,
+	};
+	struct mlx5dv_sig_block_domain mem = {
+		.sig_type = MLX5DV_SIG_TYPE_T10DIF,
+		.sig.dif = &dif,
+		.block_size = MLX5DV_BLOCK_SIZE_512,
+	};
+	struct mlx5dv_sig_block_attr sa = {
+		.mem = &mem,
+		.check_mask = FUV_DIF_ALL,
+	};
+	struct mlx5dv_crypto_attr ca = {
+		.crypto_standard = MLX5DV_CRYPTO_STANDARD_AES_XTS,
+		.encrypt_on_tx = false,
+		.signature_crypto_order =
+		MLX5DV_SIGNATURE_CRYPTO_ORDER_SIGNATURE_BEFORE_CRYPTO_ON_TX,
+		.data_unit_size = MLX5DV_BLOCK_SIZE_512,
+	};
+	__u8 *a = self->m.a, w[512], r[512];
+	int qpn = self->qp->qp_num;
+	struct mlx5dv_mkey_err e;
+	struct mlx5dv_mkey *mk;
+	struct mlx5dv_dek *dek;
+	size_t i;
+
+	dek = fuv_xts_dek(self->ctx, self->pd);
+	ASSERT_NE(NULL, dek) TH_LOG("mlx5dv_dek_create: %s", strerror(errno));
+	ca.dek = dek;
+	mk = fuv_mk_create(self->pd, 1,
+			   MLX5DV_MKEY_INIT_ATTR_FLAGS_BLOCK_SIGNATURE |
+			   MLX5DV_MKEY_INIT_ATTR_FLAGS_CRYPTO);
+	ASSERT_NE(NULL, mk) TH_LOG("mlx5dv_create_mkey: %s", strerror(errno));
+	ASSERT_EQ(0, FUV_MK_CONF(mk, 520, &sa, &ca));
+
+	for (i = 0; i < 512; i++)
+		w[i] = (__u8)i;
+	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'W', self->pdn, mk->rkey, 0, w,
+				512, qpn));
+	EXPECT_EQ(0, memcmp(a, fuv_xts_ct4, 512));
+	EXPECT_TRUE(fuv_dif_is(a + 512, fuv_xts_ct4, 0xabcd, 0x1));
+	EXPECT_TRUE(fuv_all(a + 520, 2 * PAGE - 520, 0xee));
+	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'R', self->pdn, mk->rkey, 0, r,
+				512, qpn));
+	EXPECT_EQ(0, memcmp(w, r, 512));
+	ASSERT_EQ(0, fuv_mk_check(self->cq, mk, &e));
+	EXPECT_EQ(MLX5DV_MKEY_NO_ERR, e.err_type);
+
+	a[100] ^= 0x80;
+	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'R', self->pdn, mk->rkey, 0, r,
+				512, qpn));
+	ASSERT_EQ(0, fuv_mk_check(self->cq, mk, &e));
+	EXPECT_EQ(MLX5DV_MKEY_SIG_BLOCK_BAD_GUARD, e.err_type);
+	EXPECT_EQ(fuv_crc16_t10dif(a, 512), e.err.sig.expected_value);
+	EXPECT_EQ(fuv_crc16_t10dif(fuv_xts_ct4, 512),
+		  e.err.sig.actual_value);
+	EXPECT_EQ(519, e.err.sig.offset);
+
+	ASSERT_EQ(0, mlx5dv_destroy_mkey(mk));
+	ASSERT_EQ(0, mlx5dv_dek_destroy(dek));
 }
 
 TEST_HARNESS_MAIN
