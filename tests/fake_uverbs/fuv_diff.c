@@ -1622,6 +1622,10 @@ static int run(unsigned int nreq, struct lib_side *l, struct svc_side *s)
 			differ(i, "request.refused", el, es);
 			if (!REQ_BSF(r.kind))
 				configured = 0;
+			/* what each side had executed when it was refused */
+			if (dbg_counter(l->dbg, "wqes") > lc &&
+			    dbg_counter(s->dbg, "wqes") > sc)
+				compare_wqes(i, l, s, &r, &lk, &sk, lc, sc);
 			continue;
 		}
 		was = nunexplained;
