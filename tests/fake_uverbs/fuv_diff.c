@@ -1469,11 +1469,14 @@ static void compare_wqes(unsigned int i, struct lib_side *l,
 	unsigned int lq[MAX_WQES], sq[MAX_WQES], j, k;
 	int ll[MAX_WQES], sl[MAX_WQES];
 	unsigned long long both;
-	long long dl, ds;
+	long long dl, ds, want = 1;
 
+	/* a UMR, and a SET_PSV per signature domain */
+	if (r->kind == REQ_SIG || r->kind == REQ_PAIR)
+		want += !!r->sig.dom[0] + !!r->sig.dom[1];
 	dl = dbg_counter(l->dbg, "wqes") - lc;
 	ds = dbg_counter(s->dbg, "wqes") - sc;
-	if (dl != ds)
+	if (dl != ds || dl != want)
 		differ(i, "wqe.count", dl, ds);
 	k = dl < ds ? dl : ds;
 	if (k < 1 || k > MAX_WQES ||
