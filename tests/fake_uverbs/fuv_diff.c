@@ -42,10 +42,20 @@
 #define MAX_WQE		1024	/* MLX5_SEND_WQE_MAX_SIZE */
 #define MAX_ROWS	128
 #define MAX_FIELDS	512
+#define MAX_WQES	3	/* a UMR and two SET_PSVs */
 #define ACC_ALL		(IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ | \
 			 IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_ATOMIC)
 
 static int verbose;
+
+/* request kinds */
+enum {
+	REQ_LIST, REQ_IL, REQ_INV, REQ_SIG, REQ_CRYPTO, REQ_PAIR, REQ_KINDS
+};
+
+#define REQ_BSF(k)	((k) >= REQ_SIG)
+/* the mkeys of the BSF kinds, by kind - REQ_SIG */
+#define NBSF		3
 
 /* ---- the table of intended differences (fake.rst) ---- */
 
@@ -193,7 +203,134 @@ static const char *const perm_names[8] = {
 struct keymap {
 	__u32 key[2];	/* the MRs of buffers a and b */
 	__u32 mkey;	/* the request's mkey */
+	__u32 psv[2];	/* the memory and wire PSVs its UMR's BSF names */
 };
+
+static unsigned int psv_sym(const struct keymap *km, __u32 psv)
+{
+	if (psv == km->psv[0])
+		return 1;
+	if (psv == km->psv[1])
+		return 2;
+	return 0x100 | (psv & 0xff);
+}
+
+/* the control segment, the same in every WQE */
+static void fuv_ctrl_fields(const __u8 *w, struct fields *fs)
+{
+	put(fs, "ctrl.opmod", w[0]);
+	put(fs, "ctrl.wqe_index", be16(w + 1));
+	put(fs, "ctrl.opcode", w[3]);
+	put(fs, "ctrl.qpn", be32(w + 4) >> 8);
+	put(fs, "ctrl.ds", w[7] & 0x3f);
+	put(fs, "ctrl.signature", w[8]);
+	put(fs, "ctrl.dci_stream_channel_id", be16(w + 9));
+	put(fs, "ctrl.fence", w[11] >> 5);
+	put(fs, "ctrl.ce", (w[11] >> 2) & 3);
+	put(fs, "ctrl.se", (w[11] >> 1) & 1);
+	put(fs, "ctrl.fm_ce_se.other", w[11] & 0x11);
+}
+
+/* include/linux/mlx5/qp.h struct mlx5_bsf_inl, of the wire or memory */
+static void fuv_inl_fields(const __u8 *b, const char *const *nm,
+			   struct fields *fs)
+{
+	put(fs, nm[0], be16(b));
+	put(fs, nm[1], be16(b + 2));
+	put(fs, nm[2], be32(b + 4));
+	put(fs, nm[3], b[8]);
+	put(fs, nm[4], b[9]);
+	put(fs, nm[5], !all_zero(b + 10, 3));
+	put(fs, nm[6], b[13]);
+	put(fs, nm[7], be16(b + 14));
+}
+
+static const char *const w_inl_names[8] = {
+	"bsf.w_inl.vld_refresh", "bsf.w_inl.dif_apptag",
+	"bsf.w_inl.dif_reftag", "bsf.w_inl.sig_type",
+	"bsf.w_inl.rp_inv_seed", "bsf.w_inl.rsvd",
+	"bsf.w_inl.dif_inc_ref_guard_check",
+	"bsf.w_inl.dif_app_bitmask_check",
+};
+
+static const char *const m_inl_names[8] = {
+	"bsf.m_inl.vld_refresh", "bsf.m_inl.dif_apptag",
+	"bsf.m_inl.dif_reftag", "bsf.m_inl.sig_type",
+	"bsf.m_inl.rp_inv_seed", "bsf.m_inl.rsvd",
+	"bsf.m_inl.dif_inc_ref_guard_check",
+	"bsf.m_inl.dif_app_bitmask_check",
+};
+
+/*
+ * The signature BSF (qp.h struct mlx5_bsf; rdma-core v44.0 qp.c
+ * mlx5_umr_fill_sig_bsf()): the PSV numbers are the two fakes' own, so
+ * they are compared by the domain they name in the SET_PSV WQEs
+ * ("psv.psv_num.names").
+ */
+static void fuv_sig_bsf_fields(const __u8 *b, struct keymap *km,
+			       struct fields *fs)
+{
+	put(fs, "bsf.size_sbs", b[0]);
+	put(fs, "bsf.check_byte_mask", b[1]);
+	put(fs, "bsf.wire_flags", b[2]);
+	put(fs, "bsf.mem_flags", b[3]);
+	put(fs, "bsf.raw_data_size", be32(b + 4));
+	put(fs, "bsf.w_bfs", b[8]);
+	put(fs, "bsf.w_psv", be32(b + 8) & 0xffffff);
+	put(fs, "bsf.m_bfs", b[12]);
+	put(fs, "bsf.m_psv", be32(b + 12) & 0xffffff);
+	km->psv[1] = be32(b + 8) & 0xffffff;
+	km->psv[0] = be32(b + 12) & 0xffffff;
+	put(fs, "bsf.ext.t_init_gen_pro_size", be32(b + 16));
+	put(fs, "bsf.ext.rsvd_epi_size", be32(b + 20));
+	put(fs, "bsf.ext.w_tfs_psv", be32(b + 24));
+	put(fs, "bsf.ext.m_tfs_psv", be32(b + 28));
+	fuv_inl_fields(b + 32, w_inl_names, fs);
+	fuv_inl_fields(b + 48, m_inl_names, fs);
+}
+
+/*
+ * The crypto BSF (include/linux/mlx5_umr_ifc.h struct
+ * mlx5_umr_crypto_bsf; rdma-core v44.0 qp.c mlx5_umr_fill_crypto_bsf()):
+ * bsf_size_type is SIG_AND_CRYPTO (0xc1) after a signature BSF.
+ */
+static void fuv_crypto_bsf_fields(const __u8 *b, struct fields *fs)
+{
+	put(fs, "cbsf.bsf_size_type", b[0]);
+	put(fs, "cbsf.enc_order", b[1]);
+	put(fs, "cbsf.rsvd0", b[2]);
+	put(fs, "cbsf.enc_standard", b[3]);
+	put(fs, "cbsf.raw_data_size", be32(b + 4));
+	put(fs, "cbsf.bs_pointer", b[8]);
+	put(fs, "cbsf.rsvd1", !all_zero(b + 9, 7));
+	put(fs, "cbsf.xts_init_tweak.0_7", be64(b + 16));
+	put(fs, "cbsf.xts_init_tweak.8_15", be64(b + 24));
+	put(fs, "cbsf.dek_pointer", be32(b + 32));
+	put(fs, "cbsf.rsvd2", !all_zero(b + 36, 4));
+	put(fs, "cbsf.keytag", be64(b + 40));
+	put(fs, "cbsf.rsvd3", !all_zero(b + 48, 16));
+}
+
+/*
+ * A SET_PSV WQE (qp.h struct mlx5_seg_set_psv after the control segment;
+ * rdma-core v44.0 qp.c mlx5_umr_set_psv()).
+ */
+static void fuv_psv_fields(const __u8 *w, unsigned int len,
+			   const struct keymap *km, struct fields *fs)
+{
+	put(fs, "wqe.len", len);
+	if (len < 32)
+		return;
+	fuv_ctrl_fields(w, fs);
+	put(fs, "ctrl.imm", be32(w + 12));
+	put(fs, "psv.psv_num", be32(w + 16));
+	put(fs, "psv.psv_num.names", psv_sym(km, be32(w + 16)));
+	put(fs, "psv.syndrome", be16(w + 20));
+	put(fs, "psv.status", be16(w + 22));
+	put(fs, "psv.transient_sig", be32(w + 24));
+	put(fs, "psv.ref_tag", be32(w + 28));
+	put(fs, "wqe.tail", !all_zero(w + 32, len - 32));
+}
 
 static unsigned int key_sym(const struct keymap *km, __u32 key)
 {
@@ -211,27 +348,18 @@ static unsigned int key_sym(const struct keymap *km, __u32 key)
  * is the two WQEs' mkey_mask ORed.
  */
 static void fuv_wqe_fields(const __u8 *w, unsigned int len,
-			   const struct keymap *km, int il,
+			   struct keymap *km, int kind,
 			   unsigned long long both, struct fields *fs)
 {
 	const __u8 *u = w + 16, *m = w + 64, *x = w + 128;
 	unsigned long long mask;
-	unsigned int i, n, oct, ent, xlt_len;
+	unsigned int i, n, oct, ent, xlt_len, off;
+	int il = kind == REQ_IL;
 
 	put(fs, "wqe.len", len);
 	if (len < 128)
 		return;
-	put(fs, "ctrl.opmod", w[0]);
-	put(fs, "ctrl.wqe_index", be16(w + 1));
-	put(fs, "ctrl.opcode", w[3]);
-	put(fs, "ctrl.qpn", be32(w + 4) >> 8);
-	put(fs, "ctrl.ds", w[7] & 0x3f);
-	put(fs, "ctrl.signature", w[8]);
-	put(fs, "ctrl.dci_stream_channel_id", be16(w + 9));
-	put(fs, "ctrl.fence", w[11] >> 5);
-	put(fs, "ctrl.ce", (w[11] >> 2) & 3);
-	put(fs, "ctrl.se", (w[11] >> 1) & 1);
-	put(fs, "ctrl.fm_ce_se.other", w[11] & 0x11);
+	fuv_ctrl_fields(w, fs);
 	put(fs, "ctrl.umr_mkey.index", be32(w + 12) >> 8);
 	put(fs, "ctrl.umr_mkey.tag", w[15]);
 	put(fs, "ctrl.umr_mkey.names", (be32(w + 12) >> 8) == km->mkey >> 8);
@@ -319,7 +447,19 @@ static void fuv_wqe_fields(const __u8 *w, unsigned int len,
 	}
 	put(fs, "xlt.entries", ent);
 	put(fs, "xlt.padding", !all_zero(x + 16 * ent, xlt_len - 16 * ent));
-	put(fs, "wqe.tail", !all_zero(x + xlt_len, len - 128 - xlt_len));
+	/* the BSFs follow the translation: signature first, then crypto */
+	off = 128 + xlt_len;
+	if ((kind == REQ_SIG || kind == REQ_PAIR) && off + 64 <= len) {
+		fuv_sig_bsf_fields(w + off, km, fs);
+		off += 64;
+	}
+	if ((kind == REQ_CRYPTO || kind == REQ_PAIR) && off + 64 <= len) {
+		fuv_crypto_bsf_fields(w + off, fs);
+		off += 64;
+	}
+	if (REQ_BSF(kind) && off == 128 + xlt_len)
+		put(fs, "bsf.missing", 1);
+	put(fs, "wqe.tail", !all_zero(w + off, len - off));
 }
 
 /* ---- the fakes' debugfs ---- */
@@ -376,15 +516,16 @@ static long long dbg_counter(const char *dir, const char *name)
 }
 
 /*
- * The last WQE the fake executed (debugfs "wqes": a header line, then
+ * The WQEs the fake logged (debugfs "wqes": a header line each, then
  * seq_hex_dump()'s 32-bit groups, each printed as a host-order u32: read
- * back the same way) into @w; its length, or -1.
+ * back the same way) into a ring of MAX_WQES; *@count: how many.
  */
-static int dbg_last_wqe(const char *dir, __u8 *w, unsigned int *qpn)
+static int dbg_wqes_read(const char *dir, __u8 (*ring)[MAX_WQE], int *lr,
+			 unsigned int *qr, unsigned int *count)
 {
 	char path[320], line[256], *p, *end;
-	unsigned int q, idx, len = 0, off;
-	int have = -1;
+	unsigned int q, idx, len = 0, off, n = 0;
+	__u8 *w = NULL;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/wqes", dir);
@@ -395,13 +536,15 @@ static int dbg_last_wqe(const char *dir, __u8 *w, unsigned int *qpn)
 		if (sscanf(line, "qpn %x idx %u len %u", &q, &idx, &len) == 3) {
 			if (len > MAX_WQE)
 				break;
+			w = ring[n % MAX_WQES];
 			memset(w, 0, MAX_WQE);
-			*qpn = q;
-			have = len;
+			qr[n % MAX_WQES] = q;
+			lr[n % MAX_WQES] = len;
+			n++;
 			continue;
 		}
 		p = strchr(line, ':');
-		if (have < 0 || !p || sscanf(line, "%x:", &off) != 1)
+		if (!w || !p || sscanf(line, "%x:", &off) != 1)
 			continue;
 		for (p++; off + 4 <= len && off + 4 <= MAX_WQE; off += 4) {
 			unsigned long v = strtoul(p, &end, 16);
@@ -414,7 +557,30 @@ static int dbg_last_wqe(const char *dir, __u8 *w, unsigned int *qpn)
 		}
 	}
 	fclose(f);
-	return have;
+	*count = n;
+	return 0;
+}
+
+/*
+ * The last @k WQEs the fake executed, oldest first, into @wq, their
+ * lengths into @lens and QPs into @qpns; 0, or -1 when there are fewer.
+ */
+static int dbg_wqes(const char *dir, unsigned int k, __u8 (*wq)[MAX_WQE],
+		    int *lens, unsigned int *qpns)
+{
+	static __u8 ring[MAX_WQES][MAX_WQE];
+	unsigned int qr[MAX_WQES], n = 0, i, j;
+	int lr[MAX_WQES];
+
+	if (k > MAX_WQES || dbg_wqes_read(dir, ring, lr, qr, &n) || n < k)
+		return -1;
+	for (i = 0; i < k; i++) {
+		j = (n - k + i) % MAX_WQES;
+		memcpy(wq[i], ring[j], MAX_WQE);
+		lens[i] = lr[j];
+		qpns[i] = qr[j];
+	}
+	return 0;
 }
 
 /*
@@ -461,6 +627,8 @@ struct lib_side {
 	struct ibv_qp *qp;
 	struct ibv_mr *mr[2];
 	struct mlx5dv_mkey *mk;
+	struct mlx5dv_mkey *bmk[NBSF];	/* signature, crypto, the pair */
+	struct mlx5dv_dek *dek, *spare[2];
 	unsigned int pdn;
 	char dbg[256];
 };
@@ -470,8 +638,19 @@ struct svc_side {
 	struct mlx5umr_device_attr attr;
 	struct mlx5umr_mr *mr[2];
 	struct mlx5umr_mkey *mk;
+	struct mlx5umr_mkey *bmk[NBSF];
+	struct mlx5umr_dek *dek;
 	char dbg[256];
 };
+
+/*
+ * The BSF kinds run when both fakes offer them: signature, and crypto
+ * only when the two fakes run one crypto profile (the tweak's byte order:
+ * fake.rst "Crypto profiles"; run.sh loads fake0 with fake1's).
+ */
+static int do_sig, do_crypto;
+/* one AES-128-XTS key (key1 | key2) for both DEKs, fresh per run */
+static __u8 dek_key[32];
 
 static __u8 *bufs[2];
 /* every right a layout may grant: the service refuses more (EACCES) */
@@ -508,6 +687,81 @@ static int lib_to_rts(struct ibv_qp *qp)
 	return ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT |
 			     IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
 			     IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC);
+}
+
+static const __u32 bsf_lib_flags[NBSF] = {
+	MLX5DV_MKEY_INIT_ATTR_FLAGS_BLOCK_SIGNATURE,
+	MLX5DV_MKEY_INIT_ATTR_FLAGS_CRYPTO,
+	MLX5DV_MKEY_INIT_ATTR_FLAGS_BLOCK_SIGNATURE |
+	MLX5DV_MKEY_INIT_ATTR_FLAGS_CRYPTO,
+};
+
+static const __u32 bsf_svc_flags[NBSF] = {
+	MLX5UMR_MKEY_SIGNATURE,
+	MLX5UMR_MKEY_CRYPTO,
+	MLX5UMR_MKEY_SIGNATURE | MLX5UMR_MKEY_CRYPTO,
+};
+
+static int bsf_kind_on(int i)
+{
+	return i == 0 ? do_sig : i == 1 ? do_crypto : do_sig && do_crypto;
+}
+
+/*
+ * The BSF kinds' mkeys and a plaintext DEK: libmlx5 takes a plaintext key
+ * only with MLX5DV_DEK_INIT_ATTR_CRYPTO_LOGIN and no login object
+ * (rdma-core v44.0 verbs.c check_dek_import_method()). The DEK used is
+ * the third: fuv_test's DEKs, destroyed after an access, stay in fake1's
+ * DEK cache under their (lowest) numbers until a SYNC_CRYPTO, which
+ * libmlx5 never sends (fake.rst "Crypto profiles"); the service syncs.
+ */
+static int lib_open_bsf(struct lib_side *l, struct mlx5dv_mkey_init_attr *ma)
+{
+	struct mlx5dv_dek_init_attr da = {
+		.key_size = MLX5DV_CRYPTO_KEY_SIZE_128,
+		.key_purpose = MLX5DV_CRYPTO_KEY_PURPOSE_AES_XTS,
+		.pd = l->pd,
+		.comp_mask = MLX5DV_DEK_INIT_ATTR_CRYPTO_LOGIN,
+	};
+	int i;
+
+	for (i = 0; i < NBSF; i++) {
+		if (!bsf_kind_on(i))
+			continue;
+		ma->create_flags = MLX5DV_MKEY_INIT_ATTR_FLAGS_INDIRECT |
+				   bsf_lib_flags[i];
+		l->bmk[i] = mlx5dv_create_mkey(ma);
+		if (!l->bmk[i])
+			return perror("mlx5dv_create_mkey (BSF)"), -1;
+	}
+	if (!do_crypto)
+		return 0;
+	memcpy(da.key, dek_key, sizeof(dek_key));
+	for (i = 0; i < 2; i++)
+		l->spare[i] = mlx5dv_dek_create(l->ctx, &da);
+	l->dek = mlx5dv_dek_create(l->ctx, &da);
+	explicit_bzero(da.key, sizeof(da.key));
+	if (!l->dek || !l->spare[0] || !l->spare[1])
+		return perror("mlx5dv_dek_create"), -1;
+	return 0;
+}
+
+/* a module parameter, or -1 */
+static int mod_param(const char *mod, const char *name)
+{
+	char path[256];
+	int v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/module/%s/parameters/%s", mod,
+		 name);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%d", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
 }
 
 static int lib_open(struct lib_side *l)
@@ -578,6 +832,40 @@ static int lib_open(struct lib_side *l)
 	l->mk = mlx5dv_create_mkey(&ma);
 	if (!l->mk)
 		return perror("mlx5dv_create_mkey"), -1;
+	return lib_open_bsf(l, &ma);
+}
+
+static int svc_open_bsf(struct svc_side *s)
+{
+	struct mlx5umr_dek_init_attr da = {
+		.key_size = MLX5DV_CRYPTO_KEY_SIZE_128,
+		.key = dek_key,
+		.key_len = sizeof(dek_key),
+	};
+	int p0, p1, i;
+
+	do_sig = s->attr.sig;
+	p0 = mod_param("mlx5_umr_fake", "crypto_profile");
+	p1 = mod_param("mlx5_umr_fake_uverbs", "crypto");
+	do_crypto = s->attr.crypto && p0 == p1 && p0 >= 0;
+	if (!do_sig || !do_crypto)
+		printf("# not run: %s%s (service sig %d crypto %d, profiles %d %d)\n",
+		       do_sig ? "" : "signature, ",
+		       do_crypto ? "" : "crypto and pairs", s->attr.sig,
+		       s->attr.crypto, p0, p1);
+	for (i = 0; i < NBSF; i++) {
+		if (!bsf_kind_on(i))
+			continue;
+		s->bmk[i] = mlx5umr_create_mkey(s->ctx, MAX_ENT + 1,
+						bsf_svc_flags[i]);
+		if (!s->bmk[i])
+			return perror("mlx5umr_create_mkey (BSF)"), -1;
+	}
+	if (!do_crypto)
+		return 0;
+	s->dek = mlx5umr_dek_create(s->ctx, &da);
+	if (!s->dek)
+		return perror("mlx5umr_dek_create"), -1;
 	return 0;
 }
 
@@ -603,12 +891,26 @@ static int svc_open(struct svc_side *s)
 	s->mk = mlx5umr_create_mkey(s->ctx, MAX_ENT + 1, 0);
 	if (!s->mk)
 		return perror("mlx5umr_create_mkey"), -1;
-	return 0;
+	return svc_open_bsf(s);
 }
 
 /* ---- requests ---- */
 
-enum { REQ_LIST, REQ_IL, REQ_INV, REQ_KINDS };
+/* a signature domain: none, T10-DIF or CRC32C (512-byte blocks) */
+enum { DOM_NONE, DOM_DIF, DOM_CRC };
+
+struct sig_req {
+	int dom[2];		/* memory, wire */
+	struct mlx5dv_sig_t10dif dif[2];
+	struct mlx5dv_sig_crc crc[2];
+	unsigned int check_mask;
+};
+
+struct crypto_req {
+	int encrypt_on_tx, after;	/* signature after crypto on TX */
+	enum mlx5dv_block_size du;
+	char tweak[16];
+};
 
 struct req {
 	int kind;
@@ -617,6 +919,10 @@ struct req {
 	unsigned int n, repeat;
 	struct { int buf; unsigned int off, len, skip; } e[MAX_ENT];
 	unsigned long long total;
+	/* the BSF kinds: blocks of 512 data bytes, what each domain holds */
+	unsigned int nblk;
+	struct sig_req sig;
+	struct crypto_req cr;
 };
 
 static unsigned long long rng;
@@ -632,12 +938,102 @@ static unsigned int rnd(unsigned int n)
 	return (unsigned int)((rng * 2685821657736338717ULL) >> 33) % n;
 }
 
+/* PI bytes per 512-byte block of a domain */
+static unsigned int pi_bytes(int dom)
+{
+	return dom == DOM_DIF ? 8 : dom == DOM_CRC ? 4 : 0;
+}
+
+static void gen_dom(struct sig_req *g, int d, int dom)
+{
+	struct mlx5dv_sig_t10dif *dif = &g->dif[d];
+
+	g->dom[d] = dom;
+	dif->bg_type = MLX5DV_SIG_T10DIF_CRC;
+	dif->bg = rnd(2) ? 0 : 0xffff;
+	dif->app_tag = rnd(0x10000);
+	dif->ref_tag = rnd(0x10000) << 16 | rnd(0x10000);
+	dif->flags = (rnd(2) ? MLX5DV_SIG_T10DIF_FLAG_REF_REMAP : 0) |
+		     (rnd(4) ? 0 : MLX5DV_SIG_T10DIF_FLAG_APP_ESCAPE);
+	g->crc[d].type = MLX5DV_SIG_CRC_TYPE_CRC32C;
+	g->crc[d].seed = rnd(2) ? 0 : 0xffffffff;
+}
+
+/*
+ * A signature (T10-DIF or CRC32C in memory, on the wire, or both), a
+ * crypto (AES-XTS, either side encrypted, data units of 512 or 4096
+ * bytes, a random initial tweak), or the pair; a list layout of one or
+ * two entries holding whole blocks of the memory format.
+ */
+static void gen_bsf(struct req *r)
+{
+	struct sig_req *g = &r->sig;
+	unsigned int i, mem, dif_groups;
+
+	r->via_configure = 1;
+	r->nblk = 1 + rnd(4);
+	r->cr.du = MLX5DV_BLOCK_SIZE_512;
+	if (r->kind == REQ_SIG) {
+		gen_dom(g, 0, rnd(3));
+		gen_dom(g, 1, g->dom[0] && rnd(3) ? rnd(3) : 1 + rnd(2));
+	} else if (r->kind == REQ_PAIR) {
+		/*
+		 * One domain, the RAW orders (ENCRYPTED_RAW_MEMORY,
+		 * ENCRYPTED_RAW_WIRE: rdma-core qp.c get_crypto_order()),
+		 * whose data units are the 512 data bytes of a block
+		 * (fake.rst "Crypto profiles")
+		 */
+		i = rnd(2);
+		gen_dom(g, i, 1 + rnd(2));
+		r->cr.encrypt_on_tx = i;
+		r->cr.after = i;
+	} else {
+		r->cr.encrypt_on_tx = rnd(2);
+		r->cr.after = rnd(2);
+		if (!rnd(4)) {
+			r->cr.du = MLX5DV_BLOCK_SIZE_4096;
+			r->nblk = 8;
+		}
+	}
+	if (r->kind != REQ_SIG)
+		for (i = 0; i < 16; i++)
+			r->cr.tweak[i] = i < 8 ? rnd(256) : 0;
+	dif_groups = (rnd(2) ? MLX5DV_SIG_MASK_T10DIF_GUARD : 0) |
+		     (rnd(2) ? MLX5DV_SIG_MASK_T10DIF_APPTAG : 0) |
+		     (rnd(2) ? MLX5DV_SIG_MASK_T10DIF_REFTAG : 0);
+	g->check_mask = (g->dom[0] == DOM_DIF || g->dom[1] == DOM_DIF ?
+			 dif_groups : 0) |
+			(g->dom[0] == DOM_CRC || g->dom[1] == DOM_CRC ?
+			 MLX5DV_SIG_MASK_CRC32C : 0);
+	mem = r->nblk * (512 + pi_bytes(g->dom[0]));
+	r->total = mem;
+	r->n = 1 + rnd(2);
+	r->e[0].len = r->n == 1 ? mem : 1 + rnd(mem - 1);
+	r->e[1].len = mem - r->e[0].len;
+	r->e[0].buf = rnd(2);
+	r->e[1].buf = !r->e[0].buf;
+	for (i = 0; i < r->n; i++)
+		r->e[i].off = rnd(BUF_SZ - r->e[i].len + 1);
+}
+
+/* the bytes of a BSF kind's wire view */
+static unsigned long long wire_len(const struct req *r)
+{
+	return r->nblk * (512ULL + pi_bytes(r->sig.dom[1]));
+}
+
 static void gen(struct req *r, unsigned int acc_ok, int configured)
 {
-	unsigned int i, span;
+	unsigned int i, span, k;
 
 	memset(r, 0, sizeof(*r));
-	r->kind = configured && !rnd(5) ? REQ_INV : rnd(2);
+	k = rnd(10);
+	if (k >= 6 && do_sig && do_crypto)
+		r->kind = k < 8 ? REQ_SIG : k == 8 ? REQ_CRYPTO : REQ_PAIR;
+	else if (k >= 6 && (do_sig || do_crypto))
+		r->kind = do_sig ? REQ_SIG : REQ_CRYPTO;
+	else
+		r->kind = configured && !rnd(5) ? REQ_INV : rnd(2);
 	r->via_configure = rnd(2);
 	/*
 	 * At least one remote right; remote write and atomic with local
@@ -652,6 +1048,14 @@ static void gen(struct req *r, unsigned int acc_ok, int configured)
 		r->access |= IBV_ACCESS_LOCAL_WRITE;
 	if (r->kind == REQ_INV)
 		return;
+	if (REQ_BSF(r->kind)) {
+		/* reads and writes through the key, to compare the bytes */
+		r->access |= acc_ok & (IBV_ACCESS_LOCAL_WRITE |
+				       IBV_ACCESS_REMOTE_READ |
+				       IBV_ACCESS_REMOTE_WRITE);
+		gen_bsf(r);
+		return;
+	}
 	r->n = 1 + rnd(r->kind == REQ_IL ? MAX_ENT - 1 : MAX_ENT);
 	r->repeat = r->kind == REQ_IL ? 1 + rnd(8) : 1;
 	for (i = 0; i < r->n; i++) {
@@ -683,6 +1087,85 @@ static int lib_poll(struct lib_side *l, struct ibv_wc *wc)
 	return -1;
 }
 
+/* The request's signature as both sides take it (@dom: two domains). */
+static const struct mlx5dv_sig_block_attr *
+sig_attr(const struct req *r, struct mlx5dv_sig_block_domain *dom,
+	 struct mlx5dv_sig_block_attr *sa)
+{
+	const struct sig_req *g = &r->sig;
+	int d;
+
+	if (r->kind == REQ_CRYPTO)
+		return NULL;
+	memset(sa, 0, sizeof(*sa));
+	for (d = 0; d < 2; d++) {
+		memset(&dom[d], 0, sizeof(dom[d]));
+		dom[d].block_size = MLX5DV_BLOCK_SIZE_512;
+		if (g->dom[d] == DOM_DIF) {
+			dom[d].sig_type = MLX5DV_SIG_TYPE_T10DIF;
+			dom[d].sig.dif = &g->dif[d];
+		} else {
+			dom[d].sig_type = MLX5DV_SIG_TYPE_CRC;
+			dom[d].sig.crc = &g->crc[d];
+		}
+	}
+	sa->mem = g->dom[0] ? &dom[0] : NULL;
+	sa->wire = g->dom[1] ? &dom[1] : NULL;
+	sa->check_mask = g->check_mask;
+	return sa;
+}
+
+static enum mlx5dv_signature_crypto_order cr_order(const struct req *r)
+{
+	return r->cr.after ?
+	       MLX5DV_SIGNATURE_CRYPTO_ORDER_SIGNATURE_AFTER_CRYPTO_ON_TX :
+	       MLX5DV_SIGNATURE_CRYPTO_ORDER_SIGNATURE_BEFORE_CRYPTO_ON_TX;
+}
+
+static void req_sgl(const struct req *r, struct mlx5dv_mr_interleaved *il,
+		    struct ibv_sge *sgl, const __u32 *lkey)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->n; i++) {
+		sgl[i].addr = (uintptr_t)bufs[r->e[i].buf] + r->e[i].off;
+		sgl[i].length = r->e[i].len;
+		sgl[i].lkey = lkey[r->e[i].buf];
+		il[i].addr = sgl[i].addr;
+		il[i].bytes_count = r->e[i].len;
+		il[i].bytes_skip = r->e[i].skip;
+		il[i].lkey = sgl[i].lkey;
+	}
+}
+
+/* libmlx5 signals only the last WQE of a chain: the UMR or a SET_PSV */
+static int lib_post_bsf(struct lib_side *l, const struct req *r,
+			struct mlx5dv_qp_ex *mqpx, const struct ibv_sge *sgl)
+{
+	struct mlx5dv_sig_block_domain dom[2];
+	struct mlx5dv_sig_block_attr sab;
+	const struct mlx5dv_sig_block_attr *sa = sig_attr(r, dom, &sab);
+	struct mlx5dv_crypto_attr ca = {
+		.crypto_standard = MLX5DV_CRYPTO_STANDARD_AES_XTS,
+		.encrypt_on_tx = r->cr.encrypt_on_tx,
+		.signature_crypto_order = cr_order(r),
+		.data_unit_size = r->cr.du,
+		.dek = l->dek,
+	};
+	struct mlx5dv_mkey_conf_attr cfa = {};
+
+	memcpy(ca.initial_tweak, r->cr.tweak, sizeof(ca.initial_tweak));
+	mlx5dv_wr_mkey_configure(mqpx, l->bmk[r->kind - REQ_SIG],
+				 2 + !!sa + (r->kind != REQ_SIG), &cfa);
+	mlx5dv_wr_set_mkey_access_flags(mqpx, r->access);
+	mlx5dv_wr_set_mkey_layout_list(mqpx, r->n, sgl);
+	if (sa)
+		mlx5dv_wr_set_mkey_sig_block(mqpx, sa);
+	if (r->kind != REQ_SIG)
+		mlx5dv_wr_set_mkey_crypto(mqpx, &ca);
+	return 0;
+}
+
 static int lib_post(struct lib_side *l, const struct req *r)
 {
 	struct ibv_qp_ex *qpx = ibv_qp_to_qp_ex(l->qp);
@@ -691,22 +1174,16 @@ static int lib_post(struct lib_side *l, const struct req *r)
 	struct mlx5dv_mkey_conf_attr ca = {};
 	struct ibv_sge sgl[MAX_ENT];
 	struct ibv_wc wc;
-	unsigned int i;
+	__u32 lkey[2] = { l->mr[0]->lkey, l->mr[1]->lkey };
 	int err;
 
-	for (i = 0; i < r->n; i++) {
-		sgl[i].addr = (uintptr_t)bufs[r->e[i].buf] + r->e[i].off;
-		sgl[i].length = r->e[i].len;
-		sgl[i].lkey = l->mr[r->e[i].buf]->lkey;
-		il[i].addr = sgl[i].addr;
-		il[i].bytes_count = r->e[i].len;
-		il[i].bytes_skip = r->e[i].skip;
-		il[i].lkey = sgl[i].lkey;
-	}
+	req_sgl(r, il, sgl, lkey);
 	ibv_wr_start(qpx);
 	qpx->wr_id = 1;
 	qpx->wr_flags = IBV_SEND_SIGNALED | IBV_SEND_INLINE;
-	if (r->kind == REQ_INV) {
+	if (REQ_BSF(r->kind)) {
+		lib_post_bsf(l, r, mqpx, sgl);
+	} else if (r->kind == REQ_INV) {
 		qpx->wr_flags = IBV_SEND_SIGNALED;
 		ibv_wr_local_inv(qpx, l->mk->lkey);
 	} else if (r->via_configure) {
@@ -738,24 +1215,34 @@ static int svc_post(struct svc_side *s, const struct req *r)
 	struct mlx5dv_mr_interleaved il[MAX_ENT];
 	struct mlx5umr_configure_attr a = {};
 	struct ibv_sge sgl[MAX_ENT];
-	unsigned int i;
+	__u32 lkey[2] = { s->mr[0]->lkey, s->mr[1]->lkey };
+	struct mlx5dv_sig_block_domain dom[2];
+	struct mlx5dv_sig_block_attr sab;
+	struct mlx5umr_crypto_attr ca = {
+		.crypto_standard = MLX5DV_CRYPTO_STANDARD_AES_XTS,
+		.encrypt_on_tx = r->cr.encrypt_on_tx,
+		.signature_crypto_order = cr_order(r),
+		.data_unit_size = r->cr.du,
+		.dek = s->dek,
+	};
 	int err;
 
 	if (r->kind == REQ_INV) {
 		err = mlx5umr_mkey_invalidate(s->mk);
 		goto out;
 	}
-	for (i = 0; i < r->n; i++) {
-		sgl[i].addr = (uintptr_t)bufs[r->e[i].buf] + r->e[i].off;
-		sgl[i].length = r->e[i].len;
-		sgl[i].lkey = s->mr[r->e[i].buf]->lkey;
-		il[i].addr = sgl[i].addr;
-		il[i].bytes_count = r->e[i].len;
-		il[i].bytes_skip = r->e[i].skip;
-		il[i].lkey = sgl[i].lkey;
-	}
+	req_sgl(r, il, sgl, lkey);
 	a.access = r->access;
 	a.num_entries = r->n;
+	if (REQ_BSF(r->kind)) {
+		memcpy(ca.initial_tweak, r->cr.tweak, sizeof(ca.initial_tweak));
+		a.layout = MLX5UMR_LAYOUT_LIST;
+		a.sge = sgl;
+		a.sig = sig_attr(r, dom, &sab);
+		a.crypto = r->kind != REQ_SIG ? &ca : NULL;
+		err = mlx5umr_mkey_configure(s->bmk[r->kind - REQ_SIG], &a);
+		goto out;
+	}
 	if (r->kind == REQ_IL) {
 		a.layout = MLX5UMR_LAYOUT_INTERLEAVED;
 		a.interleaved = il;
@@ -782,18 +1269,49 @@ static void pattern(__u8 *p, size_t n, unsigned int seed)
 static void req_print(unsigned int i, const struct req *r)
 {
 	static const char *const kinds[] = { "list", "interleaved",
-					     "invalidate" };
-	unsigned int j;
+					     "invalidate", "signature",
+					     "crypto", "pair" };
+	static const char *const doms[] = { "-", "dif", "crc" };
+	const struct sig_req *g = &r->sig;
+	unsigned int j, d;
 
 	printf("# request %u: %s%s access 0x%x repeat %u:", i, kinds[r->kind],
 	       r->via_configure ? " (configure)" : "", r->access, r->repeat);
 	for (j = 0; j < r->n; j++)
 		printf(" %c+%u/%u/%u", 'a' + r->e[j].buf, r->e[j].off,
 		       r->e[j].len, r->e[j].skip);
+	if (REQ_BSF(r->kind))
+		printf(" blocks %u", r->nblk);
+	if (r->kind == REQ_SIG || r->kind == REQ_PAIR) {
+		printf(" check 0x%x", g->check_mask);
+		for (d = 0; d < 2; d++)
+			printf(" %s %s app 0x%x ref 0x%x flags 0x%x bg 0x%x seed 0x%llx",
+			       d ? "wire" : "mem", doms[g->dom[d]],
+			       g->dif[d].app_tag, g->dif[d].ref_tag,
+			       g->dif[d].flags, g->dif[d].bg,
+			       (unsigned long long)g->crc[d].seed);
+	}
+	if (r->kind == REQ_CRYPTO || r->kind == REQ_PAIR)
+		printf(" enc_on_tx %d after %d du %d tweak 0x%llx",
+		       r->cr.encrypt_on_tx, r->cr.after, r->cr.du,
+		       (unsigned long long)le64toh(*(__u64 *)r->cr.tweak));
 	printf("\n");
 }
 
 static unsigned int nunexplained;
+/* BSF requests whose bytes were compared through both keys */
+static unsigned int nbsf_moved;
+
+/* whether both buffers still hold nothing but 0xee */
+static int all_zero_ee(const __u8 *a, const __u8 *b)
+{
+	size_t i;
+
+	for (i = 0; i < BUF_SZ; i++)
+		if (a[i] != 0xee || b[i] != 0xee)
+			return 0;
+	return 1;
+}
 
 static void differ(unsigned int req, const char *field,
 		   unsigned long long lv, unsigned long long sv)
@@ -836,6 +1354,8 @@ static void check_decode(unsigned int req, const struct fields *fs,
 	unsigned long long n = get(fs, r->kind == REQ_IL ? "rb.num_ent" :
 				   "xlt.entries");
 
+	if (REQ_BSF(r->kind))
+		len = r->total;	/* the mkey's length: compared between sides */
 	if (op != 0x25 || (r->kind != REQ_INV &&
 			   (len != r->total || n != r->n))) {
 		nunexplained++;
@@ -925,13 +1445,152 @@ static void compare_fakes(unsigned int req, struct lib_side *l,
 		differ(req, "fake.xfer.write", -el, -es);
 }
 
+/* The mkeys of a request: the plain one, or its BSF kind's. */
+static struct mlx5dv_mkey *lib_mk(const struct lib_side *l,
+				  const struct req *r)
+{
+	return REQ_BSF(r->kind) ? l->bmk[r->kind - REQ_SIG] : l->mk;
+}
+
+static struct mlx5umr_mkey *svc_mk(const struct svc_side *s,
+				   const struct req *r)
+{
+	return REQ_BSF(r->kind) ? s->bmk[r->kind - REQ_SIG] : s->mk;
+}
+
+/* (b) the request's WQEs, the UMR first, then its SET_PSVs */
+static void compare_wqes(unsigned int i, struct lib_side *l,
+			 struct svc_side *s, const struct req *r,
+			 struct keymap *lk, struct keymap *sk,
+			 long long lc, long long sc)
+{
+	static __u8 lw[MAX_WQES][MAX_WQE], sw[MAX_WQES][MAX_WQE];
+	static struct fields lf, sf;
+	unsigned int lq[MAX_WQES], sq[MAX_WQES], j, k;
+	int ll[MAX_WQES], sl[MAX_WQES];
+	unsigned long long both;
+	long long dl, ds, want = 1;
+
+	/* a UMR, and a SET_PSV per signature domain */
+	if (r->kind == REQ_SIG || r->kind == REQ_PAIR)
+		want += !!r->sig.dom[0] + !!r->sig.dom[1];
+	dl = dbg_counter(l->dbg, "wqes") - lc;
+	ds = dbg_counter(s->dbg, "wqes") - sc;
+	if (dl != ds || dl != want)
+		differ(i, "wqe.count", dl, ds);
+	k = dl < ds ? dl : ds;
+	if (k < 1 || k > MAX_WQES ||
+	    dbg_wqes(l->dbg, k, lw, ll, lq) || dbg_wqes(s->dbg, k, sw, sl, sq) ||
+	    lq[0] != l->qp->qp_num) {
+		differ(i, "wqe.missing", dl, ds);
+		return;
+	}
+	for (j = 0; j < k; j++) {
+		lf.n = 0;
+		sf.n = 0;
+		if (j) {
+			fuv_psv_fields(lw[j], ll[j], lk, &lf);
+			fuv_psv_fields(sw[j], sl[j], sk, &sf);
+			compare(i, &lf, &sf);
+			continue;
+		}
+		both = ll[0] >= 32 && sl[0] >= 32 ?
+		       be64(lw[0] + 24) | be64(sw[0] + 24) : 0;
+		fuv_wqe_fields(lw[0], ll[0], lk, r->kind, both, &lf);
+		fuv_wqe_fields(sw[0], sl[0], sk, r->kind, both, &sf);
+		check_decode(i, &lf, r, "libmlx5");
+		check_decode(i, &sf, r, "service");
+		compare(i, &lf, &sf);
+	}
+}
+
+static void dump_diff(const __u8 *a, const __u8 *b, size_t len)
+{
+	size_t i, j;
+
+	for (i = 0; i < len && a[i] == b[i]; i++)
+		;
+	printf("#  first difference at %zu of %zu:", i, len);
+	for (j = i; j < i + 16 && j < len; j++)
+		printf(" %02x/%02x", a[j], b[j]);
+	printf("\n#  at 0:");
+	for (j = 0; j < 16 && j < len; j++)
+		printf(" %02x/%02x", a[j], b[j]);
+	printf("\n");
+}
+
+/*
+ * (a) for the BSF kinds, through the wire view of both keys (debugfs
+ * "xfer" by PD, no QP: a failed check moves the data all the same and
+ * reports nothing): a peer's READ of the patterned buffers (the PI
+ * inserted, stripped or checked, the plaintext or ciphertext produced:
+ * the same bytes), a peer's WRITE of one pattern into buffers of 0xee (the
+ * PI bytes and ciphertext stored: the same memory), and a READ of what
+ * the service's key stored (decrypted, stripped: the same bytes).
+ */
+static void compare_bsf_fakes(unsigned int req, struct lib_side *l,
+			      struct svc_side *s, const struct req *r)
+{
+	static __u8 w[64 * 1024], rl[64 * 1024], rs[64 * 1024];
+	static __u8 snap[2][BUF_SZ];
+	struct mlx5dv_mkey *lmk = lib_mk(l, r);
+	struct mlx5umr_mkey *smk = svc_mk(s, r);
+	size_t len = wire_len(r);
+	struct fake_mk lm, sm;
+	int el, es;
+
+	if (dbg_mkey(l->dbg, lmk->lkey, &lm) != 1 ||
+	    dbg_mkey(s->dbg, smk->lkey, &sm) != 1) {
+		differ(req, "fake.mkey.missing", 0, 0);
+		return;
+	}
+	if (lm.free != sm.free)
+		differ(req, "fake.mkey.free", lm.free, sm.free);
+	if (strcmp(lm.acc, sm.acc))
+		differ(req, "fake.mkey.access", strtoull(lm.acc, NULL, 2),
+		       strtoull(sm.acc, NULL, 2));
+	if (lm.mode != sm.mode)
+		differ(req, "fake.mkey.mode", lm.mode, sm.mode);
+	if (lm.len != sm.len)
+		differ(req, "fake.mkey.len", lm.len, sm.len);
+
+	pattern(bufs[0], BUF_SZ, req);
+	pattern(bufs[1], BUF_SZ, req + 77);
+	el = dbg_xfer(l->dbg, 'R', l->pdn, lmk->rkey, 0, rl, len);
+	es = dbg_xfer(s->dbg, 'R', sm.pd, smk->rkey, 0, rs, len);
+	if (el != es || (!el && memcmp(rl, rs, len))) {
+		differ(req, "fake.xfer.read", -el, -es);
+		dump_diff(rl, rs, len);
+	}
+
+	pattern(w, len, req * 3 + 1);
+	memset(bufs[0], 0xee, BUF_SZ);
+	memset(bufs[1], 0xee, BUF_SZ);
+	el = dbg_xfer(l->dbg, 'W', l->pdn, lmk->rkey, 0, w, len);
+	memcpy(snap[0], bufs[0], BUF_SZ);
+	memcpy(snap[1], bufs[1], BUF_SZ);
+	memset(bufs[0], 0xee, BUF_SZ);
+	memset(bufs[1], 0xee, BUF_SZ);
+	es = dbg_xfer(s->dbg, 'W', sm.pd, smk->rkey, 0, w, len);
+	if (el != es || memcmp(snap[0], bufs[0], BUF_SZ) ||
+	    memcmp(snap[1], bufs[1], BUF_SZ))
+		differ(req, "fake.xfer.write", -el, -es);
+	/* the write stored something: some PI or ciphertext to compare */
+	if (!el && !memcmp(snap[0], bufs[0], BUF_SZ) &&
+	    all_zero_ee(snap[0], snap[1]))
+		differ(req, "fake.xfer.write.nothing", 0, 0);
+
+	el = dbg_xfer(l->dbg, 'R', l->pdn, lmk->rkey, 0, rl, len);
+	es = dbg_xfer(s->dbg, 'R', sm.pd, smk->rkey, 0, rs, len);
+	if (el != es || (!el && memcmp(rl, rs, len)))
+		differ(req, "fake.xfer.readback", -el, -es);
+	nbsf_moved += !el && !es;
+}
+
 static int run(unsigned int nreq, struct lib_side *l, struct svc_side *s)
 {
-	static __u8 lw[MAX_WQE], sw[MAX_WQE];
-	static struct fields lf, sf;
-	unsigned int i, lq, sq, acc_ok;
-	int configured = 0, ll, sl, el, es;
-	unsigned long long both;
+	unsigned int i, acc_ok;
+	int configured = 0, el, es;
 	unsigned int was;
 	long long lc, sc;
 	struct keymap lk, sk;
@@ -944,12 +1603,17 @@ static int run(unsigned int nreq, struct lib_side *l, struct svc_side *s)
 	sk.key[1] = s->mr[1]->lkey;
 	for (i = 0; i < nreq; i++) {
 		gen(&r, acc_ok, configured);
-		configured = r.kind != REQ_INV;
+		if (!REQ_BSF(r.kind))
+			configured = r.kind != REQ_INV;
 		nkind[r.kind]++;
 		nconf += r.kind != REQ_INV && r.via_configure;
 		nacc[r.access & 15] += r.kind != REQ_INV;
-		lk.mkey = l->mk->lkey;
-		sk.mkey = s->mk->lkey;
+		lk.mkey = lib_mk(l, &r)->lkey;
+		sk.mkey = svc_mk(s, &r)->lkey;
+		lk.psv[0] = ~0u;
+		lk.psv[1] = ~0u;
+		sk.psv[0] = ~0u;
+		sk.psv[1] = ~0u;
 		if (verbose)
 			req_print(i, &r);
 		lc = dbg_counter(l->dbg, "wqes");
@@ -959,30 +1623,20 @@ static int run(unsigned int nreq, struct lib_side *l, struct svc_side *s)
 		if (el || es) {
 			req_print(i, &r);
 			differ(i, "request.refused", el, es);
-			configured = 0;
+			if (!REQ_BSF(r.kind))
+				configured = 0;
+			/* what each side had executed when it was refused */
+			if (dbg_counter(l->dbg, "wqes") > lc &&
+			    dbg_counter(s->dbg, "wqes") > sc)
+				compare_wqes(i, l, s, &r, &lk, &sk, lc, sc);
 			continue;
 		}
-		/* one WQE each, this request's */
-		if (dbg_counter(l->dbg, "wqes") != lc + 1 ||
-		    dbg_counter(s->dbg, "wqes") != sc + 1)
-			differ(i, "wqe.count", dbg_counter(l->dbg, "wqes") - lc,
-			       dbg_counter(s->dbg, "wqes") - sc);
-		ll = dbg_last_wqe(l->dbg, lw, &lq);
-		sl = dbg_last_wqe(s->dbg, sw, &sq);
-		if (ll < 0 || sl < 0 || lq != l->qp->qp_num) {
-			differ(i, "wqe.missing", ll, sl);
-			continue;
-		}
-		lf.n = 0;
-		sf.n = 0;
-		both = ll >= 32 && sl >= 32 ? be64(lw + 24) | be64(sw + 24) : 0;
-		fuv_wqe_fields(lw, ll, &lk, r.kind == REQ_IL, both, &lf);
-		fuv_wqe_fields(sw, sl, &sk, r.kind == REQ_IL, both, &sf);
 		was = nunexplained;
-		check_decode(i, &lf, &r, "libmlx5");
-		check_decode(i, &sf, &r, "service");
-		compare(i, &lf, &sf);
-		compare_fakes(i, l, s, &r);
+		compare_wqes(i, l, s, &r, &lk, &sk, lc, sc);
+		if (REQ_BSF(r.kind))
+			compare_bsf_fakes(i, l, s, &r);
+		else
+			compare_fakes(i, l, s, &r);
 		if (nunexplained != was && !verbose)
 			req_print(i, &r);
 	}
@@ -1025,6 +1679,10 @@ int main(int argc, char **argv)
 	printf("# fuv_diff: seed %llu, %u requests, table %s\n", seed, nreq,
 	       rst);
 	rng = seed ? seed : 1;
+	for (i = 0; i < sizeof(dek_key); i++)
+		dek_key[i] = rnd(256);
+	/* IEEE 1619: key1 and key2 differ (the fake refuses equal halves) */
+	dek_key[16] ^= dek_key[0] == dek_key[16] ? 1 : 0;
 	if (table_load(rst)) {
 		printf("# no table \"Intended differences\" in %s\n", rst);
 		return 1;
@@ -1046,6 +1704,8 @@ int main(int argc, char **argv)
 		nreq = 0;
 	printf("# lists %u, interleaved %u (%u of them by mkey_configure), invalidations %u\n",
 	       nkind[REQ_LIST], nkind[REQ_IL], nconf, nkind[REQ_INV]);
+	printf("# signature %u, crypto %u, pairs %u (%u with bytes moved through both keys)\n",
+	       nkind[REQ_SIG], nkind[REQ_CRYPTO], nkind[REQ_PAIR], nbsf_moved);
 	printf("# access sets (IBV_ACCESS_*):");
 	for (i = 0; i < 16; i++)
 		if (nacc[i])
@@ -1054,6 +1714,19 @@ int main(int argc, char **argv)
 	for (i = 0; i < nrows; i++)
 		printf("# table row %s: %u differences explained\n", rows[i],
 		       row_hits[i]);
+	for (i = 0; i < NBSF; i++) {
+		if (s.bmk[i])
+			mlx5umr_destroy_mkey(s.bmk[i]);
+		if (l.bmk[i])
+			mlx5dv_destroy_mkey(l.bmk[i]);
+	}
+	if (s.dek)
+		mlx5umr_dek_destroy(s.dek);
+	if (l.dek)
+		mlx5dv_dek_destroy(l.dek);
+	for (i = 0; i < 2; i++)
+		if (l.spare[i])
+			mlx5dv_dek_destroy(l.spare[i]);
 	mlx5umr_destroy_mkey(s.mk);
 	mlx5umr_dereg_mr(s.mr[0]);
 	mlx5umr_dereg_mr(s.mr[1]);

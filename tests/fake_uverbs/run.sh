@@ -17,6 +17,13 @@ restore() {
 		done
 	done
 }
+# fake0 (the service's, for fuv_diff) in fake1's crypto profile, so that
+# both read the tweak alike: mlx5_umr_fake_uverbs's parameter crypto
+# (multi-block BE) as mlx5_umr_fake's crypto_profile (fake.rst "Crypto
+# profiles"), 3: MLX5_UMR_FAKE_CRYPTO_MULTI_BE; fuv_diff leaves crypto
+# out when they differ
+grep -q '^mlx5_umr_fake ' /proc/modules ||
+	modprobe mlx5_umr_fake crypto_profile=3
 # dyndbg: the DEVX commands libmlx5 sends go to the kernel log
 if ! modprobe ib_uverbs || ! modprobe mlx5_umr_fake_uverbs dyndbg=+p; then
 	echo "not ok 1 - mlx5_umr_fake_uverbs loads"
