@@ -25,7 +25,9 @@
 #include <infiniband/mlx5dv.h>
 
 #include "kselftest_harness.h"
-#include "fuv_xts_vectors.h"
+/* IEEE 1619 vectors 4 and 5, the project's one copy (a KUnit header) */
+typedef __u8 u8;
+#include "xts_vector5.h"
 
 #define PAGE	4096UL
 
@@ -1934,7 +1936,8 @@ TEST_F(fuv_rc, mkey_tag_update)
  * CQ, where libmlx5 takes it for mlx5dv_mkey_check() (rdma-core v44.0
  * cq.c mlx5_parse_cqe(), MLX5_CQE_SIG_ERR). The references the bytes are
  * checked against are computed here: the T10-DIF CRC16 (polynomial
- * 0x8bb7) bit by bit, XTS-AES by IEEE 1619's vectors (fuv_xts_vectors.h).
+ * 0x8bb7) bit by bit, XTS-AES by IEEE 1619's vectors
+ * (tests/vectors/xts_vector5.h).
  */
 FIXTURE(fuv_mk) {
 	struct ibv_device **list;
@@ -2444,7 +2447,7 @@ static struct mlx5dv_dek *fuv_xts_dek(struct ibv_context *ctx,
 		.comp_mask = MLX5DV_DEK_INIT_ATTR_CRYPTO_LOGIN,
 	};
 
-	memcpy(a.key, fuv_xts_key, sizeof(fuv_xts_key));
+	memcpy(a.key, xts_v4_key, sizeof(xts_v4_key));
 	return mlx5dv_dek_create(ctx, &a);
 }
 
@@ -2484,11 +2487,11 @@ TEST_F(fuv_mk, crypto_xts_vectors)
 
 	for (i = 0; i < 512; i++)
 		w[i] = (__u8)i;
-	memcpy(w + 512, fuv_xts_ct4, 512);
+	memcpy(w + 512, xts_v4_ctext, 512);
 	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'W', self->pdn, mk->rkey, 0, w,
 				1024, qpn));
-	EXPECT_EQ(0, memcmp(a, fuv_xts_ct4, 512));
-	EXPECT_EQ(0, memcmp(a + 512, fuv_xts_ct5, 512));
+	EXPECT_EQ(0, memcmp(a, xts_v4_ctext, 512));
+	EXPECT_EQ(0, memcmp(a + 512, xts_v5_ctext, 512));
 	EXPECT_TRUE(fuv_all(a + 1024, 2 * PAGE - 1024, 0xee));
 	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'R', self->pdn, mk->rkey, 0, r,
 				1024, qpn));
@@ -2499,11 +2502,11 @@ TEST_F(fuv_mk, crypto_xts_vectors)
 	memset(a, 0xee, 1024);
 	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'W', self->pdn, mk->rkey, 0,
 				w + 512, 512, qpn));
-	EXPECT_EQ(0, memcmp(a, fuv_xts_ct5, 512));
+	EXPECT_EQ(0, memcmp(a, xts_v5_ctext, 512));
 	EXPECT_TRUE(fuv_all(a + 512, 512, 0xee));
 	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'R', self->pdn, mk->rkey, 0, r,
 				512, qpn));
-	EXPECT_EQ(0, memcmp(fuv_xts_ct4, r, 512));
+	EXPECT_EQ(0, memcmp(xts_v4_ctext, r, 512));
 
 	ASSERT_EQ(0, mlx5dv_destroy_mkey(mk));
 	ASSERT_EQ(0, mlx5dv_dek_destroy(dek));
@@ -2563,8 +2566,8 @@ TEST_F(fuv_mk, sig_crypto_pair)
 		w[i] = (__u8)i;
 	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'W', self->pdn, mk->rkey, 0, w,
 				512, qpn));
-	EXPECT_EQ(0, memcmp(a, fuv_xts_ct4, 512));
-	EXPECT_TRUE(fuv_dif_is(a + 512, fuv_xts_ct4, 0xabcd, 0x1));
+	EXPECT_EQ(0, memcmp(a, xts_v4_ctext, 512));
+	EXPECT_TRUE(fuv_dif_is(a + 512, xts_v4_ctext, 0xabcd, 0x1));
 	EXPECT_TRUE(fuv_all(a + 520, 2 * PAGE - 520, 0xee));
 	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'R', self->pdn, mk->rkey, 0, r,
 				512, qpn));
@@ -2578,7 +2581,7 @@ TEST_F(fuv_mk, sig_crypto_pair)
 	ASSERT_EQ(0, fuv_mk_check(self->cq, mk, &e));
 	EXPECT_EQ(MLX5DV_MKEY_SIG_BLOCK_BAD_GUARD, e.err_type);
 	EXPECT_EQ(fuv_crc16_t10dif(a, 512), e.err.sig.expected_value);
-	EXPECT_EQ(fuv_crc16_t10dif(fuv_xts_ct4, 512),
+	EXPECT_EQ(fuv_crc16_t10dif(xts_v4_ctext, 512),
 		  e.err.sig.actual_value);
 	EXPECT_EQ(519, e.err.sig.offset);
 
