@@ -35,6 +35,7 @@
 #include <infiniband/mlx5dv.h>
 
 #include "mlx5umr.h"
+#include "fuv_dbg.h"
 
 #define PAGE		4096UL
 #define BUF_SZ		(4 * PAGE)
@@ -464,57 +465,6 @@ static void fuv_wqe_fields(const __u8 *w, unsigned int len,
 
 /* ---- the fakes' debugfs ---- */
 
-struct fake_mk {
-	unsigned int key, pd, mode, free, umr_en;
-	char acc[8];
-	unsigned int rinval;
-	unsigned long long start, len;
-	unsigned int xlt_oct;
-};
-
-static int dbg_mkey(const char *dir, unsigned int key, struct fake_mk *m)
-{
-	char path[320], line[256];
-	int found = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/mkeys", dir);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		struct fake_mk t;
-
-		if (sscanf(line, "%x %x %u %u %u %7s %u %llx %llx %u", &t.key,
-			   &t.pd, &t.mode, &t.free, &t.umr_en, t.acc,
-			   &t.rinval, &t.start, &t.len, &t.xlt_oct) == 10 &&
-		    (t.key >> 8) == (key >> 8)) {
-			*m = t;
-			found = 1;
-		}
-	}
-	fclose(f);
-	return found;
-}
-
-static long long dbg_counter(const char *dir, const char *name)
-{
-	char path[320], k[64];
-	long long v, found = -1;
-	FILE *f;
-	int n;
-
-	snprintf(path, sizeof(path), "%s/counters", dir);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	while ((n = fscanf(f, "%63s %lli", k, &v)) == 2)
-		if (!strcmp(k, name))
-			found = v;
-	fclose(f);
-	return found;
-}
-
 /*
  * The WQEs the fake logged (debugfs "wqes": a header line each, then
  * seq_hex_dump()'s 32-bit groups, each printed as a host-order u32: read
@@ -581,40 +531,6 @@ static int dbg_wqes(const char *dir, unsigned int k, __u8 (*wq)[MAX_WQE],
 		qpns[i] = qr[j];
 	}
 	return 0;
-}
-
-/*
- * @len bytes through @key at @off by a QP of PD @pdn (debugfs "xfer", a
- * peer's RDMA READ 'R' or WRITE 'W'): 0 or -errno.
- */
-static int dbg_xfer(const char *dir, char op, unsigned int pdn,
-		    unsigned int key, unsigned long long off, void *buf,
-		    size_t len)
-{
-	char path[320], *msg;
-	int fd, n, ret = 0;
-
-	snprintf(path, sizeof(path), "%s/xfer", dir);
-	fd = open(path, O_RDWR);
-	if (fd < 0)
-		return -errno;
-	msg = malloc(80 + len);
-	if (!msg) {
-		close(fd);
-		return -ENOMEM;
-	}
-	n = snprintf(msg, 80, "%c %u 0x%x %llu %zu\n", op, pdn, key, off, len);
-	if (op == 'W') {
-		memcpy(msg + n, buf, len);
-		n += len;
-	}
-	if (write(fd, msg, n) != n)
-		ret = -errno;
-	else if (op == 'R' && read(fd, buf, len) != (ssize_t)len)
-		ret = -EIO;
-	free(msg);
-	close(fd);
-	return ret;
 }
 
 /* ---- the two sides ---- */
@@ -1400,11 +1316,11 @@ static void compare_fakes(unsigned int req, struct lib_side *l,
 	static __u8 w[64 * 1024], rl[64 * 1024], rs[64 * 1024];
 	static __u8 snap[2][BUF_SZ];
 	size_t len = r->total ? r->total : 16;
-	struct fake_mk lm, sm;
+	struct fuv_mkey lm, sm;
 	int el, es;
 
-	if (dbg_mkey(l->dbg, l->mk->lkey, &lm) != 1 ||
-	    dbg_mkey(s->dbg, s->mk->lkey, &sm) != 1) {
+	if (fuv_dbg_mkey(l->dbg, l->mk->lkey, 1, &lm) != 1 ||
+	    fuv_dbg_mkey(s->dbg, s->mk->lkey, 1, &sm) != 1) {
 		differ(req, "fake.mkey.missing", 0, 0);
 		return;
 	}
@@ -1426,20 +1342,20 @@ static void compare_fakes(unsigned int req, struct lib_side *l,
 
 	pattern(bufs[0], BUF_SZ, req);
 	pattern(bufs[1], BUF_SZ, req + 77);
-	el = dbg_xfer(l->dbg, 'R', l->pdn, l->mk->rkey, 0, rl, len);
-	es = dbg_xfer(s->dbg, 'R', sm.pd, s->mk->rkey, 0, rs, len);
+	el = fuv_dbg_xfer(l->dbg, 'R', l->pdn, l->mk->rkey, 0, rl, len);
+	es = fuv_dbg_xfer(s->dbg, 'R', sm.pd, s->mk->rkey, 0, rs, len);
 	if (el != es || (!el && memcmp(rl, rs, len)))
 		differ(req, "fake.xfer.read", -el, -es);
 
 	pattern(w, len, req * 3 + 1);
 	memset(bufs[0], 0xee, BUF_SZ);
 	memset(bufs[1], 0xee, BUF_SZ);
-	el = dbg_xfer(l->dbg, 'W', l->pdn, l->mk->rkey, 0, w, len);
+	el = fuv_dbg_xfer(l->dbg, 'W', l->pdn, l->mk->rkey, 0, w, len);
 	memcpy(snap[0], bufs[0], BUF_SZ);
 	memcpy(snap[1], bufs[1], BUF_SZ);
 	memset(bufs[0], 0xee, BUF_SZ);
 	memset(bufs[1], 0xee, BUF_SZ);
-	es = dbg_xfer(s->dbg, 'W', sm.pd, s->mk->rkey, 0, w, len);
+	es = fuv_dbg_xfer(s->dbg, 'W', sm.pd, s->mk->rkey, 0, w, len);
 	if (el != es || memcmp(snap[0], bufs[0], BUF_SZ) ||
 	    memcmp(snap[1], bufs[1], BUF_SZ))
 		differ(req, "fake.xfer.write", -el, -es);
@@ -1474,8 +1390,8 @@ static void compare_wqes(unsigned int i, struct lib_side *l,
 	/* a UMR, and a SET_PSV per signature domain */
 	if (r->kind == REQ_SIG || r->kind == REQ_PAIR)
 		want += !!r->sig.dom[0] + !!r->sig.dom[1];
-	dl = dbg_counter(l->dbg, "wqes") - lc;
-	ds = dbg_counter(s->dbg, "wqes") - sc;
+	dl = fuv_dbg_counter(l->dbg, "wqes") - lc;
+	ds = fuv_dbg_counter(s->dbg, "wqes") - sc;
 	if (dl != ds || dl != want)
 		differ(i, "wqe.count", dl, ds);
 	k = dl < ds ? dl : ds;
@@ -1536,11 +1452,11 @@ static void compare_bsf_fakes(unsigned int req, struct lib_side *l,
 	struct mlx5dv_mkey *lmk = lib_mk(l, r);
 	struct mlx5umr_mkey *smk = svc_mk(s, r);
 	size_t len = wire_len(r);
-	struct fake_mk lm, sm;
+	struct fuv_mkey lm, sm;
 	int el, es;
 
-	if (dbg_mkey(l->dbg, lmk->lkey, &lm) != 1 ||
-	    dbg_mkey(s->dbg, smk->lkey, &sm) != 1) {
+	if (fuv_dbg_mkey(l->dbg, lmk->lkey, 1, &lm) != 1 ||
+	    fuv_dbg_mkey(s->dbg, smk->lkey, 1, &sm) != 1) {
 		differ(req, "fake.mkey.missing", 0, 0);
 		return;
 	}
@@ -1556,8 +1472,8 @@ static void compare_bsf_fakes(unsigned int req, struct lib_side *l,
 
 	pattern(bufs[0], BUF_SZ, req);
 	pattern(bufs[1], BUF_SZ, req + 77);
-	el = dbg_xfer(l->dbg, 'R', l->pdn, lmk->rkey, 0, rl, len);
-	es = dbg_xfer(s->dbg, 'R', sm.pd, smk->rkey, 0, rs, len);
+	el = fuv_dbg_xfer(l->dbg, 'R', l->pdn, lmk->rkey, 0, rl, len);
+	es = fuv_dbg_xfer(s->dbg, 'R', sm.pd, smk->rkey, 0, rs, len);
 	if (el != es || (!el && memcmp(rl, rs, len))) {
 		differ(req, "fake.xfer.read", -el, -es);
 		dump_diff(rl, rs, len);
@@ -1566,12 +1482,12 @@ static void compare_bsf_fakes(unsigned int req, struct lib_side *l,
 	pattern(w, len, req * 3 + 1);
 	memset(bufs[0], 0xee, BUF_SZ);
 	memset(bufs[1], 0xee, BUF_SZ);
-	el = dbg_xfer(l->dbg, 'W', l->pdn, lmk->rkey, 0, w, len);
+	el = fuv_dbg_xfer(l->dbg, 'W', l->pdn, lmk->rkey, 0, w, len);
 	memcpy(snap[0], bufs[0], BUF_SZ);
 	memcpy(snap[1], bufs[1], BUF_SZ);
 	memset(bufs[0], 0xee, BUF_SZ);
 	memset(bufs[1], 0xee, BUF_SZ);
-	es = dbg_xfer(s->dbg, 'W', sm.pd, smk->rkey, 0, w, len);
+	es = fuv_dbg_xfer(s->dbg, 'W', sm.pd, smk->rkey, 0, w, len);
 	if (el != es || memcmp(snap[0], bufs[0], BUF_SZ) ||
 	    memcmp(snap[1], bufs[1], BUF_SZ))
 		differ(req, "fake.xfer.write", -el, -es);
@@ -1580,8 +1496,8 @@ static void compare_bsf_fakes(unsigned int req, struct lib_side *l,
 	    all_zero_ee(snap[0], snap[1]))
 		differ(req, "fake.xfer.write.nothing", 0, 0);
 
-	el = dbg_xfer(l->dbg, 'R', l->pdn, lmk->rkey, 0, rl, len);
-	es = dbg_xfer(s->dbg, 'R', sm.pd, smk->rkey, 0, rs, len);
+	el = fuv_dbg_xfer(l->dbg, 'R', l->pdn, lmk->rkey, 0, rl, len);
+	es = fuv_dbg_xfer(s->dbg, 'R', sm.pd, smk->rkey, 0, rs, len);
 	if (el != es || (!el && memcmp(rl, rs, len)))
 		differ(req, "fake.xfer.readback", -el, -es);
 	nbsf_moved += !el && !es;
@@ -1616,8 +1532,8 @@ static int run(unsigned int nreq, struct lib_side *l, struct svc_side *s)
 		sk.psv[1] = ~0u;
 		if (verbose)
 			req_print(i, &r);
-		lc = dbg_counter(l->dbg, "wqes");
-		sc = dbg_counter(s->dbg, "wqes");
+		lc = fuv_dbg_counter(l->dbg, "wqes");
+		sc = fuv_dbg_counter(s->dbg, "wqes");
 		el = lib_post(l, &r);
 		es = svc_post(s, &r);
 		if (el || es) {
@@ -1626,8 +1542,8 @@ static int run(unsigned int nreq, struct lib_side *l, struct svc_side *s)
 			if (!REQ_BSF(r.kind))
 				configured = 0;
 			/* what each side had executed when it was refused */
-			if (dbg_counter(l->dbg, "wqes") > lc &&
-			    dbg_counter(s->dbg, "wqes") > sc)
+			if (fuv_dbg_counter(l->dbg, "wqes") > lc &&
+			    fuv_dbg_counter(s->dbg, "wqes") > sc)
 				compare_wqes(i, l, s, &r, &lk, &sk, lc, sc);
 			continue;
 		}

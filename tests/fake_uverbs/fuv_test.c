@@ -25,6 +25,7 @@
 #include <infiniband/mlx5dv.h>
 
 #include "kselftest_harness.h"
+#include "fuv_dbg.h"
 /* IEEE 1619 vectors 4 and 5, the project's one copy (a KUnit header) */
 typedef __u8 u8;
 #include "xts_vector5.h"
@@ -35,14 +36,6 @@ typedef __u8 u8;
 #define FAKE_LOG_MAX_QP		10
 #define FAKE_LOG_MAX_MKEY	20
 #define FAKE_LOG_MAX_PD		16
-
-struct fuv_mkey {
-	unsigned int key, pd, mode, free, umr_en;
-	char acc[8];
-	unsigned int rinval;
-	unsigned long long start, len;
-	unsigned int xlt_oct;
-};
 
 /* The fake's debugfs directory of @dev, from its node_desc. */
 static int fuv_dbg_dir(struct ibv_device *dev, char *dir, size_t len)
@@ -64,32 +57,6 @@ static int fuv_dbg_dir(struct ibv_device *dev, char *dir, size_t len)
 	return 0;
 }
 
-/* The fake's mkey @key (debugfs "mkeys"): 1 found, 0 not, -1 error. */
-static int fuv_mkey(const char *dir, unsigned int key, struct fuv_mkey *m)
-{
-	char path[320], line[256];
-	int found = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/mkeys", dir);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		struct fuv_mkey t;
-
-		if (sscanf(line, "%x %x %u %u %u %7s %u %llx %llx %u", &t.key,
-			   &t.pd, &t.mode, &t.free, &t.umr_en, t.acc,
-			   &t.rinval, &t.start, &t.len, &t.xlt_oct) == 10 &&
-		    t.key == key) {
-			*m = t;
-			found = 1;
-		}
-	}
-	fclose(f);
-	return found;
-}
-
 /* Whether the fake holds PD @pdn (debugfs "pds"): 1, 0, or -1. */
 static int fuv_has_pd(const char *dir, unsigned int pdn)
 {
@@ -105,24 +72,6 @@ static int fuv_has_pd(const char *dir, unsigned int pdn)
 	while (fscanf(f, "%u", &p) == 1)
 		if (p == pdn)
 			found = 1;
-	fclose(f);
-	return found;
-}
-
-/* A counter of the fake (debugfs "counters"), or -1. */
-static long long fuv_counter(const char *dir, const char *name)
-{
-	char path[320], key[64];
-	long long v, found = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/counters", dir);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	while (fscanf(f, "%63s %lld", key, &v) == 2)
-		if (!strcmp(key, name))
-			found = v;
 	fclose(f);
 	return found;
 }
@@ -270,7 +219,7 @@ TEST_F(fuv, mr_is_an_mtt_mkey)
 			IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ);
 	ASSERT_NE(NULL, mr) TH_LOG("ibv_reg_mr: %s", strerror(errno));
 	ASSERT_EQ(mr->lkey, mr->rkey);
-	ASSERT_EQ(1, fuv_mkey(self->dbg, mr->lkey, &m));
+	ASSERT_EQ(1, fuv_dbg_mkey(self->dbg, mr->lkey, 0, &m));
 	ASSERT_EQ(fuv_pdn(pd), m.pd);
 	ASSERT_EQ(1, m.mode);		/* MLX5_MKC_ACCESS_MODE_MTT */
 	ASSERT_EQ(0, m.free);
@@ -279,13 +228,13 @@ TEST_F(fuv, mr_is_an_mtt_mkey)
 	ASSERT_EQ(2 * PAGE, m.len);
 	ASSERT_EQ(2, m.xlt_oct);
 	ASSERT_EQ(0, ibv_dereg_mr(mr));
-	ASSERT_EQ(0, fuv_mkey(self->dbg, m.key, &m));
+	ASSERT_EQ(0, fuv_dbg_mkey(self->dbg, m.key, 0, &m));
 
 	/* remote write and atomic: the access bits follow */
 	mr = ibv_reg_mr(pd, buf, PAGE, IBV_ACCESS_LOCAL_WRITE |
 			IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_ATOMIC);
 	ASSERT_NE(NULL, mr);
-	ASSERT_EQ(1, fuv_mkey(self->dbg, mr->lkey, &m));
+	ASSERT_EQ(1, fuv_dbg_mkey(self->dbg, mr->lkey, 0, &m));
 	ASSERT_STREQ("11011", m.acc);
 	ASSERT_EQ(1, m.xlt_oct);
 	ASSERT_EQ(0, ibv_dereg_mr(mr));
@@ -335,7 +284,7 @@ TEST_F(fuv, mr_refusals)
 	/* a page-aligned IOVA other than the address is fine */
 	mr = ibv_reg_mr_iova(pd, buf, PAGE, 0x10000, IBV_ACCESS_LOCAL_WRITE);
 	ASSERT_NE(NULL, mr);
-	ASSERT_EQ(1, fuv_mkey(self->dbg, mr->lkey, &m));
+	ASSERT_EQ(1, fuv_dbg_mkey(self->dbg, mr->lkey, 0, &m));
 	ASSERT_EQ(0x10000, m.start);
 	ASSERT_EQ(0, ibv_dereg_mr(mr));
 	ASSERT_EQ(0, ibv_dealloc_pd(pd));
@@ -354,7 +303,7 @@ TEST_F(fuv, cq_in_user_memory)
 	struct mlx5dv_obj obj = { .cq = { .out = &dvcq } };
 	struct ibv_cq *cq;
 
-	ASSERT_LE(1, fuv_counter(self->dbg, "uars"));
+	ASSERT_LE(1, fuv_dbg_counter(self->dbg, "uars"));
 	cq = ibv_create_cq(self->ctx, 15, NULL, NULL, 0);
 	ASSERT_NE(NULL, cq) TH_LOG("ibv_create_cq: %s", strerror(errno));
 	obj.cq.in = cq;
@@ -376,20 +325,20 @@ TEST_F(fuv, cq_in_user_memory)
  */
 TEST_F(fuv, cq_128b_cqe_refused)
 {
-	long long cqs = fuv_counter(self->dbg, "cqs");
+	long long cqs = fuv_dbg_counter(self->dbg, "cqs");
 	struct ibv_cq *cq;
 
 	ASSERT_LE(0, cqs);
 	cq = ibv_create_cq(self->ctx, 15, NULL, NULL, 0);
 	ASSERT_NE(NULL, cq);
-	ASSERT_EQ(cqs + 1, fuv_counter(self->dbg, "cqs"));
+	ASSERT_EQ(cqs + 1, fuv_dbg_counter(self->dbg, "cqs"));
 	ASSERT_EQ(0, ibv_destroy_cq(cq));
 	ASSERT_EQ(0, setenv("MLX5_CQE_SIZE", "128", 1));
 	errno = 0;
 	cq = ibv_create_cq(self->ctx, 15, NULL, NULL, 0);
 	ASSERT_EQ(NULL, cq);
 	ASSERT_EQ(EOPNOTSUPP, errno);
-	ASSERT_EQ(cqs, fuv_counter(self->dbg, "cqs"));
+	ASSERT_EQ(cqs, fuv_dbg_counter(self->dbg, "cqs"));
 }
 
 /*
@@ -411,7 +360,7 @@ TEST_F(fuv, exit_leaves_nothing)
 	ibv_close_device(self->ctx);
 	self->ctx = NULL;
 	for (i = 0; i < 6; i++) {
-		before[i] = fuv_counter(self->dbg, names[i]);
+		before[i] = fuv_dbg_counter(self->dbg, names[i]);
 		ASSERT_LE(0, before[i]);
 	}
 	pid = fork();
@@ -428,10 +377,10 @@ TEST_F(fuv, exit_leaves_nothing)
 
 		/* all held at exit; the counters moved */
 		_exit(!mr || !cq ||
-		      fuv_counter(self->dbg, "pds") != before[0] + 1 ||
-		      fuv_counter(self->dbg, "mkeys") != before[1] + 1 ||
-		      fuv_counter(self->dbg, "cqs") != before[2] + 1 ||
-		      fuv_counter(self->dbg, "uars") <= before[3]);
+		      fuv_dbg_counter(self->dbg, "pds") != before[0] + 1 ||
+		      fuv_dbg_counter(self->dbg, "mkeys") != before[1] + 1 ||
+		      fuv_dbg_counter(self->dbg, "cqs") != before[2] + 1 ||
+		      fuv_dbg_counter(self->dbg, "uars") <= before[3]);
 	}
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_TRUE(WIFEXITED(status));
@@ -439,7 +388,7 @@ TEST_F(fuv, exit_leaves_nothing)
 	for (i = 0; i < 6; i++) {
 		const char *n = names[i];
 
-		EXPECT_EQ(before[i], fuv_counter(self->dbg, n))
+		EXPECT_EQ(before[i], fuv_dbg_counter(self->dbg, n))
 			TH_LOG("%s", n ? n : "?");
 	}
 }
@@ -577,7 +526,7 @@ TEST_F(fuv, devx_mkey)
 	ASSERT_EQ(8, a.max_entries);
 	ASSERT_EQ(0, mk->lkey & 0xff);
 	ASSERT_EQ(mk->lkey, mk->rkey);
-	ASSERT_EQ(1, fuv_mkey(self->dbg, mk->lkey, &m));
+	ASSERT_EQ(1, fuv_dbg_mkey(self->dbg, mk->lkey, 0, &m));
 	ASSERT_EQ(fuv_pdn(pd), m.pd);
 	ASSERT_EQ(2, m.mode);		/* MLX5_MKC_ACCESS_MODE_KLMS */
 	ASSERT_EQ(1, m.free);
@@ -592,7 +541,7 @@ TEST_F(fuv, devx_mkey)
 	 */
 	ASSERT_EQ(EINVAL, ibv_dealloc_pd(pd));
 	ASSERT_EQ(0, mlx5dv_destroy_mkey(mk));
-	ASSERT_EQ(0, fuv_mkey(self->dbg, m.key, &m));
+	ASSERT_EQ(0, fuv_dbg_mkey(self->dbg, m.key, 0, &m));
 	ASSERT_EQ(mkeys, fuv_dbg_val(self->dbg, "counters", "mkeys"));
 
 	/* remote invalidation asked: en_rinval */
@@ -601,7 +550,7 @@ TEST_F(fuv, devx_mkey)
 	mk = mlx5dv_create_mkey(&a);
 	ASSERT_NE(NULL, mk);
 	ASSERT_EQ(4, a.max_entries);
-	ASSERT_EQ(1, fuv_mkey(self->dbg, mk->lkey, &m));
+	ASSERT_EQ(1, fuv_dbg_mkey(self->dbg, mk->lkey, 0, &m));
 	ASSERT_EQ(1, m.rinval);
 	ASSERT_EQ(0, mlx5dv_destroy_mkey(mk));
 	ASSERT_EQ(0, ibv_dealloc_pd(pd));
@@ -632,7 +581,7 @@ TEST_F(fuv, devx_sig_and_crypto_mkeys)
 	mk = mlx5dv_create_mkey(&a);
 	ASSERT_NE(NULL, mk) TH_LOG("signature mkey: %s", strerror(errno));
 	ASSERT_EQ(psvs + 2, fuv_dbg_val(self->dbg, "counters", "psvs"));
-	ASSERT_EQ(1, fuv_mkey(self->dbg, mk->lkey, &m));
+	ASSERT_EQ(1, fuv_dbg_mkey(self->dbg, mk->lkey, 0, &m));
 	ASSERT_EQ(2, m.mode);
 	ASSERT_EQ(0, mlx5dv_destroy_mkey(mk));
 	ASSERT_EQ(psvs, fuv_dbg_val(self->dbg, "counters", "psvs"));
@@ -1000,12 +949,12 @@ TEST_F(fuv_rc, local_inv)
 	long long qps;
 	char st[32];
 
-	qps = fuv_counter(self->dbg, "qps");
+	qps = fuv_dbg_counter(self->dbg, "qps");
 	ASSERT_LE(0, qps);
 	self->qp = fuv_create_rc(self->ctx, self->pd, self->cq, 0, 0);
 	ASSERT_NE(NULL, self->qp) TH_LOG("mlx5dv_create_qp: %s",
 					 strerror(errno));
-	ASSERT_EQ(qps + 1, fuv_counter(self->dbg, "qps"));
+	ASSERT_EQ(qps + 1, fuv_dbg_counter(self->dbg, "qps"));
 	ASSERT_EQ(0, fuv_qp_state(self->dbg, self->qp->qp_num, st,
 				  sizeof(st)));
 	ASSERT_STREQ("RST", st);
@@ -1015,7 +964,7 @@ TEST_F(fuv_rc, local_inv)
 
 	mr = ibv_reg_mr(self->pd, self->buf, PAGE, IBV_ACCESS_LOCAL_WRITE);
 	ASSERT_NE(NULL, mr);
-	ASSERT_EQ(1, fuv_mkey(self->dbg, mr->lkey, &m));
+	ASSERT_EQ(1, fuv_dbg_mkey(self->dbg, mr->lkey, 0, &m));
 	ASSERT_EQ(0, m.free);
 	ASSERT_EQ(1, m.umr_en);	/* mr.c reg_create() */
 
@@ -1037,16 +986,16 @@ TEST_F(fuv_rc, local_inv)
 	 * Free, bound to no QP, and with the key byte rdma-core's mkey
 	 * segment installs (qp.c set_umr_mkey_seg(): 0 for an invalidation)
 	 */
-	ASSERT_EQ(1, fuv_mkey(self->dbg, mr->lkey & ~0xffu, &m));
+	ASSERT_EQ(1, fuv_dbg_mkey(self->dbg, mr->lkey & ~0xffu, 0, &m));
 	EXPECT_EQ(1, m.free);
 	if (mr->lkey & 0xff)
-		EXPECT_EQ(0, fuv_mkey(self->dbg, mr->lkey, &m));
+		EXPECT_EQ(0, fuv_dbg_mkey(self->dbg, mr->lkey, 0, &m));
 	EXPECT_EQ(0, ibv_poll_cq(self->cq, 1, &wc));
 
 	ASSERT_EQ(0, ibv_dereg_mr(mr));
 	ASSERT_EQ(0, ibv_destroy_qp(self->qp));
 	self->qp = NULL;
-	EXPECT_EQ(qps, fuv_counter(self->dbg, "qps"));
+	EXPECT_EQ(qps, fuv_dbg_counter(self->dbg, "qps"));
 }
 
 /*
@@ -1135,7 +1084,7 @@ TEST_F(fuv_rc, refusals)
 	struct ibv_qp *qp;
 
 	for (i = 0; i < 3; i++) {
-		before[i] = fuv_counter(self->dbg, names[i]);
+		before[i] = fuv_dbg_counter(self->dbg, names[i]);
 		ASSERT_LE(0, before[i]);
 	}
 	errno = 0;
@@ -1159,13 +1108,13 @@ TEST_F(fuv_rc, refusals)
 	ASSERT_EQ(NULL, qp);
 	EXPECT_EQ(EOPNOTSUPP, errno);
 	for (i = 0; i < 3; i++)
-		EXPECT_EQ(before[i], fuv_counter(self->dbg, names[i]))
+		EXPECT_EQ(before[i], fuv_dbg_counter(self->dbg, names[i]))
 			TH_LOG("%s", names[i] ? names[i] : "?");
 
 	self->qp = fuv_create_rc(self->ctx, self->pd, self->cq, 0,
 				 MLX5DV_QP_CREATE_ALLOW_SCATTER_TO_CQE);
 	ASSERT_NE(NULL, self->qp);
-	EXPECT_EQ(before[0] + 1, fuv_counter(self->dbg, "qps"));
+	EXPECT_EQ(before[0] + 1, fuv_dbg_counter(self->dbg, "qps"));
 	EXPECT_EQ(EINVAL, ibv_modify_qp(self->qp, &a, IBV_QP_STATE));
 }
 
@@ -1184,7 +1133,7 @@ TEST_F(fuv_rc, exit_leaves_no_qp)
 	pid_t pid;
 
 	for (i = 0; i < 5; i++) {
-		before[i] = fuv_counter(self->dbg, names[i]);
+		before[i] = fuv_dbg_counter(self->dbg, names[i]);
 		ASSERT_LE(0, before[i]);
 	}
 	pid = fork();
@@ -1198,13 +1147,13 @@ TEST_F(fuv_rc, exit_leaves_no_qp)
 			fuv_create_rc(ctx, pd, cq, 0, 0) : NULL;
 
 		_exit(!qp || fuv_to_rts(qp, qp->qp_num) ||
-		      fuv_counter(self->dbg, "qps") != before[0] + 1);
+		      fuv_dbg_counter(self->dbg, "qps") != before[0] + 1);
 	}
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_TRUE(WIFEXITED(status));
 	ASSERT_EQ(0, WEXITSTATUS(status));
 	for (i = 0; i < 5; i++)
-		EXPECT_EQ(before[i], fuv_counter(self->dbg, names[i]))
+		EXPECT_EQ(before[i], fuv_dbg_counter(self->dbg, names[i]))
 			TH_LOG("%s", names[i] ? names[i] : "?");
 }
 
@@ -1223,62 +1172,6 @@ TEST_F(fuv_rc, exit_leaves_no_qp)
 #define MLX5DV_MKEY_ACC	(IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE)
 /* include/linux/mlx5_umr_fake.h: xlt_octowords beyond the mkey's */
 #define VS_XLT_TOO_BIG	0x16
-
-/*
- * @len bytes through @key at @off by a QP of PD @pdn (debugfs "xfer"):
- * @op 'W' writes @buf, 'R' reads into it; 0 or -errno (-EACCES: the
- * responder's access error, nothing moved).
- */
-static int fuv_xfer_q(const char *dir, char op, unsigned int pdn,
-		      unsigned int key, unsigned long long off, void *buf,
-		      size_t len, int qpn);
-
-static int fuv_xfer(const char *dir, char op, unsigned int pdn,
-		    unsigned int key, unsigned long long off, void *buf,
-		    size_t len)
-{
-	return fuv_xfer_q(dir, op, pdn, key, off, buf, len, -1);
-}
-
-/*
- * fuv_xfer() by QP @qpn (>= 0) of PD @pdn: a signature error of the
- * access reaches that QP's CQ as a SIG_ERR CQE.
- */
-static int fuv_xfer_q(const char *dir, char op, unsigned int pdn,
-		      unsigned int key, unsigned long long off, void *buf,
-		      size_t len, int qpn)
-{
-	char path[320], *msg;
-	int fd, n, ret = 0;
-
-	snprintf(path, sizeof(path), "%s/xfer", dir);
-	fd = open(path, O_RDWR);
-	if (fd < 0)
-		return -errno;
-	msg = malloc(80 + len);
-	if (!msg) {
-		close(fd);
-		return -ENOMEM;
-	}
-	if (qpn >= 0)
-		n = snprintf(msg, 80, "%c %u 0x%x %llu %zu 0x%x\n", op, pdn, key,
-			     off, len, qpn);
-	else
-		n = snprintf(msg, 80, "%c %u 0x%x %llu %zu\n", op, pdn, key, off,
-			     len);
-	if (op == 'W' || op == 'w') {
-		memcpy(msg + n, buf, len);
-		n += len;
-	}
-	if (write(fd, msg, n) != n)
-		ret = -errno;
-	else if ((op == 'R' || op == 'r') &&
-		 read(fd, buf, len) != (ssize_t)len)
-		ret = -EIO;
-	free(msg);
-	close(fd);
-	return ret;
-}
 
 /* The byte @i of a pattern that differs in every 256-byte block. */
 static __u8 fuv_pat(size_t i)
@@ -1415,11 +1308,11 @@ TEST_F(fuv_rc, mkey_mr_list)
 	ASSERT_NE(NULL, self->qp);
 	mk = fuv_mk_create(self->pd, 2, 0);
 	ASSERT_NE(NULL, mk) TH_LOG("mlx5dv_create_mkey: %s", strerror(errno));
-	ASSERT_EQ(1, fuv_mkey(self->dbg, mk->lkey, &f));
+	ASSERT_EQ(1, fuv_dbg_mkey(self->dbg, mk->lkey, 0, &f));
 	EXPECT_EQ(1, f.free);
 	EXPECT_EQ(4, f.xlt_oct);	/* max_entries rounded up to 4 */
 	/* a free mkey moves no data */
-	EXPECT_EQ(-EACCES, fuv_xfer(self->dbg, 'R', pdn, mk->rkey, 0, r, 8));
+	EXPECT_EQ(-EACCES, fuv_dbg_xfer(self->dbg, 'R', pdn, mk->rkey, 0, r, 8));
 
 	qpx = ibv_qp_to_qp_ex(self->qp);
 	mqpx = mlx5dv_qp_ex_from_ibv_qp_ex(qpx);
@@ -1437,7 +1330,7 @@ TEST_F(fuv_rc, mkey_mr_list)
 	EXPECT_EQ(MLX5DV_WC_UMR, wc.opcode);
 	EXPECT_EQ(0, ibv_poll_cq(self->cq, 1, &wc));
 
-	ASSERT_EQ(1, fuv_mkey(self->dbg, mk->lkey, &f));
+	ASSERT_EQ(1, fuv_dbg_mkey(self->dbg, mk->lkey, 0, &f));
 	EXPECT_EQ(0, mk->lkey & 0xff);
 	EXPECT_EQ(pdn, f.pd);
 	EXPECT_EQ(2, f.mode);		/* MLX5_MKC_ACCESS_MODE_KLMS */
@@ -1448,7 +1341,7 @@ TEST_F(fuv_rc, mkey_mr_list)
 
 	for (i = 0; i < sizeof(w); i++)
 		w[i] = fuv_pat(i);
-	ASSERT_EQ(0, fuv_xfer(self->dbg, 'W', pdn, mk->rkey, 0, w, sizeof(w)));
+	ASSERT_EQ(0, fuv_dbg_xfer(self->dbg, 'W', pdn, mk->rkey, 0, w, sizeof(w)));
 	EXPECT_TRUE(fuv_is_pat(m.a, 64, 0));
 	EXPECT_TRUE(fuv_all(m.a + 64, 2 * PAGE - 64, 0xee));
 	EXPECT_TRUE(fuv_is_pat(m.b, 4096, 64));
@@ -1456,25 +1349,25 @@ TEST_F(fuv_rc, mkey_mr_list)
 	/* reads come from the user's memory as it is now */
 	m.a[3] = 0x11;
 	m.b[4095] = 0x22;
-	ASSERT_EQ(0, fuv_xfer(self->dbg, 'R', pdn, mk->rkey, 0, r, sizeof(r)));
+	ASSERT_EQ(0, fuv_dbg_xfer(self->dbg, 'R', pdn, mk->rkey, 0, r, sizeof(r)));
 	w[3] = 0x11;
 	w[64 + 4095] = 0x22;
 	EXPECT_EQ(0, memcmp(w, r, sizeof(r)));
 	/* the middle, across the two entries */
-	ASSERT_EQ(0, fuv_xfer(self->dbg, 'R', pdn, mk->rkey, 60, r, 8));
+	ASSERT_EQ(0, fuv_dbg_xfer(self->dbg, 'R', pdn, mk->rkey, 60, r, 8));
 	EXPECT_EQ(0, memcmp(w + 60, r, 8));
 
 	/* past the length: refused, nothing written */
 	memset(w, 0x33, 32);
-	EXPECT_EQ(-EACCES, fuv_xfer(self->dbg, 'W', pdn, mk->rkey, 4150, w,
-				    32));
+	EXPECT_EQ(-EACCES, fuv_dbg_xfer(self->dbg, 'W', pdn, mk->rkey, 4150, w,
+					32));
 	EXPECT_TRUE(fuv_is_pat(m.b + 4086, 9, 64 + 4086));
 	/* another PD's QP: refused */
-	EXPECT_EQ(-EACCES, fuv_xfer(self->dbg, 'R', pdn + 1, mk->rkey, 0, r,
-				    8));
+	EXPECT_EQ(-EACCES, fuv_dbg_xfer(self->dbg, 'R', pdn + 1, mk->rkey, 0, r,
+					8));
 
 	ASSERT_EQ(0, mlx5dv_destroy_mkey(mk));
-	EXPECT_EQ(0, fuv_mkey(self->dbg, f.key, &f));
+	EXPECT_EQ(0, fuv_dbg_mkey(self->dbg, f.key, 0, &f));
 	fuv_mk_bufs_free(&m);
 }
 
@@ -1518,14 +1411,14 @@ TEST_F(fuv_rc, mkey_mr_interleaved)
 		       wc.vendor_err);
 	EXPECT_EQ(7, wc.wr_id);
 	EXPECT_EQ(MLX5DV_WC_UMR, wc.opcode);
-	ASSERT_EQ(1, fuv_mkey(self->dbg, mk->lkey, &f));
+	ASSERT_EQ(1, fuv_dbg_mkey(self->dbg, mk->lkey, 0, &f));
 	EXPECT_EQ(0, f.free);
 	EXPECT_EQ(1040, f.len);
 	EXPECT_STREQ("10110", f.acc);
 
 	for (i = 0; i < sizeof(w); i++)
 		w[i] = fuv_pat(i);
-	ASSERT_EQ(0, fuv_xfer(self->dbg, 'W', pdn, mk->rkey, 0, w, sizeof(w)));
+	ASSERT_EQ(0, fuv_dbg_xfer(self->dbg, 'W', pdn, mk->rkey, 0, w, sizeof(w)));
 	EXPECT_TRUE(fuv_is_pat(m.a, 512, 0));
 	EXPECT_TRUE(fuv_is_pat(m.b, 8, 512));
 	EXPECT_TRUE(fuv_all(m.a + 512, 4, 0xee));	/* skipped */
@@ -1533,13 +1426,13 @@ TEST_F(fuv_rc, mkey_mr_interleaved)
 	EXPECT_TRUE(fuv_is_pat(m.b + 8, 8, 1032));
 	EXPECT_TRUE(fuv_all(m.a + 1028, 2 * PAGE - 1028, 0xee));
 	EXPECT_TRUE(fuv_all(m.b + 16, 2 * PAGE - 16, 0xee));
-	ASSERT_EQ(0, fuv_xfer(self->dbg, 'R', pdn, mk->rkey, 0, r, sizeof(r)));
+	ASSERT_EQ(0, fuv_dbg_xfer(self->dbg, 'R', pdn, mk->rkey, 0, r, sizeof(r)));
 	EXPECT_EQ(0, memcmp(w, r, sizeof(r)));
 	/* one byte of the second cycle's mr2 block, read alone */
-	ASSERT_EQ(0, fuv_xfer(self->dbg, 'R', pdn, mk->rkey, 1035, r, 1));
+	ASSERT_EQ(0, fuv_dbg_xfer(self->dbg, 'R', pdn, mk->rkey, 1035, r, 1));
 	EXPECT_EQ(m.b[11], r[0]);
-	EXPECT_EQ(-EACCES, fuv_xfer(self->dbg, 'R', pdn, mk->rkey, 1039, r,
-				    2));
+	EXPECT_EQ(-EACCES, fuv_dbg_xfer(self->dbg, 'R', pdn, mk->rkey, 1039, r,
+					2));
 
 	ASSERT_EQ(0, mlx5dv_destroy_mkey(mk));
 	fuv_mk_bufs_free(&m);
@@ -1617,15 +1510,15 @@ TEST_F(fuv_rc, mkey_configure_local_inv)
 	EXPECT_EQ(IBV_WC_SUCCESS, wc.status)
 		TH_LOG("vendor 0x%x", wc.vendor_err);
 	EXPECT_EQ(MLX5DV_WC_UMR, wc.opcode);
-	ASSERT_EQ(1, fuv_mkey(self->dbg, mk->lkey, &f));
+	ASSERT_EQ(1, fuv_dbg_mkey(self->dbg, mk->lkey, 0, &f));
 	EXPECT_STREQ("10100", f.acc);
 	EXPECT_EQ(32, f.len);
-	EXPECT_EQ(-EACCES, fuv_xfer(self->dbg, 'W', pdn, mk->rkey, 0, w, 32));
+	EXPECT_EQ(-EACCES, fuv_dbg_xfer(self->dbg, 'W', pdn, mk->rkey, 0, w, 32));
 	EXPECT_TRUE(fuv_all(m.a, 2 * PAGE, 0xee));
 	EXPECT_TRUE(fuv_all(m.b, 2 * PAGE, 0xee));
 	memcpy(m.b + 100, w, 16);
 	memcpy(m.a + 8, w + 16, 16);
-	ASSERT_EQ(0, fuv_xfer(self->dbg, 'R', pdn, mk->rkey, 0, r, 32));
+	ASSERT_EQ(0, fuv_dbg_xfer(self->dbg, 'R', pdn, mk->rkey, 0, r, 32));
 	EXPECT_EQ(0, memcmp(w, r, 32));
 
 	/* override: remote write, repeat 3 of {a+256: 4, skip 4}, {b: 2} */
@@ -1643,10 +1536,10 @@ TEST_F(fuv_rc, mkey_configure_local_inv)
 				   MLX5DV_MKEY_ACC, 2, NULL, 3, il, &wc));
 	EXPECT_EQ(IBV_WC_SUCCESS, wc.status)
 		TH_LOG("vendor 0x%x", wc.vendor_err);
-	ASSERT_EQ(1, fuv_mkey(self->dbg, mk->lkey, &f));
+	ASSERT_EQ(1, fuv_dbg_mkey(self->dbg, mk->lkey, 0, &f));
 	EXPECT_STREQ("10110", f.acc);
 	EXPECT_EQ(18, f.len);
-	ASSERT_EQ(0, fuv_xfer(self->dbg, 'W', pdn, mk->rkey, 0, w, 18));
+	ASSERT_EQ(0, fuv_dbg_xfer(self->dbg, 'W', pdn, mk->rkey, 0, w, 18));
 	for (i = 0; i < 3; i++) {
 		EXPECT_TRUE(fuv_is_pat(m.a + 256 + 8 * i, 4, 6 * i));
 		EXPECT_TRUE(fuv_all(m.a + 260 + 8 * i, 4, 0xee));
@@ -1666,11 +1559,11 @@ TEST_F(fuv_rc, mkey_configure_local_inv)
 	EXPECT_EQ(IBV_WC_SUCCESS, wc.status);
 	EXPECT_EQ(IBV_WC_LOCAL_INV, wc.opcode);
 	EXPECT_EQ(3, wc.wr_id);
-	ASSERT_EQ(1, fuv_mkey(self->dbg, mk->lkey, &f));
+	ASSERT_EQ(1, fuv_dbg_mkey(self->dbg, mk->lkey, 0, &f));
 	EXPECT_EQ(1, f.free);
 	memset(r, 0x44, sizeof(r));
-	EXPECT_EQ(-EACCES, fuv_xfer(self->dbg, 'W', pdn, mk->rkey, 0, r, 18));
-	EXPECT_EQ(-EACCES, fuv_xfer(self->dbg, 'R', pdn, mk->rkey, 0, r, 18));
+	EXPECT_EQ(-EACCES, fuv_dbg_xfer(self->dbg, 'W', pdn, mk->rkey, 0, r, 18));
+	EXPECT_EQ(-EACCES, fuv_dbg_xfer(self->dbg, 'R', pdn, mk->rkey, 0, r, 18));
 	EXPECT_TRUE(fuv_is_pat(m.a + 256, 4, 0));
 	EXPECT_TRUE(fuv_is_pat(m.b, 2, 4));
 
@@ -1678,7 +1571,7 @@ TEST_F(fuv_rc, mkey_configure_local_inv)
 	ASSERT_EQ(0, fuv_configure(self->qp, self->cq, mk, 4,
 				   MLX5DV_MKEY_ACC, 2, sgl, 0, NULL, &wc));
 	EXPECT_EQ(IBV_WC_SUCCESS, wc.status);
-	ASSERT_EQ(0, fuv_xfer(self->dbg, 'W', pdn, mk->rkey, 0, w, 32));
+	ASSERT_EQ(0, fuv_dbg_xfer(self->dbg, 'W', pdn, mk->rkey, 0, w, 32));
 	EXPECT_TRUE(fuv_is_pat(m.b + 100, 16, 0));
 	EXPECT_TRUE(fuv_is_pat(m.a + 8, 16, 16));
 
@@ -1791,7 +1684,7 @@ TEST_F(fuv_rc, mkey_hca_refusal)
 	EXPECT_EQ(IBV_WC_LOC_LEN_ERR, wc.status)
 		TH_LOG("status %s", ibv_wc_status_str(wc.status));
 	EXPECT_EQ(VS_XLT_TOO_BIG, wc.vendor_err);
-	ASSERT_EQ(1, fuv_mkey(self->dbg, mk->lkey, &f));
+	ASSERT_EQ(1, fuv_dbg_mkey(self->dbg, mk->lkey, 0, &f));
 	EXPECT_EQ(1, f.free);
 	EXPECT_EQ(0, f.len);
 	fuv_qp_state(self->dbg, self->qp->qp_num, st, sizeof(st));
@@ -1847,11 +1740,11 @@ TEST_F(fuv_rc, mkey_foreign_pd_entry)
 				   MLX5DV_MKEY_ACC, 2, sgl, 0, NULL, &wc));
 	EXPECT_EQ(IBV_WC_SUCCESS, wc.status);
 	memset(w, 0x5a, sizeof(w));
-	EXPECT_EQ(-EACCES, fuv_xfer(self->dbg, 'W', pdn, mk->rkey, 0, w, 32));
+	EXPECT_EQ(-EACCES, fuv_dbg_xfer(self->dbg, 'W', pdn, mk->rkey, 0, w, 32));
 	EXPECT_TRUE(fuv_all(m.a, 2 * PAGE, 0xee));
 	EXPECT_TRUE(fuv_all(m.b, 2 * PAGE, 0xee));
 	/* the first entry alone is in the PD */
-	EXPECT_EQ(0, fuv_xfer(self->dbg, 'W', pdn, mk->rkey, 0, w, 16));
+	EXPECT_EQ(0, fuv_dbg_xfer(self->dbg, 'W', pdn, mk->rkey, 0, w, 16));
 	EXPECT_TRUE(fuv_all(m.a, 16, 0x5a));
 
 	ASSERT_EQ(0, mlx5dv_destroy_mkey(mk));
@@ -1895,7 +1788,7 @@ TEST_F(fuv_rc, mkey_tag_update)
 	old = mk->lkey;
 	EXPECT_EQ(0, old & 0xff);
 	memset(w, 0x77, sizeof(w));
-	ASSERT_EQ(0, fuv_xfer(self->dbg, 'W', pdn, old, 0, w, 16));
+	ASSERT_EQ(0, fuv_dbg_xfer(self->dbg, 'W', pdn, old, 0, w, 16));
 
 	mk->lkey = (old & ~0xffu) | 0x5a;
 	mk->rkey = mk->lkey;
@@ -1904,10 +1797,10 @@ TEST_F(fuv_rc, mkey_tag_update)
 	EXPECT_EQ(IBV_WC_SUCCESS, wc.status)
 		TH_LOG("status %s vendor 0x%x", ibv_wc_status_str(wc.status),
 		       wc.vendor_err);
-	EXPECT_EQ(1, fuv_mkey(self->dbg, mk->lkey, &f));
-	EXPECT_EQ(0, fuv_mkey(self->dbg, old, &f));
-	EXPECT_EQ(-EACCES, fuv_xfer(self->dbg, 'R', pdn, old, 0, r, 16));
-	ASSERT_EQ(0, fuv_xfer(self->dbg, 'R', pdn, mk->rkey, 0, r, 16));
+	EXPECT_EQ(1, fuv_dbg_mkey(self->dbg, mk->lkey, 0, &f));
+	EXPECT_EQ(0, fuv_dbg_mkey(self->dbg, old, 0, &f));
+	EXPECT_EQ(-EACCES, fuv_dbg_xfer(self->dbg, 'R', pdn, old, 0, r, 16));
+	ASSERT_EQ(0, fuv_dbg_xfer(self->dbg, 'R', pdn, mk->rkey, 0, r, 16));
 	EXPECT_EQ(0, memcmp(w, r, 16));
 
 	qpx = ibv_qp_to_qp_ex(self->qp);
@@ -1919,7 +1812,7 @@ TEST_F(fuv_rc, mkey_tag_update)
 	ASSERT_EQ(1, fuv_poll_one(self->cq, &wc));
 	EXPECT_EQ(IBV_WC_SUCCESS, wc.status);
 	/* rdma-core's invalidation installs byte 0 (set_umr_mkey_seg()) */
-	EXPECT_EQ(1, fuv_mkey(self->dbg, old, &f));
+	EXPECT_EQ(1, fuv_dbg_mkey(self->dbg, old, 0, &f));
 	EXPECT_EQ(1, f.free);
 
 	ASSERT_EQ(0, mlx5dv_destroy_mkey(mk));
@@ -2002,21 +1895,21 @@ TEST_F(fuv_mk, xfer_qp_refusals)
 	__u8 w[16];
 
 	memset(w, 0x42, sizeof(w));
-	EXPECT_EQ(-ENOENT, fuv_xfer_q(self->dbg, 'w', self->pdn,
-				      self->m.mr1->lkey, 0, w, 16, 0xffffff));
-	EXPECT_EQ(-EINVAL, fuv_xfer_q(self->dbg, 'w', self->pdn + 1,
-				      self->m.mr1->lkey, 0, w, 16,
-				      self->qp->qp_num));
+	EXPECT_EQ(-ENOENT, fuv_dbg_xfer_q(self->dbg, 'w', self->pdn,
+					  self->m.mr1->lkey, 0, w, 16, 0xffffff));
+	EXPECT_EQ(-EINVAL, fuv_dbg_xfer_q(self->dbg, 'w', self->pdn + 1,
+					  self->m.mr1->lkey, 0, w, 16,
+					  self->qp->qp_num));
 	q2 = fuv_create_rc_inl(self->ctx, self->pd, self->cq, 0, 0, 0);
 	ASSERT_NE(NULL, q2);
-	EXPECT_EQ(-EINVAL, fuv_xfer_q(self->dbg, 'w', self->pdn,
-				      self->m.mr1->lkey, 0, w, 16,
-				      q2->qp_num));
+	EXPECT_EQ(-EINVAL, fuv_dbg_xfer_q(self->dbg, 'w', self->pdn,
+					  self->m.mr1->lkey, 0, w, 16,
+					  q2->qp_num));
 	EXPECT_TRUE(fuv_all(self->m.a, 2 * PAGE, 0xee));
 	ASSERT_EQ(0, ibv_destroy_qp(q2));
 	/* the same local write by the fixture's QP in RTS */
-	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'w', self->pdn, self->m.mr1->lkey,
-				0, w, 16, self->qp->qp_num));
+	ASSERT_EQ(0, fuv_dbg_xfer_q(self->dbg, 'w', self->pdn, self->m.mr1->lkey,
+				    0, w, 16, self->qp->qp_num));
 	EXPECT_TRUE(fuv_all(self->m.a, 16, 0x42));
 	EXPECT_TRUE(fuv_all(self->m.a + 16, 2 * PAGE - 16, 0xee));
 }
@@ -2180,8 +2073,8 @@ TEST_F(fuv_mk, sig_mem_t10dif)
 
 	for (i = 0; i < sizeof(w); i++)
 		w[i] = fuv_pat(i);
-	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'W', self->pdn, mk->rkey, 0, w,
-				1024, qpn));
+	ASSERT_EQ(0, fuv_dbg_xfer_q(self->dbg, 'W', self->pdn, mk->rkey, 0, w,
+				    1024, qpn));
 	EXPECT_EQ(0, memcmp(a, w, 512));
 	EXPECT_TRUE(fuv_dif_is(a + 512, w, 0x1234, 0x10));
 	EXPECT_EQ(0, memcmp(a + 520, w + 512, 512));
@@ -2189,8 +2082,8 @@ TEST_F(fuv_mk, sig_mem_t10dif)
 	EXPECT_TRUE(fuv_all(a + 1040, 2 * PAGE - 1040, 0xee));
 	ASSERT_EQ(0, fuv_mk_check(self->cq, mk, &e));
 	EXPECT_EQ(MLX5DV_MKEY_NO_ERR, e.err_type);
-	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'R', self->pdn, mk->rkey, 0, r,
-				1024, qpn));
+	ASSERT_EQ(0, fuv_dbg_xfer_q(self->dbg, 'R', self->pdn, mk->rkey, 0, r,
+				    1024, qpn));
 	EXPECT_EQ(0, memcmp(w, r, 1024));
 	ASSERT_EQ(0, fuv_mk_check(self->cq, mk, &e));
 	EXPECT_EQ(MLX5DV_MKEY_NO_ERR, e.err_type);
@@ -2198,8 +2091,8 @@ TEST_F(fuv_mk, sig_mem_t10dif)
 	/* a bad guard: data moves, the error is the mkey's */
 	good = fuv_crc16_t10dif(w + 512, 512);
 	a[520] ^= 0x01;
-	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'R', self->pdn, mk->rkey, 0, r,
-				1024, qpn));
+	ASSERT_EQ(0, fuv_dbg_xfer_q(self->dbg, 'R', self->pdn, mk->rkey, 0, r,
+				    1024, qpn));
 	EXPECT_EQ(a[520], r[512]);
 	ASSERT_EQ(0, fuv_mk_check(self->cq, mk, &e));
 	EXPECT_EQ(MLX5DV_MKEY_SIG_BLOCK_BAD_GUARD, e.err_type);
@@ -2207,13 +2100,13 @@ TEST_F(fuv_mk, sig_mem_t10dif)
 	EXPECT_EQ(good, e.err.sig.actual_value);
 	EXPECT_EQ(1039, e.err.sig.offset);
 	/* reported once: not armed again until the next configure */
-	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'R', self->pdn, mk->rkey, 0, r,
-				1024, qpn));
+	ASSERT_EQ(0, fuv_dbg_xfer_q(self->dbg, 'R', self->pdn, mk->rkey, 0, r,
+				    1024, qpn));
 	ASSERT_EQ(0, fuv_mk_check(self->cq, mk, &e));
 	EXPECT_EQ(MLX5DV_MKEY_NO_ERR, e.err_type);
 	ASSERT_EQ(0, FUV_MK_CONF(mk, 1040, NULL, NULL));
-	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'R', self->pdn, mk->rkey, 0, r,
-				1024, qpn));
+	ASSERT_EQ(0, fuv_dbg_xfer_q(self->dbg, 'R', self->pdn, mk->rkey, 0, r,
+				    1024, qpn));
 	ASSERT_EQ(0, fuv_mk_check(self->cq, mk, &e));
 	EXPECT_EQ(MLX5DV_MKEY_SIG_BLOCK_BAD_GUARD, e.err_type);
 	EXPECT_EQ(good, e.err.sig.actual_value);
@@ -2222,8 +2115,8 @@ TEST_F(fuv_mk, sig_mem_t10dif)
 	/* a bad ref tag in block 0 */
 	ASSERT_EQ(0, FUV_MK_CONF(mk, 1040, NULL, NULL));
 	a[519] = 0x77;
-	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'R', self->pdn, mk->rkey, 0, r,
-				1024, qpn));
+	ASSERT_EQ(0, fuv_dbg_xfer_q(self->dbg, 'R', self->pdn, mk->rkey, 0, r,
+				    1024, qpn));
 	EXPECT_EQ(0, memcmp(w, r, 1024));
 	ASSERT_EQ(0, fuv_mk_check(self->cq, mk, &e));
 	EXPECT_EQ(MLX5DV_MKEY_SIG_BLOCK_BAD_REFTAG, e.err_type);
@@ -2236,8 +2129,8 @@ TEST_F(fuv_mk, sig_mem_t10dif)
 	ASSERT_EQ(0, FUV_MK_CONF(mk, 1040, NULL, NULL));
 	a[1034] = 0xbe;
 	a[1035] = 0xef;
-	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'R', self->pdn, mk->rkey, 0, r,
-				1024, qpn));
+	ASSERT_EQ(0, fuv_dbg_xfer_q(self->dbg, 'R', self->pdn, mk->rkey, 0, r,
+				    1024, qpn));
 	ASSERT_EQ(0, fuv_mk_check(self->cq, mk, &e));
 	EXPECT_EQ(MLX5DV_MKEY_SIG_BLOCK_BAD_APPTAG, e.err_type);
 	EXPECT_EQ(0x1234, e.err.sig.expected_value);
@@ -2299,8 +2192,8 @@ TEST_F(fuv_mk, sig_mem_crc32c)
 	ASSERT_EQ(0, FUV_MK_CONF(mk, 1032, &sa, NULL));
 	for (i = 0; i < sizeof(w); i++)
 		w[i] = fuv_pat(i);
-	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'W', self->pdn, mk->rkey, 0, w,
-				1024, qpn));
+	ASSERT_EQ(0, fuv_dbg_xfer_q(self->dbg, 'W', self->pdn, mk->rkey, 0, w,
+				    1024, qpn));
 	c0 = fuv_crc32c(w, 512);
 	c1 = fuv_crc32c(w + 512, 512);
 	EXPECT_EQ(0, memcmp(a, w, 512));
@@ -2308,16 +2201,16 @@ TEST_F(fuv_mk, sig_mem_crc32c)
 	EXPECT_EQ(0, memcmp(a + 516, w + 512, 512));
 	EXPECT_EQ(0, memcmp(a + 1028, &(__u32){ htole32(c1) }, 4));
 	EXPECT_TRUE(fuv_all(a + 1032, 2 * PAGE - 1032, 0xee));
-	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'R', self->pdn, mk->rkey, 0, r,
-				1024, qpn));
+	ASSERT_EQ(0, fuv_dbg_xfer_q(self->dbg, 'R', self->pdn, mk->rkey, 0, r,
+				    1024, qpn));
 	EXPECT_EQ(0, memcmp(w, r, 1024));
 	ASSERT_EQ(0, fuv_mk_check(self->cq, mk, &e));
 	EXPECT_EQ(MLX5DV_MKEY_NO_ERR, e.err_type);
 
 	a[700] ^= 0x04;
 	bad = fuv_crc32c(a + 516, 512);
-	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'R', self->pdn, mk->rkey, 0, r,
-				1024, qpn));
+	ASSERT_EQ(0, fuv_dbg_xfer_q(self->dbg, 'R', self->pdn, mk->rkey, 0, r,
+				    1024, qpn));
 	ASSERT_EQ(0, fuv_mk_check(self->cq, mk, &e));
 	EXPECT_EQ(MLX5DV_MKEY_SIG_BLOCK_BAD_GUARD, e.err_type);
 	EXPECT_EQ(__builtin_bswap32(bad), e.err.sig.expected_value);
@@ -2375,8 +2268,8 @@ TEST_F(fuv_mk, sig_wire_t10dif)
 	for (i = 0; i < 1024; i++)
 		a[i] = fuv_pat(i);
 
-	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'R', self->pdn, mk->rkey, 0, r,
-				1040, qpn));
+	ASSERT_EQ(0, fuv_dbg_xfer_q(self->dbg, 'R', self->pdn, mk->rkey, 0, r,
+				    1040, qpn));
 	EXPECT_EQ(0, memcmp(r, a, 512));
 	EXPECT_TRUE(fuv_dif_is(r + 512, a, 0x5678, 0x20));
 	EXPECT_EQ(0, memcmp(r + 520, a + 512, 512));
@@ -2391,8 +2284,8 @@ TEST_F(fuv_mk, sig_wire_t10dif)
 	}
 	fuv_dif(w + 512, w, 0x5678, 0x20);
 	fuv_dif(w + 1032, w + 520, 0x5678, 0x21);
-	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'W', self->pdn, mk->rkey, 0, w,
-				1040, qpn));
+	ASSERT_EQ(0, fuv_dbg_xfer_q(self->dbg, 'W', self->pdn, mk->rkey, 0, w,
+				    1040, qpn));
 	EXPECT_EQ(0, memcmp(a, w, 512));
 	EXPECT_EQ(0, memcmp(a + 512, w + 520, 512));
 	EXPECT_TRUE(fuv_all(a + 1024, 2 * PAGE - 1024, 0xee));
@@ -2403,8 +2296,8 @@ TEST_F(fuv_mk, sig_wire_t10dif)
 	w[1039] = 0x99;
 	w[520] ^= 0xff;
 	fuv_dif(w + 1032, w + 520, 0x5678, 0x99);
-	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'W', self->pdn, mk->rkey, 0, w,
-				1040, qpn));
+	ASSERT_EQ(0, fuv_dbg_xfer_q(self->dbg, 'W', self->pdn, mk->rkey, 0, w,
+				    1040, qpn));
 	EXPECT_EQ(0, memcmp(a + 512, w + 520, 512));
 	ASSERT_EQ(0, fuv_mk_check(self->cq, mk, &e));
 	EXPECT_EQ(MLX5DV_MKEY_SIG_BLOCK_BAD_REFTAG, e.err_type);
@@ -2416,14 +2309,14 @@ TEST_F(fuv_mk, sig_wire_t10dif)
 	sa.mem = &mem;
 	ASSERT_EQ(0, FUV_MK_CONF(mk, 1040, &sa, NULL));
 	fuv_dif(w + 1032, w + 520, 0x5678, 0x21);
-	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'W', self->pdn, mk->rkey, 0, w,
-				1040, qpn));
+	ASSERT_EQ(0, fuv_dbg_xfer_q(self->dbg, 'W', self->pdn, mk->rkey, 0, w,
+				    1040, qpn));
 	EXPECT_EQ(0, memcmp(a, w, 512));
 	EXPECT_TRUE(fuv_dif_is(a + 512, w, 0x1111, 0x100));
 	EXPECT_EQ(0, memcmp(a + 520, w + 520, 512));
 	EXPECT_TRUE(fuv_dif_is(a + 1032, w + 520, 0x1111, 0x101));
-	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'R', self->pdn, mk->rkey, 0, r,
-				1040, qpn));
+	ASSERT_EQ(0, fuv_dbg_xfer_q(self->dbg, 'R', self->pdn, mk->rkey, 0, r,
+				    1040, qpn));
 	EXPECT_EQ(0, memcmp(r, w, 1040));
 	ASSERT_EQ(0, fuv_mk_check(self->cq, mk, &e));
 	EXPECT_EQ(MLX5DV_MKEY_NO_ERR, e.err_type);
@@ -2488,24 +2381,24 @@ TEST_F(fuv_mk, crypto_xts_vectors)
 	for (i = 0; i < 512; i++)
 		w[i] = (__u8)i;
 	memcpy(w + 512, xts_v4_ctext, 512);
-	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'W', self->pdn, mk->rkey, 0, w,
-				1024, qpn));
+	ASSERT_EQ(0, fuv_dbg_xfer_q(self->dbg, 'W', self->pdn, mk->rkey, 0, w,
+				    1024, qpn));
 	EXPECT_EQ(0, memcmp(a, xts_v4_ctext, 512));
 	EXPECT_EQ(0, memcmp(a + 512, xts_v5_ctext, 512));
 	EXPECT_TRUE(fuv_all(a + 1024, 2 * PAGE - 1024, 0xee));
-	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'R', self->pdn, mk->rkey, 0, r,
-				1024, qpn));
+	ASSERT_EQ(0, fuv_dbg_xfer_q(self->dbg, 'R', self->pdn, mk->rkey, 0, r,
+				    1024, qpn));
 	EXPECT_EQ(0, memcmp(w, r, 1024));
 
 	ca.initial_tweak[0] = 1;
 	ASSERT_EQ(0, FUV_MK_CONF(mk, 512, NULL, &ca));
 	memset(a, 0xee, 1024);
-	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'W', self->pdn, mk->rkey, 0,
-				w + 512, 512, qpn));
+	ASSERT_EQ(0, fuv_dbg_xfer_q(self->dbg, 'W', self->pdn, mk->rkey, 0,
+				    w + 512, 512, qpn));
 	EXPECT_EQ(0, memcmp(a, xts_v5_ctext, 512));
 	EXPECT_TRUE(fuv_all(a + 512, 512, 0xee));
-	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'R', self->pdn, mk->rkey, 0, r,
-				512, qpn));
+	ASSERT_EQ(0, fuv_dbg_xfer_q(self->dbg, 'R', self->pdn, mk->rkey, 0, r,
+				    512, qpn));
 	EXPECT_EQ(0, memcmp(xts_v4_ctext, r, 512));
 
 	ASSERT_EQ(0, mlx5dv_destroy_mkey(mk));
@@ -2564,20 +2457,20 @@ TEST_F(fuv_mk, sig_crypto_pair)
 
 	for (i = 0; i < 512; i++)
 		w[i] = (__u8)i;
-	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'W', self->pdn, mk->rkey, 0, w,
-				512, qpn));
+	ASSERT_EQ(0, fuv_dbg_xfer_q(self->dbg, 'W', self->pdn, mk->rkey, 0, w,
+				    512, qpn));
 	EXPECT_EQ(0, memcmp(a, xts_v4_ctext, 512));
 	EXPECT_TRUE(fuv_dif_is(a + 512, xts_v4_ctext, 0xabcd, 0x1));
 	EXPECT_TRUE(fuv_all(a + 520, 2 * PAGE - 520, 0xee));
-	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'R', self->pdn, mk->rkey, 0, r,
-				512, qpn));
+	ASSERT_EQ(0, fuv_dbg_xfer_q(self->dbg, 'R', self->pdn, mk->rkey, 0, r,
+				    512, qpn));
 	EXPECT_EQ(0, memcmp(w, r, 512));
 	ASSERT_EQ(0, fuv_mk_check(self->cq, mk, &e));
 	EXPECT_EQ(MLX5DV_MKEY_NO_ERR, e.err_type);
 
 	a[100] ^= 0x80;
-	ASSERT_EQ(0, fuv_xfer_q(self->dbg, 'R', self->pdn, mk->rkey, 0, r,
-				512, qpn));
+	ASSERT_EQ(0, fuv_dbg_xfer_q(self->dbg, 'R', self->pdn, mk->rkey, 0, r,
+				    512, qpn));
 	ASSERT_EQ(0, fuv_mk_check(self->cq, mk, &e));
 	EXPECT_EQ(MLX5DV_MKEY_SIG_BLOCK_BAD_GUARD, e.err_type);
 	EXPECT_EQ(fuv_crc16_t10dif(a, 512), e.err.sig.expected_value);
