@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <infiniband/verbs.h>
 #include <infiniband/mlx5dv.h>
 
@@ -215,6 +216,57 @@ TEST_F(svc, others_refused)
 	EXPECT_EQ(0, ibv_close_device(ctx2));
 	/* a refused call bound nothing: the owner's binding still works */
 	EXPECT_EQ(0, mlx5umr_set_pd_ibv(self->u, self->pd, (uint32_t)self->id));
+}
+
+/*
+ * The owner exits with its PD bound, its registration and mkey alive and
+ * nothing closed: the kernel closes the files in descriptor order (the
+ * verbs file first), and the service, which holds the verbs file, still
+ * releases the PD before ib_uverbs destroys it. Nothing is left on the
+ * fake (the PD, the mkeys) and the kernel log has no warning of ib_uverbs'
+ * teardown (judged by vm-run.sh).
+ */
+TEST_F(svc, owner_exit_while_bound)
+{
+	long long pds, mkeys;
+	pid_t pid;
+	int st, i;
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct ibv_context *ctx = ibv_open_device(self->ctx->device);
+		struct mlx5umr_context *u = mlx5umr_open(self->name);
+		char *buf = aligned_alloc(4096, 4096);
+		struct ibv_pd *pd;
+		long long id;
+
+		if (!ctx || !u || !buf)
+			_exit(1);
+		pd = ibv_alloc_pd(ctx);
+		id = svc_pd_id(self->name, getpid());
+		if (!pd || id < 0 || mlx5umr_set_pd_ibv(u, pd, (uint32_t)id))
+			_exit(2);
+		if (!mlx5umr_reg_mr(u, buf, 4096, IBV_ACCESS_LOCAL_WRITE) ||
+		    !mlx5umr_create_mkey(u, 4, 0))
+			_exit(3);
+		/* the child's PD and the file's two keys */
+		if (fuv_dbg_counter(self->dbg, "mkeys") != self->mkeys0 + 2)
+			_exit(4);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	ASSERT_TRUE(WIFEXITED(st));
+	ASSERT_EQ(0, WEXITSTATUS(st));
+	for (i = 0; i < 20; i++) {
+		pds = fuv_dbg_counter(self->dbg, "pds");
+		mkeys = fuv_dbg_counter(self->dbg, "mkeys");
+		if (pds == self->pds0 && mkeys == self->mkeys0)
+			break;
+		usleep(100000);
+	}
+	EXPECT_EQ(self->pds0, pds);
+	EXPECT_EQ(self->mkeys0, mkeys);
 }
 
 TEST_HARNESS_MAIN
