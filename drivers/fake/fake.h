@@ -122,8 +122,8 @@ struct fake_qp {
 	/*
 	 * The QP's engine, as a HCA runs each QP's send queue on its own:
 	 * protects @state, @dead, @delayed, @ci, @last_pi, @last_db, @wqe,
-	 * @nr_wqes, @nr_idx_mismatch, @faults, @remote_qpn, @rdma_buf and
-	 * @peer_err. @state is written with WRITE_ONCE(): another QP's
+	 * @nr_wqes, @nr_idx_mismatch, @faults, @remote_qpn, @rdma_buf,
+	 * @rdma_len and @peer_err. @state is written with WRITE_ONCE(): another QP's
 	 * engine reads it under fd->lock without this lock, a snapshot, as
 	 * a packet meets whatever state its responder is in (fake_rdma.c).
 	 * Taken before fd->lock
@@ -158,6 +158,8 @@ struct fake_qp {
 	u32 remote_qpn;
 	/* an RC QP's RDMA bounce buffer from INIT2RTR, RDMA_MAX_MSG bytes */
 	u8 *rdma_buf;
+	/* bytes the RDMA READ just executed moved: its CQE's byte_cnt */
+	u32 rdma_len;
 	/*
 	 * A responder this QP's engine found in a class C error: moved to
 	 * ERR once this QP's lock is dropped (fake_qp_peer_err()), as two

@@ -201,6 +201,14 @@ void fake_req_cqe(struct mlx5_umr_fake *fd, struct fake_qp *qp, u8 opcode,
 	cqe.sop_drop_qpn = cpu_to_be32((u32)opcode << 24 | qp->qpn);
 	cqe.srqn = cpu_to_be32(qp->uidx);
 	cqe.wqe_counter = cpu_to_be16(idx);
+	/*
+	 * A READ's completion says how many bytes arrived (Linux 6.1
+	 * drivers/infiniband/hw/mlx5/cq.c handle_good_req() and rdma-core
+	 * v44.0 providers/mlx5/cq.c handle_good_req(): wc->byte_len from
+	 * byte_cnt for MLX5_OPCODE_RDMA_READ)
+	 */
+	if (opcode == MLX5_OPCODE_RDMA_READ)
+		cqe.byte_cnt = cpu_to_be32(qp->rdma_len);
 	cqe.op_own = MLX5_CQE_REQ << 4;
 	fake_cq_write(fd, qp, &cqe, nt);
 }

@@ -273,5 +273,7 @@ int fake_rdma_exec(struct mlx5_umr_fake *fd, struct fake_qp *qp,
 	err = fake_rdma_remote(&r);
 	if (err || write)
 		return err;
-	return fake_rdma_local(&r);
+	err = fake_rdma_local(&r);
+	qp->rdma_len = err ? 0 : r.len;
+	return err;
 }

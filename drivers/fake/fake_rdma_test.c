@@ -134,8 +134,11 @@ static size_t fr_sge(struct fr_wqe *w, size_t size, u32 lkey, u64 addr,
 	return size + sizeof(*ds);
 }
 
-/* Post on @ft, signalled, and expect its success CQE with @opcode. */
-static void fr_post_ok(struct ft *ft, void *w, size_t size, u8 opcode)
+/*
+ * Post on @ft, signalled, and expect its success CQE with @opcode.
+ * Return: the CQE's byte_cnt.
+ */
+static u32 fr_post_ok(struct ft *ft, void *w, size_t size, u8 opcode)
 {
 	struct mlx5_cqe64 cqe;
 	u16 idx = ft_post(ft, w, size, opcode, true);
@@ -147,6 +150,7 @@ static void fr_post_ok(struct ft *ft, void *w, size_t size, u8 opcode)
 	KUNIT_EXPECT_EQ(ft->test, be16_to_cpu(cqe.wqe_counter), idx);
 	KUNIT_EXPECT_FALSE(ft->test, ft_poll(ft, &cqe));
 	KUNIT_EXPECT_EQ(ft->test, ft_qp_state(ft), MLX5_QP_STATE_RTS);
+	return be32_to_cpu(cqe.byte_cnt);
 }
 
 static void fr_expect_state(struct ft *ft, u8 state)
@@ -203,7 +207,9 @@ static void fake_rdma_write_read(struct kunit *test)
 	size = fr_wqe(&w, r->rb, VA_B + 3000);
 	size = fr_sge(&w, size, r->la, VA_A + 9000, 50);
 	size = fr_sge(&w, size, r->la, VA_A + 12000, 350);
-	fr_post_ok(r->a, &w, size, MLX5_OPCODE_RDMA_READ);
+	/* a READ's CQE counts the bytes (byte_cnt) */
+	KUNIT_EXPECT_EQ(test, fr_post_ok(r->a, &w, size,
+					 MLX5_OPCODE_RDMA_READ), 400U);
 	KUNIT_EXPECT_EQ(test, memcmp(a + 9000, r->pat + 100, 50), 0);
 	KUNIT_EXPECT_EQ(test, memcmp(a + 12000, r->pat + 150, 250), 0);
 	KUNIT_EXPECT_EQ(test, memcmp(a + 12250, r->pat + 5000, 100), 0);
