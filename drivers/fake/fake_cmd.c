@@ -736,8 +736,9 @@ static u8 *fake_rdma_buf_new(struct mlx5_umr_fake *fd, u32 qpn, u8 to)
  * INIT2RTR of an RC QP: its peer, qpc.remote_qpn, as mlx5_ib writes it
  * from IB_QP_DEST_QPN (Linux 6.1 drivers/infiniband/hw/mlx5/qp.c
  * __mlx5_ib_modify_qp(): MLX5_SET(qpc, qpc, remote_qpn,
- * attr->dest_qp_num)). Loopback only: the peer is looked up among this fake's QPs when a WQE executes; the
- * address path (port, LID, GID) is not read, as the fake has one port.
+ * attr->dest_qp_num)). Loopback only: the peer is looked up among this
+ * fake's QPs when a WQE executes; the address path (port, LID, GID) is
+ * not read, as the fake has one port.
  * A QP without a bounce buffer (no memory) executes no RDMA: its WQEs
  * end in a local QP operation error (fake_rdma.c).
  */

@@ -13,6 +13,7 @@
 
 #include <linux/types.h>
 #include <linux/bits.h>
+#include <linux/sizes.h>
 #include <linux/mlx5_umr_hca.h>
 #include <linux/mlx5_umr_testing.h>
 
@@ -41,7 +42,7 @@ struct mlx5_seg_set_psv;
  * message completes with a local length error (Documentation/fake.rst,
  * "The RC data path").
  */
-#define MLX5_UMR_FAKE_RDMA_MAX_MSG (1U << 20)
+#define MLX5_UMR_FAKE_RDMA_MAX_MSG SZ_1M
 
 /**
  * enum mlx5_umr_fake_vsynd - vendor_err_synd of the fake's error CQEs
