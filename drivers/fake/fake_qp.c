@@ -543,7 +543,8 @@ void fake_qp_flush_all(struct mlx5_umr_fake *fd, struct fake_qp *qp,
 }
 
 /**
- * fake_qp_peer_err_take() - the responder @qp's engine left for ERR
+ * fake_qp_peer_err_take() - the responder @qp's engine found in a class C
+ *	error, to be moved to ERR
  * @qp: the requester, locked
  *
  * Return: its QP number (to fake_qp_peer_err() once @qp's lock is
