@@ -122,7 +122,11 @@ struct fake_qp {
 	/*
 	 * The QP's engine, as a HCA runs each QP's send queue on its own:
 	 * protects @state, @dead, @delayed, @ci, @last_pi, @last_db, @wqe,
-	 * @nr_wqes, @nr_idx_mismatch and @faults. Taken before fd->lock
+	 * @nr_wqes, @nr_idx_mismatch, @faults, @remote_qpn, @rdma_buf,
+	 * @rdma_len and @peer_err. @state is written with WRITE_ONCE(): another QP's
+	 * engine reads it under fd->lock without this lock, a snapshot, as
+	 * a packet meets whatever state its responder is in (fake_rdma.c).
+	 * Taken before fd->lock
 	 * (which the engine takes only to execute a WQE on mkeys and PSVs)
 	 * and before @scq's lock. The other fields are fixed at creation.
 	 */
@@ -150,6 +154,18 @@ struct fake_qp {
 	u64 nr_idx_mismatch;
 	u8 *wqe;	/* MLX5_SEND_WQE_MAX_SIZE scratch */
 	struct fake_qp_faults faults;
+	/* an RC QP's peer, INIT2RTR's qpc.remote_qpn (loopback: this fake) */
+	u32 remote_qpn;
+	/* an RC QP's RDMA bounce buffer from INIT2RTR, RDMA_MAX_MSG bytes */
+	u8 *rdma_buf;
+	/* bytes the RDMA READ just executed moved: its CQE's byte_cnt */
+	u32 rdma_len;
+	/*
+	 * A responder this QP's engine found in a class C error: moved to
+	 * ERR once this QP's lock is dropped (fake_qp_peer_err()), as two
+	 * QPs' locks never nest; 0: none.
+	 */
+	u32 peer_err;
 	struct delayed_work delay_work;
 	/* freed after an RCU grace period: doorbells find QPs without locks */
 	struct rcu_head rcu;
@@ -349,6 +365,10 @@ void fake_req_cqe(struct mlx5_umr_fake *fd, struct fake_qp *qp, u8 opcode,
 		  u16 idx, struct fake_notify *nt);
 void fake_qp_sig_err_cqe(struct mlx5_umr_fake *fd, struct fake_qp *qp,
 			 struct mlx5_sig_err_cqe *err);
+void fake_peer_sig_err_cqe(struct mlx5_umr_fake *fd, struct fake_qp *peer,
+			   struct mlx5_sig_err_cqe *err);
+u32 fake_qp_peer_err_take(struct fake_qp *qp);
+void fake_qp_peer_err(struct mlx5_umr_fake *fd, u32 qpn);
 struct fake_qp *fake_qp_lock(struct mlx5_umr_fake *fd, u32 qpn,
 			     unsigned long *flags);
 void fake_qp_unlock(struct fake_qp *qp, unsigned long flags);
@@ -370,6 +390,10 @@ void fake_null_consume(struct mlx5_umr_fake *fd, struct fake_qp *qp, u16 pi,
 /* fake_umr.c */
 int fake_wqe_exec(struct mlx5_umr_fake *fd, struct fake_qp *qp,
 		  const u8 *wqe, unsigned int size);
+
+/* fake_rdma.c */
+int fake_rdma_exec(struct mlx5_umr_fake *fd, struct fake_qp *qp,
+		   const u8 *wqe, unsigned int size, bool write);
 
 /* fake_uctx.c */
 int fake_uctx_cmd(struct mlx5_umr_fake *fd, u16 opcode, const void *in,
@@ -423,6 +447,9 @@ int fake_test_xfer(struct mlx5_umr_hca *hca, u32 key, u64 offset, void *buf,
 int fake_test_xfer_out(struct mlx5_umr_hca *hca, u32 key, u64 offset,
 		       void *buf, size_t len, bool write, bool remote,
 		       struct mlx5_umr_test_xfer_out *out);
+int fake_xfer_key(struct mlx5_umr_fake *fd, u32 pdn, u32 key, u64 va,
+		  void *buf, size_t len, bool write, bool remote,
+		  struct mlx5_umr_test_xfer_out *out);
 int fake_xfer_qp(struct mlx5_umr_fake *fd, u32 qpn, u32 pdn, u32 key,
 		 u64 offset, void *buf, size_t len, bool write, bool remote);
 /* fake_access() for the signature engine: the outer key may carry a BSF */

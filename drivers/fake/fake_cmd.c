@@ -520,8 +520,9 @@ static void fake_cq_reap(struct mlx5_umr_fake *fd, struct fake_cq *cq)
  * service's QPs, as mlx5_ib's umrc.qp) and RC, which mlx5_ib gives a user
  * RC QP (Linux 6.1 drivers/infiniband/hw/mlx5/qp.c create_user_qp():
  * to_mlx5_st(IB_QPT_RC)); rdma-core posts its mkey WRs (UMR, SET_PSV,
- * NOP) on such a QP. Both run the same WQE engine; an RC QP's RDMA and
- * SEND opcodes end in the engine's bad-opcode error (fake_wqe_exec()).
+ * NOP) on such a QP. Both run the same WQE engine; an RC QP also
+ * executes RDMA WRITE and READ with the RC QP INIT2RTR connected it to
+ * (fake_rdma.c); SEND ends in the engine's bad-opcode error.
  */
 static bool fake_qp_st_ok(const void *qpc)
 {
@@ -557,6 +558,7 @@ static int fake_create_qp_check(struct fake_cmd *c, const void *qpc)
 
 static void fake_qp_free(struct fake_qp *qp)
 {
+	kvfree(qp->rdma_buf);
 	kfree(qp->pas);
 	kfree(qp->wqe);
 	kfree(qp);
@@ -709,15 +711,53 @@ static int fake_destroy_qp(struct fake_cmd *c)
 	cancel_delayed_work_sync(&qp->delay_work);
 	kfree(qp->pas);
 	kfree(qp->wqe);
+	kvfree(qp->rdma_buf);
 	/* a doorbell may still hold it under RCU, and sees it dead */
 	kfree_rcu(qp, rcu);
 	return 0;
+}
+
+/*
+ * The bounce buffer an RC QP's RDMA needs from RTR on (fake_rdma.c),
+ * allocated before the QP's lock is taken; NULL for anything else. The
+ * QP's type and buffer change only under cmd_lock, held here.
+ */
+static u8 *fake_rdma_buf_new(struct mlx5_umr_fake *fd, u32 qpn, u8 to)
+{
+	struct fake_qp *qp = xa_load(&fd->qps, qpn);
+
+	if (to != MLX5_QP_STATE_RTR || !qp || qp->st != MLX5_QP_ST_RC ||
+	    qp->rdma_buf)
+		return NULL;
+	return kvmalloc(MLX5_UMR_FAKE_RDMA_MAX_MSG, GFP_KERNEL);
+}
+
+/*
+ * INIT2RTR of an RC QP: its peer, qpc.remote_qpn, as mlx5_ib writes it
+ * from IB_QP_DEST_QPN (Linux 6.1 drivers/infiniband/hw/mlx5/qp.c
+ * __mlx5_ib_modify_qp(): MLX5_SET(qpc, qpc, remote_qpn,
+ * attr->dest_qp_num)). Loopback only: the peer is looked up among this
+ * fake's QPs when a WQE executes; the address path (port, LID, GID) is
+ * not read, as the fake has one port.
+ * A QP without a bounce buffer (no memory) executes no RDMA: its WQEs
+ * end in a local QP operation error (fake_rdma.c).
+ */
+static void fake_qp_connect(struct fake_qp *qp, const void *in, u8 **buf)
+{
+	if (qp->st != MLX5_QP_ST_RC)
+		return;
+	qp->remote_qpn = MLX5_GET(init2rtr_qp_in, in, qpc.remote_qpn);
+	if (!qp->rdma_buf) {
+		qp->rdma_buf = *buf;
+		*buf = NULL;
+	}
 }
 
 static int fake_modify_qp(struct fake_cmd *c, u16 opcode)
 {
 	struct mlx5_umr_fake *fd = c->fd;
 	struct fake_qp *qp;
+	u8 *buf;
 	unsigned long flags;
 	u8 from, to;
 	u32 qpn;
@@ -763,24 +803,30 @@ static int fake_modify_qp(struct fake_cmd *c, u16 opcode)
 
 	/* qpn sits at the same place in every *2*_qp_in layout */
 	qpn = MLX5_GET(rst2init_qp_in, c->in, qpn);
+	buf = fake_rdma_buf_new(fd, qpn, to);
 	qp = fake_qp_lock(fd, qpn, &flags);
-	if (!qp)
+	if (!qp) {
+		kvfree(buf);
 		return FAIL(c, BAD_RES_ERR, BAD_QP);
+	}
 	if (from != 0xff && qp->state != from) {
 		ret = FAIL(c, BAD_QP_STATE_ERR, BAD_QP_STATE);
 	} else if (to == MLX5_QP_STATE_ERR) {
 		fake_qp_flush_all(fd, qp, &c->nt);
 	} else if (to == MLX5_QP_STATE_RST) {
-		qp->state = to;
+		WRITE_ONCE(qp->state, to);
 		qp->ci = 0;
 		qp->last_pi = 0;
 		/* a pending run must not read the pre-reset record later */
 		if (qp->delayed && cancel_delayed_work(&qp->delay_work))
 			qp->delayed = false;
 	} else {
-		qp->state = to;
+		if (to == MLX5_QP_STATE_RTR)
+			fake_qp_connect(qp, c->in, &buf);
+		WRITE_ONCE(qp->state, to);
 	}
 	fake_qp_unlock(qp, flags);
+	kvfree(buf);
 	return ret;
 }
 
@@ -801,6 +847,7 @@ static int fake_query_qp(struct fake_cmd *c)
 		MLX5_SET(qpc, qpc, user_index, qp->uidx);
 		MLX5_SET(qpc, qpc, pm_state, MLX5_QP_PM_MIGRATED);
 		MLX5_SET(qpc, qpc, pd, qp->pdn);
+		MLX5_SET(qpc, qpc, remote_qpn, qp->remote_qpn);
 		MLX5_SET(qpc, qpc, log_sq_size, qp->log_sq);
 		MLX5_SET(qpc, qpc, rq_type, MLX5_ZERO_LEN_RQ);
 		MLX5_SET(qpc, qpc, rlky, qp->rlky);

@@ -316,6 +316,7 @@ static void fake_reap(struct mlx5_umr_fake *fd)
 		cancel_delayed_work_sync(&qp->delay_work);
 		kfree(qp->pas);
 		kfree(qp->wqe);
+		kvfree(qp->rdma_buf);
 		kfree(qp);
 	}
 	xa_for_each(&fd->cqs, i, cq) {
@@ -467,6 +468,7 @@ int mlx5_umr_fake_stall_qp(struct mlx5_umr_fake *fake, u32 qpn, bool stall)
 {
 	struct fake_qp *qp;
 	unsigned long flags;
+	u32 peer;
 
 	qp = fake_qp_lock(fake, qpn, &flags);
 	if (!qp)
@@ -474,7 +476,9 @@ int mlx5_umr_fake_stall_qp(struct mlx5_umr_fake *fake, u32 qpn, bool stall)
 	qp->faults.stalled = stall;
 	if (!stall)
 		fake_qp_kick(fake, qp);
+	peer = fake_qp_peer_err_take(qp);
 	fake_qp_unlock(qp, flags);
+	fake_qp_peer_err(fake, peer);
 	return 0;
 }
 EXPORT_SYMBOL(mlx5_umr_fake_stall_qp);

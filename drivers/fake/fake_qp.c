@@ -201,6 +201,14 @@ void fake_req_cqe(struct mlx5_umr_fake *fd, struct fake_qp *qp, u8 opcode,
 	cqe.sop_drop_qpn = cpu_to_be32((u32)opcode << 24 | qp->qpn);
 	cqe.srqn = cpu_to_be32(qp->uidx);
 	cqe.wqe_counter = cpu_to_be16(idx);
+	/*
+	 * A READ's completion says how many bytes arrived (Linux 6.1
+	 * drivers/infiniband/hw/mlx5/cq.c handle_good_req() and rdma-core
+	 * v44.0 providers/mlx5/cq.c handle_good_req(): wc->byte_len from
+	 * byte_cnt for MLX5_OPCODE_RDMA_READ)
+	 */
+	if (opcode == MLX5_OPCODE_RDMA_READ)
+		cqe.byte_cnt = cpu_to_be32(qp->rdma_len);
 	cqe.op_own = MLX5_CQE_REQ << 4;
 	fake_cq_write(fd, qp, &cqe, nt);
 }
@@ -226,6 +234,32 @@ void fake_qp_sig_err_cqe(struct mlx5_umr_fake *fd, struct fake_qp *qp,
 	err->qpn = cpu_to_be32(qp->qpn);
 	memcpy(&cqe, err, sizeof(cqe));
 	fake_cq_write(fd, qp, &cqe, NULL);
+}
+
+/**
+ * fake_peer_sig_err_cqe() - a SIG_ERR CQE of a responder's access
+ * @fd: the fake
+ * @peer: the responder QP, found under fd->lock and not dead; its lock is
+ *	not held (another QP's engine runs)
+ * @err: the CQE fake_sig.c built; its qpn is set here
+ *
+ * On the responder's send CQ, as fake_qp_sig_err_cqe() (where a ConnectX
+ * writes it is not public). Its CQ stays while the QP does (qp_users),
+ * and the QP stays while fd->lock is held (DESTROY_QP erases it under
+ * fd->lock); the CQ's lock is innermost.
+ */
+void fake_peer_sig_err_cqe(struct mlx5_umr_fake *fd, struct fake_qp *peer,
+			   struct mlx5_sig_err_cqe *err)
+{
+	struct fake_cq *cq = peer->scq;
+	struct mlx5_cqe64 cqe;
+
+	lockdep_assert_held(&fd->lock);
+	err->qpn = cpu_to_be32(peer->qpn);
+	memcpy(&cqe, err, sizeof(cqe));
+	spin_lock(&cq->lock);
+	fake_cq_put(fd, cq, &cqe, NULL);
+	spin_unlock(&cq->lock);
 }
 
 static void fake_err_cqe(struct mlx5_umr_fake *fd, struct fake_qp *qp,
@@ -273,7 +307,7 @@ static void fake_qp_error(struct mlx5_umr_fake *fd, struct fake_qp *qp,
 			  u8 opcode, u16 idx, int err, struct fake_notify *nt)
 {
 	fake_err_cqe(fd, qp, opcode, idx, err >> 8, err & 0xff, nt);
-	qp->state = MLX5_QP_STATE_ERR;
+	WRITE_ONCE(qp->state, MLX5_QP_STATE_ERR);
 }
 
 /* The control segment of the WQE at the engine's consumer counter. */
@@ -504,8 +538,51 @@ void fake_qp_flush_all(struct mlx5_umr_fake *fd, struct fake_qp *qp,
 		       struct fake_notify *nt)
 {
 	lockdep_assert_held(&qp->lock);
-	qp->state = MLX5_QP_STATE_ERR;
+	WRITE_ONCE(qp->state, MLX5_QP_STATE_ERR);
 	fake_sq_process(fd, qp, nt);
+}
+
+/**
+ * fake_qp_peer_err_take() - the responder @qp's engine found in a class C
+ *	error, to be moved to ERR
+ * @qp: the requester, locked
+ *
+ * Return: its QP number (to fake_qp_peer_err() once @qp's lock is
+ * dropped), or 0.
+ */
+u32 fake_qp_peer_err_take(struct fake_qp *qp)
+{
+	u32 qpn = qp->peer_err;
+
+	lockdep_assert_held(&qp->lock);
+	qp->peer_err = 0;
+	return qpn;
+}
+
+/**
+ * fake_qp_peer_err() - move a responder to ERR after a class C error
+ * @fd: the fake
+ * @qpn: from fake_qp_peer_err_take(), or 0 for none
+ *
+ * A responder that NAKs a request with a remote access error goes to ERR
+ * (IB class C; Linux 6.1 drivers/infiniband/sw/rxe/rxe_resp.c
+ * rxe_responder(): RESPST_ERR_RKEY_VIOLATION on RC -> do_class_ac_error()
+ * sets goto_error -> RESPST_ERROR -> rxe_qp_error()), flushing what its
+ * own send queue holds, as 2ERR_QP does. Called without any QP's lock.
+ */
+void fake_qp_peer_err(struct mlx5_umr_fake *fd, u32 qpn)
+{
+	unsigned long flags;
+	struct fake_qp *qp;
+
+	if (!qpn)
+		return;
+	qp = fake_qp_lock(fd, qpn, &flags);
+	if (!qp)
+		return;
+	if (qp->state == MLX5_QP_STATE_RTR || qp->state == MLX5_QP_STATE_RTS)
+		fake_qp_flush_all(fd, qp, NULL);
+	fake_qp_unlock(qp, flags);
 }
 
 void fake_qp_delay_work(struct work_struct *work)
@@ -514,11 +591,14 @@ void fake_qp_delay_work(struct work_struct *work)
 					  struct fake_qp, delay_work);
 	struct mlx5_umr_fake *fd = qp->fd;
 	unsigned long flags;
+	u32 peer;
 
 	spin_lock_irqsave(&qp->lock, flags);
 	qp->delayed = false;
 	fake_sq_process(fd, qp, NULL);
+	peer = fake_qp_peer_err_take(qp);
 	spin_unlock_irqrestore(&qp->lock, flags);
+	fake_qp_peer_err(fd, peer);
 }
 
 /**
@@ -610,6 +690,7 @@ static void fake_sq_doorbell(struct mlx5_umr_fake *fd, u32 uar,
 	u32 qpn = be32_to_cpu(val[1]) >> MLX5_WQE_CTRL_QPN_SHIFT;
 	unsigned long flags;
 	struct fake_qp *qp;
+	u32 peer;
 
 	qp = fake_qp_lock(fd, qpn, &flags);
 	if (!qp) {
@@ -625,7 +706,9 @@ static void fake_sq_doorbell(struct mlx5_umr_fake *fd, u32 uar,
 	qp->last_db[0] = val[0];
 	qp->last_db[1] = val[1];
 	fake_qp_kick(fd, qp);
+	peer = fake_qp_peer_err_take(qp);
 	fake_qp_unlock(qp, flags);
+	fake_qp_peer_err(fd, peer);
 }
 
 static void fake_cq_doorbell(struct mlx5_umr_fake *fd, u32 uar,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * mlx5-umr fake HCA: the WQE engine (UMR, SET_PSV, NOP).
+ * mlx5-umr fake HCA: the WQE engine (UMR, SET_PSV, NOP; RDMA in fake_rdma.c).
  *
  * A UMR WQE is ctrl (16 B) + umr ctrl (48 B) + mkey context (64 B) +
  * translation (inline octowords, or one data segment pointing at them) +
@@ -427,6 +427,22 @@ int fake_wqe_exec(struct mlx5_umr_fake *fd, struct fake_qp *qp,
 		return fake_umr_exec(fd, qp, wqe, size);
 	case MLX5_OPCODE_SET_PSV:
 		return fake_set_psv_exec(fd, qp, wqe, size);
+	case MLX5_OPCODE_RDMA_WRITE:
+	case MLX5_OPCODE_RDMA_READ:
+		/*
+		 * An RC QP's (fake_rdma.c). The REG_UMR QP has no peer:
+		 * mlx5_ib posts only UMR WQEs on it (Linux 6.12.117
+		 * drivers/infiniband/hw/mlx5/umr.c mlx5r_umr_post_send():
+		 * MLX5_OPCODE_UMR) and its RTR transition names no remote
+		 * QP (mlx5r_umr_qp_rst2rts()), so there it stays an unknown
+		 * opcode.
+		 */
+		if (qp->st != MLX5_QP_ST_RC)
+			return ERR_OP(BAD_OPCODE);
+		return fake_rdma_exec(fd, qp, wqe, size,
+				      (be32_to_cpu(ctrl->opmod_idx_opcode) &
+				       MLX5_WQE_CTRL_OPCODE_MASK) ==
+				      MLX5_OPCODE_RDMA_WRITE);
 	default:
 		return ERR_OP(BAD_OPCODE);
 	}

@@ -182,7 +182,8 @@ static int fuv_query_port(struct ib_device *ibdev, u32 port,
 	props->lmc = 0;
 	props->gid_tbl_len = 1;
 	props->pkey_tbl_len = 1;
-	props->max_msg_sz = 1 << 30;
+	/* the RC data path's bounce buffer (fake_rdma.c) */
+	props->max_msg_sz = MLX5_UMR_FAKE_RDMA_MAX_MSG;
 	props->port_cap_flags = IB_PORT_CM_SUP;
 	props->active_width = IB_WIDTH_4X;
 	props->active_speed = IB_SPEED_EDR;

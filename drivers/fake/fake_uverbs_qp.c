@@ -399,9 +399,10 @@ static u16 fuv_qp_transition(enum ib_qp_state cur, enum ib_qp_state new,
 
 /*
  * mlx5_ib_modify_qp(): the request's checks with its errnos, then
- * __mlx5_ib_modify_qp()'s transition command. The connection itself
- * (remote QP number, LID, PSNs) is accepted as given: the fake moves no
- * packets yet (stage 3), so nothing reads it.
+ * __mlx5_ib_modify_qp()'s transition command. Of the connection, the
+ * remote QP number reaches the fake (fuv_modify_qp()); the rest (LID,
+ * PSNs, timeouts) is accepted as given: the fake's one port moves its
+ * messages without packets (fake_rdma.c).
  */
 static int fuv_modify_check(struct ib_qp *ibqp, struct ib_qp_attr *attr,
 			    int mask, struct ib_udata *udata,
@@ -483,6 +484,10 @@ int fuv_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	/* the opcode and qpn sit at the same place in every *2*_qp_in */
 	MLX5_SET(rst2init_qp_in, in, opcode, op);
 	MLX5_SET(rst2init_qp_in, in, qpn, ibqp->qp_num);
+	/* Linux 6.1 qp.c __mlx5_ib_modify_qp(): IB_QP_DEST_QPN */
+	if (op == MLX5_CMD_OP_INIT2RTR_QP && (mask & IB_QP_DEST_QPN))
+		MLX5_SET(init2rtr_qp_in, in, qpc.remote_qpn,
+			 attr->dest_qp_num);
 	err = fuv_cmd(dev, in, inlen, out, sizeof(out));
 	kfree(in);
 	if (err)

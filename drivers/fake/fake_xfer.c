@@ -348,17 +348,63 @@ int fake_access_crypto(struct mlx5_umr_fake *fd, u32 key, u64 va, void *buf,
 				false, crypto);
 }
 
+/**
+ * fake_xfer_key() - move data through a key at an address of its space
+ * @fd: the fake
+ * @pdn: the accessing QP's PD, or FAKE_PD_OUTER (as fake_access())
+ * @key: the lkey or rkey
+ * @va: the address, start_addr based, as an SGE or an RDMA raddr names it
+ * @buf: source (@write) or destination of @len bytes; NULL: check only,
+ *	which a signature or crypto mkey refuses (FAKE_X_MODE)
+ * @len: bytes (for a signature mkey, wire bytes)
+ * @write: into the memory, else out of it
+ * @remote: the key is used as an rkey
+ * @out: receives a signature engine's SIG_ERR CQE; zeroed here
+ *
+ * A crypto mkey goes through fake_crypto_xfer(), a signature mkey through
+ * fake_sig_xfer(), any other key through fake_access().
+ *
+ * Context: fd->lock held.
+ * Return: FAKE_X_OK or the first violation; on a violation no byte moved.
+ */
+int fake_xfer_key(struct mlx5_umr_fake *fd, u32 pdn, u32 key, u64 va,
+		  void *buf, size_t len, bool write, bool remote,
+		  struct mlx5_umr_test_xfer_out *out)
+{
+	struct fake_mkey *mk;
+	u64 start;
+
+	lockdep_assert_held(&fd->lock);
+	memset(out, 0, sizeof(*out));
+	mk = fake_mkey_lookup(fd, key);
+	if (!mk || MLX5_GET(mkc, mk->mkc, free) ||
+	    !(fake_mkey_crypto(mk) || fake_mkey_has_bsf(mk)))
+		return fake_access(fd, key, va, buf, len, write, remote, pdn);
+	start = MLX5_GET64(mkc, mk->mkc, start_addr);
+	if (va < start)
+		return FAKE_X_BOUNDS;
+	if (!buf && len)
+		return FAKE_X_MODE;
+	if (fake_mkey_crypto(mk))
+		return fake_crypto_xfer(fd, mk, key, va - start, buf, len,
+					write, remote, pdn, out);
+	return fake_sig_xfer(fd, mk, key, va - start, buf, len, write, remote,
+			     pdn, out);
+}
+
 static int fake_xfer_pd(struct mlx5_umr_fake *fd, u32 pdn, u32 key,
 			u64 offset, void *buf, size_t len, bool write,
 			bool remote, struct mlx5_umr_test_xfer_out *out)
 {
+	struct mlx5_umr_test_xfer_out tmp;
 	struct fake_mkey *mk;
 	unsigned long flags;
 	u64 va = offset;
 	int err;
 
-	if (out)
-		memset(out, 0, sizeof(*out));
+	if (!out)
+		out = &tmp;
+	memset(out, 0, sizeof(*out));
 	if (len && !buf)
 		return -EINVAL;
 	spin_lock_irqsave(&fd->lock, flags);
@@ -367,18 +413,9 @@ static int fake_xfer_pd(struct mlx5_umr_fake *fd, u32 pdn, u32 key,
 		return -EIO;
 	}
 	mk = fake_mkey_lookup(fd, key);
-	if (mk && fake_mkey_crypto(mk) && !MLX5_GET(mkc, mk->mkc, free)) {
-		err = fake_crypto_xfer(fd, mk, key, offset, buf, len, write,
-				       remote, pdn, out);
-	} else if (mk && fake_mkey_has_bsf(mk) &&
-		   !MLX5_GET(mkc, mk->mkc, free)) {
-		err = fake_sig_xfer(fd, mk, key, offset, buf, len, write,
-				    remote, pdn, out);
-	} else {
-		if (mk)
-			va += MLX5_GET64(mkc, mk->mkc, start_addr);
-		err = fake_access(fd, key, va, buf, len, write, remote, pdn);
-	}
+	if (mk)
+		va += MLX5_GET64(mkc, mk->mkc, start_addr);
+	err = fake_xfer_key(fd, pdn, key, va, buf, len, write, remote, out);
 	spin_unlock_irqrestore(&fd->lock, flags);
 	if (!err)
 		return 0;

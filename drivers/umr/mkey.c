@@ -194,10 +194,13 @@ static int mlx5_umr_create_hw_mkey(struct mlx5_umr_dev *dev,
  * @q: its home queue; NULL for the queue of the CPU this runs on, or, for
  * a signature mkey of another PD than the service's, that PD's queue
  * (pd_queue.c), whose reference the mkey holds until it is freed
+ * @user_pd: @pdn is a user's verified verbs PD, whose PD queue has no PA
+ * mkey: a signature mkey's table must fit the WQE inline (-ENOSPC)
  */
 static struct mlx5_umr_mkey *
 mlx5_umr_create_mkey(struct mlx5_umr_dev *dev, u32 max_entries, u32 flags,
-		     bool direct, u32 pdn, struct mlx5_umr_queue *q)
+		     bool direct, u32 pdn, struct mlx5_umr_queue *q,
+		     bool user_pd)
 {
 	struct mlx5_umr_mkey_geom g;
 	struct mlx5_umr_mkey_priv *mp;
@@ -226,6 +229,9 @@ mlx5_umr_create_mkey(struct mlx5_umr_dev *dev, u32 max_entries, u32 flags,
 	err = mlx5_umr_mkey_geom(dev, max_entries, direct, &g);
 	if (err)
 		return ERR_PTR(err);
+	if (user_pd && (flags & MLX5_UMR_MKEY_SIGNATURE) &&
+	    g.xlt_bytes > dev->caps.max_inline_entries * sizeof(struct mlx5_klm))
+		return ERR_PTR(-ENOSPC);
 
 	if (!percpu_ref_tryget_live(&dev->users))
 		return ERR_PTR(-ENODEV);
@@ -237,7 +243,7 @@ mlx5_umr_create_mkey(struct mlx5_umr_dev *dev, u32 max_entries, u32 flags,
 	mp->pub.dev = dev;
 	/* SET_PSV runs on a QP of its PSVs' PD, which is @pdn */
 	if (!q && (flags & MLX5_UMR_MKEY_SIGNATURE) && pdn != dev->caps.pdn) {
-		q = mlx5_umr_pd_queue_get(dev, pdn);
+		q = mlx5_umr_pd_queue_get(dev, pdn, user_pd);
 		if (IS_ERR(q)) {
 			err = PTR_ERR(q);
 			goto err_free;
@@ -336,7 +342,7 @@ struct mlx5_umr_mkey *mlx5_umr_alloc_mkey(struct mlx5_umr_dev *dev,
 					  u32 max_entries, u32 flags)
 {
 	return mlx5_umr_create_mkey(dev, max_entries, flags, false,
-				    dev->caps.pdn, NULL);
+				    dev->caps.pdn, NULL, false);
 }
 EXPORT_SYMBOL(mlx5_umr_alloc_mkey);
 
@@ -368,7 +374,8 @@ struct mlx5_umr_mkey *mlx5_umr_alloc_mkey_pd(struct mlx5_umr_dev *dev,
 					     u32 max_entries, u32 flags,
 					     u32 pdn)
 {
-	return mlx5_umr_create_mkey(dev, max_entries, flags, false, pdn, NULL);
+	return mlx5_umr_create_mkey(dev, max_entries, flags, false, pdn, NULL,
+				    false);
 }
 EXPORT_SYMBOL(mlx5_umr_alloc_mkey_pd);
 
@@ -399,7 +406,7 @@ struct mlx5_umr_mkey *mlx5_umr_alloc_mkey_in(struct mlx5_umr_pd *pd,
 	if (flags & MLX5_UMR_MKEY_SIGNATURE)
 		return ERR_PTR(-EOPNOTSUPP);
 	mkey = mlx5_umr_create_mkey(pd->dev, max_entries, flags, false,
-				    pd->pdn, NULL);
+				    pd->pdn, NULL, false);
 	if (!IS_ERR(mkey))
 		mkey->dma_lkey = pd->dma_lkey;
 	return mkey;
@@ -422,7 +429,7 @@ struct mlx5_umr_mkey *mlx5_umr_alloc_mtt_mkey(struct mlx5_umr_dev *dev,
 					      u32 max_pages, u32 flags)
 {
 	return mlx5_umr_create_mkey(dev, max_pages, flags, true,
-				    dev->caps.pdn, NULL);
+				    dev->caps.pdn, NULL, false);
 }
 EXPORT_SYMBOL(mlx5_umr_alloc_mtt_mkey);
 
@@ -434,27 +441,35 @@ EXPORT_SYMBOL(mlx5_umr_alloc_mtt_mkey);
  * @direct: an MTT mkey (mlx5_umr_alloc_mtt_mkey()), else an indirect one
  *	(mlx5_umr_alloc_mkey_pd())
  * @pdn: its PD
+ * @user_pd: @pdn is the caller's verified verbs PD
+ *	(MLX5_UMR_IOC_SET_PD_VERBS), where the user's QPs are
  *
  * Homed on @q, not on the allocating CPU's queue: a user's batch names
  * mkeys allocated by any CPU, and a user's stall or bad request recovers
  * @q alone, never a queue the kernel's consumers post on. A signature
- * mkey in another PD than the service's (the file's own) is homed on that
- * PD's queue instead, as mlx5_umr_alloc_mkey_pd() homes one: its SET_PSV
- * WQEs run on a QP of its PSVs' PD (Documentation/signature.rst, "PSVs
- * and their PD"). No kernel consumer posts there either.
+ * mkey in another PD than the service's (the file's own, or the caller's
+ * verified PD) is homed on that PD's queue instead, as
+ * mlx5_umr_alloc_mkey_pd() homes one: its SET_PSV WQEs run on a QP of its
+ * PSVs' PD (Documentation/signature.rst, "PSVs and their PD"). No kernel
+ * consumer posts there either. The queue of a verified PD has no PA
+ * mkey, which the user's QPs there could use to reach all of memory: its
+ * signature mkeys take only tables inline in the WQE.
  *
  * Context: process context, may sleep.
- * Return: as mlx5_umr_alloc_mkey_pd().
+ * Return: as mlx5_umr_alloc_mkey_pd(); -ENOSPC for a signature mkey of
+ * @user_pd whose table would not be inline.
  */
 struct mlx5_umr_mkey *mlx5_umr_uapi_alloc_mkey(struct mlx5_umr_queue *q,
 					       u32 max_entries, u32 flags,
-					       bool direct, u32 pdn)
+					       bool direct, u32 pdn,
+					       bool user_pd)
 {
 	struct mlx5_umr_dev *dev = q->dev;
 
 	if ((flags & MLX5_UMR_MKEY_SIGNATURE) && pdn != dev->caps.pdn)
 		q = NULL;
-	return mlx5_umr_create_mkey(dev, max_entries, flags, direct, pdn, q);
+	return mlx5_umr_create_mkey(dev, max_entries, flags, direct, pdn, q,
+				    user_pd);
 }
 
 /**
@@ -477,7 +492,7 @@ struct mlx5_umr_mkey *mlx5_umr_queue_alloc_mkey(struct mlx5_umr_queue *q,
 	if (!q->ulp)
 		return ERR_PTR(-EINVAL);
 	return mlx5_umr_create_mkey(q->dev, max_entries, flags, false,
-				    q->dev->caps.pdn, q);
+				    q->dev->caps.pdn, q, false);
 }
 EXPORT_SYMBOL(mlx5_umr_queue_alloc_mkey);
 

@@ -21,9 +21,11 @@
  * pointer-mode translation tables are read with a key of that PD, as
  * mlx5_ib's REG_UMR QP reads them with its own PD's local_dma_lkey (umr.c
  * mlx5r_umr_create_xlt()): a local-only PA mkey the queue creates in the
- * PD. The PD is a kernel PD from mlx5_umr_pd_alloc() (ib_pd PDs are
- * refused for signature; the uapi's signature mkeys are in a file's own
- * PD, mlx5_umr_uapi_alloc_mkey()), so no user QP can use that key.
+ * PD. That key reaches all of memory, so it exists only where no user QP
+ * does: a kernel PD from mlx5_umr_pd_alloc() (ib_pd PDs are refused for
+ * signature) or a file's own PD. The PD queue of a user's verified verbs
+ * PD (mlx5_umr_uapi_alloc_mkey() with @user_pd) has none: its mkeys'
+ * translation tables travel inline in the WQE.
  *
  * Copyright (c) 2026 The mlx5-umr authors.
  */
@@ -51,7 +53,7 @@ static void mlx5_umr_pd_queue_release(struct mlx5_umr_queue *q)
 	struct mlx5_umr_dev *dev = q->dev;
 
 	lockdep_assert_held(&dev->pdq_lock);
-	if (mlx5_umr_destroy_dma_mkey(dev, q->wq_ctx.ptr_lkey)) {
+	if (!q->user_pd && mlx5_umr_destroy_dma_mkey(dev, q->wq_ctx.ptr_lkey)) {
 		mutex_lock(&dev->mkeys_lock);
 		mlx5_umr_pd_keep(dev, q->pdn);
 		mutex_unlock(&dev->mkeys_lock);
@@ -61,7 +63,7 @@ static void mlx5_umr_pd_queue_release(struct mlx5_umr_queue *q)
 }
 
 static struct mlx5_umr_queue *mlx5_umr_pd_queue_create(struct mlx5_umr_dev *dev,
-						       u32 pdn)
+						       u32 pdn, bool user_pd)
 {
 	struct mlx5_umr_queue *home = mlx5_umr_cpu_queue(dev);
 	struct mlx5_umr_queue *q;
@@ -75,9 +77,12 @@ static struct mlx5_umr_queue *mlx5_umr_pd_queue_create(struct mlx5_umr_dev *dev,
 		return ERR_PTR(-ENOMEM);
 	q->pdq = true;
 	q->pdn = pdn;
-	err = mlx5_umr_create_dma_mkey(dev, pdn, &q->wq_ctx.ptr_lkey);
-	if (err)
-		goto err_free;
+	q->user_pd = user_pd;
+	if (!user_pd) {
+		err = mlx5_umr_create_dma_mkey(dev, pdn, &q->wq_ctx.ptr_lkey);
+		if (err)
+			goto err_free;
+	}
 	err = mlx5_umr_queue_init(q);
 	if (err)
 		goto err_mkey;
@@ -105,15 +110,17 @@ err_free:
  * mlx5_umr_pd_queue_get() - the PD queue of @pdn, created by the first
  * @dev: the device
  * @pdn: a PD from mlx5_umr_pd_alloc(): not the service's, not an ib_pd's
+ * @user_pd: @pdn is a user's verified verbs PD: the queue gets no PA mkey
  *
  * Context: process context, may sleep.
  * Return: the queue, holding a reference for mlx5_umr_pd_queue_put(); or
  * ERR_PTR(-EINVAL) for the service's PD (its queues are the device's),
- * -EOPNOTSUPP for an ib_pd's (mlx5_umr_pd_is_ib()), -ENODEV after
- * unregistration, -ENOMEM, or the HCA's error (-EREMOTEIO: an unknown PD).
+ * -EOPNOTSUPP for an ib_pd's (mlx5_umr_pd_is_ib()), -EBUSY when the PD's
+ * queue exists with the other @user_pd, -ENODEV after unregistration,
+ * -ENOMEM, or the HCA's error (-EREMOTEIO: an unknown PD).
  */
 struct mlx5_umr_queue *mlx5_umr_pd_queue_get(struct mlx5_umr_dev *dev,
-					     u32 pdn)
+					     u32 pdn, bool user_pd)
 {
 	struct mlx5_umr_queue *q;
 
@@ -127,7 +134,10 @@ struct mlx5_umr_queue *mlx5_umr_pd_queue_get(struct mlx5_umr_dev *dev,
 	mutex_lock(&dev->pdq_lock);
 	q = xa_load(&dev->pd_queues, pdn);
 	if (!q)
-		q = mlx5_umr_pd_queue_create(dev, pdn);
+		q = mlx5_umr_pd_queue_create(dev, pdn, user_pd);
+	else if (q->user_pd != user_pd)
+		/* never a PA mkey where a user's QPs are */
+		q = ERR_PTR(-EBUSY);
 	if (!IS_ERR(q))
 		q->refs++;
 	mutex_unlock(&dev->pdq_lock);

@@ -176,6 +176,8 @@ struct mlx5_umr_sq {
  *	PSVs are in @pdn, created by the first, destroyed after the last;
  *	also on mlx5_umr_dev.chans, so unplug and timeouts treat it as a
  *	channel; constant
+ * @user_pd: a PD queue of a user's verbs PD: no PA mkey (@wq_ctx.ptr_lkey
+ *	unset), so its mkeys' tables are inline; constant
  * @refs: a PD queue's signature mkeys (under mlx5_umr_dev.pdq_lock)
  * @free_pd: mlx5_umr_pd_free() of @pdn came while the PD queue lived: the
  *	last put deallocates the PD (under mlx5_umr_dev.pdq_lock)
@@ -207,6 +209,7 @@ struct mlx5_umr_queue {
 
 	u32 pdn;
 	bool pdq;
+	bool user_pd;
 	unsigned int refs;
 	bool free_pd;
 };
@@ -490,7 +493,7 @@ void mlx5_umr_chans_set_err(struct mlx5_umr_dev *dev, bool timeout,
 /* pd_queue.c: the queues of signature mkeys' PDs */
 void mlx5_umr_pd_queues_init(struct mlx5_umr_dev *dev);
 struct mlx5_umr_queue *mlx5_umr_pd_queue_get(struct mlx5_umr_dev *dev,
-					     u32 pdn);
+					     u32 pdn, bool user_pd);
 void mlx5_umr_pd_queue_put(struct mlx5_umr_queue *q);
 void mlx5_umr_pd_queues_teardown(struct mlx5_umr_dev *dev);
 

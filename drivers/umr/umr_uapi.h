@@ -48,7 +48,8 @@ u64 mlx5_umr_mkey_table_bytes(struct mlx5_umr_dev *dev, u32 max_entries);
 struct mlx5_umr_queue;
 struct mlx5_umr_mkey *mlx5_umr_uapi_alloc_mkey(struct mlx5_umr_queue *q,
 					       u32 max_entries, u32 flags,
-					       bool direct, u32 pdn);
+					       bool direct, u32 pdn,
+					       bool user_pd);
 struct mlx5_umr_queue *mlx5_umr_mkey_queue(struct mlx5_umr_mkey *mkey);
 
 /* sq_post.c: admission, posting admitted requests, waiting */

@@ -13,6 +13,7 @@
 
 #include <linux/types.h>
 #include <linux/bits.h>
+#include <linux/sizes.h>
 #include <linux/mlx5_umr_hca.h>
 #include <linux/mlx5_umr_testing.h>
 
@@ -33,6 +34,15 @@ struct mlx5_seg_set_psv;
  * The outer key counts as one; a KLM chain deeper than this fails.
  */
 #define MLX5_UMR_FAKE_MAX_DEPTH 4
+
+/**
+ * MLX5_UMR_FAKE_RDMA_MAX_MSG - the longest RDMA WRITE or READ message
+ *
+ * The fake moves a message through one bounce buffer per RC QP; a longer
+ * message completes with a local length error (Documentation/fake.rst,
+ * "The RC data path").
+ */
+#define MLX5_UMR_FAKE_RDMA_MAX_MSG SZ_1M
 
 /**
  * enum mlx5_umr_fake_vsynd - vendor_err_synd of the fake's error CQEs
@@ -84,6 +94,15 @@ struct mlx5_seg_set_psv;
  *	domains have different block sizes, non-repeating blocks)
  * @MLX5_UMR_FAKE_VS_MKEY_QPN: UMR with MLX5_UMR_IFC_CHECK_QPN on an mkey
  *	bound to another QP
+ * @MLX5_UMR_FAKE_VS_RDMA_LEN: RDMA message longer than
+ *	MLX5_UMR_FAKE_RDMA_MAX_MSG
+ * @MLX5_UMR_FAKE_VS_RDMA_INLINE: inline data in an RDMA READ
+ * @MLX5_UMR_FAKE_VS_RDMA_LKEY: an RDMA WQE's local key refused the access
+ * @MLX5_UMR_FAKE_VS_RDMA_RKEY: the responder refused the rkey's access
+ * @MLX5_UMR_FAKE_VS_RDMA_NO_PEER: no responder (remote QP missing, not RC,
+ *	or not in RTR/RTS): the requester's retries run out
+ * @MLX5_UMR_FAKE_VS_RDMA_NOMEM: the signature or crypto engine had no
+ *	buffer for the access (a fake's limit, never a NIC's)
  * @MLX5_UMR_FAKE_VS_INJECTED: error injected by the test
  */
 enum mlx5_umr_fake_vsynd {
@@ -119,6 +138,12 @@ enum mlx5_umr_fake_vsynd {
 	MLX5_UMR_FAKE_VS_BSF_BAD = 0x31,
 	MLX5_UMR_FAKE_VS_BSF_UNSUPPORTED = 0x32,
 	MLX5_UMR_FAKE_VS_PSV_PD = 0x33,
+	MLX5_UMR_FAKE_VS_RDMA_LEN = 0x40,
+	MLX5_UMR_FAKE_VS_RDMA_INLINE = 0x41,
+	MLX5_UMR_FAKE_VS_RDMA_LKEY = 0x42,
+	MLX5_UMR_FAKE_VS_RDMA_RKEY = 0x43,
+	MLX5_UMR_FAKE_VS_RDMA_NO_PEER = 0x44,
+	MLX5_UMR_FAKE_VS_RDMA_NOMEM = 0x45,
 	MLX5_UMR_FAKE_VS_INJECTED = 0xfe,
 };
 

@@ -197,6 +197,100 @@ TEST_F(verbs, own_pd_accepted)
 }
 
 /*
+ * A signature mkey in the caller's verified PD: accepted (its QPs' CQs
+ * are the user library's, never mlx5_ib's kernel poller: signature.rst,
+ * "The mlx5_ib hazard"), homed on a PD queue in that PD whose tables are
+ * inline only (no PA mkey where the user's QPs are: ENOSPC for a larger
+ * table, nothing created), and it inserts T10-DIF there.
+ */
+TEST_F(verbs, signature_mkey_in_own_pd)
+{
+	struct mlx5_umr_ioc_alloc_mkey am = {
+		.size = sizeof(am),
+		.flags = MLX5_UMR_IOC_MKEY_SIGNATURE,
+		.max_entries = 2,
+	};
+	struct mlx5_umr_ioc_configure cf = {
+		.size = sizeof(cf),
+		.flags = MLX5_UMR_IOC_SIG_SET,
+		.access = MLX5_UMR_IOC_ACCESS_LOCAL_WRITE |
+			  MLX5_UMR_IOC_ACCESS_REMOTE_READ,
+		.layout = MLX5_UMR_IOC_LAYOUT_LIST,
+		.num_entries = 1,
+		.sig = {
+			.wire = {
+				.sig_type = MLX5_UMR_IOC_SIG_TYPE_T10DIF,
+				.block_size = MLX5_UMR_IOC_SIG_BLOCK_512,
+				.bg_type = MLX5_UMR_IOC_SIG_T10DIF_CRC,
+				.app_tag = 0x5678,
+				.ref_tag = 0x42,
+			},
+			.check_mask = 0xff,
+		},
+	};
+	struct mlx5_umr_ioc_info info;
+	unsigned int qpn[64], pd[64], i, inpd = 0;
+	unsigned long long wqes[64];
+	struct mlx5_umr_ioc_sge sge;
+	__u8 *buf, wire[520];
+	__u32 mr, key, pk, pkey;
+	long long pdn, mkeys;
+	int n;
+
+	ASSERT_EQ(0, umr_info(self->fd, &info));
+	if (!(info.out_flags & MLX5_UMR_IOC_INFO_SIG))
+		SKIP(return, "no signature offload");
+	ASSERT_EQ(0, set_pd_verbs(self->fd, self->v.ctx->cmd_fd,
+				  self->v.pd->handle, self->v.id));
+	ASSERT_EQ(0, umr_alloc(self->fd, 1, &pk, &pkey));
+	pdn = umr_fake_mkey_pd(self->path, pkey);
+	ASSERT_LT(0, pdn);
+
+	/* a table that would need a pointer: refused, nothing created */
+	am.max_entries = info.out_max_entries;
+	mkeys = umr_fake_counter(self->path, "mkeys");
+	EXPECT_EQ(-ENOSPC, umr_ioctl(self->fd, MLX5_UMR_IOCTL_ALLOC_MKEY,
+				     &am));
+	EXPECT_EQ(mkeys, umr_fake_counter(self->path, "mkeys"));
+
+	am.max_entries = 2;
+	ASSERT_EQ(0, umr_ioctl(self->fd, MLX5_UMR_IOCTL_ALLOC_MKEY, &am));
+	EXPECT_EQ(pdn, umr_fake_mkey_pd(self->path, am.out_key));
+	/* the mkey alone: its PD queue made no PA mkey */
+	EXPECT_EQ(mkeys + 1, umr_fake_counter(self->path, "mkeys"));
+	/* its PD queue's QP is in the caller's PD */
+	n = umr_fake_qps(self->path, qpn, wqes, pd, 64);
+	ASSERT_LT(0, n);
+	for (i = 0; i < (unsigned int)n; i++)
+		inpd += pd[i] == pdn;
+	EXPECT_EQ(1, inpd);
+
+	buf = umr_map(4096, 0);
+	ASSERT_NE(NULL, buf);
+	for (i = 0; i < 512; i++)
+		buf[i] = (__u8)(i * 13 + 1);
+	ASSERT_EQ(0, umr_reg(self->fd, buf, 4096, UMR_ACCESS_ALL3, &mr, &key));
+	sge = (struct mlx5_umr_ioc_sge){ (uintptr_t)buf, 512, key };
+	cf.handle = am.out_handle;
+	cf.entries = (uintptr_t)&sge;
+	ASSERT_EQ(0, umr_ioctl(self->fd, MLX5_UMR_IOCTL_CONFIGURE, &cf));
+	/* a READ of the block: its data and the T10-DIF the wire gets */
+	memset(wire, 0, sizeof(wire));
+	ASSERT_EQ(0, umr_xfer(self->fd, am.out_key, 0, wire, sizeof(wire), 0));
+	EXPECT_EQ(0, memcmp(wire, buf, 512));
+	EXPECT_EQ(crc16_t10dif(buf, 512), wire[512] << 8 | wire[513]);
+	EXPECT_EQ(0x5678, wire[514] << 8 | wire[515]);
+	EXPECT_EQ(0x42, (__u32)wire[516] << 24 | wire[517] << 16 |
+			wire[518] << 8 | wire[519]);
+	/* closing frees the queue, its QP and the PSVs before the PD */
+	close(self->fd);
+	self->fd = open(self->path, O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, self->fd);
+	EXPECT_EQ(self->pds0, umr_fake_counter(self->path, "pds"));
+	munmap(buf, 4096);
+}
+
+/*
  * PDs that are not the caller's under the handle it gave: refused before
  * anything is held or mapped (the owner frees its PD afterwards).
  */

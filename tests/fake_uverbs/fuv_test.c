@@ -999,70 +999,6 @@ TEST_F(fuv_rc, local_inv)
 }
 
 /*
- * RDMA WRITE moves data between QPs (stage 3, not modelled): the fake's
- * engine ends the WQE with its bad-opcode error, a local QP operation
- * error (vendor syndrome 0x01, MLX5_UMR_FAKE_VS_BAD_OPCODE), and the QP
- * goes to ERR, so the next WR is flushed. A second QP of the fake is the
- * remote end. Back to RESET and RTS, the QP executes again.
- */
-TEST_F(fuv_rc, rdma_write_refused)
-{
-	struct ibv_qp_attr rst = { .qp_state = IBV_QPS_RESET };
-	struct ibv_qp *peer;
-	struct ibv_qp_ex *qpx;
-	struct ibv_mr *mr;
-	struct ibv_wc wc;
-	char st[32];
-
-	self->qp = fuv_create_rc(self->ctx, self->pd, self->cq, 0, 0);
-	ASSERT_NE(NULL, self->qp);
-	peer = fuv_create_rc(self->ctx, self->pd, self->cq, 0, 0);
-	ASSERT_NE(NULL, peer);
-	ASSERT_EQ(0, fuv_to_rts(self->qp, peer->qp_num));
-	ASSERT_EQ(0, fuv_to_rts(peer, self->qp->qp_num));
-	mr = ibv_reg_mr(self->pd, self->buf, PAGE, IBV_ACCESS_LOCAL_WRITE |
-			IBV_ACCESS_REMOTE_WRITE);
-	ASSERT_NE(NULL, mr);
-
-	qpx = ibv_qp_to_qp_ex(self->qp);
-	ibv_wr_start(qpx);
-	qpx->wr_id = 1;
-	qpx->wr_flags = IBV_SEND_SIGNALED;
-	ibv_wr_rdma_write(qpx, mr->rkey, (uintptr_t)self->buf + PAGE / 2);
-	ibv_wr_set_sge(qpx, mr->lkey, (uintptr_t)self->buf, 64);
-	qpx->wr_id = 2;
-	ibv_wr_local_inv(qpx, mr->lkey);
-	ASSERT_EQ(0, ibv_wr_complete(qpx));
-	ASSERT_EQ(1, fuv_poll_one(self->cq, &wc));
-	EXPECT_EQ(1, wc.wr_id);
-	EXPECT_EQ(IBV_WC_LOC_QP_OP_ERR, wc.status)
-		TH_LOG("status %s", ibv_wc_status_str(wc.status));
-	EXPECT_EQ(0x01, wc.vendor_err);
-	ASSERT_EQ(1, fuv_poll_one(self->cq, &wc));
-	EXPECT_EQ(2, wc.wr_id);
-	EXPECT_EQ(IBV_WC_WR_FLUSH_ERR, wc.status);
-	fuv_qp_state(self->dbg, self->qp->qp_num, st, sizeof(st));
-	EXPECT_STREQ("ERR", st);
-
-	/* RESET and up again: the local invalidation executes */
-	ASSERT_EQ(0, ibv_modify_qp(self->qp, &rst, IBV_QP_STATE));
-	fuv_qp_state(self->dbg, self->qp->qp_num, st, sizeof(st));
-	EXPECT_STREQ("RST", st);
-	ASSERT_EQ(0, fuv_to_rts(self->qp, peer->qp_num));
-	ibv_wr_start(qpx);
-	qpx->wr_id = 3;
-	qpx->wr_flags = IBV_SEND_SIGNALED;
-	ibv_wr_local_inv(qpx, mr->lkey);
-	ASSERT_EQ(0, ibv_wr_complete(qpx));
-	ASSERT_EQ(1, fuv_poll_one(self->cq, &wc));
-	EXPECT_EQ(3, wc.wr_id);
-	EXPECT_EQ(IBV_WC_SUCCESS, wc.status);
-
-	ASSERT_EQ(0, ibv_destroy_qp(peer));
-	ASSERT_EQ(0, ibv_dereg_mr(mr));
-}
-
-/*
  * Refusals with mlx5_ib's errno (Linux 6.1 qp.c), nothing left in the
  * fake: vendor flags mlx5_ib does not take for RC or without their cap
  * (TUNNEL_OFFLOADS, PACKET_BASED_CREDIT_MODE: process_vendor_flags()
@@ -1820,6 +1756,198 @@ TEST_F(fuv_rc, mkey_tag_update)
 }
 
 /*
+ * RDMA between two libmlx5 RC QPs of one PD and CQ, connected to each
+ * other (Documentation/fake.rst, "The RC data path"): ibv_post_send()
+ * WQEs as rdma-core v44.0 qp.c _mlx5_post_send() builds them, through
+ * ibv_reg_mr() keys.
+ */
+
+/* One signalled RDMA WR of one SGE (@flags: IBV_SEND_INLINE). */
+static int fuv_post_rdma(struct ibv_qp *qp, enum ibv_wr_opcode op,
+			 __u64 wr_id, void *addr, __u32 len, __u32 lkey,
+			 void *raddr, __u32 rkey, unsigned int flags)
+{
+	struct ibv_sge sge = {
+		.addr = (uintptr_t)addr,
+		.length = len,
+		.lkey = lkey,
+	};
+	struct ibv_send_wr wr = {
+		.wr_id = wr_id,
+		.sg_list = &sge,
+		.num_sge = 1,
+		.opcode = op,
+		.send_flags = IBV_SEND_SIGNALED | flags,
+	}, *bad;
+
+	wr.wr.rdma.remote_addr = (uintptr_t)raddr;
+	wr.wr.rdma.rkey = rkey;
+	return ibv_post_send(qp, &wr, &bad);
+}
+
+/* @qp and @peer to RESET, then both to RTS connected again. */
+static int fuv_rc_reconnect(struct ibv_qp *qp, struct ibv_qp *peer)
+{
+	struct ibv_qp_attr rst = { .qp_state = IBV_QPS_RESET };
+
+	if (ibv_modify_qp(qp, &rst, IBV_QP_STATE) ||
+	    ibv_modify_qp(peer, &rst, IBV_QP_STATE))
+		return -1;
+	return fuv_to_rts(qp, peer->qp_num) || fuv_to_rts(peer, qp->qp_num);
+}
+
+/*
+ * A WRITE of 1000 bytes lands at the rkey's address and nothing around
+ * it moves; a READ brings them back elsewhere (IBV_WC_RDMA_READ with
+ * byte_len 1000); an inline WRITE (IBV_SEND_INLINE, libmlx5's
+ * set_data_inl_seg()) lands too. Each WC is the requester's, with its
+ * wr_id and opcode; both QPs stay in RTS.
+ */
+TEST_F(fuv_rc, rdma_write_read)
+{
+	__u8 *b = (__u8 *)self->buf, *dst = b + PAGE + 24;
+	struct ibv_qp *peer;
+	struct ibv_mr *mr;
+	struct ibv_wc wc;
+	char st[32];
+	size_t i;
+
+	self->qp = fuv_create_rc_inl(self->ctx, self->pd, self->cq, 0, 0, 64);
+	ASSERT_NE(NULL, self->qp);
+	peer = fuv_create_rc(self->ctx, self->pd, self->cq, 0, 0);
+	ASSERT_NE(NULL, peer);
+	ASSERT_EQ(0, fuv_to_rts(self->qp, peer->qp_num));
+	ASSERT_EQ(0, fuv_to_rts(peer, self->qp->qp_num));
+	memset(b, 0xee, 2 * PAGE);
+	for (i = 0; i < 1000; i++)
+		b[i] = fuv_pat(i);
+	mr = ibv_reg_mr(self->pd, b, 2 * PAGE, IBV_ACCESS_LOCAL_WRITE |
+			IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ);
+	ASSERT_NE(NULL, mr);
+
+	ASSERT_EQ(0, fuv_post_rdma(self->qp, IBV_WR_RDMA_WRITE, 1, b, 1000,
+				   mr->lkey, dst, mr->rkey, 0));
+	ASSERT_EQ(1, fuv_poll_one(self->cq, &wc));
+	EXPECT_EQ(IBV_WC_SUCCESS, wc.status)
+		TH_LOG("status %s vendor 0x%x", ibv_wc_status_str(wc.status),
+		       wc.vendor_err);
+	EXPECT_EQ(1, wc.wr_id);
+	EXPECT_EQ(IBV_WC_RDMA_WRITE, wc.opcode);
+	EXPECT_EQ(self->qp->qp_num, wc.qp_num);
+	EXPECT_TRUE(fuv_is_pat(dst, 1000, 0));
+	EXPECT_EQ(0xee, dst[-1]);
+	EXPECT_TRUE(fuv_all(dst + 1000, PAGE - 1024, 0xee));
+
+	ASSERT_EQ(0, fuv_post_rdma(self->qp, IBV_WR_RDMA_READ, 2, b + 1200,
+				   1000, mr->lkey, dst, mr->rkey, 0));
+	ASSERT_EQ(1, fuv_poll_one(self->cq, &wc));
+	EXPECT_EQ(IBV_WC_SUCCESS, wc.status);
+	EXPECT_EQ(2, wc.wr_id);
+	EXPECT_EQ(IBV_WC_RDMA_READ, wc.opcode);
+	EXPECT_EQ(1000, wc.byte_len);
+	EXPECT_TRUE(fuv_is_pat(b + 1200, 1000, 0));
+	EXPECT_TRUE(fuv_all(b + 1000, 200, 0xee));
+	EXPECT_TRUE(fuv_all(b + 2200, PAGE - 2200, 0xee));
+
+	ASSERT_EQ(0, fuv_post_rdma(self->qp, IBV_WR_RDMA_WRITE, 3, b + 40, 40,
+				   0, dst + 2000, mr->rkey, IBV_SEND_INLINE));
+	ASSERT_EQ(1, fuv_poll_one(self->cq, &wc));
+	EXPECT_EQ(IBV_WC_SUCCESS, wc.status);
+	EXPECT_EQ(3, wc.wr_id);
+	EXPECT_TRUE(fuv_is_pat(dst + 2000, 40, 40));
+	EXPECT_EQ(0xee, dst[2040]);
+	EXPECT_EQ(0, ibv_poll_cq(self->cq, 1, &wc));
+	fuv_qp_state(self->dbg, self->qp->qp_num, st, sizeof(st));
+	EXPECT_STREQ("RTS", st);
+	fuv_qp_state(self->dbg, peer->qp_num, st, sizeof(st));
+	EXPECT_STREQ("RTS", st);
+
+	ASSERT_EQ(0, ibv_destroy_qp(peer));
+	ASSERT_EQ(0, ibv_dereg_mr(mr));
+}
+
+/* include/linux/mlx5_umr_fake.h, enum mlx5_umr_fake_vsynd */
+#define VS_RDMA_RKEY	0x43
+#define VS_RDMA_NO_PEER	0x44
+
+/*
+ * The responder refuses: an MR without IBV_ACCESS_REMOTE_WRITE as a
+ * WRITE's rkey, and the rkey of a deregistered MR for a READ. The
+ * requester's WC is IBV_WC_REM_ACCESS_ERR, the WR after it is flushed,
+ * both QPs are in ERR (IB class C) and no byte moved. With the peer
+ * destroyed, the WRITE finds no responder: IBV_WC_RETRY_EXC_ERR.
+ */
+TEST_F(fuv_rc, rdma_remote_errors)
+{
+	__u8 *b = (__u8 *)self->buf;
+	struct ibv_mr *src, *lw, *gone;
+	struct ibv_qp *peer;
+	struct ibv_wc wc;
+	__u32 rkey;
+	char st[32];
+
+	self->qp = fuv_create_rc(self->ctx, self->pd, self->cq, 0, 0);
+	ASSERT_NE(NULL, self->qp);
+	peer = fuv_create_rc(self->ctx, self->pd, self->cq, 0, 0);
+	ASSERT_NE(NULL, peer);
+	ASSERT_EQ(0, fuv_to_rts(self->qp, peer->qp_num));
+	ASSERT_EQ(0, fuv_to_rts(peer, self->qp->qp_num));
+	memset(b, 0x5a, PAGE);
+	memset(b + PAGE, 0xee, PAGE);
+	src = ibv_reg_mr(self->pd, b, PAGE, IBV_ACCESS_LOCAL_WRITE);
+	lw = ibv_reg_mr(self->pd, b + PAGE, PAGE, IBV_ACCESS_LOCAL_WRITE);
+	gone = ibv_reg_mr(self->pd, b + PAGE, PAGE, IBV_ACCESS_LOCAL_WRITE |
+			  IBV_ACCESS_REMOTE_READ);
+	ASSERT_NE(NULL, src);
+	ASSERT_NE(NULL, lw);
+	ASSERT_NE(NULL, gone);
+	rkey = gone->rkey;
+	ASSERT_EQ(0, ibv_dereg_mr(gone));
+
+	ASSERT_EQ(0, fuv_post_rdma(self->qp, IBV_WR_RDMA_WRITE, 1, b, 64,
+				   src->lkey, b + PAGE, lw->rkey, 0));
+	ASSERT_EQ(0, fuv_post_rdma(self->qp, IBV_WR_RDMA_WRITE, 2, b, 64,
+				   src->lkey, b + PAGE, lw->rkey, 0));
+	ASSERT_EQ(1, fuv_poll_one(self->cq, &wc));
+	EXPECT_EQ(1, wc.wr_id);
+	EXPECT_EQ(IBV_WC_REM_ACCESS_ERR, wc.status)
+		TH_LOG("status %s", ibv_wc_status_str(wc.status));
+	EXPECT_EQ(VS_RDMA_RKEY, wc.vendor_err);
+	ASSERT_EQ(1, fuv_poll_one(self->cq, &wc));
+	EXPECT_EQ(2, wc.wr_id);
+	EXPECT_EQ(IBV_WC_WR_FLUSH_ERR, wc.status);
+	EXPECT_TRUE(fuv_all(b + PAGE, PAGE, 0xee));
+	fuv_qp_state(self->dbg, self->qp->qp_num, st, sizeof(st));
+	EXPECT_STREQ("ERR", st);
+	fuv_qp_state(self->dbg, peer->qp_num, st, sizeof(st));
+	EXPECT_STREQ("ERR", st);
+
+	ASSERT_EQ(0, fuv_rc_reconnect(self->qp, peer));
+	ASSERT_EQ(0, fuv_post_rdma(self->qp, IBV_WR_RDMA_READ, 3, b, 64,
+				   src->lkey, b + PAGE, rkey, 0));
+	ASSERT_EQ(1, fuv_poll_one(self->cq, &wc));
+	EXPECT_EQ(3, wc.wr_id);
+	EXPECT_EQ(IBV_WC_REM_ACCESS_ERR, wc.status);
+	EXPECT_TRUE(fuv_all(b, PAGE, 0x5a));
+	fuv_qp_state(self->dbg, peer->qp_num, st, sizeof(st));
+	EXPECT_STREQ("ERR", st);
+
+	ASSERT_EQ(0, fuv_rc_reconnect(self->qp, peer));
+	ASSERT_EQ(0, ibv_destroy_qp(peer));
+	ASSERT_EQ(0, fuv_post_rdma(self->qp, IBV_WR_RDMA_WRITE, 4, b, 64,
+				   src->lkey, b + PAGE, src->rkey, 0));
+	ASSERT_EQ(1, fuv_poll_one(self->cq, &wc));
+	EXPECT_EQ(4, wc.wr_id);
+	EXPECT_EQ(IBV_WC_RETRY_EXC_ERR, wc.status)
+		TH_LOG("status %s", ibv_wc_status_str(wc.status));
+	EXPECT_EQ(VS_RDMA_NO_PEER, wc.vendor_err);
+	EXPECT_EQ(0, ibv_poll_cq(self->cq, 1, &wc));
+
+	ASSERT_EQ(0, ibv_dereg_mr(lw));
+	ASSERT_EQ(0, ibv_dereg_mr(src));
+}
+
+/*
  * Stage 2 (issue 29): signature and crypto through libmlx5's own WQEs.
  *
  * The fixture fuv_mk is the mkey set-up of the fuv_rc.mkey_* cases: a PD,
@@ -2135,6 +2263,81 @@ TEST_F(fuv_mk, sig_mem_t10dif)
 	EXPECT_EQ(MLX5DV_MKEY_SIG_BLOCK_BAD_APPTAG, e.err_type);
 	EXPECT_EQ(0x1234, e.err.sig.expected_value);
 	EXPECT_EQ(0xbeef, e.err.sig.actual_value);
+	EXPECT_EQ(1039, e.err.sig.offset);
+
+	ASSERT_EQ(0, mlx5dv_destroy_mkey(mk));
+}
+
+/*
+ * RDMA through a libmlx5 signature mkey (mlx5dv_wr_mkey_configure(),
+ * T10-DIF in the memory domain, none on the wire) as the rkey of the
+ * fixture's QP, connected to itself: a WRITE of two plain blocks from
+ * mr2 lands in mr1 as data + the PI computed here (inserted), no error;
+ * with block 1's data corrupted, a READ back still completes with the
+ * bytes, and mlx5dv_mkey_check() reports BAD_GUARD at 1039 (the SIG_ERR
+ * CQE of the responder's access, on the CQ libmlx5 polls).
+ */
+TEST_F(fuv_mk, rdma_sig_t10dif)
+{
+	struct mlx5dv_sig_t10dif dif = {
+		.bg_type = MLX5DV_SIG_T10DIF_CRC,
+		.app_tag = 0x1234,
+		.ref_tag = 0x10,
+		.flags = MLX5DV_SIG_T10DIF_FLAG_REF_REMAP,
+	};
+	struct mlx5dv_sig_block_domain mem = {
+		.sig_type = MLX5DV_SIG_TYPE_T10DIF,
+		.sig.dif = &dif,
+		.block_size = MLX5DV_BLOCK_SIZE_512,
+	};
+	struct mlx5dv_sig_block_attr sa = {
+		.mem = &mem,
+		.check_mask = FUV_DIF_ALL,
+	};
+	__u8 *a = self->m.a, *src = self->m.b;
+	struct mlx5dv_mkey_err e;
+	struct mlx5dv_mkey *mk;
+	struct fuv_mkey f;
+	struct ibv_wc wc;
+	size_t i;
+
+	mk = fuv_mk_create(self->pd, 1,
+			   MLX5DV_MKEY_INIT_ATTR_FLAGS_BLOCK_SIGNATURE);
+	ASSERT_NE(NULL, mk) TH_LOG("mlx5dv_create_mkey: %s", strerror(errno));
+	ASSERT_EQ(0, FUV_MK_CONF(mk, 1040, &sa, NULL));
+	/* zero-based: the rkey's addresses start at 0 */
+	ASSERT_EQ(1, fuv_dbg_mkey(self->dbg, mk->rkey, 0, &f));
+	ASSERT_EQ(0, f.start);
+	for (i = 0; i < 1024; i++)
+		src[i] = fuv_pat(i);
+
+	ASSERT_EQ(0, fuv_post_rdma(self->qp, IBV_WR_RDMA_WRITE, 7, src, 1024,
+				   self->m.mr2->lkey, NULL, mk->rkey, 0));
+	ASSERT_EQ(1, fuv_poll_one(self->cq, &wc));
+	EXPECT_EQ(IBV_WC_SUCCESS, wc.status)
+		TH_LOG("status %s vendor 0x%x", ibv_wc_status_str(wc.status),
+		       wc.vendor_err);
+	EXPECT_EQ(IBV_WC_RDMA_WRITE, wc.opcode);
+	EXPECT_EQ(0, memcmp(a, src, 512));
+	EXPECT_TRUE(fuv_dif_is(a + 512, src, 0x1234, 0x10));
+	EXPECT_EQ(0, memcmp(a + 520, src + 512, 512));
+	EXPECT_TRUE(fuv_dif_is(a + 1032, src + 512, 0x1234, 0x11));
+	EXPECT_TRUE(fuv_all(a + 1040, 2 * PAGE - 1040, 0xee));
+	ASSERT_EQ(0, fuv_mk_check(self->cq, mk, &e));
+	EXPECT_EQ(MLX5DV_MKEY_NO_ERR, e.err_type);
+
+	a[520] ^= 0x01;
+	ASSERT_EQ(0, fuv_post_rdma(self->qp, IBV_WR_RDMA_READ, 8, src + 2048,
+				   1024, self->m.mr2->lkey, NULL, mk->rkey, 0));
+	ASSERT_EQ(1, fuv_poll_one(self->cq, &wc));
+	EXPECT_EQ(IBV_WC_SUCCESS, wc.status);
+	EXPECT_EQ(8, wc.wr_id);
+	EXPECT_EQ(IBV_WC_RDMA_READ, wc.opcode);
+	EXPECT_EQ(1024, wc.byte_len);
+	EXPECT_EQ(0, memcmp(src + 2048, src, 512));
+	EXPECT_EQ(a[520], src[2048 + 512]);
+	ASSERT_EQ(0, fuv_mk_check(self->cq, mk, &e));
+	EXPECT_EQ(MLX5DV_MKEY_SIG_BLOCK_BAD_GUARD, e.err_type);
 	EXPECT_EQ(1039, e.err.sig.offset);
 
 	ASSERT_EQ(0, mlx5dv_destroy_mkey(mk));

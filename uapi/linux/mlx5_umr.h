@@ -66,7 +66,9 @@
  *   registration of more pages than MLX5_UMR_IOC_MAX_REG_PAGES (checked
  *   before anything is pinned); a file that already holds
  *   MLX5_UMR_IOC_MAX_FD_MKEYS indirect mkeys or whose indirect mkeys'
- *   translation tables would exceed MLX5_UMR_IOC_MAX_FD_XLT_BYTES.
+ *   translation tables would exceed MLX5_UMR_IOC_MAX_FD_XLT_BYTES; a
+ *   signature mkey in a verified caller's PD whose table would not fit
+ *   inline in a work request (struct mlx5_umr_ioc_set_pd).
  * - EDQUOT: the calling user's PSVs (two per signature mkey) or DEKs on
  *   this device, over all of his files, would exceed what the module
  *   parameters uapi_user_psvs and uapi_user_deks allow.
@@ -927,8 +929,14 @@ struct mlx5_umr_ioc_batch {
  * that PD can use their lkeys and rkeys. Only before the file's first
  * object is created (EBUSY after; a call that failed created none); the
  * file's own PD, if it has one, is freed, the caller's PD is never freed
- * by the file. No signature mkey is created in it (ALLOC_MKEY:
- * EOPNOTSUPP).
+ * by the file. A signature mkey is created in it only with
+ * MLX5_UMR_IOC_SET_PD_VERBS (ALLOC_MKEY: EOPNOTSUPP in a bare number, which
+ * may be a kernel ULP's PD), and only with a translation table that fits
+ * inline in a work request (ENOSPC for a larger max_entries): the service
+ * keeps no key that reaches all of memory in a PD where the user's QPs
+ * are. Its SIG_ERR CQEs reach the caller's CQ, where libmlx5 does not
+ * know the mkey: read them from the CQ's buffer before ibv_poll_cq() does
+ * and hand them to MLX5_UMR_IOCTL_SIG_REPORT (Documentation/uapi.rst).
  *
  * With MLX5_UMR_IOC_SET_PD_VERBS the PD is proven to be the caller's: it
  * must be a PD of @cmd_fd, under handle @pd_handle, and of this device.

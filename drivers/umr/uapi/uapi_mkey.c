@@ -97,12 +97,15 @@ int umr_cmd_alloc_mkey(struct umr_ucmd *ucmd)
 	if (ret)
 		goto err_uncharge;
 	/*
-	 * A signature mkey only in the file's own PD: the caller's number
-	 * may be a kernel ULP's PD, whose mlx5_ib CQ oopses on the SIG_ERR
-	 * CQE of a service mkey, as mlx5_umr_alloc_mkey_in() says. Stable
-	 * between umr_uctx_pd_get() and umr_uctx_pd_put().
+	 * A signature mkey not in an unverified number: it may be a kernel
+	 * ULP's PD, whose mlx5_ib CQ oopses on the SIG_ERR CQE of a service
+	 * mkey, as mlx5_umr_alloc_mkey_in() says. A verified PD (@pd_ibpd)
+	 * is a user verbs PD of the caller: its QPs' CQs are polled by the
+	 * user's library, never by mlx5_ib's kernel poller. Stable between
+	 * umr_uctx_pd_get() and umr_uctx_pd_put().
 	 */
-	if ((flags & MLX5_UMR_MKEY_SIGNATURE) && ctx->pd_borrowed) {
+	if ((flags & MLX5_UMR_MKEY_SIGNATURE) && ctx->pd_borrowed &&
+	    !ctx->pd_ibpd) {
 		ret = -EOPNOTSUPP;
 		goto err_pd;
 	}
@@ -112,7 +115,7 @@ int umr_cmd_alloc_mkey(struct umr_ucmd *ucmd)
 		goto err_pd;
 	}
 	mkey = mlx5_umr_uapi_alloc_mkey(q, cmd->max_entries, flags, false,
-					pdn);
+					pdn, !!ctx->pd_ibpd);
 	if (IS_ERR_OR_NULL(mkey)) {
 		ret = mkey ? PTR_ERR(mkey) : -ENOMEM;
 		goto err_pd;

@@ -255,7 +255,7 @@ int umr_cmd_reg_mr(struct umr_ucmd *ucmd)
 		goto err_unmap;
 	}
 	mkey = mlx5_umr_uapi_alloc_mkey(q, mr->npages, 0, true,
-					mlx5_umr_dev_caps(ud->dev)->pdn);
+					mlx5_umr_dev_caps(ud->dev)->pdn, false);
 	if (IS_ERR_OR_NULL(mkey)) {
 		ret = mkey ? PTR_ERR(mkey) : -ENOMEM;
 		goto err_unmap;

@@ -241,7 +241,7 @@ static int umr_set_pd_install(struct umr_uctx *ctx, u32 pdn,
 		ret = PTR_ERR(q);
 		goto out;
 	}
-	probe = mlx5_umr_uapi_alloc_mkey(q, 1, 0, false, pdn);
+	probe = mlx5_umr_uapi_alloc_mkey(q, 1, 0, false, pdn, false);
 	if (IS_ERR_OR_NULL(probe)) {
 		ret = probe ? PTR_ERR(probe) : -ENOMEM;
 		/* the HCA's status for an unknown PD */
