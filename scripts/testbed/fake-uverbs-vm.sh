@@ -6,8 +6,8 @@
 # tests/fake_uverbs/fuv_test, linked against this host's libibverbs and
 # libmlx5, as /selftests/fake_uverbs.sh: make vmtest runs it too), and
 # boot it running only that test, and print hwcheck --fake's KTAP
-# (MLX5_UMR_FUV_HWCHECK=all counts all of its checks, not only the
-# first 3, the set-up):
+# (MLX5_UMR_FUV_HWCHECK=3 counts only its first 3 checks, the set-up, and
+# prints the whole run uncounted):
 #   MLX5_UMR_KLINE=6.12 scripts/testbed/fake-uverbs-vm.sh
 # With a program, the image runs it after fuv_test (in place of
 # ibv_devinfo -v) with its library closure and its arguments (split on
