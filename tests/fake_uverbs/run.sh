@@ -90,6 +90,16 @@ if [ -x $hc ]; then
 	fi
 	echo "fake_uverbs: hwcheck --fake exited $rc"
 	[ "$first" != all ] || [ $rc -eq 0 ] || ret=1
+	# without --fake the fake is never chosen: nothing to check (4)
+	$hc --json /tmp/hwcheck-nic.json >/tmp/hwcheck-nic.txt 2>&1
+	rc=$?
+	if [ $rc -eq 4 ] && grep -q '^1\.\.0 # SKIP' /tmp/hwcheck-nic.txt; then
+		echo "fake_uverbs: hwcheck without --fake skips the fake (4)"
+	else
+		echo "fake_uverbs: hwcheck without --fake exited $rc on the fake: not ok"
+		sed 's/^/# /; s/# Totals:/# Totals (not counted):/' /tmp/hwcheck-nic.txt
+		ret=1
+	fi
 else
 	echo "fake_uverbs: no $hc in the image: hwcheck not run"
 fi
