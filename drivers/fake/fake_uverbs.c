@@ -431,6 +431,7 @@ static const struct ib_device_ops fuv_dev_ops = {
 	.driver_id = RDMA_DRIVER_MLX5,
 	.uverbs_abi_ver = MLX5_IB_UVERBS_ABI_VERSION,
 
+	.alloc_mr = fuv_alloc_mr,
 	.alloc_pd = fuv_alloc_pd,
 	.alloc_ucontext = fuv_alloc_ucontext,
 	.create_cq = fuv_create_cq,
@@ -501,9 +502,14 @@ static int __init fuv_init(void)
 	err = ib_register_device(&dev->ibdev, "fake_mlx5_%d", NULL);
 	if (err)
 		goto err_devx;
+	err = fuv_svc_register(dev);
+	if (err)
+		goto err_unregister;
 	fuv_dev = dev;
 	return 0;
 
+err_unregister:
+	ib_unregister_device(&dev->ibdev);
 err_devx:
 	fuv_devx_cleanup(dev);
 err_fake:
@@ -517,6 +523,8 @@ static void __exit fuv_exit(void)
 {
 	struct mlx5_umr_fake *fake = fuv_dev->fake;
 
+	/* releases the user PDs the service holds, before ib_uverbs' files go */
+	fuv_svc_unregister(fuv_dev);
 	ib_unregister_device(&fuv_dev->ibdev);
 	fuv_devx_cleanup(fuv_dev);
 	fuv_db_fini(fuv_dev);

@@ -95,9 +95,10 @@ static inline unsigned int fuv_umem_npages(const struct fuv_umem *m)
 }
 
 /**
- * struct fuv_mr - a user MR: pinned pages behind an MTT mkey
+ * struct fuv_mr - a user MR: pinned pages behind an MTT mkey, or a kernel
+ *	MR of ib_alloc_mr() (fuv_alloc_mr()): a free mkey, no memory
  * @ibmr: what the RDMA core holds
- * @mem: the memory
+ * @mem: the memory; @mem.umem is NULL for a kernel MR
  */
 struct fuv_mr {
 	struct ib_mr ibmr;
@@ -185,6 +186,8 @@ void fuv_umem_pas(struct fuv_umem *m, __be64 *pas);
 struct ib_mr *fuv_reg_user_mr(struct ib_pd *pd, u64 start, u64 length,
 			      u64 virt_addr, int access, struct ib_udata *udata);
 int fuv_dereg_mr(struct ib_mr *mr, struct ib_udata *udata);
+struct ib_mr *fuv_alloc_mr(struct ib_pd *pd, enum ib_mr_type type,
+			   u32 max_num_sg);
 
 /* fake_uverbs_cq.c */
 #ifdef MLX5_UMR_CREATE_CQ_ATTRS
@@ -210,6 +213,10 @@ int fuv_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 int fuv_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata);
 void fuv_db_init(struct fuv_dev *dev);
 void fuv_db_fini(struct fuv_dev *dev);
+
+/* fake_uverbs_svc.c */
+int fuv_svc_register(struct fuv_dev *dev);
+void fuv_svc_unregister(struct fuv_dev *dev);
 
 /* fake_uverbs_uar.c */
 struct fuv_uar *fuv_uar_get(struct fuv_dev *dev, struct ib_ucontext *uctx,

@@ -227,7 +227,62 @@ int fuv_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	err = fuv_destroy_mkey(dev, ibmr->lkey);
 	if (err)
 		return err;
-	fuv_umem_put(dev, &mr->mem);
+	if (mr->mem.umem)
+		fuv_umem_put(dev, &mr->mem);
 	kfree(mr);
 	return 0;
+}
+
+/**
+ * fuv_alloc_mr() - &ib_device_ops.alloc_mr, for kernel users (the UMR
+ *	service's PD probe, fake_uverbs_svc.c)
+ * @ibpd: the PD
+ * @type: IB_MR_TYPE_MEM_REG only
+ * @max_num_sg: the MR's translation entries
+ *
+ * As Linux 6.1 mr.c __mlx5_ib_alloc_mr() with mlx5_alloc_mem_reg_descs()
+ * and mlx5_set_umr_free_mkey(): a free MTT mkey with UMR enabled, room
+ * for ALIGN(@max_num_sg, 4) entries, local read only
+ * (set_mkc_access_pd_addr_fields() with no access flags). No private
+ * descriptor buffer: nothing here posts a fast registration
+ * (fuv_post_send() refuses kernel work requests). Other MR types
+ * (SG_GAPS, INTEGRITY) are a documented difference: -EOPNOTSUPP.
+ *
+ * Return: the MR or ERR_PTR(-errno).
+ */
+struct ib_mr *fuv_alloc_mr(struct ib_pd *ibpd, enum ib_mr_type type,
+			   u32 max_num_sg)
+{
+	struct fuv_dev *dev = to_fuv_dev(ibpd->device);
+	u32 out[MLX5_ST_SZ_DW(create_mkey_out)] = {};
+	u32 in[MLX5_ST_SZ_DW(create_mkey_in)] = {};
+	void *mkc = MLX5_ADDR_OF(create_mkey_in, in, memory_key_mkey_entry);
+	struct fuv_mr *mr;
+	u8 key;
+	int err;
+
+	if (type != IB_MR_TYPE_MEM_REG)
+		return ERR_PTR(-EOPNOTSUPP);
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	if (!mr)
+		return ERR_PTR(-ENOMEM);
+	key = (u8)atomic_inc_return(&dev->key_byte);
+	MLX5_SET(create_mkey_in, in, opcode, MLX5_CMD_OP_CREATE_MKEY);
+	MLX5_SET(mkc, mkc, lr, 1);
+	MLX5_SET(mkc, mkc, pd, to_fuv_pd(ibpd)->pdn);
+	MLX5_SET(mkc, mkc, qpn, 0xffffff);
+	MLX5_SET(mkc, mkc, free, 1);
+	MLX5_SET(mkc, mkc, translations_octword_size, ALIGN(max_num_sg, 4));
+	MLX5_SET(mkc, mkc, access_mode_1_0, MLX5_MKC_ACCESS_MODE_MTT);
+	MLX5_SET(mkc, mkc, umr_en, 1);
+	MLX5_SET(mkc, mkc, log_page_size, PAGE_SHIFT);
+	MLX5_SET(mkc, mkc, mkey_7_0, key);
+	err = fuv_cmd(dev, in, sizeof(in), out, sizeof(out));
+	if (err) {
+		kfree(mr);
+		return ERR_PTR(err);
+	}
+	mr->ibmr.lkey = MLX5_GET(create_mkey_out, out, mkey_index) << 8 | key;
+	mr->ibmr.rkey = mr->ibmr.lkey;
+	return &mr->ibmr;
 }

@@ -5,7 +5,9 @@
 # KLINE (MLX5_UMR_KLINE: 6.1 or 6.12) and the VM image (which holds
 # tests/fake_uverbs/fuv_test, linked against this host's libibverbs and
 # libmlx5, as /selftests/fake_uverbs.sh: make vmtest runs it too), and
-# boot it running only that test:
+# boot it running only that test, and print hwcheck --fake's KTAP
+# (MLX5_UMR_FUV_HWCHECK=3 counts only its first 3 checks, the set-up, and
+# prints the whole run uncounted):
 #   MLX5_UMR_KLINE=6.12 scripts/testbed/fake-uverbs-vm.sh
 # With a program, the image runs it after fuv_test (in place of
 # ibv_devinfo -v) with its library closure and its arguments (split on
@@ -30,4 +32,7 @@ if [ -n "${MLX5_UMR_FUV_PROGRAM:-}" ]; then
 	sed -n '/fake_uverbs: program /,/fake_uverbs: program .* exited/p' \
 		"$BUILD/logs/$name-$KLINE.log"
 fi
+# hwcheck --fake's KTAP (run.sh)
+sed -n '/fake_uverbs: hwcheck /,/fake_uverbs: hwcheck .* exited/p' \
+	"$BUILD/logs/$name-$KLINE.log"
 exit $rc

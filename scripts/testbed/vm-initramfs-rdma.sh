@@ -61,9 +61,15 @@ copy_closure "$TOP/tests/fake_uverbs/fuv_test" /selftests/fake_uverbs.d/fuv_test
 # the differential test and its table of intended differences
 copy_closure "$TOP/tests/fake_uverbs/fuv_diff" /selftests/fake_uverbs.d/fuv_diff
 cp "$TOP/Documentation/fake.rst" "$S/selftests/fake_uverbs.d/"
+# the service on the fake_uverbs device (SET_PD of a libmlx5 PD)
+copy_closure "$TOP/tests/fake_uverbs/fuv_svc" /selftests/fake_uverbs.d/fuv_svc
 # MLX5_UMR_FUV_DIFF_SEED repeats a run's requests (the seed it printed)
 printf '%s\n' "${MLX5_UMR_FUV_DIFF_SEED:+-s $MLX5_UMR_FUV_DIFF_SEED}" \
 	>"$S/selftests/fake_uverbs.d/fuv_diff.args"
+# hwcheck --fake after them: every check counts ("all", the default), or
+# only the first MLX5_UMR_FUV_HWCHECK (3: the set-up checks).
+printf '%s\n' "${MLX5_UMR_FUV_HWCHECK:-all}" \
+	>"$S/selftests/fake_uverbs.d/hwcheck.first"
 # Programs run.sh runs after fuv_test, each as a user would on a NIC: rdma-core's
 # ibv_devinfo -v (every device and port query libibverbs and libmlx5 make),
 # and the program of fake-uverbs-vm.sh PROGRAM [ARGS] (MLX5_UMR_FUV_PROGRAM,

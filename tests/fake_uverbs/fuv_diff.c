@@ -21,6 +21,7 @@
 #define _GNU_SOURCE
 #include <endian.h>
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <stdint.h>
@@ -785,11 +786,39 @@ static int svc_open_bsf(struct svc_side *s)
 	return 0;
 }
 
+/*
+ * The service's device of mlx5_umr_fake (fakeN, with its debugfs
+ * directory), not the one mlx5_umr_fake_uverbs offers under its
+ * ib_device's name (fake_mlx5_0, fake.rst "The service on the
+ * fake_uverbs device"); NULL for the first device if none is.
+ */
+static const char *svc_fake_name(char *name, size_t len)
+{
+	DIR *d = opendir("/dev/mlx5_umr");
+	struct dirent *e;
+	char path[300];
+
+	if (!d)
+		return NULL;
+	while ((e = readdir(d))) {
+		snprintf(path, sizeof(path), "/sys/kernel/debug/mlx5_umr_fake/%s",
+			 e->d_name);
+		if (e->d_name[0] != '.' && !access(path, F_OK)) {
+			snprintf(name, len, "%s", e->d_name);
+			closedir(d);
+			return name;
+		}
+	}
+	closedir(d);
+	return NULL;
+}
+
 static int svc_open(struct svc_side *s)
 {
+	char name[256];
 	int i;
 
-	s->ctx = mlx5umr_open(NULL);
+	s->ctx = mlx5umr_open(svc_fake_name(name, sizeof(name)));
 	if (!s->ctx)
 		return perror("mlx5umr_open"), -1;
 	if (mlx5umr_query_device(s->ctx, &s->attr))

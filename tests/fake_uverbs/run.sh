@@ -4,9 +4,11 @@
 # In the test VM: load the fake as an mlx5_ib user device
 # (mlx5_umr_fake_uverbs.ko) and run fuv_test (next to this script)
 # against it with Debian's libmlx5, fuv_diff (libmlx5 against the service
-# on the fake0 the same load registers), then each program the image holds in
+# on the fake0 the same load registers), fuv_svc (the service on the
+# module's own device, SET_PD of a libmlx5 PD), then each program the image holds in
 # fake_uverbs.d/programs/ (scripts/testbed/vm-initramfs-rdma.sh) with its
-# arguments, between markers; unload what this loaded. Exit status 0 when
+# arguments, between markers, and hwcheck --fake on the device the
+# module offers to the service; unload what this loaded. Exit status 0 when
 # nothing failed.
 d=$(dirname "$0")
 before=$(awk '{print $1}' /proc/modules)
@@ -46,6 +48,8 @@ rst=$dd/fake.rst
 # shellcheck disable=SC2046 # the arguments are split on purpose
 "$dd/fuv_diff" -t "$rst" -n 300 $(cat "$dd/fuv_diff.args" 2>/dev/null) ||
 	ret=1
+# the service on this module's device (fuv_svc.c)
+"$dd/fuv_svc" || ret=1
 for p in "$d"/fake_uverbs.d/programs/*; do
 	[ -x "$p" ] || continue
 	# shellcheck disable=SC2046 # the arguments are split on purpose
@@ -56,5 +60,48 @@ for p in "$d"/fake_uverbs.d/programs/*; do
 	echo "fake_uverbs: program $(basename "$p") exited $rc"
 	[ $rc -eq 0 ] || ret=1
 done
+# hwcheck (tools/hwcheck) on the device mlx5_umr_fake_uverbs offers to the
+# service (/dev/mlx5_umr/fake_mlx5_0; fake.rst "The service on the
+# fake_uverbs device"), as on a NIC: every check counts. With a number N
+# (fake_uverbs.d/hwcheck.first, MLX5_UMR_FUV_HWCHECK of the image; 3: the
+# QP pair, SET_PD_VERBS, the registrations) only the first N count, and the
+# whole run is reported, not counted: for a fake whose data path is broken.
+hc=/usr/bin/hwcheck
+first=$(cat "$dd/hwcheck.first" 2>/dev/null)
+first=${first:-all}
+if [ -x $hc ]; then
+	if [ "$first" != all ]; then
+		echo "fake_uverbs: hwcheck --fake --first $first"
+		$hc --fake --first "$first" --json /tmp/hwcheck-fake-setup.json
+		rc=$?
+		echo "fake_uverbs: hwcheck --fake --first $first exited $rc"
+		[ $rc -eq 0 ] || ret=1
+	fi
+	echo "fake_uverbs: hwcheck --fake"
+	$hc --fake --json /tmp/hwcheck-fake.json >/tmp/hwcheck-fake.txt 2>&1
+	rc=$?
+	# not counted: KTAP diagnostics ("# "), totals the VM's tally
+	# (vm-run.sh, "# Totals: ") does not read
+	if [ "$first" = all ]; then
+		cat /tmp/hwcheck-fake.txt
+	else
+		sed 's/^/# /; s/# Totals:/# Totals (not counted):/' \
+			/tmp/hwcheck-fake.txt
+	fi
+	echo "fake_uverbs: hwcheck --fake exited $rc"
+	[ "$first" != all ] || [ $rc -eq 0 ] || ret=1
+	# without --fake the fake is never chosen: nothing to check (4)
+	$hc --json /tmp/hwcheck-nic.json >/tmp/hwcheck-nic.txt 2>&1
+	rc=$?
+	if [ $rc -eq 4 ] && grep -q '^1\.\.0 # SKIP' /tmp/hwcheck-nic.txt; then
+		echo "fake_uverbs: hwcheck without --fake skips the fake (4)"
+	else
+		echo "fake_uverbs: hwcheck without --fake exited $rc on the fake: not ok"
+		sed 's/^/# /; s/# Totals:/# Totals (not counted):/' /tmp/hwcheck-nic.txt
+		ret=1
+	fi
+else
+	echo "fake_uverbs: no $hc in the image: hwcheck not run"
+fi
 restore
 exit $ret

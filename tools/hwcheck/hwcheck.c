@@ -10,6 +10,11 @@
  * (old after rotation, invalidated, of another PD, out of range) must fail
  * with the remote access error the verbs report.
  *
+ * --fake runs the mlx5 mode on the fake HCA's mlx5_ib user device
+ * (mlx5_umr_fake_uverbs, Documentation/fake.rst "The service on the
+ * fake_uverbs device") in the test VM: libmlx5 and the uapi as on a NIC.
+ * Without it a fake is never chosen, so a report always names hardware.
+ *
  * --rxe runs the same harness on a soft-RoCE device with plain MRs in place
  * of the service's keys (the checker translates a layout's offsets itself):
  * it proves the QP pair, the RDMA operations, the checks that make sense
@@ -58,7 +63,23 @@ static int read_line(const char *path, const char *prefix, char *out,
 	return found;
 }
 
-/* An mlx5 device is ours when the service made its node. */
+/*
+ * The fake's ib_device says which fake it is in its node description
+ * (drivers/fake/fake_uverbs.c fuv_init(): "mlx5-umr fakeN").
+ */
+static int is_fake(const char *name)
+{
+	char path[300];
+
+	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/node_desc",
+		 name);
+	return read_line(path, "mlx5-umr fake", H.fake, sizeof(H.fake)) == 1;
+}
+
+/*
+ * An mlx5 device is ours when the service made its node; a fake only with
+ * --fake, and then only a fake.
+ */
 static int umr_bound(const char *name)
 {
 	char path[300], pfx[80];
@@ -67,6 +88,10 @@ static int umr_bound(const char *name)
 	snprintf(path, sizeof(path), "/dev/mlx5_umr/%s", name);
 	if (stat(path, &st))
 		return 0;
+	if (is_fake(name) != H.fake_mode)
+		return 0;
+	if (H.fake_mode)
+		return 1;
 	snprintf(pfx, sizeof(pfx), "%s ", name);
 	read_line("/sys/kernel/debug/mlx5_umr_hw/devices", pfx, H.binding,
 		  sizeof(H.binding));
@@ -109,6 +134,11 @@ static struct ibv_device *find_device(char *why, size_t len)
 			 "no rxe RDMA device%s%s (modprobe rdma_rxe; rdma link add rxe0 type rxe netdev IF)",
 			 H.devname ? " named " : "",
 			 H.devname ? H.devname : "");
+	else if (H.fake_mode)
+		snprintf(why, len,
+			 "no fake RDMA device%s%s offered to the service (no /dev/mlx5_umr/<ibdev> of a node_desc \"mlx5-umr fake*\" among %d RDMA devices; modprobe mlx5_umr_fake_uverbs)",
+			 H.devname ? " named " : "",
+			 H.devname ? H.devname : "", n);
 	else
 		snprintf(why, len,
 			 "no mlx5 RDMA device%s%s bound to mlx5_umr_hw (no /dev/mlx5_umr/<ibdev> for any of %d RDMA devices; modprobe mlx5_umr_hw)",
@@ -198,10 +228,14 @@ static void release(void)
 static void print_help(FILE *f)
 {
 	fprintf(f,
-		"usage: hwcheck [-d IBDEV] [--port N] [--json FILE] [--rxe]\n"
+		"usage: hwcheck [-d IBDEV] [--port N] [--json FILE] [--rxe | --fake]\n"
+		"               [--first N]\n"
 		"  Proves the mlx5-umr service on an mlx5 RDMA device bound to\n"
 		"  mlx5_umr_hw: RDMA WRITE/READ through keys configured by the uapi.\n"
 		"  --rxe   the same harness on a soft-RoCE device with plain MRs\n"
+		"  --fake  the mlx5 mode on the fake HCA's device (test VM), never\n"
+		"          chosen without it\n"
+		"  --first N  run the first N checks only, skip the rest\n"
 		"  --json  the report (default hwcheck-report.json)\n"
 		"Exit: 0 all checks that ran passed, 1 a check failed,\n"
 		"      4 no device to check (kselftest skip), 2 usage.\n");
@@ -214,17 +248,19 @@ int main(int argc, char **argv)
 		{ "port", required_argument, NULL, 'p' },
 		{ "json", required_argument, NULL, 'j' },
 		{ "rxe", no_argument, NULL, 'r' },
+		{ "fake", no_argument, NULL, 'f' },
+		{ "first", required_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, p = 0, f = 0, s = 0, setup_failed = 0;
 	char why[300] = "";
-	unsigned int i;
+	unsigned int i, first = ~0u;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	H.json = "hwcheck-report.json";
 	H.pair.port = 1;
-	while ((c = getopt_long(argc, argv, "d:p:j:rh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:p:j:rfn:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			H.devname = optarg;
@@ -238,6 +274,12 @@ int main(int argc, char **argv)
 		case 'r':
 			H.rxe = 1;
 			break;
+		case 'f':
+			H.fake_mode = 1;
+			break;
+		case 'n':
+			first = strtoul(optarg, NULL, 0);
+			break;
 		case 'h':
 			print_help(stdout);
 			return 0;
@@ -245,6 +287,10 @@ int main(int argc, char **argv)
 			print_help(stderr);
 			return 2;
 		}
+	}
+	if (H.rxe && H.fake_mode) {
+		print_help(stderr);
+		return 2;
 	}
 	H.t0 = boot_seconds();
 	printf("KTAP version 1\n");
@@ -275,9 +321,10 @@ int main(int argc, char **argv)
 		release();
 		return KSFT_SKIP;
 	}
-	printf("# device %s fw %s pci %s%s%s\n", ibv_get_device_name(H.dev),
+	printf("# device %s fw %s pci %s%s%s%s%s\n", ibv_get_device_name(H.dev),
 	       H.attr.fw_ver, H.pci[0] ? H.pci : "-",
-	       H.binding[0] ? ", mlx5_umr_hw: " : "", H.binding);
+	       H.binding[0] ? ", mlx5_umr_hw: " : "", H.binding,
+	       H.fake_mode ? ", fake: " : "", H.fake_mode ? H.fake : "");
 	if (H.have_info)
 		printf("# service: max_entries %u, inline %u, access 0x%x\n",
 		       H.info.out_max_entries, H.info.out_max_inline_entries,
@@ -288,7 +335,9 @@ int main(int argc, char **argv)
 	for (i = 0; i < hc_ndefs; i++) {
 		hc_cur = &H.checks[H.nchecks++];
 		hc_cur->name = hc_defs[i].name;
-		if (setup_failed || (!hc_defs[i].setup && !H.pair_ok))
+		if (i >= first)
+			skip("not selected (--first %u)", first);
+		else if (setup_failed || (!hc_defs[i].setup && !H.pair_ok))
 			skip("not run: an earlier setup check failed");
 		else
 			hc_defs[i].run();

@@ -142,6 +142,8 @@ struct hc_state {
 	struct ibv_mr *lmr;
 	struct hc_region reg[NUM_REGIONS];
 	char binding[256];		/* mlx5_umr_hw's debugfs line */
+	int fake_mode;			/* --fake: only the fake's device */
+	char fake[64];			/* its node_desc, "mlx5-umr fakeN" */
 	char pci[64];
 	double t0;			/* uptime at start, for kernel log */
 	struct hc_check checks[32];

@@ -164,7 +164,8 @@ int write_json(const char *path, int p, int f, int s, const char *why)
 		return -1;
 	uname(&u);
 	fprintf(o, "{\n  \"tool\": \"mlx5-umr hwcheck\",\n  \"format\": 1,\n");
-	fprintf(o, "  \"mode\": \"%s\",\n", H.rxe ? "rxe" : "mlx5");
+	fprintf(o, "  \"mode\": \"%s\",\n",
+		H.rxe ? "rxe" : H.fake_mode ? "fake" : "mlx5");
 	fprintf(o, "  \"kernel\": {\"release\": ");
 	hc_json_str(o, u.release);
 	fprintf(o, ", \"version\": ");

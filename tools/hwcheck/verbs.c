@@ -40,15 +40,24 @@ static struct ibv_qp *make_qp(struct hc_pair *p)
 		.send_cq = p->cq,
 		.recv_cq = p->cq,
 		.qp_type = IBV_QPT_RC,
+		/*
+		 * No receive queue: RDMA WRITE and READ consume no receive
+		 * WQE (mlx5_ib makes a zero-length RQ, qp.c get_rx_type();
+		 * the fake has no other).
+		 */
 		.cap = {
 			.max_send_wr = HC_DEPTH,
-			.max_recv_wr = 1,
 			.max_send_sge = 1,
-			.max_recv_sge = 1,
 		},
 	};
 
 	return ibv_create_qp(p->pd, &a);
+}
+
+/* Outstanding READs: 4, or what the device takes (the fake: 1). */
+static uint8_t rd_atom(int max)
+{
+	return max > 0 && max < 4 ? max : 4;
 }
 
 static int to_rts(struct hc_pair *p, struct ibv_qp *qp, uint32_t dqpn)
@@ -73,7 +82,7 @@ static int to_rts(struct hc_pair *p, struct ibv_qp *qp, uint32_t dqpn)
 	a.path_mtu = p->port_attr.active_mtu;
 	a.dest_qp_num = dqpn;
 	a.rq_psn = 0x1234;
-	a.max_dest_rd_atomic = 4;
+	a.max_dest_rd_atomic = rd_atom(H.attr.max_qp_rd_atom);
 	a.min_rnr_timer = 12;
 	a.ah_attr.port_num = p->port;
 	a.ah_attr.dlid = p->port_attr.lid;
@@ -95,7 +104,7 @@ static int to_rts(struct hc_pair *p, struct ibv_qp *qp, uint32_t dqpn)
 	a.timeout = 14;
 	a.retry_cnt = 7;
 	a.rnr_retry = 7;
-	a.max_rd_atomic = 4;
+	a.max_rd_atomic = rd_atom(H.attr.max_qp_init_rd_atom);
 	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN |
 			  IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
 			  IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC))
