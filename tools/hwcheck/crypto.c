@@ -57,7 +57,7 @@ static void crypto_fail_wc(const char *what, const struct hc_wc *wc)
 }
 
 /* A DEK of vector 4's key; the copy handed over is wiped at once. */
-static struct mlx5umr_dek *v4_dek(void)
+struct mlx5umr_dek *hc_v4_dek(void)
 {
 	struct mlx5umr_dek_init_attr da = {
 		.key_size = MLX5DV_CRYPTO_KEY_SIZE_128,
@@ -115,7 +115,7 @@ void chk_crypto_vector4(void)
 	for (i = 0; i < CRYPTO_LEN; i++)
 		pt[i] = (uint8_t)i;
 	/* after SET_PD: the DEK is created in the file's PD */
-	dek = v4_dek();
+	dek = hc_v4_dek();
 	if (!dek && errno == EIO) {
 		hc_cur->err = EIO;
 		fail("create a DEK: EIO, the HCA refused it (crypto.rst)");
