@@ -318,7 +318,7 @@ void chk_sig_insert_strip(void)
 	static uint8_t data[DATA_LEN], wire[WIRE_LEN];
 	struct hc_region *r = &H.reg[0];
 	struct mlx5umr_mkey *mk;
-	struct mlx5dv_mkey_err e;
+	struct mlx5dv_mkey_err e = { 0 };
 	struct mlx5dv_cq cq;
 	struct sig_out o;
 	const char *why;
@@ -396,7 +396,7 @@ out:
 static int sig_expect_guard(struct mlx5umr_mkey *mk, const struct sig_out *o,
 			    uint16_t expected, uint16_t actual, const char *what)
 {
-	struct mlx5dv_mkey_err e;
+	struct mlx5dv_mkey_err e = { 0 };
 	uint32_t handle = 0;
 	int ret;
 
