@@ -193,6 +193,7 @@ void read_and_verify(struct hc_key *k, uint32_t seed, const char *what);
 void layout_check(const struct hc_layout *lay, const struct hc_expect *x,
 		  size_t nx);
 void expect_rem_access(struct hc_wc *wc, const char *what);
+void fail_wc_recover(const char *what, const struct hc_wc *wc);
 
 /* crypto.c: IEEE 1619 vector 4 through a crypto mkey */
 void chk_crypto_vector4(void);

@@ -199,16 +199,6 @@ static int sig_cq(struct mlx5dv_cq *cq)
 	return ret;
 }
 
-/* After a failed completion the QP pair must be usable by later checks. */
-static void sig_fail_wc(const char *what, const struct hc_wc *wc)
-{
-	fail_wc(what, wc);
-	if (wc->posted && hc_pair_recover(&H.pair)) {
-		fail("QP pair recovery after the error: %s", H.pair.why);
-		H.pair_ok = 0;
-	}
-}
-
 /* T10-DIF on the wire, 512-byte blocks, ref tag + 1 per block. */
 static const struct mlx5dv_sig_t10dif wire_dif = {
 	.bg_type = MLX5DV_SIG_T10DIF_CRC,
@@ -295,11 +285,28 @@ static struct mlx5umr_mkey *sig_mkey(int nblk,
 	return mk;
 }
 
+/* A check's start: the CQ, the regions, @data, a signature mkey. */
+static struct mlx5umr_mkey *sig_begin(struct mlx5dv_cq *cq, uint8_t *data,
+				      uint32_t seed)
+{
+	const char *why = sig_unsupported();
+
+	if (why) {
+		skip("%s", why);
+		return NULL;
+	}
+	if (sig_cq(cq))
+		return NULL;
+	guard_regions();
+	fill_pattern(data, DATA_LEN, seed);
+	return sig_mkey(NBLK, NULL);
+}
+
 /* The access @o must have completed well, with no SIG_ERR CQE. */
 static int sig_clean(const char *what, const struct sig_out *o)
 {
 	if (!o->wc.posted || o->wc.status != IBV_WC_SUCCESS) {
-		sig_fail_wc(what, &o->wc);
+		fail_wc_recover(what, &o->wc);
 		return -1;
 	}
 	if (o->nsig) {
@@ -321,23 +328,13 @@ void chk_sig_insert_strip(void)
 	struct mlx5dv_mkey_err e = { 0 };
 	struct mlx5dv_cq cq;
 	struct sig_out o;
-	const char *why;
 	long d;
 	int i;
 
-	why = sig_unsupported();
-	if (why) {
-		skip("%s", why);
-		return;
-	}
-	if (sig_cq(&cq))
-		return;
-	guard_regions();
-	fill_pattern(data, DATA_LEN, 0x51);
-	memcpy(r->buf, data, DATA_LEN);
-	mk = sig_mkey(NBLK, NULL);
+	mk = sig_begin(&cq, data, 0x51);
 	if (!mk)
 		return;
+	memcpy(r->buf, data, DATA_LEN);
 	wire_of(wire, data, NBLK);
 
 	memset(H.lbuf, 0, WIRE_LEN + 1);
@@ -401,7 +398,7 @@ static int sig_expect_guard(struct mlx5umr_mkey *mk, const struct sig_out *o,
 	int ret;
 
 	if (!o->wc.posted || o->wc.status != IBV_WC_SUCCESS) {
-		sig_fail_wc(what, &o->wc);
+		fail_wc_recover(what, &o->wc);
 		return -1;
 	}
 	if (o->nsig != 1) {
@@ -456,19 +453,9 @@ void chk_sig_corrupt_rearm(void)
 	uint16_t good, bad;
 	struct mlx5dv_cq cq;
 	struct sig_out o;
-	const char *why;
 	int ret;
 
-	why = sig_unsupported();
-	if (why) {
-		skip("%s", why);
-		return;
-	}
-	if (sig_cq(&cq))
-		return;
-	guard_regions();
-	fill_pattern(data, DATA_LEN, 0x52);
-	mk = sig_mkey(NBLK, NULL);
+	mk = sig_begin(&cq, data, 0x52);
 	if (!mk)
 		return;
 	wire_of(wire, data, NBLK);
