@@ -46,18 +46,8 @@ static const char *crypto_unsupported(void)
 	return NULL;
 }
 
-/* After a failed completion the QP pair must be usable by later checks. */
-static void crypto_fail_wc(const char *what, const struct hc_wc *wc)
-{
-	fail_wc(what, wc);
-	if (wc->posted && hc_pair_recover(&H.pair)) {
-		fail("QP pair recovery after the error: %s", H.pair.why);
-		H.pair_ok = 0;
-	}
-}
-
 /* A DEK of vector 4's key; the copy handed over is wiped at once. */
-static struct mlx5umr_dek *v4_dek(void)
+struct mlx5umr_dek *hc_v4_dek(void)
 {
 	struct mlx5umr_dek_init_attr da = {
 		.key_size = MLX5DV_CRYPTO_KEY_SIZE_128,
@@ -115,7 +105,7 @@ void chk_crypto_vector4(void)
 	for (i = 0; i < CRYPTO_LEN; i++)
 		pt[i] = (uint8_t)i;
 	/* after SET_PD: the DEK is created in the file's PD */
-	dek = v4_dek();
+	dek = hc_v4_dek();
 	if (!dek && errno == EIO) {
 		hc_cur->err = EIO;
 		fail("create a DEK: EIO, the HCA refused it (crypto.rst)");
@@ -154,7 +144,7 @@ void chk_crypto_vector4(void)
 	memcpy(H.lbuf, pt, len);
 	hc_rdma(&H.pair, 1, H.lbuf, H.lmr->lkey, 0, mk->rkey, len, &wc);
 	if (!wc.posted || wc.status != IBV_WC_SUCCESS) {
-		crypto_fail_wc("RDMA WRITE of plaintext through the crypto mkey", &wc);
+		fail_wc_recover("RDMA WRITE of plaintext through the crypto mkey", &wc);
 		goto out;
 	}
 	d = first_diff(r->buf, xts_v4_ctext, DU);
@@ -181,7 +171,7 @@ void chk_crypto_vector4(void)
 	memset(H.lbuf, 0, len);
 	hc_rdma(&H.pair, 0, H.lbuf, H.lmr->lkey, 0, mk->rkey, len, &wc);
 	if (!wc.posted || wc.status != IBV_WC_SUCCESS) {
-		crypto_fail_wc("RDMA READ through the crypto mkey", &wc);
+		fail_wc_recover("RDMA READ through the crypto mkey", &wc);
 		goto out;
 	}
 	d = first_diff(H.lbuf, pt, len);

@@ -195,8 +195,15 @@ void read_and_verify(struct hc_key *k, uint32_t seed, const char *what);
 void layout_check(const struct hc_layout *lay, const struct hc_expect *x,
 		  size_t nx);
 void expect_rem_access(struct hc_wc *wc, const char *what);
+void fail_wc_recover(const char *what, const struct hc_wc *wc);
 
 /* crypto.c: IEEE 1619 vector 4 through a crypto mkey */
 void chk_crypto_vector4(void);
+struct mlx5umr_dek *hc_v4_dek(void);
+
+/* sig.c: T10-DIF through signature mkeys, a SIG_ERR read off the CQ */
+void chk_sig_insert_strip(void);
+void chk_sig_corrupt_rearm(void);
+void chk_sig_crypto_pair(void);
 
 #endif /* HWCHECK_H */

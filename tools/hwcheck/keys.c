@@ -358,6 +358,16 @@ out:
 	key_destroy(&k);
 }
 
+/* A failed access; the QP pair must then be usable by later checks. */
+void fail_wc_recover(const char *what, const struct hc_wc *wc)
+{
+	fail_wc(what, wc);
+	if (wc->posted && hc_pair_recover(&H.pair)) {
+		fail("QP pair recovery after the error: %s", H.pair.why);
+		H.pair_ok = 0;
+	}
+}
+
 /* An access that must fail with IBV_WC_REM_ACCESS_ERR and change nothing. */
 void expect_rem_access(struct hc_wc *wc, const char *what)
 {
