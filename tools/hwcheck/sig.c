@@ -100,7 +100,7 @@ struct sig_out {
 static void sig_reap(struct mlx5dv_cq *cq, int want, long linger,
 		     struct sig_out *o)
 {
-	long end = now_ms() + CQE_TIMEOUT_MS;
+	long end = now_ms() + (want ? CQE_TIMEOUT_MS : linger);
 	const uint8_t *cqe;
 	struct ibv_wc c;
 	int got;
@@ -171,6 +171,12 @@ static void sig_rdma(struct mlx5dv_cq *cq, int write, void *laddr,
 		return;
 	}
 	sig_reap(cq, 1, SIG_LINGER_MS, o);
+	if (!o->wc.posted) {
+		struct sig_out rest = { 0 };
+
+		/* what is left of this access must not reach the next one */
+		sig_reap(cq, 0, SIG_LINGER_MS, &rest);
+	}
 }
 
 /* Why the service cannot run the signature checks here, or NULL. */
