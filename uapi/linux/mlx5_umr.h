@@ -945,8 +945,9 @@ struct mlx5_umr_ioc_batch {
  * the file is closed or the HCA is removed. Refused: @cmd_fd not open
  * (EBADF), not a verbs command file (EINVAL), of another device (EXDEV);
  * @pd_id not a PD of this device (ENOENT); a kernel PD, or a PD of another
- * file or handle (EACCES); a PD being destroyed (EBUSY); a device whose
- * backend cannot verify a PD (EOPNOTSUPP: a fake HCA).
+ * file or handle, or one whose HCA number is a PD the service owns
+ * (EACCES); a PD being destroyed (EBUSY); a device whose backend cannot
+ * verify a PD (EOPNOTSUPP: a fake HCA without a verbs device).
  *
  * The bare number form (flags 0) proves nothing: a user could put keys in
  * another user's or a kernel ULP's PD. It is refused (EPERM) unless the

@@ -223,6 +223,9 @@ static int umr_set_pd_install(struct umr_uctx *ctx, u32 pdn,
 	int ret;
 
 	*taken = false;
+	/* the service's PD, whichever way the number came */
+	if (pdn == mlx5_umr_dev_caps(ud->dev)->pdn)
+		return -EACCES;
 	/* from the check to the probe, no file's own PD comes or goes */
 	down_read(&ud->pd_rwsem);
 	ret = -EACCES;
@@ -332,7 +335,5 @@ int umr_cmd_set_pd(struct umr_ucmd *ucmd)
 		return -EINVAL;
 	if (!READ_ONCE(unverified_set_pd))
 		return -EPERM;
-	if (cmd->pdn == mlx5_umr_dev_caps(ctx->ud->dev)->pdn)
-		return -EACCES;
 	return umr_set_pd_install(ctx, cmd->pdn, NULL, NULL, &taken);
 }
