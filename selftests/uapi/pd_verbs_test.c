@@ -21,47 +21,9 @@
 #include <infiniband/verbs.h>
 
 #include "kselftest_harness.h"
+#include "rdma_res_pd.h"
 #include "umr_util.h"
 #include "unpriv_users.h"
-
-/*
- * The resource-tracking id of @pid's PD on @ibdev ("rdma res show pd"),
- * or with @pid 0 of a kernel PD (one without a pid: ib_core's MAD PD).
- */
-static long long pd_res_id(const char *ibdev, pid_t pid)
-{
-	char cmd[256], buf[8192], *p;
-	long long id = -1;
-	size_t n;
-	FILE *f;
-
-	snprintf(cmd, sizeof(cmd), "rdma -j res show pd dev %s", ibdev);
-	f = popen(cmd, "r");
-	if (!f)
-		return -1;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	pclose(f);
-	buf[n] = 0;
-	/* one object per PD: {"ifindex":..,"pdn":N,...,"pid":P,...} */
-	for (p = strchr(buf, '{'); p; p = strchr(p + 1, '{')) {
-		char *end = strchr(p, '}'), *q;
-		long long pdn = -1, who = -1;
-
-		if (!end)
-			break;
-		*end = 0;
-		q = strstr(p, "\"pdn\":");
-		if (q)
-			pdn = atoll(q + 6);
-		q = strstr(p, "\"pid\":");
-		if (q)
-			who = atoll(q + 6);
-		*end = '}';
-		if (who == (pid ? pid : -1) && pdn >= 0)
-			id = pdn;
-	}
-	return id;
-}
 
 static int set_pd_verbs(int fd, int cmd_fd, __u32 handle, __u32 id)
 {
@@ -101,7 +63,7 @@ static int verbs_open(struct verbs *v)
 	v->pd = ibv_alloc_pd(v->ctx);
 	if (!v->pd)
 		return -errno;
-	v->id = pd_res_id(v->name, getpid());
+	v->id = rdma_res_pd_id(v->name, getpid());
 	return v->id < 0 ? -ENOENT : 0;
 }
 
@@ -313,7 +275,7 @@ TEST_F(verbs, others_refused)
 	EXPECT_EQ(-ENOENT, set_pd_verbs(self->fd, self->v.ctx->cmd_fd,
 					self->v.pd->handle, self->v.id + 1000));
 	/* a kernel PD (ib_core's MAD PD of the device) */
-	kern = pd_res_id(self->v.name, 0);
+	kern = rdma_res_pd_id(self->v.name, -1);
 	ASSERT_LE(0, kern);
 	EXPECT_EQ(-EACCES, set_pd_verbs(self->fd, self->v.ctx->cmd_fd,
 					self->v.pd->handle, kern));
@@ -438,9 +400,9 @@ TEST_F(verbs, owner_exit_while_bound)
 	ASSERT_TRUE(WIFEXITED(status));
 	ASSERT_EQ(0, WEXITSTATUS(status));
 	/* the verbs file's release may run in a work item after exit */
-	for (i = 0; i < 50 && pd_res_id(self->v.name, pid) >= 0; i++)
+	for (i = 0; i < 50 && rdma_res_pd_id(self->v.name, pid) >= 0; i++)
 		usleep(100000);
-	EXPECT_GT(0, pd_res_id(self->v.name, pid));
+	EXPECT_GT(0, rdma_res_pd_id(self->v.name, pid));
 	EXPECT_EQ(self->pds0, umr_fake_counter(self->path, "pds"));
 	EXPECT_EQ(self->mkeys0, umr_fake_counter(self->path, "mkeys"));
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * The fake HCA's debugfs files as fuv_test and fuv_diff read them
- * (drivers/fake/fake_debugfs.c; Documentation/fake.rst): an mkey, a
- * counter, and data moved through a key by a peer ("xfer").
+ * The fake HCA's debugfs files as the fake_uverbs programs read them
+ * (drivers/fake/fake_debugfs.c; Documentation/fake.rst): the directory of
+ * a device, an mkey, a counter, and data moved through a key by a peer
+ * ("xfer").
  *
  * Copyright (c) 2026 The mlx5-umr authors.
  */
@@ -15,6 +16,26 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* The fake's debugfs directory of RDMA device @ibdev, from its node_desc. */
+static inline int fuv_dbg_dir(const char *ibdev, char *dir, size_t len)
+{
+	char path[256], name[64];
+	FILE *f;
+	int n;
+
+	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/node_desc",
+		 ibdev);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	n = fscanf(f, "mlx5-umr %63s", name);
+	fclose(f);
+	if (n != 1)
+		return -1;
+	snprintf(dir, len, "/sys/kernel/debug/mlx5_umr_fake/%s", name);
+	return 0;
+}
 
 /* A line of debugfs "mkeys". */
 struct fuv_mkey {

@@ -37,6 +37,7 @@
 
 #include "mlx5umr.h"
 #include "fuv_dbg.h"
+#include "fuv_verbs.h"
 
 #define PAGE		4096UL
 #define BUF_SZ		(4 * PAGE)
@@ -573,39 +574,6 @@ static __u8 *bufs[2];
 /* every right a layout may grant: the service refuses more (EACCES) */
 static unsigned int mr_access;
 
-static int lib_to_rts(struct ibv_qp *qp)
-{
-	struct ibv_qp_attr a = {
-		.qp_state = IBV_QPS_INIT,
-		.port_num = 1,
-	};
-
-	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
-			  IBV_QP_PORT | IBV_QP_ACCESS_FLAGS))
-		return -1;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTR;
-	a.path_mtu = IBV_MTU_1024;
-	a.dest_qp_num = qp->qp_num;
-	a.max_dest_rd_atomic = 1;
-	a.min_rnr_timer = 12;
-	a.ah_attr.dlid = 1;
-	a.ah_attr.port_num = 1;
-	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
-			  IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-			  IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
-		return -1;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTS;
-	a.timeout = 14;
-	a.retry_cnt = 7;
-	a.rnr_retry = 7;
-	a.max_rd_atomic = 1;
-	return ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT |
-			     IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-			     IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC);
-}
-
 static const __u32 bsf_lib_flags[NBSF] = {
 	MLX5DV_MKEY_INIT_ATTR_FLAGS_BLOCK_SIGNATURE,
 	MLX5DV_MKEY_INIT_ATTR_FLAGS_CRYPTO,
@@ -738,7 +706,7 @@ static int lib_open(struct lib_side *l)
 	qa.recv_cq = l->cq;
 	qa.pd = l->pd;
 	l->qp = mlx5dv_create_qp(l->ctx, &qa, &dv);
-	if (!l->qp || lib_to_rts(l->qp))
+	if (!l->qp || fuv_to_rts(l->qp, l->qp->qp_num))
 		return perror("mlx5dv_create_qp"), -1;
 	for (i = 0; i < 2; i++) {
 		l->mr[i] = ibv_reg_mr(l->pd, bufs[i], BUF_SZ, mr_access);

@@ -22,73 +22,10 @@
 #include <infiniband/mlx5dv.h>
 
 #include "kselftest_harness.h"
+#include "rdma_res_pd.h"
 #include "mlx5umr.h"
 #include "fuv_dbg.h"
-
-/* The fake's debugfs directory of @ibdev, from its node_desc. */
-static int svc_dbg_dir(const char *ibdev, char *dir, size_t len)
-{
-	char path[256], name[64];
-	FILE *f;
-	int n;
-
-	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/node_desc",
-		 ibdev);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	n = fscanf(f, "mlx5-umr %63s", name);
-	fclose(f);
-	if (n != 1)
-		return -1;
-	snprintf(dir, len, "/sys/kernel/debug/mlx5_umr_fake/%s", name);
-	return 0;
-}
-
-/* @pid's PD's resource-tracking id on @ibdev ("rdma res show pd"), or -1. */
-static long long svc_pd_id(const char *ibdev, pid_t pid)
-{
-	char cmd[256], buf[8192], *p;
-	long long id = -1;
-	size_t n;
-	FILE *f;
-
-	snprintf(cmd, sizeof(cmd), "rdma -j res show pd dev %s", ibdev);
-	f = popen(cmd, "r");
-	if (!f)
-		return -1;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	pclose(f);
-	buf[n] = 0;
-	for (p = strchr(buf, '{'); p; p = strchr(p + 1, '{')) {
-		char *end = strchr(p, '}'), *q;
-		long long pdn = -1, who = -1;
-
-		if (!end)
-			break;
-		*end = 0;
-		q = strstr(p, "\"pdn\":");
-		if (q)
-			pdn = atoll(q + 6);
-		q = strstr(p, "\"pid\":");
-		if (q)
-			who = atoll(q + 6);
-		*end = '}';
-		if (who == pid && pdn >= 0)
-			id = pdn;
-	}
-	return id;
-}
-
-static __u32 svc_pdn(struct ibv_pd *pd)
-{
-	struct mlx5dv_pd dvpd = {};
-	struct mlx5dv_obj obj = { .pd = { .in = pd, .out = &dvpd } };
-
-	if (mlx5dv_init_obj(&obj, MLX5DV_OBJ_PD))
-		return ~0u;
-	return dvpd.pdn;
-}
+#include "fuv_verbs.h"
 
 FIXTURE(svc) {
 	struct ibv_context *ctx;
@@ -114,10 +51,10 @@ FIXTURE_SETUP(svc)
 	self->ctx = ibv_open_device(*d);
 	ibv_free_device_list(list);
 	ASSERT_NE(NULL, self->ctx);
-	ASSERT_EQ(0, svc_dbg_dir(self->name, self->dbg, sizeof(self->dbg)));
+	ASSERT_EQ(0, fuv_dbg_dir(self->name, self->dbg, sizeof(self->dbg)));
 	self->pd = ibv_alloc_pd(self->ctx);
 	ASSERT_NE(NULL, self->pd);
-	self->id = svc_pd_id(self->name, getpid());
+	self->id = rdma_res_pd_id(self->name, getpid());
 	ASSERT_LE(0, self->id);
 	self->pds0 = fuv_dbg_counter(self->dbg, "pds");
 	self->mkeys0 = fuv_dbg_counter(self->dbg, "mkeys");
@@ -157,7 +94,7 @@ TEST_F(svc, own_pd_keys_in_it)
 	struct mlx5umr_mkey *mk;
 	struct mlx5umr_mr *mr;
 	struct fuv_mkey m;
-	__u32 pdn = svc_pdn(self->pd);
+	__u32 pdn = fuv_pdn(self->pd);
 
 	ASSERT_NE(NULL, buf);
 	ASSERT_NE(~0u, pdn);
@@ -208,7 +145,7 @@ TEST_F(svc, others_refused)
 	pd2 = ibv_alloc_pd(ctx2);
 	ASSERT_NE(NULL, pd2);
 	/* the newest PD of this process is pd2 */
-	id2 = svc_pd_id(self->name, getpid());
+	id2 = rdma_res_pd_id(self->name, getpid());
 	ASSERT_LT(self->id, id2);
 	EXPECT_EQ(EACCES, mlx5umr_set_pd_verbs(self->u, self->ctx->cmd_fd,
 					       pd2->handle, (uint32_t)id2));
@@ -244,7 +181,7 @@ TEST_F(svc, owner_exit_while_bound)
 		if (!ctx || !u || !buf)
 			_exit(1);
 		pd = ibv_alloc_pd(ctx);
-		id = svc_pd_id(self->name, getpid());
+		id = rdma_res_pd_id(self->name, getpid());
 		if (!pd || id < 0 || mlx5umr_set_pd_ibv(u, pd, (uint32_t)id))
 			_exit(2);
 		if (!mlx5umr_reg_mr(u, buf, 4096, IBV_ACCESS_LOCAL_WRITE) ||

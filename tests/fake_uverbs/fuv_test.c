@@ -26,6 +26,7 @@
 
 #include "kselftest_harness.h"
 #include "fuv_dbg.h"
+#include "fuv_verbs.h"
 /* IEEE 1619 vectors 4 and 5, the project's one copy (a KUnit header) */
 typedef __u8 u8;
 #include "xts_vector5.h"
@@ -36,26 +37,6 @@ typedef __u8 u8;
 #define FAKE_LOG_MAX_QP		10
 #define FAKE_LOG_MAX_MKEY	20
 #define FAKE_LOG_MAX_PD		16
-
-/* The fake's debugfs directory of @dev, from its node_desc. */
-static int fuv_dbg_dir(struct ibv_device *dev, char *dir, size_t len)
-{
-	char path[256], name[64];
-	FILE *f;
-	int n;
-
-	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/node_desc",
-		 ibv_get_device_name(dev));
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	n = fscanf(f, "mlx5-umr %63s", name);
-	fclose(f);
-	if (n != 1)
-		return -1;
-	snprintf(dir, len, "/sys/kernel/debug/mlx5_umr_fake/%s", name);
-	return 0;
-}
 
 /* Whether the fake holds PD @pdn (debugfs "pds"): 1, 0, or -1. */
 static int fuv_has_pd(const char *dir, unsigned int pdn)
@@ -103,16 +84,6 @@ static struct ibv_device *fuv_find(struct ibv_device **list)
 	return NULL;
 }
 
-static __u32 fuv_pdn(struct ibv_pd *pd)
-{
-	struct mlx5dv_pd dvpd = {};
-	struct mlx5dv_obj obj = { .pd = { .in = pd, .out = &dvpd } };
-
-	if (mlx5dv_init_obj(&obj, MLX5DV_OBJ_PD))
-		return ~0u;
-	return dvpd.pdn;
-}
-
 FIXTURE(fuv) {
 	struct ibv_device **list;
 	struct ibv_device *dev;
@@ -126,7 +97,7 @@ FIXTURE_SETUP(fuv)
 	ASSERT_NE(NULL, self->list);
 	self->dev = fuv_find(self->list);
 	ASSERT_NE(NULL, self->dev) TH_LOG("no fake_mlx5_* device");
-	ASSERT_EQ(0, fuv_dbg_dir(self->dev, self->dbg, sizeof(self->dbg)));
+	ASSERT_EQ(0, fuv_dbg_dir(ibv_get_device_name(self->dev), self->dbg, sizeof(self->dbg)));
 	self->ctx = ibv_open_device(self->dev);
 	ASSERT_NE(NULL, self->ctx) TH_LOG("ibv_open_device: %s",
 					  strerror(errno));
@@ -837,43 +808,6 @@ static struct ibv_qp *fuv_create_rc(struct ibv_context *ctx,
 	return fuv_create_rc_inl(ctx, pd, cq, recv_wr, dv_flags, 0);
 }
 
-/* RESET -> INIT -> RTR -> RTS, connected to @dest on this port (LID 1). */
-static int fuv_to_rts(struct ibv_qp *qp, uint32_t dest)
-{
-	struct ibv_qp_attr a = {
-		.qp_state = IBV_QPS_INIT,
-		.port_num = 1,
-		.qp_access_flags = IBV_ACCESS_REMOTE_WRITE,
-	};
-
-	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX |
-			  IBV_QP_PORT | IBV_QP_ACCESS_FLAGS))
-		return -1;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTR;
-	a.path_mtu = IBV_MTU_1024;
-	a.dest_qp_num = dest;
-	a.max_dest_rd_atomic = 1;
-	a.min_rnr_timer = 12;
-	a.ah_attr.dlid = 1;
-	a.ah_attr.port_num = 1;
-	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
-			  IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-			  IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER))
-		return -2;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = IBV_QPS_RTS;
-	a.timeout = 14;
-	a.retry_cnt = 7;
-	a.rnr_retry = 7;
-	a.max_rd_atomic = 1;
-	if (ibv_modify_qp(qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT |
-			  IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-			  IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC))
-		return -3;
-	return 0;
-}
-
 /* One completion within 5 s (the doorbell poller runs every jiffy). */
 static int fuv_poll_one(struct ibv_cq *cq, struct ibv_wc *wc)
 {
@@ -906,7 +840,7 @@ FIXTURE_SETUP(fuv_rc)
 	ASSERT_NE(NULL, self->list);
 	dev = fuv_find(self->list);
 	ASSERT_NE(NULL, dev);
-	ASSERT_EQ(0, fuv_dbg_dir(dev, self->dbg, sizeof(self->dbg)));
+	ASSERT_EQ(0, fuv_dbg_dir(ibv_get_device_name(dev), self->dbg, sizeof(self->dbg)));
 	self->ctx = ibv_open_device(dev);
 	ASSERT_NE(NULL, self->ctx);
 	self->pd = ibv_alloc_pd(self->ctx);
@@ -1979,7 +1913,7 @@ FIXTURE_SETUP(fuv_mk)
 	ASSERT_NE(NULL, self->list);
 	dev = fuv_find(self->list);
 	ASSERT_NE(NULL, dev);
-	ASSERT_EQ(0, fuv_dbg_dir(dev, self->dbg, sizeof(self->dbg)));
+	ASSERT_EQ(0, fuv_dbg_dir(ibv_get_device_name(dev), self->dbg, sizeof(self->dbg)));
 	self->ctx = ibv_open_device(dev);
 	ASSERT_NE(NULL, self->ctx);
 	self->pd = ibv_alloc_pd(self->ctx);

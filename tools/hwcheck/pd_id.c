@@ -13,54 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 #include "hwcheck.h"
+#include "rdma_res_pd.h"
 
 #define HC_MAX_PD_IDS 64
-
-/* The restrack ids of this process's PDs on @ibdev; -1 if unreadable. */
-static int own_pd_ids(const char *ibdev, long long *ids, int max)
-{
-	char cmd[160], *buf, *p;
-	size_t n, cap = 1 << 16;
-	int nids = 0;
-	FILE *f;
-
-	snprintf(cmd, sizeof(cmd), "rdma -j res show pd dev %s 2>/dev/null",
-		 ibdev);
-	buf = malloc(cap);
-	if (!buf)
-		return -1;
-	f = popen(cmd, "r");
-	if (!f) {
-		free(buf);
-		return -1;
-	}
-	n = fread(buf, 1, cap - 1, f);
-	if (pclose(f) || n == cap - 1) {
-		free(buf);
-		return -1;
-	}
-	buf[n] = 0;
-	/* one object per PD: {"ifindex":..,"pdn":ID,...,"pid":PID,...} */
-	for (p = strchr(buf, '{'); p && nids < max; p = strchr(p + 1, '{')) {
-		char *end = strchr(p, '}'), *q;
-		long long id = -1, pid = -1;
-
-		if (!end)
-			break;
-		*end = 0;
-		q = strstr(p, "\"pdn\":");
-		if (q)
-			id = atoll(q + 6);
-		q = strstr(p, "\"pid\":");
-		if (q)
-			pid = atoll(q + 6);
-		*end = '}';
-		if (pid == getpid() && id >= 0)
-			ids[nids++] = id;
-	}
-	free(buf);
-	return nids;
-}
 
 static int has_id(const long long *ids, int n, long long id)
 {
@@ -80,11 +35,11 @@ struct ibv_pd *hc_alloc_pd_id(struct ibv_context *ctx, long long *id)
 	struct ibv_pd *pd;
 
 	*id = -1;
-	nb = own_pd_ids(ibdev, before, HC_MAX_PD_IDS);
+	nb = rdma_res_pd_ids(ibdev, getpid(), before, HC_MAX_PD_IDS);
 	pd = ibv_alloc_pd(ctx);
 	if (!pd || nb < 0)
 		return pd;
-	na = own_pd_ids(ibdev, after, HC_MAX_PD_IDS);
+	na = rdma_res_pd_ids(ibdev, getpid(), after, HC_MAX_PD_IDS);
 	for (i = 0; i < na; i++) {
 		if (has_id(before, nb, after[i]))
 			continue;
