@@ -231,6 +231,27 @@ static void fake_rdma_write_read(struct kunit *test)
 }
 
 /*
+ * A 64-byte WRITE from a to @rkey at @raddr, over @mem (filled with 0x11
+ * here): a remote access error on a, b in ERR, @mem unchanged.
+ */
+static void fr_write_refused(struct fr *r, u32 rkey, u64 raddr,
+			     struct mlx5_umr_dma_buf *mem)
+{
+	struct fr_wqe w;
+	size_t size;
+
+	memset(mem->cpu, 0x11, PAGE_SIZE);
+	size = fr_wqe(&w, rkey, raddr);
+	size = fr_sge(&w, size, r->la, VA_A, 64);
+	ft_expect_err(r->a, &w, size, MLX5_OPCODE_RDMA_WRITE,
+		      MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR,
+		      MLX5_UMR_FAKE_VS_RDMA_RKEY);
+	fr_expect_state(r->b, MLX5_QP_STATE_ERR);
+	KUNIT_EXPECT_PTR_EQ(r->a->test, memchr_inv(mem->cpu, 0x11, PAGE_SIZE),
+			    NULL);
+}
+
+/*
  * The responder refuses: an rkey without RW (WRITE), an rkey of the
  * requester's PD (an mkey of another PD than the responder QP's), an
  * unknown rkey (READ). Each is a remote access error on the requester,
@@ -246,14 +267,7 @@ static void fake_rdma_remote_access(struct kunit *test)
 	u32 rro, ra;
 
 	rro = ft_mr(r->b, &ro, PAGE_SIZE, VA_B + MR_SIZE, FT_RR);
-	memset(ro.cpu, 0x11, PAGE_SIZE);
-	size = fr_wqe(&w, rro, VA_B + MR_SIZE);
-	size = fr_sge(&w, size, r->la, VA_A, 64);
-	ft_expect_err(r->a, &w, size, MLX5_OPCODE_RDMA_WRITE,
-		      MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR,
-		      MLX5_UMR_FAKE_VS_RDMA_RKEY);
-	fr_expect_state(r->b, MLX5_QP_STATE_ERR);
-	KUNIT_EXPECT_PTR_EQ(test, memchr_inv(ro.cpu, 0x11, PAGE_SIZE), NULL);
+	fr_write_refused(r, rro, VA_B + MR_SIZE, &ro);
 	KUNIT_EXPECT_FALSE(test, ft_poll(r->b, &cqe));
 	fr_recover(r->a, r->b->qpn);
 	fr_recover(r->b, r->a->qpn);
@@ -263,14 +277,7 @@ static void fake_rdma_remote_access(struct kunit *test)
 	ft_del_mkey(r->b, rro);
 	r->b->hca->ops->free_dma_buf(r->b->hca, &ro);
 	ra = ft_mr(r->a, &ro, PAGE_SIZE, VA_A + MR_SIZE, FT_RR | FT_RW);
-	memset(ro.cpu, 0x11, PAGE_SIZE);
-	size = fr_wqe(&w, ra, VA_A + MR_SIZE);
-	size = fr_sge(&w, size, r->la, VA_A, 64);
-	ft_expect_err(r->a, &w, size, MLX5_OPCODE_RDMA_WRITE,
-		      MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR,
-		      MLX5_UMR_FAKE_VS_RDMA_RKEY);
-	fr_expect_state(r->b, MLX5_QP_STATE_ERR);
-	KUNIT_EXPECT_PTR_EQ(test, memchr_inv(ro.cpu, 0x11, PAGE_SIZE), NULL);
+	fr_write_refused(r, ra, VA_A + MR_SIZE, &ro);
 	ft_del_mkey(r->a, ra);
 	r->a->hca->ops->free_dma_buf(r->a->hca, &ro);
 	fr_recover(r->a, r->b->qpn);

@@ -349,6 +349,28 @@ static unsigned int sample_chan_free(struct mlx5_umr_sample_chan *ch)
 	return n;
 }
 
+/*
+ * Every channel's slots back in its pool, and the fake holds the scatter
+ * maps, mkeys and QPs it held at @before: no I/O left anything behind.
+ */
+static void sample_expect_idle(struct kunit *test, struct sample_ctx *c,
+			       const struct mlx5_umr_fake_counters *before)
+{
+	struct mlx5_umr_fake_counters after;
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu) {
+		struct mlx5_umr_sample_chan *ch = mlx5_umr_sample_chan(c->dev, cpu);
+
+		KUNIT_ASSERT_NOT_NULL(test, ch);
+		KUNIT_EXPECT_EQ(test, sample_chan_free(ch), ch->nios);
+	}
+	mlx5_umr_fake_get_counters(c->fake, &after);
+	KUNIT_EXPECT_EQ(test, after.sg_maps, before->sg_maps);
+	KUNIT_EXPECT_EQ(test, after.mkeys, before->mkeys);
+	KUNIT_EXPECT_EQ(test, after.qps, before->qps);
+}
+
 /* sample_map_races_set_pd's other side: swaps the pools' PD back and forth */
 struct sample_swapper {
 	struct ib_pd *ibpd;
@@ -396,7 +418,7 @@ static void sample_map_races_set_pd(struct kunit *test)
 {
 	struct sample_ctx *c = test->priv;
 	u32 svc = mlx5_umr_dev_caps(c->dev)->pdn;
-	struct mlx5_umr_fake_counters before, after;
+	struct mlx5_umr_fake_counters before;
 	struct sample_swapper sw = {};
 	unsigned int mapped = 0, backed = 0, i;
 	struct mlx5_umr_sample_io *io;
@@ -443,15 +465,7 @@ static void sample_map_races_set_pd(struct kunit *test)
 	KUNIT_EXPECT_GT(test, mapped, 0U);
 	kunit_info(test, "%u maps, %u backed off; %u swaps, %u refused\n",
 		   mapped, backed, sw.swaps, sw.busy);
-	for_each_online_cpu(i) {
-		struct mlx5_umr_sample_chan *ch = mlx5_umr_sample_chan(c->dev, i);
-
-		KUNIT_ASSERT_NOT_NULL(test, ch);
-		KUNIT_EXPECT_EQ(test, sample_chan_free(ch), ch->nios);
-	}
-	mlx5_umr_fake_get_counters(c->fake, &after);
-	KUNIT_EXPECT_EQ(test, after.sg_maps, before.sg_maps);
-	KUNIT_EXPECT_EQ(test, after.mkeys, before.mkeys);
+	sample_expect_idle(test, c, &before);
 	mlx5_umr_fake_ib_pd_free(sw.ibpd);
 }
 
@@ -609,7 +623,7 @@ static void sample_thread_free(struct sample_thread *t)
 static void sample_concurrent_io(struct kunit *test)
 {
 	struct sample_ctx *c = test->priv;
-	struct mlx5_umr_fake_counters before, after;
+	struct mlx5_umr_fake_counters before;
 	struct sample_thread *th;
 	struct task_struct *task;
 	unsigned int i, j, started = 0;
@@ -653,16 +667,7 @@ static void sample_concurrent_io(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, th[i].bad_home, 0U);
 	}
 	/* the threads are gone: every slot is back in its own pool */
-	for_each_online_cpu(i) {
-		struct mlx5_umr_sample_chan *ch = mlx5_umr_sample_chan(c->dev, i);
-
-		KUNIT_ASSERT_NOT_NULL(test, ch);
-		KUNIT_EXPECT_EQ(test, sample_chan_free(ch), ch->nios);
-	}
-	mlx5_umr_fake_get_counters(c->fake, &after);
-	KUNIT_EXPECT_EQ(test, after.sg_maps, before.sg_maps);
-	KUNIT_EXPECT_EQ(test, after.mkeys, before.mkeys);
-	KUNIT_EXPECT_EQ(test, after.qps, before.qps);
+	sample_expect_idle(test, c, &before);
 	goto out;
 nomem:
 	KUNIT_FAIL(test, "no memory for the threads' I/Os");
